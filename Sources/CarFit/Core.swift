@@ -1,0 +1,79 @@
+import CarFitCore
+import CarFitStore
+import Foundation
+
+/// One open core: its configuration, clock, database and calendar state. Calls on one core are
+/// serialised by its lock, so a host may call from several threads at once.
+final class Core: @unchecked Sendable {
+    let config: CoreConfig
+    let clock: Clock
+    let db: Database
+    var calendar: CalendarState
+    private let lock = NSLock()
+    private var closed = false
+
+    init(config: CoreConfig) throws(CarFitError) {
+        self.config = config
+        clock = try config.clock()
+        db = try Database(path: config.database)
+        guard let today = clock.today else {
+            throw CarFitError(.invalid, "now lies outside the years 1 to 9999.", field: "now")
+        }
+        calendar = CalendarState(today: today)
+    }
+
+    var visits: VisitStore { VisitStore(db) }
+
+    /// Runs `body` holding the core's lock; a closed core is `misuse`.
+    func serialized(_ body: () throws(CarFitError) -> JSON) throws(CarFitError) -> JSON {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { throw CarFitError(.misuse, "The core is closed.") }
+        return try body()
+    }
+
+    /// Waits for a call in progress, then closes the database. Idempotent.
+    func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { return }
+        closed = true
+        db.close()
+    }
+}
+
+/// The opaque `carfit_core *` handles given to hosts. A handle is a number, never an address,
+/// and is never reused, so a call with a closed or made-up handle is reported as `misuse`
+/// instead of touching freed memory.
+final class Handles: @unchecked Sendable {
+    static let shared = Handles()
+
+    private let lock = NSLock()
+    private var cores: [UInt: Core] = [:]
+    private var nextID: UInt = 1
+
+    func register(_ core: Core) -> OpaquePointer? {
+        lock.lock()
+        defer { lock.unlock() }
+        let id = nextID
+        nextID += 1
+        cores[id] = core
+        return OpaquePointer(bitPattern: id << 4)
+    }
+
+    func core(_ handle: OpaquePointer?) -> Core? {
+        guard let handle else { return nil }
+        let bits = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))
+        lock.lock()
+        defer { lock.unlock() }
+        return cores[bits >> 4]
+    }
+
+    func remove(_ handle: OpaquePointer?) -> Core? {
+        guard let handle else { return nil }
+        let bits = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))
+        lock.lock()
+        defer { lock.unlock() }
+        return cores.removeValue(forKey: bits >> 4)
+    }
+}

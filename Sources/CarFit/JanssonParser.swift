@@ -1,0 +1,64 @@
+import CJansson
+import CarFitCore
+
+/// Request text → `JSON`, through jansson.
+enum JanssonParser {
+    /// Parses `length` bytes. Syntax errors (and invalid UTF-8, and nesting past jansson's
+    /// limit) are `bad_json` with jansson's line, column and position.
+    static func parse(_ bytes: UnsafePointer<CChar>, length: Int) throws(CarFitError) -> JSON {
+        var error = json_error_t()
+        guard let root = json_loadb(bytes, length, cf_json_flags_any(), &error) else {
+            throw badJSON(error)
+        }
+        defer { json_decref(root) }
+        return convert(root)
+    }
+
+    static func badJSON(_ error: json_error_t) -> CarFitError {
+        var e = error
+        let text = withUnsafeBytes(of: &e.text) { raw -> String in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let end = bytes.firstIndex(of: 0) ?? bytes.count
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
+        }
+        var extra = JSONObject()
+        extra["line"] = .int(Int64(error.line))
+        extra["column"] = .int(Int64(error.column))
+        extra["position"] = .int(Int64(error.position))
+        return CarFitError(.badJSON, "The request is not valid JSON: \(text).", extra: extra)
+    }
+
+    static func convert(_ value: UnsafeMutablePointer<json_t>) -> JSON {
+        switch value.pointee.type {
+        case JSON_OBJECT:
+            var object = JSONObject()
+            var iter = json_object_iter(value)
+            while let it = iter {
+                if let key = json_object_iter_key(it), let child = json_object_iter_value(it) {
+                    object[String(cString: key)] = convert(child)
+                }
+                iter = json_object_iter_next(value, it)
+            }
+            return .object(object)
+        case JSON_ARRAY:
+            let n = json_array_size(value)
+            var items: [JSON] = []
+            items.reserveCapacity(n)
+            for i in 0..<n {
+                if let child = json_array_get(value, i) { items.append(convert(child)) }
+            }
+            return .array(items)
+        case JSON_STRING:
+            guard let p = json_string_value(value) else { return .string("") }
+            let n = json_string_length(value)
+            return p.withMemoryRebound(to: UInt8.self, capacity: n) {
+                .string(String(decoding: UnsafeBufferPointer(start: $0, count: n), as: UTF8.self))
+            }
+        case JSON_INTEGER: return .int(Int64(json_integer_value(value)))
+        case JSON_REAL: return .double(json_real_value(value))
+        case JSON_TRUE: return .bool(true)
+        case JSON_FALSE: return .bool(false)
+        default: return .null
+        }
+    }
+}

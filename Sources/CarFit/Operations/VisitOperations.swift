@@ -1,0 +1,50 @@
+import CarFitCore
+
+let visitOperations: [(String, Operation)] = [
+    ("visits.import", { core, request throws(CarFitError) in try core.importVisits(request) }),
+    ("visits.list", { core, request throws(CarFitError) in try core.listVisits(request) }),
+]
+
+extension Core {
+    /// Replaces the stored snapshot with the document's valid records.
+    func importVisits(_ request: Fields) throws(CarFitError) -> JSON {
+        let snapshot = try VisitSnapshot(document: request)
+        try visits.replaceAll(with: snapshot.visits)
+        return snapshot.response
+    }
+
+    /// The cards of the asked days (else the calendar's selection), each day once, in order.
+    func listVisits(_ request: Fields) throws(CarFitError) -> JSON {
+        let dates = try requestedDays(request, key: "dates") ?? calendar.selectedDays
+        let employee = try request.string("employeeId")
+        let hour24 = try request.bool("hour24") ?? clock.hour24
+        var days: [JSON] = []
+        var total = DaySheet.Summary()
+        for date in dates {
+            let sheet = DaySheet(date: date, visits: try visitsOn(date, employeeId: employee))
+            total = total + sheet.summary
+            days.append(sheet.json(clock: clock, hour24: hour24))
+        }
+        return .obj(["days": .array(days), "summary": total.json])
+    }
+
+    /// The visits whose local start day is `date`, in start order (ties in snapshot order).
+    func visitsOn(_ date: CivilDate, employeeId: String?) throws(CarFitError) -> [Visit] {
+        try visits.visits(startingIn: Clock.searchRange(for: date), employeeId: employeeId)
+            .filter { clock.localDate($0.start) == date }
+    }
+
+    /// A request's list of ISO days, duplicates dropped (first kept); nil when absent.
+    func requestedDays(_ request: Fields, key: String) throws(CarFitError) -> [CivilDate]? {
+        guard let texts = try request.strings(key) else { return nil }
+        var seen = Set<CivilDate>()
+        var out: [CivilDate] = []
+        for (i, text) in texts.enumerated() {
+            guard let date = CivilDate(iso: text) else {
+                throw .invalid("\(key)[\(i)]", "\(key)[\(i)] \"\(text.prefix(40))\" is not a valid date (YYYY-MM-DD, years 1 to 9999).")
+            }
+            if seen.insert(date).inserted { out.append(date) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,195 @@
+/// A day of the proleptic Gregorian calendar of ISO 8601 (no Julian cut-over), years 1–9999.
+///
+/// Arithmetic goes through a day number (days since 1970-01-01) using Howard Hinnant's
+/// `days_from_civil` / `civil_from_days`, which are exact for every year here.
+public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    public static let yearRange = 1...9999
+
+    /// A valid date, or nil (2020-02-30, month 13, year 0, …).
+    public init?(year: Int, month: Int, day: Int) {
+        guard CivilDate.yearRange.contains(year), (1...12).contains(month),
+              day >= 1, day <= CivilDate.daysIn(year: year, month: month) else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    private init(unchecked year: Int, _ month: Int, _ day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    public static func isLeap(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    public static func daysIn(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 (negative before).
+    public var dayNumber: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    /// The date of a day number, or nil outside years 1–9999.
+    public init?(dayNumber: Int) {
+        guard dayNumber >= CivilDate.minDayNumber, dayNumber <= CivilDate.maxDayNumber else { return nil }
+        let z = dayNumber + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        self.init(unchecked: y, m, d)
+    }
+
+    public static let minDayNumber = CivilDate(unchecked: 1, 1, 1).dayNumber
+    public static let maxDayNumber = CivilDate(unchecked: 9999, 12, 31).dayNumber
+
+    /// 0 = Monday … 6 = Sunday (ISO numbering minus one).
+    public var weekdayIndex: Int {
+        // 1970-01-01 was a Thursday (index 3).
+        let r = (dayNumber + 3) % 7
+        return r < 0 ? r + 7 : r
+    }
+
+    public func adding(days: Int) -> CivilDate? { CivilDate(dayNumber: dayNumber + days) }
+
+    /// `"2020-09-10"`
+    public var description: String {
+        pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+    }
+
+    /// Parses exactly `YYYY-MM-DD`, validating the day of the month.
+    public init?(iso text: String) {
+        let u = Array(text.utf8)
+        guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"),
+              let y = digits(u, 0, 4), let m = digits(u, 5, 2), let d = digits(u, 8, 2) else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    public static func < (a: CivilDate, b: CivilDate) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
+}
+
+/// Zero-padded decimal text of a non-negative number.
+@inlinable
+func pad(_ n: Int, _ width: Int) -> String {
+    let s = String(n)
+    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+}
+
+/// The value of `count` ASCII digits of `u` starting at `start`, or nil.
+func digits(_ u: [UInt8], _ start: Int, _ count: Int) -> Int? {
+    guard start >= 0, count > 0, start + count <= u.count else { return nil }
+    var value = 0
+    for i in start..<(start + count) {
+        let c = u[i]
+        guard c >= 48, c <= 57 else { return nil }
+        value = value * 10 + Int(c - 48)
+    }
+    return value
+}
+
+/// An instant as milliseconds since 1970-01-01T00:00:00Z.
+public struct Instant: Sendable, Hashable, Comparable {
+    public var milliseconds: Int64
+
+    public init(milliseconds: Int64) { self.milliseconds = milliseconds }
+
+    public static func < (a: Instant, b: Instant) -> Bool { a.milliseconds < b.milliseconds }
+
+    /// Whole seconds since the epoch, rounded down.
+    public var seconds: Int64 {
+        let q = milliseconds / 1000
+        return milliseconds % 1000 < 0 ? q - 1 : q
+    }
+
+    /// Parses an ISO 8601 instant: `YYYY-MM-DDTHH:mm[:ss[.fraction]]` followed by `Z`,
+    /// `±HH:mm`, `±HHmm`, `±HH`, or nothing (then UTC, as the sources mean it). A space may stand
+    /// for `T`. Every field is range-checked; the date must exist.
+    public init?(iso text: String) {
+        let u = Array(text.utf8)
+        guard u.count >= 16, u.count <= 64 else { return nil }
+        guard let date = CivilDate(iso: String(decoding: u[0..<10], as: UTF8.self)) else { return nil }
+        guard u[10] == UInt8(ascii: "T") || u[10] == UInt8(ascii: "t") || u[10] == UInt8(ascii: " "),
+              let hour = digits(u, 11, 2), u[13] == UInt8(ascii: ":"), let minute = digits(u, 14, 2),
+              hour <= 23, minute <= 59 else { return nil }
+        var i = 16
+        var second = 0
+        var millis = 0
+        if i < u.count, u[i] == UInt8(ascii: ":") {
+            guard let s = digits(u, i + 1, 2), s <= 59 else { return nil }
+            second = s
+            i += 3
+            if i < u.count, u[i] == UInt8(ascii: ".") || u[i] == UInt8(ascii: ",") {
+                i += 1
+                var scale = 100
+                var any = false
+                while i < u.count, u[i] >= 48, u[i] <= 57 {
+                    millis += Int(u[i] - 48) * scale
+                    scale /= 10
+                    any = true
+                    i += 1
+                }
+                guard any else { return nil }
+            }
+        }
+        var offsetMinutes = 0
+        if i < u.count {
+            let c = u[i]
+            if c == UInt8(ascii: "Z") || c == UInt8(ascii: "z") {
+                i += 1
+            } else if c == UInt8(ascii: "+") || c == UInt8(ascii: "-") {
+                guard let oh = digits(u, i + 1, 2), oh <= 23 else { return nil }
+                var om = 0
+                i += 3
+                if i < u.count, u[i] == UInt8(ascii: ":") {
+                    guard let m = digits(u, i + 1, 2), m <= 59 else { return nil }
+                    om = m
+                    i += 3
+                } else if i < u.count {
+                    guard let m = digits(u, i, 2), m <= 59 else { return nil }
+                    om = m
+                    i += 2
+                }
+                offsetMinutes = (oh * 60 + om) * (c == UInt8(ascii: "-") ? -1 : 1)
+            } else {
+                return nil
+            }
+        }
+        guard i == u.count else { return nil }
+        let localSeconds = Int64(date.dayNumber) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        milliseconds = (localSeconds - Int64(offsetMinutes * 60)) * 1000 + Int64(millis)
+    }
+
+    /// `"2020-09-10T08:05:00Z"` (whole seconds, UTC).
+    public var iso: String {
+        let s = seconds
+        let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
+        let secOfDay = Int(s - days * 86_400)
+        let date = CivilDate(dayNumber: Int(days))
+        let d = date?.description ?? "0000-01-01"
+        return d + "T" + pad(secOfDay / 3600, 2) + ":" + pad(secOfDay / 60 % 60, 2) + ":" + pad(secOfDay % 60, 2) + "Z"
+    }
+}

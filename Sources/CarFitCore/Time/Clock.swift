@@ -1,0 +1,91 @@
+import Foundation
+
+/// The core's sense of time: "now" (fixed by the config or the system clock), the IANA zone
+/// that turns instants into local days and times, and the 12h/24h clock style.
+public struct Clock: Sendable {
+    public let zone: TimeZone
+    public let zoneName: String
+    public let fixedNow: Instant?
+    public let hour24: Bool
+
+    public init(zoneName: String = "UTC", fixedNow: Instant? = nil, hour24: Bool = true) throws(CarFitError) {
+        guard let zone = Clock.zone(named: zoneName) else {
+            throw .invalid("timeZone", "timeZone \"\(zoneName)\" is not a known IANA time zone.")
+        }
+        self.zone = zone
+        self.zoneName = zoneName
+        self.fixedNow = fixedNow
+        self.hour24 = hour24
+    }
+
+    /// The zone of an IANA name (`"Europe/Copenhagen"`, `"UTC"`), or nil.
+    public static func zone(named name: String) -> TimeZone? {
+        guard !name.isEmpty, name.utf8.count <= 64 else { return nil }
+        return TimeZone(identifier: name)
+    }
+
+    public var now: Instant {
+        if let fixedNow { return fixedNow }
+        return Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    /// The zone's offset from UTC at an instant, in seconds.
+    public func offsetSeconds(at instant: Instant) -> Int {
+        zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant.seconds)))
+    }
+
+    /// Seconds since 1970-01-01T00:00 local wall time.
+    public func localSeconds(_ instant: Instant) -> Int64 {
+        instant.seconds + Int64(offsetSeconds(at: instant))
+    }
+
+    /// The local day of an instant (nil outside years 1–9999).
+    public func localDate(_ instant: Instant) -> CivilDate? {
+        let s = localSeconds(instant)
+        let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
+        return CivilDate(dayNumber: Int(days))
+    }
+
+    /// Minutes since local midnight of an instant (0–1439).
+    public func localMinuteOfDay(_ instant: Instant) -> Int {
+        let s = localSeconds(instant)
+        let r = s % 86_400
+        return Int((r < 0 ? r + 86_400 : r) / 60)
+    }
+
+    public var today: CivilDate? { localDate(now) }
+
+    /// A UTC range in milliseconds that surely contains every instant whose local day is `date`
+    /// (offsets stay within ±18 hours); callers filter exactly with `localDate`.
+    public static func searchRange(for date: CivilDate) -> Range<Int64> {
+        let start = (Int64(date.dayNumber) - 1) * 86_400_000
+        return start..<(start + 3 * 86_400_000)
+    }
+
+    /// `"08:05"` in 24h, `"08:05 AM"` in 12h.
+    public static func timeText(minuteOfDay: Int, hour24: Bool) -> String {
+        let m = ((minuteOfDay % 1440) + 1440) % 1440
+        let hour = m / 60
+        let minute = m % 60
+        if hour24 { return pad(hour, 2) + ":" + pad(minute, 2) }
+        let h12 = hour % 12 == 0 ? 12 : hour % 12
+        return pad(h12, 2) + ":" + pad(minute, 2) + (hour < 12 ? " AM" : " PM")
+    }
+
+    public func timeText(_ instant: Instant, hour24: Bool? = nil) -> String {
+        Clock.timeText(minuteOfDay: localMinuteOfDay(instant), hour24: hour24 ?? self.hour24)
+    }
+
+    /// Whether the process locale uses a 24-hour clock: the first set of `LC_ALL`, `LC_TIME`,
+    /// `LANG` names the locale (`en_US.UTF-8` → 12h, `en_GB`/`da_DK` → 24h, by the locale's own
+    /// convention); `C`, `POSIX` or none → 24h.
+    public static func localeUses24Hour(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        var name = ""
+        for key in ["LC_ALL", "LC_TIME", "LANG"] {
+            if let v = environment[key], !v.isEmpty { name = v; break }
+        }
+        if let dot = name.firstIndex(where: { $0 == "." || $0 == "@" }) { name = String(name[..<dot]) }
+        if name.isEmpty || name == "C" || name == "POSIX" { return true }
+        return Locale(identifier: name).hourCycle != .oneToTwelve && Locale(identifier: name).hourCycle != .zeroToEleven
+    }
+}

@@ -1,0 +1,182 @@
+/// One visit as stored: the source record reduced to what the card and the plan need.
+/// Built only by `Visit.decode`, which applies every rule of the card table.
+public struct Visit: Sendable, Equatable {
+    public var visitId: String?
+    public var employeeId: String?
+    public var start: Instant
+    public var name: String
+    public var state: String?
+    public var expectedTime: String?
+    public var tasks: String
+    public var taskMinutes: Int
+    public var address: String
+    public var phone: String?
+    public var latitude: Double?
+    public var longitude: Double?
+
+    public init(visitId: String?, employeeId: String?, start: Instant, name: String, state: String?,
+                expectedTime: String?, tasks: String, taskMinutes: Int, address: String, phone: String?,
+                latitude: Double?, longitude: Double?) {
+        self.visitId = visitId
+        self.employeeId = employeeId
+        self.start = start
+        self.name = name
+        self.state = state
+        self.expectedTime = expectedTime
+        self.tasks = tasks
+        self.taskMinutes = taskMinutes
+        self.address = address
+        self.phone = phone
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// Both coordinates, when the visit has them.
+    public var coordinate: (latitude: Double, longitude: Double)? {
+        guard let latitude, let longitude else { return nil }
+        return (latitude, longitude)
+    }
+}
+
+/// A record of an import that failed validation: skipped, and reported by its index.
+public struct Rejection: Error, Sendable, Equatable {
+    public var index: Int
+    public var field: String?
+    public var message: String
+
+    public var json: JSON { .obj(["index": .int(Int64(index)), "field": .str(field), "message": .string(message)]) }
+}
+
+/// The four states the card knows, whatever the source's spelling and case.
+public enum VisitState: String, Sendable, CaseIterable {
+    case todo = "Todo", inProgress = "InProgress", done = "Done", rejected = "Rejected"
+
+    /// `"ToDo"`, `"todo"`, `"to_do"`, `"In Progress"` … → the canonical state; nil for others.
+    public init?(source: String) {
+        let letters = String(source.lowercased().unicodeScalars.filter { ("a"..."z").contains($0) })
+        switch letters {
+        case "todo": self = .todo
+        case "inprogress": self = .inProgress
+        case "done": self = .done
+        case "rejected": self = .rejected
+        default: return nil
+        }
+    }
+
+    public var color: String {
+        switch self {
+        case .todo: "#4E77D6"
+        case .inProgress: "#F5C709"
+        case .done: "#25A87B"
+        case .rejected: "#EF6565"
+        }
+    }
+
+    public static let otherColor = "#8E8E93"
+
+    /// The card's state text: canonical for the four known states, else as given.
+    public static func display(_ source: String?) -> String? {
+        guard let source else { return nil }
+        return VisitState(source: source)?.rawValue ?? source
+    }
+
+    public static func color(of state: String?) -> String {
+        state.flatMap(VisitState.init(source:))?.color ?? otherColor
+    }
+}
+
+extension Visit {
+    /// Validates one source record (`data[index]`). Only `startTimeUtc` is required; other
+    /// members may be null or missing but must have the right type when present.
+    public static func decode(_ value: JSON, index: Int) -> Result<Visit, Rejection> {
+        guard case .object(let object) = value else {
+            return .failure(Rejection(index: index, field: nil, message: "The record is not an object."))
+        }
+        do throws(CarFitError) {
+            return .success(try decode(Fields(object)))
+        } catch {
+            return .failure(Rejection(index: index, field: error.field, message: error.message))
+        }
+    }
+
+    static func decode(_ f: Fields) throws(CarFitError) -> Visit {
+        let startText = try f.requiredString("startTimeUtc")
+        guard let start = Instant(iso: startText) else {
+            throw .invalid("startTimeUtc", "startTimeUtc \"\(startText.prefix(40))\" is not a valid ISO 8601 date and time.")
+        }
+        let latitude = try f.number("houseOwnerLatitude", in: -90...90)
+        let longitude = try f.number("houseOwnerLongitude", in: -180...180)
+
+        var titles: [String] = []
+        var minutes = 0
+        if let tasks = try f.array("tasks") {
+            for (i, task) in tasks.enumerated() {
+                let path = "tasks[\(i)]"
+                guard case .object(let t) = task else { throw .invalid(path, "\(path) must be an object.") }
+                let tf = Fields(t, path: path)
+                if let title = try tf.string("title")?.trimmed, !title.isEmpty { titles.append(title) }
+                if let m = try tf.int("timesInMinutes", in: 0...100_000) { minutes += Int(m) }
+            }
+        }
+        let state = try f.string("visitState")
+        let expected = try f.string("expectedTime")
+        return Visit(
+            visitId: try f.string("visitId"),
+            employeeId: try f.string("homeBobEmployeeId"),
+            start: start,
+            name: join([try f.string("houseOwnerFirstName"), try f.string("houseOwnerLastName")]),
+            state: VisitState.display(state),
+            expectedTime: expected,
+            tasks: titles.joined(separator: ", "),
+            taskMinutes: minutes,
+            address: join([try f.string("houseOwnerAddress"), try f.string("houseOwnerZip"), try f.string("houseOwnerCity")]),
+            phone: try f.string("houseOwnerMobilePhone"),
+            latitude: latitude,
+            longitude: longitude)
+    }
+
+    /// Trimmed non-empty parts joined with one space.
+    static func join(_ parts: [String?]) -> String {
+        parts.compactMap { $0?.trimmed }.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+}
+
+extension String {
+    /// The string without leading and trailing white space (Unicode white space and newlines).
+    public var trimmed: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
+    }
+}
+
+/// The visits of an API document: `{"data": [...]}` (`success`, `message`, `code` ignored).
+public struct VisitSnapshot: Sendable {
+    public var visits: [Visit]
+    public var rejected: [Rejection]
+
+    /// A document without a `data` array is `invalid` (and nothing may be stored from it).
+    public init(document f: Fields) throws(CarFitError) {
+        guard let data = f.object["data"], case .array(let records) = data else {
+            throw .invalid("data", "The document has no data array of visits.")
+        }
+        self.init(records: records)
+    }
+
+    public init(records: [JSON]) {
+        visits = []
+        visits.reserveCapacity(records.count)
+        rejected = []
+        for (i, record) in records.enumerated() {
+            switch Visit.decode(record, index: i) {
+            case .success(let v): visits.append(v)
+            case .failure(let r): rejected.append(r)
+            }
+        }
+    }
+
+    public var response: JSON {
+        .obj(["imported": .int(Int64(visits.count)), "rejected": .array(rejected.map(\.json))])
+    }
+}

@@ -1,0 +1,220 @@
+import CSQLite
+import CarFitCore
+
+/// A value bound to or read from an SQL statement.
+public enum SQLValue: Sendable, Equatable {
+    case null
+    case int(Int64)
+    case double(Double)
+    case text(String)
+}
+
+/// One SQLite connection through its C API. Not thread-safe by itself: the core serialises
+/// access. Every SQLite failure is reported as a `storage` error carrying SQLite's message.
+public final class Database {
+    private var handle: OpaquePointer?
+    private var statements: [String: Statement] = [:]
+    public let path: String
+
+    /// Opens (creating if absent) the database at `path` (`":memory:"` for a private in-memory
+    /// one), waits up to `busyTimeoutMs` for other connections' locks, and migrates the schema.
+    public init(path: String, busyTimeoutMs: Int32 = 10_000) throws(CarFitError) {
+        self.path = path
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        handle = db
+        guard rc == SQLITE_OK, db != nil else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            close()
+            throw CarFitError(.storage, "Cannot open the database \"\(path)\": \(message).", field: "database")
+        }
+        sqlite3_busy_timeout(db, busyTimeoutMs)
+        sqlite3_extended_result_codes(db, 1)
+        do {
+            // Reading the schema version makes SQLite read the file: a file that is not a
+            // database fails here rather than on first use.
+            _ = try scalarInt("PRAGMA user_version")
+            if path != ":memory:" && !path.isEmpty {
+                try execute("PRAGMA journal_mode=WAL")
+                try execute("PRAGMA synchronous=NORMAL")
+            }
+            try execute("PRAGMA foreign_keys=ON")
+            try Schema.migrate(self)
+        } catch {
+            close()
+            var e = error
+            if e.field == nil { e.field = "database" }
+            e.message = "Cannot use the database \"\(path)\": \(e.message)"
+            throw e
+        }
+    }
+
+    deinit { close() }
+
+    /// Finalises every statement and closes the connection. Safe to call twice.
+    public func close() {
+        for statement in statements.values { statement.finalize() }
+        statements.removeAll()
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    func error(_ rc: Int32, _ what: String) -> CarFitError {
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+        return CarFitError(.storage, "The database failed (\(what)): \(message).")
+    }
+
+    /// Runs one or more statements that return no rows.
+    public func execute(_ sql: String) throws(CarFitError) {
+        guard let handle else { throw CarFitError(.storage, "The database is closed.") }
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        if rc != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_free(message)
+            throw CarFitError(.storage, "The database failed: \(text).")
+        }
+    }
+
+    /// A prepared statement, cached by its text for the life of the connection.
+    public func statement(_ sql: String) throws(CarFitError) -> Statement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        guard let handle else { throw CarFitError(.storage, "The database is closed.") }
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error(rc, "prepare") }
+        let statement = Statement(stmt, database: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs a statement with arguments and returns every row.
+    @discardableResult
+    public func query(_ sql: String, _ arguments: [SQLValue] = []) throws(CarFitError) -> [[SQLValue]] {
+        let s = try statement(sql)
+        defer { s.reset() }
+        try s.bind(arguments)
+        var rows: [[SQLValue]] = []
+        while try s.step() { rows.append(s.row()) }
+        return rows
+    }
+
+    public func run(_ sql: String, _ arguments: [SQLValue] = []) throws(CarFitError) {
+        let s = try statement(sql)
+        defer { s.reset() }
+        try s.bind(arguments)
+        while try s.step() {}
+    }
+
+    public func scalarInt(_ sql: String, _ arguments: [SQLValue] = []) throws(CarFitError) -> Int64? {
+        let rows = try query(sql, arguments)
+        guard let first = rows.first?.first, case .int(let v) = first else { return nil }
+        return v
+    }
+
+    public var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
+    public var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back
+    /// (leaving the database as it was) if it throws.
+    public func transaction<T>(_ body: () throws(CarFitError) -> T) throws(CarFitError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}
+
+/// A prepared statement. Binding indices start at 1, columns at 0, as in SQLite.
+public final class Statement {
+    private var stmt: OpaquePointer?
+    private unowned let database: Database
+
+    init(_ stmt: OpaquePointer, database: Database) {
+        self.stmt = stmt
+        self.database = database
+    }
+
+    func finalize() {
+        sqlite3_finalize(stmt)
+        stmt = nil
+    }
+
+    public func reset() {
+        sqlite3_reset(stmt)
+        sqlite3_clear_bindings(stmt)
+    }
+
+    public func bind(_ arguments: [SQLValue]) throws(CarFitError) {
+        for (i, value) in arguments.enumerated() { try bind(Int32(i + 1), value) }
+    }
+
+    public func bind(_ index: Int32, _ value: SQLValue) throws(CarFitError) {
+        let rc: Int32
+        switch value {
+        case .null: rc = sqlite3_bind_null(stmt, index)
+        case .int(let v): rc = sqlite3_bind_int64(stmt, index, v)
+        case .double(let v): rc = sqlite3_bind_double(stmt, index, v)
+        case .text(let v): rc = sqlite3_bind_text(stmt, index, v, -1, cf_sqlite_transient())
+        }
+        guard rc == SQLITE_OK else { throw database.error(rc, "bind") }
+    }
+
+    public func bind(_ index: Int32, _ value: String?) throws(CarFitError) {
+        try bind(index, value.map(SQLValue.text) ?? .null)
+    }
+
+    public func bind(_ index: Int32, _ value: Int64?) throws(CarFitError) {
+        try bind(index, value.map(SQLValue.int) ?? .null)
+    }
+
+    public func bind(_ index: Int32, _ value: Double?) throws(CarFitError) {
+        try bind(index, value.map(SQLValue.double) ?? .null)
+    }
+
+    /// Advances; true when a row is available.
+    public func step() throws(CarFitError) -> Bool {
+        let rc = sqlite3_step(stmt)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw database.error(rc, "step")
+        }
+    }
+
+    public var columnCount: Int32 { sqlite3_column_count(stmt) }
+
+    public func value(_ column: Int32) -> SQLValue {
+        switch sqlite3_column_type(stmt, column) {
+        case SQLITE_INTEGER: return .int(sqlite3_column_int64(stmt, column))
+        case SQLITE_FLOAT: return .double(sqlite3_column_double(stmt, column))
+        case SQLITE_NULL: return .null
+        default: return .text(text(column) ?? "")
+        }
+    }
+
+    public func text(_ column: Int32) -> String? {
+        guard let p = sqlite3_column_text(stmt, column) else { return nil }
+        let n = Int(sqlite3_column_bytes(stmt, column))
+        return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+
+    public func int(_ column: Int32) -> Int64? {
+        sqlite3_column_type(stmt, column) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, column)
+    }
+
+    public func double(_ column: Int32) -> Double? {
+        sqlite3_column_type(stmt, column) == SQLITE_NULL ? nil : sqlite3_column_double(stmt, column)
+    }
+
+    public func row() -> [SQLValue] { (0..<columnCount).map(value) }
+}

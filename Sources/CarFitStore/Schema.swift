@@ -1,0 +1,48 @@
+import CarFitCore
+
+/// The database schema, versioned with `PRAGMA user_version`: migration N (1-based) brings a
+/// database from version N-1 to N, each in its own transaction. Add features by appending a
+/// migration; never edit one that has shipped.
+enum Schema {
+    static let migrations: [String] = [
+        // 1: key/value facts of the core, and the visits snapshot.
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE visits (
+            seq INTEGER PRIMARY KEY,          -- position in the snapshot
+            visit_id TEXT,
+            employee_id TEXT,
+            start_ms INTEGER NOT NULL,        -- startTimeUtc, ms since the epoch
+            name TEXT NOT NULL,
+            state TEXT,
+            expected_time TEXT,
+            tasks TEXT NOT NULL,
+            task_minutes INTEGER NOT NULL,
+            address TEXT NOT NULL,
+            phone TEXT,
+            latitude REAL,
+            longitude REAL
+        );
+        CREATE INDEX visits_by_start ON visits (start_ms, seq);
+        """,
+    ]
+
+    static var currentVersion: Int64 { Int64(migrations.count) }
+
+    static func migrate(_ db: Database) throws(CarFitError) {
+        let version = try db.scalarInt("PRAGMA user_version") ?? 0
+        if version > currentVersion {
+            throw CarFitError(.storage, "it was written by a newer libcarfit (schema \(version), this one knows \(currentVersion)).")
+        }
+        if version == currentVersion { return }
+        try db.transaction { () throws(CarFitError) in
+            // Re-read inside the write lock: another process may have migrated meanwhile.
+            let now = try db.scalarInt("PRAGMA user_version") ?? 0
+            guard now < currentVersion else { return }
+            for (i, sql) in migrations.enumerated() where Int64(i) >= now {
+                try db.execute(sql)
+            }
+            try db.execute("PRAGMA user_version = \(currentVersion)")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import CarFitCore
+
+/// The stored visits snapshot.
+public struct VisitStore {
+    let db: Database
+
+    public init(_ db: Database) { self.db = db }
+
+    /// Replaces every stored visit with `visits` in one transaction: on any failure the previous
+    /// snapshot stays exactly as it was.
+    public func replaceAll(with visits: [Visit]) throws(CarFitError) {
+        try db.transaction { () throws(CarFitError) in
+            try db.execute("DELETE FROM visits")
+            let insert = try db.statement("""
+                INSERT INTO visits (seq, visit_id, employee_id, start_ms, name, state, expected_time, tasks,
+                                    task_minutes, address, phone, latitude, longitude)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                """)
+            for (seq, v) in visits.enumerated() {
+                insert.reset()
+                try insert.bind(1, Int64(seq))
+                try insert.bind(2, v.visitId)
+                try insert.bind(3, v.employeeId)
+                try insert.bind(4, v.start.milliseconds)
+                try insert.bind(5, v.name)
+                try insert.bind(6, v.state)
+                try insert.bind(7, v.expectedTime)
+                try insert.bind(8, v.tasks)
+                try insert.bind(9, Int64(v.taskMinutes))
+                try insert.bind(10, v.address)
+                try insert.bind(11, v.phone)
+                try insert.bind(12, v.latitude)
+                try insert.bind(13, v.longitude)
+                _ = try insert.step()
+            }
+            insert.reset()
+        }
+    }
+
+    /// Visits starting in `range` (ms since the epoch), in start order then snapshot order,
+    /// optionally only one employee's.
+    public func visits(startingIn range: Range<Int64>, employeeId: String? = nil) throws(CarFitError) -> [Visit] {
+        let s = try db.statement("""
+            SELECT visit_id, employee_id, start_ms, name, state, expected_time, tasks, task_minutes,
+                   address, phone, latitude, longitude
+            FROM visits WHERE start_ms >= ?1 AND start_ms < ?2 AND (?3 IS NULL OR employee_id = ?3)
+            ORDER BY start_ms, seq
+            """)
+        defer { s.reset() }
+        try s.bind(1, range.lowerBound)
+        try s.bind(2, range.upperBound)
+        try s.bind(3, employeeId)
+        var out: [Visit] = []
+        while try s.step() {
+            out.append(Visit(
+                visitId: s.text(0), employeeId: s.text(1),
+                start: Instant(milliseconds: s.int(2) ?? 0),
+                name: s.text(3) ?? "", state: s.text(4), expectedTime: s.text(5),
+                tasks: s.text(6) ?? "", taskMinutes: Int(s.int(7) ?? 0),
+                address: s.text(8) ?? "", phone: s.text(9),
+                latitude: s.double(10), longitude: s.double(11)))
+        }
+        return out
+    }
+
+    /// Start instants (ms) of the visits in `range`, for counting visits per local day.
+    public func startTimes(in range: Range<Int64>) throws(CarFitError) -> [Int64] {
+        let s = try db.statement("SELECT start_ms FROM visits WHERE start_ms >= ?1 AND start_ms < ?2")
+        defer { s.reset() }
+        try s.bind(1, range.lowerBound)
+        try s.bind(2, range.upperBound)
+        var out: [Int64] = []
+        while try s.step() { if let v = s.int(0) { out.append(v) } }
+        return out
+    }
+
+    public func count() throws(CarFitError) -> Int {
+        Int(try db.scalarInt("SELECT count(*) FROM visits") ?? 0)
+    }
+}

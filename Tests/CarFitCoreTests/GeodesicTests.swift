@@ -1,0 +1,155 @@
+import Foundation
+import XCTest
+
+@testable import CarFitCore
+
+final class GeodesicTests: XCTestCase {
+    private struct Reference {
+        var line: Int
+        var lat1: Double
+        var lon1: Double
+        var lat2: Double
+        var lon2: Double
+        var s12: Double
+    }
+
+    /// Reference distances from GeographicLib's GeodSolve (see Fixtures/make-geodesic-reference.sh).
+    private func loadReference() throws -> [Reference] {
+        let url = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/geodesic-reference.txt")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        var rows: [Reference] = []
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let fields = line.split(separator: " ").compactMap { Double(String($0)) }
+            guard fields.count == 5 else {
+                XCTFail("malformed fixture line \(index + 1): \(line)")
+                continue
+            }
+            rows.append(Reference(line: index + 1, lat1: fields[0], lon1: fields[1],
+                                  lat2: fields[2], lon2: fields[3], s12: fields[4]))
+        }
+        return rows
+    }
+
+    func testMatchesGeographicLibReference() throws {
+        let rows = try loadReference()
+        XCTAssertGreaterThanOrEqual(rows.count, 600)
+        var maxError = 0.0
+        var worstLine = 0
+        for row in rows {
+            guard let s = Geodesic.distance(latitude1: row.lat1, longitude1: row.lon1,
+                                            latitude2: row.lat2, longitude2: row.lon2)
+            else {
+                XCTFail("nil distance for fixture line \(row.line)")
+                continue
+            }
+            let error = abs(s - row.s12)
+            if error > maxError {
+                maxError = error
+                worstLine = row.line
+            }
+            XCTAssertLessThan(error, 0.001, "line \(row.line): got \(s), expected \(row.s12)")
+        }
+        print("Geodesic: \(rows.count) reference lines, max |error| = \(maxError) m (line \(worstLine))")
+    }
+
+    func testSymmetricUnderSwapAndReflection() throws {
+        for row in try loadReference() {
+            guard let forward = Geodesic.distance(latitude1: row.lat1, longitude1: row.lon1,
+                                                  latitude2: row.lat2, longitude2: row.lon2),
+                let backward = Geodesic.distance(latitude1: row.lat2, longitude1: row.lon2,
+                                                 latitude2: row.lat1, longitude2: row.lon1),
+                let mirrored = Geodesic.distance(latitude1: -row.lat1, longitude1: -row.lon1,
+                                                 latitude2: -row.lat2, longitude2: -row.lon2)
+            else {
+                XCTFail("nil distance for fixture line \(row.line)")
+                continue
+            }
+            XCTAssertLessThan(abs(forward - backward), 0.001, "line \(row.line)")
+            XCTAssertLessThan(abs(forward - mirrored), 0.001, "line \(row.line)")
+        }
+    }
+
+    func testSamePointIsZero() {
+        XCTAssertEqual(Geodesic.distance(latitude1: 55.676098, longitude1: 12.568337,
+                                         latitude2: 55.676098, longitude2: 12.568337), 0)
+        XCTAssertEqual(Geodesic.distance(latitude1: 0, longitude1: 0, latitude2: 0, longitude2: 0), 0)
+        XCTAssertEqual(Geodesic.distance(latitude1: 90, longitude1: 0, latitude2: 90, longitude2: 0), 0)
+        // The pole is one point whatever its longitude; so is the antimeridian.
+        XCTAssertEqual(Geodesic.distance(latitude1: -90, longitude1: -45, latitude2: -90, longitude2: 135), 0)
+        XCTAssertEqual(Geodesic.distance(latitude1: 10, longitude1: -180, latitude2: 10, longitude2: 180), 0)
+    }
+
+    func testAntipodalEquatorialPoints() throws {
+        // Shortest path runs over a pole: half a meridian.
+        let s = try XCTUnwrap(Geodesic.distance(latitude1: 0, longitude1: 0, latitude2: 0, longitude2: 180))
+        XCTAssertEqual(s, 20003931.458625, accuracy: 0.001)
+        let t = try XCTUnwrap(Geodesic.distance(latitude1: 0, longitude1: -90, latitude2: 0, longitude2: 90))
+        XCTAssertEqual(t, 20003931.458625, accuracy: 0.001)
+        // Just inside the equatorial regime (lon12 < 180 (1 - f)) the geodesic follows the equator.
+        let u = try XCTUnwrap(Geodesic.distance(latitude1: 0, longitude1: 0, latitude2: 0, longitude2: 179))
+        XCTAssertEqual(u, 6378137 * 179 * Double.pi / 180, accuracy: 0.001)
+    }
+
+    func testPoleToPole() throws {
+        let s = try XCTUnwrap(Geodesic.distance(latitude1: 90, longitude1: 0, latitude2: -90, longitude2: 0))
+        XCTAssertEqual(s, 20003931.4586, accuracy: 0.001)
+        let t = try XCTUnwrap(Geodesic.distance(latitude1: -90, longitude1: 17, latitude2: 90, longitude2: -123))
+        XCTAssertEqual(t, 20003931.4586, accuracy: 0.001)
+        let quarter = try XCTUnwrap(Geodesic.distance(latitude1: 0, longitude1: 33, latitude2: 90, longitude2: 0))
+        XCTAssertEqual(quarter, 10001965.729313, accuracy: 0.001)
+    }
+
+    func testShortCopenhagenDistance() throws {
+        // About 1 m east-west at Copenhagen's latitude.
+        let s = try XCTUnwrap(Geodesic.distance(latitude1: 55.676098, longitude1: 12.568337,
+                                                latitude2: 55.676098, longitude2: 12.568353))
+        XCTAssertGreaterThan(s, 0.9)
+        XCTAssertLessThan(s, 1.1)
+    }
+
+    func testAzimuths() throws {
+        let r = try XCTUnwrap(Geodesic.inverse(latitude1: 0, longitude1: 0, latitude2: 0, longitude2: 90))
+        XCTAssertEqual(r.azimuth1, 90, accuracy: 1e-12)
+        XCTAssertEqual(r.azimuth2, 90, accuracy: 1e-12)
+        let north = try XCTUnwrap(Geodesic.inverse(latitude1: 10, longitude1: 5, latitude2: 20, longitude2: 5))
+        XCTAssertEqual(north.azimuth1, 0, accuracy: 1e-12)
+        XCTAssertEqual(north.azimuth2, 0, accuracy: 1e-12)
+        // `echo 40.64 -73.78 1.36 103.99 | GeodSolve -i -p 6` -> 3.30577347802 177.48784020816 15347512.940513
+        let jfkSin = try XCTUnwrap(Geodesic.inverse(latitude1: 40.64, longitude1: -73.78,
+                                                    latitude2: 1.36, longitude2: 103.99))
+        XCTAssertEqual(jfkSin.distance, 15347512.940513, accuracy: 0.001)
+        XCTAssertEqual(jfkSin.azimuth1, 3.30577347802, accuracy: 1e-9)
+        XCTAssertEqual(jfkSin.azimuth2, 177.48784020816, accuracy: 1e-9)
+    }
+
+    func testInvalidInputsReturnNil() {
+        XCTAssertNil(Geodesic.distance(latitude1: 91, longitude1: 0, latitude2: 0, longitude2: 0))
+        XCTAssertNil(Geodesic.distance(latitude1: 0, longitude1: 0, latitude2: -90.0001, longitude2: 0))
+        XCTAssertNil(Geodesic.distance(latitude1: 0, longitude1: 180.5, latitude2: 0, longitude2: 0))
+        XCTAssertNil(Geodesic.distance(latitude1: 0, longitude1: 0, latitude2: 0, longitude2: -181))
+        XCTAssertNil(Geodesic.distance(latitude1: .nan, longitude1: 0, latitude2: 0, longitude2: 0))
+        XCTAssertNil(Geodesic.distance(latitude1: 0, longitude1: .nan, latitude2: 0, longitude2: 0))
+        XCTAssertNil(Geodesic.distance(latitude1: 0, longitude1: 0, latitude2: .infinity, longitude2: 0))
+        XCTAssertNil(Geodesic.distance(latitude1: 0, longitude1: 0, latitude2: 0, longitude2: -.infinity))
+        XCTAssertNil(Geodesic.inverse(latitude1: .signalingNaN, longitude1: 0, latitude2: 0, longitude2: 0))
+    }
+
+    func testTinyAndExtremeInputsDoNotTrap() {
+        let values: [Double] = [0, -0.0, 1e-300, -1e-300, .leastNonzeroMagnitude, 1e-12, 89.999999999, 90, -90,
+                                179.999999999, 180, -180, 45]
+        for a in values {
+            for b in values {
+                let lat1 = min(max(a, -90), 90), lat2 = min(max(-b, -90), 90)
+                let s = Geodesic.distance(latitude1: lat1, longitude1: a, latitude2: lat2, longitude2: b)
+                XCTAssertNotNil(s)
+                if let s {
+                    XCTAssertTrue(s >= 0 && s <= 20003931.46, "\(lat1) \(a) \(lat2) \(b) -> \(s)")
+                }
+            }
+        }
+    }
+}
