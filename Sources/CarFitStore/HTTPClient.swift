@@ -1,0 +1,101 @@
+import CarFitCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Blocking HTTP GET over URLSession (FoundationNetworking on Linux), for the core's sources
+/// and images. Every failure is `unavailable` with a message that says which kind it was.
+public final class HTTPClient: @unchecked Sendable {
+    public struct Response: Sendable {
+        public var status: Int
+        public var body: [UInt8]
+        public var contentType: String?
+    }
+
+    private let session: URLSession
+    public let timeoutMs: Int
+
+    public init(timeoutMs: Int) {
+        self.timeoutMs = timeoutMs
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = Double(timeoutMs) / 1000
+        configuration.timeoutIntervalForResource = Double(timeoutMs) / 1000
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        session = URLSession(configuration: configuration)
+    }
+
+    deinit { session.invalidateAndCancel() }
+
+    /// GETs `url` and returns the response of any status; transport failures throw
+    /// `unavailable` (refused, timed out, DNS, TLS, ...). `maxBytes` bounds the body.
+    public func get(_ url: String, maxBytes: Int = 1 << 30) throws(CarFitError) -> Response {
+        guard let target = URL(string: url), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw CarFitError(.invalid, "\"\(url.prefix(200))\" is not an http or https URL.", field: "url")
+        }
+        var request = URLRequest(url: target)
+        request.timeoutInterval = Double(timeoutMs) / 1000
+        let box = ResultBox()
+        let task = session.dataTask(with: request) { data, response, error in
+            box.set(data: data, response: response, error: error)
+        }
+        task.resume()
+        // The session enforces the timeout; the extra margin only guards against a lost callback.
+        guard box.wait(seconds: Double(timeoutMs) / 1000 + 5) else {
+            task.cancel()
+            throw CarFitError(.unavailable, "\(url.prefix(200)) did not answer within \(timeoutMs) ms.")
+        }
+        if let error = box.error {
+            throw CarFitError(.unavailable, HTTPClient.describe(error, url: url, timeoutMs: timeoutMs))
+        }
+        guard let http = box.response as? HTTPURLResponse else {
+            throw CarFitError(.unavailable, "\(url.prefix(200)) gave no HTTP response.")
+        }
+        let body = box.data.map { [UInt8]($0) } ?? []
+        guard body.count <= maxBytes else {
+            throw CarFitError(.unavailable, "\(url.prefix(200)) answered with more than \(maxBytes) bytes.")
+        }
+        return Response(status: http.statusCode, body: body,
+                        contentType: http.value(forHTTPHeaderField: "Content-Type"))
+    }
+
+    static func describe(_ error: Error, url: String, timeoutMs: Int) -> String {
+        let where_ = String(url.prefix(200))
+        if let e = error as? URLError {
+            switch e.code {
+            case .timedOut: return "\(where_) timed out after \(timeoutMs) ms."
+            case .cannotConnectToHost: return "\(where_) refused the connection."
+            case .cannotFindHost, .dnsLookupFailed: return "\(where_): the host name could not be resolved."
+            case .notConnectedToInternet, .networkConnectionLost: return "\(where_): the network connection was lost."
+            case .cancelled: return "\(where_): the request was cancelled."
+            default: return "\(where_) could not be fetched (\(e.code.rawValue): \(e.localizedDescription))."
+            }
+        }
+        return "\(where_) could not be fetched: \(error.localizedDescription)."
+    }
+}
+
+/// The completion handler's results, handed to the waiting thread.
+private final class ResultBox: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var _data: Data?
+    private var _response: URLResponse?
+    private var _error: Error?
+
+    func set(data: Data?, response: URLResponse?, error: Error?) {
+        lock.lock()
+        _data = data
+        _response = response
+        _error = error
+        lock.unlock()
+        done.signal()
+    }
+
+    func wait(seconds: Double) -> Bool { done.wait(timeout: .now() + seconds) == .success }
+
+    var data: Data? { lock.lock(); defer { lock.unlock() }; return _data }
+    var response: URLResponse? { lock.lock(); defer { lock.unlock() }; return _response }
+    var error: Error? { lock.lock(); defer { lock.unlock() }; return _error }
+}
