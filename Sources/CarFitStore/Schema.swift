@@ -38,7 +38,7 @@ enum Schema {
             provider TEXT,
             pinned INTEGER NOT NULL CHECK (pinned IN (0, 1))
         );
-        CREATE INDEX transactions_by_category ON transactions (category);
+        CREATE INDEX transactions_by_category ON transactions (category, date DESC, id);
         """,
     ]
 

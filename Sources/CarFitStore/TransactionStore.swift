@@ -46,12 +46,15 @@ public struct TransactionStore {
         try read("SELECT \(TransactionStore.columns) FROM transactions WHERE id = ?1", [TransactionStore.value(id)]).first
     }
 
-    /// Every transaction of `category` (nil: all), in no particular order.
+    /// Every transaction of `category` (nil: all), newest first then by id. (SQLite orders
+    /// integer ids before text ids and text by its UTF-8 bytes, as `TransactionID` does; the
+    /// list sorts again, which costs little on rows already in order.)
     public func transactions(category: String?) throws(CarFitError) -> [Transaction] {
         if let category {
-            return try read("SELECT \(TransactionStore.columns) FROM transactions WHERE category = ?1", [.text(category)])
+            return try read("SELECT \(TransactionStore.columns) FROM transactions WHERE category = ?1 ORDER BY date DESC, id",
+                            [.text(category)])
         }
-        return try read("SELECT \(TransactionStore.columns) FROM transactions", [])
+        return try read("SELECT \(TransactionStore.columns) FROM transactions ORDER BY date DESC, id", [])
     }
 
     /// Every category present in the data, pinned or not.
