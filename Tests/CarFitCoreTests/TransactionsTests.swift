@@ -50,10 +50,9 @@ final class TransactionsTests: XCTestCase {
     }
 
     private func transaction(_ id: TransactionID, _ category: String, _ cents: Int64, _ date: String,
-                             pinned: Bool = true) -> Transaction {
+                             pinned: Bool = true) throws -> Transaction {
         Transaction(id: id, name: nil, category: category, amount: Money(cents: cents),
-                    date: CivilDate(iso: date) ?? CivilDate(year: 2000, month: 1, day: 1)!, accountName: nil,
-                    provider: nil, pinned: pinned)
+                    date: try XCTUnwrap(CivilDate(iso: date)), accountName: nil, provider: nil, pinned: pinned)
     }
 
     // MARK: - Money parsing
@@ -202,10 +201,10 @@ final class TransactionsTests: XCTestCase {
 
     // MARK: - Sums and shares
 
-    func testSumCountsPinnedOnlyAndAllowsRefunds() {
-        let rows = [transaction(.int(1), "food", 1000, "2021-04-01"),
-                    transaction(.int(2), "food", -250, "2021-04-02"),
-                    transaction(.int(3), "food", 9999, "2021-04-03", pinned: false)]
+    func testSumCountsPinnedOnlyAndAllowsRefunds() throws {
+        let rows = [try transaction(.int(1), "food", 1000, "2021-04-01"),
+                    try transaction(.int(2), "food", -250, "2021-04-02"),
+                    try transaction(.int(3), "food", 9999, "2021-04-03", pinned: false)]
         let list = TransactionList(selected: "food", transactions: rows, present: ["food"])
         XCTAssertEqual(list.transactions.count, 3)
         XCTAssertEqual(list.pinnedCount, 2)
@@ -254,7 +253,7 @@ final class TransactionsTests: XCTestCase {
         XCTAssertEqual(TransactionCategories.bar([]), ["all", "food", "health", "entertainment", "shopping", "travel"])
         XCTAssertEqual(try TransactionCategories.normalized("  Food\n", field: "category"), "food")
         XCTAssertEqual(try TransactionCategories.normalized("Home Office", field: "category"), "home office")
-        for bad in ["", "   ", "all", " ALL "] {
+        for bad in ["", "   ", "all", " ALL ", "fo\u{0}od", String(repeating: "x", count: 257)] {
             XCTAssertThrowsError(try TransactionCategories.normalized(bad, field: "category"), bad) { error in
                 XCTAssertEqual((error as? CarFitError)?.field, "category")
             }
@@ -276,7 +275,7 @@ final class TransactionsTests: XCTestCase {
         XCTAssertEqual(try TransactionID(json: 3.0, field: "id"), .int(3))
         XCTAssertEqual(TransactionID.string("a").json, .string("a"))
         XCTAssertEqual(TransactionID.int(-4).json, .int(-4))
-        for bad: JSON in [1.5, true, .null, "", .string(String(repeating: "x", count: 257)), [1], .double(1e300)] {
+        for bad: JSON in [1.5, true, .null, "", .string(String(repeating: "x", count: 257)), "a\u{0}b", [1], .double(1e300)] {
             XCTAssertThrowsError(try TransactionID(json: bad, field: "id"), "\(bad)") { error in
                 XCTAssertEqual((error as? CarFitError)?.field, "id")
             }
@@ -285,12 +284,12 @@ final class TransactionsTests: XCTestCase {
         XCTAssertEqual(ids.sorted(), [.int(-1), .int(2), .int(10), .string("B"), .string("a"), .string("b")])
     }
 
-    func testListOrderIsNewestFirstThenId() {
-        let rows = [transaction(.int(2), "food", 1, "2021-04-22"),
-                    transaction(.string("x"), "food", 1, "2021-04-22"),
-                    transaction(.int(10), "food", 1, "2021-04-22"),
-                    transaction(.int(1), "food", 1, "2021-03-05"),
-                    transaction(.int(3), "food", 1, "2021-04-30")]
+    func testListOrderIsNewestFirstThenId() throws {
+        let rows = [try transaction(.int(2), "food", 1, "2021-04-22"),
+                    try transaction(.string("x"), "food", 1, "2021-04-22"),
+                    try transaction(.int(10), "food", 1, "2021-04-22"),
+                    try transaction(.int(1), "food", 1, "2021-03-05"),
+                    try transaction(.int(3), "food", 1, "2021-04-30")]
         let list = TransactionList(selected: "food", transactions: rows, present: ["food"])
         XCTAssertEqual(list.transactions.map(\.id), [.int(3), .int(2), .int(10), .string("x"), .int(1)])
     }

@@ -14,8 +14,8 @@ public enum TransactionID: Sendable, Hashable, Comparable, CustomStringConvertib
             guard let i = Int64(exactly: d) else { throw TransactionID.invalid(field) }
             self = .int(i)
         case .string(let s):
-            guard !s.isEmpty, s.utf8.count <= 256 else {
-                throw CarFitError.invalid(field, "\(field) must be a non-empty string of at most 256 bytes, or an integer.")
+            guard !s.isEmpty, s.utf8.count <= 256, !s.utf8.contains(0) else {
+                throw CarFitError.invalid(field, "\(field) must be a non-empty string of at most 256 bytes without NUL, or an integer.")
             }
             self = .string(s)
         default:
@@ -194,7 +194,7 @@ public enum TransactionCategories {
         let c = text.trimmed.lowercased()
         guard !c.isEmpty else { throw .invalid(field, "\(field) must not be empty.") }
         guard c != all else { throw .invalid(field, "\(field) \"all\" is reserved for the whole list; use another name.") }
-        guard c.utf8.count <= 256 else { throw .invalid(field, "\(field) must be at most 256 bytes long.") }
+        guard c.utf8.count <= 256, !c.utf8.contains(0) else { throw .invalid(field, "\(field) must be at most 256 bytes long, without NUL.") }
         return c
     }
 }
