@@ -435,3 +435,31 @@ def test_named_exports_match_carfit_call(loaded):
         assert status == 2 and error["error"]["field"] == "id"
     finally:
         lib.carfit_close(handle)
+
+
+def test_pins_from_several_threads_at_once(loaded):
+    import threading
+
+    ids = [t["id"] for t in loaded.list_transactions()["transactions"]]
+    errors: list[BaseException] = []
+
+    def flip(my_ids: list[int]) -> None:
+        try:
+            for _ in range(50):
+                for i in my_ids:
+                    loaded.unpin_transaction(i)
+                    loaded.insights()
+                for i in my_ids:
+                    loaded.pin_transaction(i, True)
+                    loaded.list_transactions()
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=flip, args=(ids[k::4],)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert loaded.insights()["total"] == 472.08
+    assert loaded.list_transactions()["pinnedCount"] == 13
