@@ -1,6 +1,6 @@
 """The transactions and insights screens on a data file.
 
-    python3 examples/python/transactions.py Tests/Fixtures/transactions.json
+    python3 examples/python/transactions.py [transactions.json]   (the bundled sample by default)
 
 Imports the file, shows the category bar, the food list with its floating sum, unpins one
 transaction, and shows the insights screen.
@@ -8,6 +8,7 @@ transaction, and shows the insights screen.
 
 import json
 import sys
+from pathlib import Path
 
 import carfit
 
@@ -47,7 +48,9 @@ def main(path: str) -> None:
         show_insights(core)
 
 
+SAMPLE = Path(__file__).resolve().parents[2] / "Tests" / "Fixtures" / "transactions.json"
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(f"usage: {sys.argv[0]} transactions.json")
-    main(sys.argv[1])
+    if len(sys.argv) > 2:
+        sys.exit(f"usage: {sys.argv[0]} [transactions.json]")
+    main(sys.argv[1] if len(sys.argv) == 2 else str(SAMPLE))
