@@ -6,10 +6,12 @@ from typing import Any
 
 
 class TransactionsMixin:
-    """Typed methods for transactions.import, transactions.list, transactions.pin and insights.get."""
+    """Typed methods for transactions.import, transactions.list, transactions.pin and insights.get.
 
-    def _call(self, method: str, request: dict | None = None) -> dict:  # provided by Core
-        raise NotImplementedError
+    Mixed into Core, which provides _call(method, request) -> dict.
+    """
+
+    _call: Any
 
     def import_transactions(self, document: dict[str, Any]) -> dict:
         """Upsert {"transactions": [...]} by id; returns {"imported": n, "rejected": [...]}."""
