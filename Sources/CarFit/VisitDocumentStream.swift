@@ -27,7 +27,7 @@ enum VisitDocumentStream {
         scanner.skipSpace()
         if scanner.peek == UInt8(ascii: "}") { return nil }
         members: while true {
-            guard let key = scanner.value() else { return abandon() }
+            guard let key = scanner.value(level: 2) else { return abandon() }
             let keyText: String? = key.pointee.type == JSON_STRING ? JanssonParser.string(key) : nil
             json_decref(key)
             guard let name = keyText else { return abandon() }
@@ -42,7 +42,7 @@ enum VisitDocumentStream {
                 if !scanner.take(UInt8(ascii: "]")) {
                     var index = 0
                     while true {
-                        guard let element = scanner.value() else { return abandon() }
+                        guard let element = scanner.value(level: 3) else { return abandon() }
                         let record = recordMembers(element)
                         json_decref(element)
                         switch Visit.decode(record, index: index) {
@@ -60,7 +60,7 @@ enum VisitDocumentStream {
                     }
                 }
             } else {
-                guard let value = scanner.value() else { return abandon() }
+                guard let value = scanner.value(level: 2) else { return abandon() }
                 json_decref(value)
             }
             scanner.skipSpace()
@@ -110,20 +110,50 @@ enum VisitDocumentStream {
             return true
         }
 
-        /// Parses the one JSON value starting here and moves past it; nil on a syntax error.
+        /// Parses the one JSON value starting here, `level` values below the top of the document
+        /// (a top-level member's value is at level 2), and moves past it; nil on a syntax error,
+        /// and also when the value might nest past jansson's limit of JSON_PARSER_MAX_DEPTH
+        /// values counted from the top of the document (jansson, parsing the value alone,
+        /// counts from the value): the whole-document parse then refuses it as every request.
         /// New reference: the caller releases it with json_decref.
-        mutating func value() -> UnsafeMutablePointer<json_t>? {
+        mutating func value(level: Int) -> UnsafeMutablePointer<json_t>? {
             guard offset < bytes.count, let base = bytes.baseAddress else { return nil }
             var error = json_error_t()
             let start = (base + offset).assumingMemoryBound(to: CChar.self)
             guard let v = json_loadb(start, bytes.count - offset, cf_json_flags_one_value(), &error) else { return nil }
             let consumed = Int(error.position)
-            guard consumed > 0, consumed <= bytes.count - offset else {
+            // A value nested c containers deep is at most c + 1 values deep, and c containers
+            // take at least 2c bytes: only a long value needs the count.
+            let allowed = Int(JSON_PARSER_MAX_DEPTH) - (level - 1)
+            guard consumed > 0, consumed <= bytes.count - offset,
+                  consumed < 2 * (allowed - 1) || containerDepth(from: offset, count: consumed) + 1 <= allowed else {
                 json_decref(v)
                 return nil
             }
             offset += consumed
             return v
+        }
+
+        /// The deepest nesting of arrays and objects in `count` bytes of JSON text at `from`.
+        func containerDepth(from: Int, count: Int) -> Int {
+            var depth = 0
+            var deepest = 0
+            var inString = false
+            var escaped = false
+            for i in from..<(from + count) {
+                let byte = bytes[i]
+                if inString {
+                    if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                } else if byte == 0x22 {
+                    inString = true
+                } else if byte == 0x5B || byte == 0x7B {
+                    depth += 1
+                    deepest = max(deepest, depth)
+                } else if byte == 0x5D || byte == 0x7D {
+                    depth -= 1
+                }
+            }
+            return deepest
         }
     }
 }
