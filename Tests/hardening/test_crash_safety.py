@@ -1,0 +1,127 @@
+"""Crash safety: a process killed (SIGKILL) in the middle of a large import.
+
+A file database holds a small snapshot (the bundled sample). A child process starts importing
+a generated snapshot of 50,000 visits (~70 MB, bench/gen_visits.py) into it and is killed at
+several moments of the import. On reopening, the database must show exactly the previous
+snapshot, pass SQLite's `PRAGMA integrity_check`, and accept new writes. The import's duration
+is measured first (a complete import in a child process), and the kills land at fractions of it.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import carfit
+from conftest import DAY_CONFIG, REPO_ROOT, worker
+
+VISITS = int(os.environ.get("CARFIT_KILL_VISITS", "50000"))
+FRACTIONS = (0.1, 0.3, 0.5, 0.7, 0.9)
+MONTHS = [(2020, m) for m in range(8, 13)]  # the sample's and the generated visits' months
+landed: dict = {}
+
+
+@pytest.fixture(scope="module")
+def big_document(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("kill") / f"visits-{VISITS}.json"
+    subprocess.run([sys.executable, str(REPO_ROOT / "bench" / "gen_visits.py"), "--visits", str(VISITS),
+                    "--clients", "2000", "--days", "60", "--washers", "20", "--seed", "7", "--out", str(path)],
+                   check=True)
+    return path
+
+
+def state(core: carfit.Core) -> dict:
+    """What the stored snapshot shows: visit counts per day of the months, and the cards of
+    every day that has visits."""
+    counts = {}
+    for year, month in MONTHS:
+        for day in core.call("calendar.month", {"year": year, "month": month})["days"]:
+            if day["visits"]:
+                counts[day["date"]] = day["visits"]
+    cards = core.list_visits(dates=sorted(counts)) if counts else {}
+    return {"counts": counts, "cards": cards}
+
+
+def fresh_database(path: Path, sample: dict) -> dict:
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    with carfit.Core(DAY_CONFIG, database=str(path)) as core:
+        assert core.import_visits(sample)["imported"] == len(sample["data"])
+        return state(core)
+
+
+def wait_for_start(process: subprocess.Popen) -> float:
+    ready, _, _ = select.select([process.stdout], [], [], 120)
+    assert ready, "the child did not start the import"
+    line = process.stdout.readline().strip()
+    assert line == "start", (line, process.stderr.read() if process.poll() is not None else "")
+    return time.monotonic()
+
+
+def integrity(path: Path) -> list:
+    connection = sqlite3.connect(str(path))
+    try:
+        return connection.execute("PRAGMA integrity_check").fetchall()
+    finally:
+        connection.close()
+
+
+@pytest.fixture(scope="module")
+def import_seconds(big_document, sample_visits, tmp_path_factory) -> float:
+    """A complete import in a child process: its duration, and the state it leaves."""
+    db = tmp_path_factory.mktemp("kill-complete") / "visits.db"
+    fresh_database(db, sample_visits)
+    child = worker("import", str(db), str(big_document))
+    started = wait_for_start(child)
+    out, err = child.communicate(timeout=600)
+    seconds = time.monotonic() - started
+    assert child.returncode == 0, err
+    assert f'"imported": {VISITS}' in out
+    with carfit.Core(DAY_CONFIG, database=str(db)) as core:
+        assert sum(state(core)["counts"].values()) == VISITS
+    assert integrity(db) == [("ok",)]
+    return seconds
+
+
+@pytest.mark.parametrize("fraction", FRACTIONS)
+def test_kill_during_import_keeps_the_previous_snapshot(fraction, import_seconds, big_document, sample_visits, tmp_path):
+    db = tmp_path / "visits.db"
+    before = fresh_database(db, sample_visits)
+
+    child = worker("import", str(db), str(big_document))
+    started = wait_for_start(child)
+    time.sleep(max(0.0, started + fraction * import_seconds - time.monotonic()))
+    child.send_signal(signal.SIGKILL)
+    child.communicate(timeout=60)
+    wal = Path(str(db) + "-wal")
+    wal_bytes = wal.stat().st_size if wal.exists() else 0
+
+    with carfit.Core(DAY_CONFIG, database=str(db)) as core:
+        after = state(core)
+        if child.returncode == -signal.SIGKILL:
+            landed[fraction] = wal_bytes
+            assert after == before, "the killed import changed the stored snapshot"
+        else:  # finished before the kill: then it must be complete
+            assert child.returncode == 0
+            assert sum(after["counts"].values()) == VISITS
+        # Still a working database: a new snapshot replaces whatever is there.
+        assert core.import_visits(sample_visits)["imported"] == len(sample_visits["data"])
+        assert state(core) == before
+    assert integrity(db) == [("ok",)]
+
+
+def test_the_kills_landed_during_the_import(import_seconds):
+    """At least four of the five kills hit a running import, and most after it had started
+    writing (pages in the write-ahead log)."""
+    print(f"\nkill tests: import of {VISITS} visits takes {import_seconds:.2f} s; killed mid-import at "
+          + ", ".join(f"{f:.0%} (WAL {wal // 1024} KiB)" for f, wal in sorted(landed.items())))
+    assert len(landed) >= len(FRACTIONS) - 1, (landed, import_seconds)
+    assert sum(1 for wal in landed.values() if wal > 0) >= 2, (landed, import_seconds)
