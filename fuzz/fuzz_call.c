@@ -4,17 +4,19 @@
  * Built and run by fuzz/run (read it for the build: an AddressSanitizer build of libcarfit.so
  * with coverage, this file with clang -fsanitize=fuzzer,address).
  *
- * Input format. The first byte chooses what to do; the rest is the request text (cut at the
+ * Input format. The first byte s chooses what to do; the rest is the request text (cut at the
  * first NUL, as a C host's string would be). With M methods (carfit_fuzz_methods, generated
- * from include/carfit.h at build time) and s = input[0]:
+ * from include/carfit.h at build time):
  *
- *   s % (M + 2) <  M   carfit_call(core, methods[s % (M + 2)], request, &response)
- *   s % (M + 2) == M   carfit_open(config = request) and carfit_close on success
- *   s % (M + 2) == M+1 carfit_call with a fuzzed method name: "<method>\0<request>"
+ *   s == 255   carfit_call with the method named in the input: "<method>\0<request>"
+ *   s == 254   carfit_open(config = request), and carfit_close on success
+ *   otherwise  carfit_call(core, methods[s % M], request, &response), and v = s / M chooses
+ *              variants: v & 1 and an empty request: NULL instead of ""; v & 2: a NULL
+ *              response pointer; v & 4: the named export carfit_<area>_<verb> instead of
+ *              carfit_call.
  *
- * and v = s / (M + 2) chooses variants: v & 1 and an empty request: NULL instead of "";
- * v & 2: a NULL response pointer; v & 4: the named export carfit_<area>_<verb> instead of
- * carfit_call.
+ * The first two forms do not depend on the method list, so inputs kept in fuzz/regressions/
+ * keep their meaning when operations are added.
  *
  * One core (":memory:") is opened per process and reused, so state built by one input
  * (an import) is read by later ones (a list). Error statuses are answers, not bugs: the
@@ -33,6 +35,8 @@
 
 #include "carfit.h"
 #include "methods.h" /* generated: carfit_fuzz_methods[], CARFIT_FUZZ_METHOD_COUNT */
+
+_Static_assert(CARFIT_FUZZ_METHOD_COUNT > 0 && CARFIT_FUZZ_METHOD_COUNT < 254, "selectors 254 and 255 are taken");
 
 static carfit_core *core;
 static char work_dir[4096];
@@ -171,9 +175,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size == 0) return 0;
-    const size_t kinds = CARFIT_FUZZ_METHOD_COUNT + 2;
-    const size_t kind = data[0] % kinds;
-    const unsigned variant = (unsigned)(data[0] / kinds);
+    enum { RAW = 255, CONFIG = 254 };
+    size_t kind = data[0];
+    unsigned variant = 0;
+    if (kind != RAW && kind != CONFIG) {
+        kind = data[0] % CARFIT_FUZZ_METHOD_COUNT;
+        variant = (unsigned)(data[0] / CARFIT_FUZZ_METHOD_COUNT);
+    }
 
     /* The request as a C string: a fresh allocation of exactly its size, so ASan sees any read
        past the terminator. */
@@ -192,7 +200,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const char *method = carfit_fuzz_methods[kind];
         int status = call(method, (variant & 4) != 0, request, out);
         check(status, response, wanted, method, request);
-    } else if (kind == CARFIT_FUZZ_METHOD_COUNT) {
+    } else if (kind == CONFIG) {
         char *config = request ? safe_config(request) : NULL;
         carfit_core *opened = (carfit_core *)(uintptr_t)0x1;
         int status = carfit_open(config, &opened, out);
