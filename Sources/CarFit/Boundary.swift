@@ -2,8 +2,9 @@ import CarFitCore
 import Foundation
 
 /// The one routine every exported operation goes through: find the core, parse the request
-/// with jansson, run the operation under the core's lock, encode the result or map the error
-/// to a status and an error document.
+/// with jansson, run the operation under the core's lock (or, for the operations of
+/// `Operations.concurrent`, without it), encode the result or map the error to a status and an
+/// error document.
 enum Boundary {
     typealias ResponseOut = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 
@@ -12,22 +13,26 @@ enum Boundary {
         response?.pointee = nil
         let result: Result<JSON, CarFitError>
         do throws(CarFitError) {
-            guard let operation = Operations.table[method] else {
+            let serialized = Operations.table[method]
+            guard let operation = serialized ?? Operations.concurrent[method] else {
                 throw CarFitError(.misuse, "There is no operation named \"\(method.prefix(80))\".", field: "method")
             }
             guard let core = Handles.shared.core(handle) else {
                 throw CarFitError(.misuse, handle == nil ? "The core is NULL." : "The core is closed or not a core.")
             }
-            let fields = try parseRequest(request, limit: core.config.maxRequestBytes)
-            result = .success(try core.serialized { () throws(CarFitError) in try operation(core, fields) })
+            let fields = try parseRequest(request, limit: core.config.maxRequestBytes,
+                                          arrayMember: Operations.arrayRequests[method])
+            let run = { () throws(CarFitError) in try operation(core, fields) }
+            result = .success(serialized != nil ? try core.serialized(run) : try core.concurrent(run))
         } catch {
             result = .failure(error)
         }
         return finish(result, response)
     }
 
-    /// A request as an object: `NULL` or `""` is `{}`; anything but an object is `bad_json`.
-    static func parseRequest(_ request: UnsafePointer<CChar>?, limit: Int) throws(CarFitError) -> Fields {
+    /// A request as an object: `NULL` or `""` is `{}`; anything but an object is `bad_json`,
+    /// except an array where the method takes one (`arrayMember`): it reads as `{arrayMember: [...]}`.
+    static func parseRequest(_ request: UnsafePointer<CChar>?, limit: Int, arrayMember: String? = nil) throws(CarFitError) -> Fields {
         guard let request else { return Fields(JSONObject()) }
         let length = strlen(request)
         if length == 0 { return Fields(JSONObject()) }
@@ -35,6 +40,9 @@ enum Boundary {
             throw CarFitError(.invalid, "The request is \(length) bytes, more than the limit of \(limit).")
         }
         let value = try JanssonParser.parse(request, length: length)
+        if case .array = value, let arrayMember {
+            return Fields(JSONObject([arrayMember: value]))
+        }
         guard case .object(let object) = value else {
             throw CarFitError(.badJSON, "The request must be a JSON object.",
                               extra: JSONObject(["line": 1, "column": 1, "position": 0]))

@@ -9,6 +9,7 @@ final class Core: @unchecked Sendable {
     let clock: Clock
     let db: Database
     var calendar: CalendarState
+    let images: ImagePipeline
     private let lock = NSLock()
     private var closed = false
 
@@ -20,6 +21,7 @@ final class Core: @unchecked Sendable {
             throw CarFitError(.invalid, "now lies outside the years 1 to 9999.", field: "now")
         }
         calendar = CalendarState(today: today)
+        images = try ImagePipeline(config: config.images, timeoutMs: config.timeoutMs)
     }
 
     var visits: VisitStore { VisitStore(db) }
@@ -32,12 +34,24 @@ final class Core: @unchecked Sendable {
         return try body()
     }
 
-    /// Waits for a call in progress, then closes the database. Idempotent.
+    /// Runs `body` without the core's lock, for operations that guard their own state and may
+    /// block (the image pipeline); a closed core is `misuse`.
+    func concurrent<T>(_ body: () throws(CarFitError) -> T) throws(CarFitError) -> T {
+        lock.lock()
+        let isClosed = closed
+        lock.unlock()
+        guard !isClosed else { throw CarFitError(.misuse, "The core is closed.") }
+        return try body()
+    }
+
+    /// Waits for a call in progress, then stops the image pipeline (waiting for its transfers)
+    /// and closes the database. Idempotent.
     func close() {
         lock.lock()
         defer { lock.unlock() }
         guard !closed else { return }
         closed = true
+        images.close()
         db.close()
     }
 }

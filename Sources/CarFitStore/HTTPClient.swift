@@ -60,6 +60,14 @@ public final class HTTPClient: @unchecked Sendable {
                         contentType: http.value(forHTTPHeaderField: "Content-Type"))
     }
 
+    /// Cancels every request in progress on this client; each waiting `get` then throws
+    /// `unavailable` ("the request was cancelled"). Requests started afterwards are not affected.
+    public func cancelAll() {
+        session.getAllTasks { tasks in
+            for task in tasks { task.cancel() }
+        }
+    }
+
     static func describe(_ error: Error, url: String, timeoutMs: Int) -> String {
         let where_ = String(url.prefix(200))
         if let e = error as? URLError {

@@ -25,6 +25,15 @@ enum Schema {
         );
         CREATE INDEX visits_by_start ON visits (start_ms, seq);
         """,
+        // 2: the carousel's pattern pool, in import order; one row per image URL.
+        """
+        CREATE TABLE patterns (
+            seq INTEGER PRIMARY KEY,          -- first import order (round robin order)
+            image_url TEXT NOT NULL UNIQUE,
+            title TEXT,
+            colors TEXT NOT NULL              -- "RRGGBB" values joined with ","
+        );
+        """,
     ]
 
     static var currentVersion: Int64 { Int64(migrations.count) }
