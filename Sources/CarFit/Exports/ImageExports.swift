@@ -27,7 +27,7 @@ import Foundation
 /// (freed by the host with `carfit_free`), `*length` its size. Runs without the core's lock.
 @c public func carfit_images_data(
     _ core: OpaquePointer?, _ request: UnsafePointer<CChar>?,
-    _ bytes: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, _ length: UnsafeMutablePointer<Int>?,
+    _ bytes: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, _ length: UnsafeMutablePointer<UInt>?,
     _ response: CarfitResponse?
 ) -> Int32 {
     response?.pointee = nil
@@ -49,7 +49,7 @@ import Foundation
             if let base = source.baseAddress { copy.update(from: base, count: source.count) }
         }
         bytes.pointee = copy
-        length.pointee = loaded.bytes.count
+        length.pointee = UInt(loaded.bytes.count)
         result = .success(loaded.response)
     } catch {
         result = .failure(error)
