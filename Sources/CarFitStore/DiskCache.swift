@@ -118,10 +118,11 @@ final class DiskCache: @unchecked Sendable {
         unlink(path(name))
     }
 
-    /// `{"count", "bytes", "limit"}`
+    /// `{"count", "bytes", "limit", "directory"}`
     var stats: JSON {
         lock.lock()
         defer { lock.unlock() }
-        return .obj(["count": .int(Int64(index.count)), "bytes": .int(index.totalCost), "limit": .int(index.limit)])
+        return .obj(["count": .int(Int64(index.count)), "bytes": .int(index.totalCost), "limit": .int(index.limit),
+                     "directory": .string(directory)])
     }
 }
