@@ -344,9 +344,9 @@ int carfit_images_cancel(carfit_core *core, const char *request, char **response
  * carfit_images_stats (method "images.stats") — the caches and counters of this core.
  *
  * Takes:   no members.
- * Returns: {"memory": {"count", "bytes", "limit"}, "disk": {"count", "bytes", "limit",
- *           "directory"}, "requests": {"network", "coalesced", "memoryHits", "diskHits",
- *           "failures"}, "prefetch": {"queued", "loading"}}.
+ * Returns: {"memory": {"count", "bytes", "limit"}, "disk": {"count", "bytes", "limit"},
+ *           "requests": {"network", "coalesced", "memoryHits", "diskHits", "failures"},
+ *           "prefetch": {"queued", "loading"}}.
  *          network counts HTTP requests made; coalesced, calls that waited for a load already in
  *          progress; memoryHits and diskHits, images served by a level (a prefetch finding its
  *          image on disk counts too); failures, loads that failed (network, status, not an

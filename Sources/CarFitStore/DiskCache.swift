@@ -118,11 +118,10 @@ final class DiskCache: @unchecked Sendable {
         unlink(path(name))
     }
 
-    /// `{"count", "bytes", "limit", "directory"}`
+    /// `{"count", "bytes", "limit"}`
     var stats: JSON {
         lock.lock()
         defer { lock.unlock() }
-        return .obj(["count": .int(Int64(index.count)), "bytes": .int(index.totalCost), "limit": .int(index.limit),
-                     "directory": .string(directory)])
+        return .obj(["count": .int(Int64(index.count)), "bytes": .int(index.totalCost), "limit": .int(index.limit)])
     }
 }

@@ -511,14 +511,18 @@ def test_reopening_with_a_smaller_limit_evicts(lib, server, cache_dir):
         assert core.image(urls[0])[1]["source"] == "network"
 
 
-def test_temporary_directory_is_removed_on_close(lib, server):
+def test_temporary_directory_is_removed_on_close(lib, server, tmp_path, monkeypatch):
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temporary))  # where a core without images.directory caches
     url = server.add("/t.png", png())
     core = carfit.Core()
     core.image(url)
-    directory = Path(core.image_stats()["disk"]["directory"])
-    assert directory.is_dir() and len(list(directory.iterdir())) == 1
+    made = list(temporary.iterdir())
+    assert len(made) == 1 and made[0].name.startswith("carfit-images-")
+    assert [p.stat().st_size for p in made[0].iterdir()] == [len(png())]
     core.close()
-    assert not directory.exists()
+    assert list(temporary.iterdir()) == []
 
 
 # -- threads and closing -----------------------------------------------------------------------
