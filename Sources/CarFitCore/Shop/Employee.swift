@@ -113,7 +113,7 @@ public enum PersonName {
 /// E-mail addresses of the shape `local@domain.tld`, ASCII, stored lower-case.
 public enum EmailAddress {
     public static let maxLength = 254
-    private static let localCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+/=?^_`{|}~-.".utf8)
+    private static let localCharacters = Set("!#$%&'*+/=?^_`{|}~-.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
     private static let domainCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-".utf8)
 
     /// The trimmed, lower-cased address, or nil when `text` does not have the shape.
