@@ -140,7 +140,7 @@ extension JSON {
                 }
             }
             if let escape {
-                out.unicodeScalars.append(contentsOf: scalars[plainStart..<index])
+                out += String(scalars[plainStart..<index])
                 out += escape
                 index = scalars.index(after: index)
                 plainStart = index
@@ -148,7 +148,7 @@ extension JSON {
                 index = scalars.index(after: index)
             }
         }
-        out.unicodeScalars.append(contentsOf: scalars[plainStart..<scalars.endIndex])
+        out += String(scalars[plainStart..<scalars.endIndex])
         out += "\""
     }
 }
