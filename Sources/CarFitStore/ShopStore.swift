@@ -133,7 +133,7 @@ public struct ShopStore {
         try s.bind(1, employeeId)
         var lines: [Cart.Line] = []
         while try s.step() {
-            lines.append(Cart.Line(productKey: s.text(0) ?? "", quantity: Int(clamping: s.int(1) ?? 0)))
+            lines.append(Cart.Line(productKey: s.text(0) ?? "", quantity: ShopStore.quantity(s.int(1))))
         }
         return Cart(lines: lines)
     }
@@ -160,7 +160,7 @@ public struct ShopStore {
         while try s.step() {
             out.append((CartLineView(productId: ProductID(key: s.text(0) ?? "", isInteger: s.int(1) == 1),
                                      name: s.text(2) ?? "", imageUrl: s.text(3),
-                                     quantity: Int(clamping: s.int(4) ?? 0)), s.int(5) ?? 0))
+                                     quantity: ShopStore.quantity(s.int(4))), s.int(5) ?? 0))
         }
         return out
     }
@@ -209,10 +209,13 @@ public struct ShopStore {
         var out: [CartLineView] = []
         while try s.step() {
             out.append(CartLineView(productId: ProductID(key: s.text(0) ?? "", isInteger: s.int(1) == 1),
-                                    name: s.text(2) ?? "", imageUrl: s.text(3), quantity: Int(clamping: s.int(4) ?? 0)))
+                                    name: s.text(2) ?? "", imageUrl: s.text(3), quantity: ShopStore.quantity(s.int(4))))
         }
         return out
     }
 
     func text(_ s: String?) -> SQLValue { s.map(SQLValue.text) ?? .null }
+
+    /// A stored line quantity, kept within 0...999 whatever the file holds, so sums cannot overflow.
+    static func quantity(_ value: Int64?) -> Int { Int(min(max(value ?? 0, 0), Int64(Cart.quantities.upperBound))) }
 }

@@ -203,7 +203,7 @@ public struct LoginGuard: Sendable, Equatable {
 
     /// Counts a wrong PIN; returns true when this failure starts a lock (the count then restarts).
     public mutating func recordFailure(at now: Instant) -> Bool {
-        failures += 1
+        failures = min(max(failures, 0), LoginGuard.maxFailures - 1) + 1
         guard failures >= LoginGuard.maxFailures else { return false }
         failures = 0
         let (end, overflow) = now.milliseconds.addingReportingOverflow(LoginGuard.lockMilliseconds)
