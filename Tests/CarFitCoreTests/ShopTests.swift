@@ -118,26 +118,26 @@ final class ShopTests: XCTestCase {
         XCTAssertEqual(LoginGuard.displayed(Instant(milliseconds: Int64.max)).milliseconds, Int64.max)
     }
 
-    // MARK: - Money and product ids
+    // MARK: - Price and product ids
 
     func testPricesAreExactCents() throws {
         let accepted: [(JSON, Int64)] = [(34.99, 3499), (16.4, 1640), (22.1, 2210), (0.29, 29), (0.1, 10), (18, 1800),
                                          (0, 0), (1_000_000, 100_000_000), (999_999.99, 99_999_999),
                                          ("34.99", 3499), ("7.5", 750), ("12.340", 1234), ("0007", 700)]
         for (value, cents) in accepted {
-            XCTAssertEqual(try Money.read(Fields(JSONObject(["price": value])), "price"), cents, "\(value)")
+            XCTAssertEqual(try Price.read(Fields(JSONObject(["price": value])), "price"), cents, "\(value)")
         }
         let refusedValues: [JSON] = [34.999, 0.001, -1, -0.5, 1_000_000.01, 1e300, "1.234", "abc", "1e3", "", ".5",
                                      "5.", "-1", "1.2.3", true, .array([]), "12345678.00"]
         for value in refusedValues {
             assertRefused(.invalid, field: "price") { () throws(CarFitError) in
-                _ = try Money.read(Fields(JSONObject(["price": value])), "price")
+                _ = try Price.read(Fields(JSONObject(["price": value])), "price")
             }
         }
-        XCTAssertEqual(Money.json(cents: 47208), .double(472.08))
+        XCTAssertEqual(Price.json(cents: 47208), .double(472.08))
         // Sums of cents stay exact where doubles would not.
         let sum = [1640, 2210, 29].reduce(Int64(0), +)
-        XCTAssertEqual(Money.json(cents: sum), .double(38.79))
+        XCTAssertEqual(Price.json(cents: sum), .double(38.79))
     }
 
     func testProductIDs() throws {

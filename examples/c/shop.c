@@ -2,7 +2,7 @@
  * shop.c — the wine club's shop screens on a catalog file.
  *
  *   cc -std=c99 -Iinclude examples/c/shop.c -Lpath/to/lib -lcarfit -ljansson -o shop
- *   ./shop Tests/Fixtures/catalog.json
+ *   ./shop [examples/data/catalog.json]   (the bundled sample by default)
  *
  * Creates an employee, logs in with the PIN, imports the catalog, shows the red wines and one
  * product, fills the cart (the same wine twice goes into one line) and checks out.
@@ -63,7 +63,8 @@ static void show_cart(json_t *result) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) { fprintf(stderr, "usage: %s catalog.json\n", argv[0]); return 2; }
+    if (argc > 2) { fprintf(stderr, "usage: %s [catalog.json]\n", argv[0]); return 2; }
+    const char *path = argc == 2 ? argv[1] : "examples/data/catalog.json";
     carfit_core *core = NULL;
     char *response = NULL;
     if (carfit_open(NULL, &core, &response) != CARFIT_OK) {
@@ -88,7 +89,7 @@ int main(int argc, char **argv) {
     printf("Login with 4821: welcome, %s\n\n", text(json_object_get(login, "employee"), "firstName"));
     json_decref(login);
 
-    char *document = read_file(argv[1]);
+    char *document = read_file(path);
     json_t *imported = call(core, "catalog.import", document);
     free(document);
     printf("Imported %lld wines, %zu rejected\n\n", integer(imported, "imported"),

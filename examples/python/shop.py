@@ -1,6 +1,6 @@
 """The wine club's shop screens on a catalog file.
 
-    python3 examples/python/shop.py Tests/Fixtures/catalog.json
+    python3 examples/python/shop.py [catalog.json]   (the bundled sample by default)
 
 Creates an employee, logs in with the PIN, imports the catalog, shows the red wines and one
 product, fills the cart (the same wine twice goes into one line) and checks out.
@@ -8,8 +8,12 @@ product, fills the cart (the same wine twice goes into one line) and checks out.
 
 import json
 import sys
+from pathlib import Path
 
-import carfit
+REPO_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO_ROOT / "bindings" / "python"))
+
+import carfit  # noqa: E402
 
 
 def show_cart(cart: dict) -> None:
@@ -49,7 +53,9 @@ def main(path: str) -> None:
         show_cart(done["cart"])
 
 
+SAMPLE = REPO_ROOT / "examples" / "data" / "catalog.json"
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit(f"usage: {sys.argv[0]} catalog.json")
-    main(sys.argv[1])
+    if len(sys.argv) > 2:
+        sys.exit(f"usage: {sys.argv[0]} [catalog.json]")
+    main(sys.argv[1] if len(sys.argv) == 2 else str(SAMPLE))

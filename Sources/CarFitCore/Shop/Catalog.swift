@@ -39,7 +39,7 @@ public struct ProductID: Sendable, Hashable {
 }
 
 /// Exact money in integer cents. Amounts carry at most two decimal places.
-public enum Money {
+public enum Price {
     /// Prices lie in 0 … 1,000,000.00, so every sum of a cart fits easily in 64 bits.
     public static let maxCents: Int64 = 100_000_000
 
@@ -129,7 +129,7 @@ public struct Product: Sendable, Equatable {
             "name": .string(name),
             "category": .str(category),
             "imageUrl": .str(imageUrl),
-            "price": Money.json(cents: priceCents),
+            "price": Price.json(cents: priceCents),
         ])
     }
 
@@ -142,7 +142,7 @@ public struct Product: Sendable, Equatable {
             "name": .string(name),
             "category": .str(category),
             "imageUrl": .str(imageUrl),
-            "price": Money.json(cents: priceCents),
+            "price": Price.json(cents: priceCents),
             "description": .string(text.isEmpty ? Product.noDescription : text),
             "hasDescription": .bool(!text.isEmpty),
         ])
@@ -205,7 +205,7 @@ public struct CatalogImport: Sendable {
         if let varietal = try f.object("Varietal"), let type = try varietal.object("WineType") {
             category = try optionalText(type, "Name")
         }
-        let price = try Money.read(f, "PriceRetail")
+        let price = try Price.read(f, "PriceRetail")
         return Product(id: id, name: name, category: category, description: description, imageUrl: image, priceCents: price)
     }
 
@@ -216,7 +216,7 @@ public struct CatalogImport: Sendable {
                 category: try optionalText(f, "category"),
                 description: try optionalText(f, "description"),
                 imageUrl: try optionalText(f, "imageUrl"),
-                priceCents: try Money.read(f, "price"))
+                priceCents: try Price.read(f, "price"))
     }
 
     static func requiredText(_ f: Fields, _ key: String) throws(CarFitError) -> String {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Union
+from typing import Any, Optional, Union
 
 ProductId = Union[int, str]
 
@@ -11,7 +11,7 @@ class ShopMixin:
     """Typed methods for employees.*, session.*, catalog.* and cart.* (mixed into Core,
     which provides ``_call``)."""
 
-    _call: Callable[[str, Optional[dict]], dict]
+    _call: Any
 
     # Employees
 

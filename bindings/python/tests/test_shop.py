@@ -4,16 +4,13 @@ changed nothing."""
 import json
 import multiprocessing
 import random
-import sys
 from collections import OrderedDict
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import carfit  # noqa: E402
-from carfit.shop import ShopMixin  # noqa: E402
+import carfit
+from carfit.shop import ShopMixin
 
 ROOT = Path(__file__).resolve().parents[3]
 CATALOG = json.loads((ROOT / "Tests" / "Fixtures" / "catalog.json").read_text(encoding="utf-8"))
