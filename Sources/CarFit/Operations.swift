@@ -12,7 +12,7 @@ enum Operation: Sendable {
 enum Operations {
     static let table: [String: Operation] = {
         var table: [String: Operation] = [:]
-        for area in [visitOperations, calendarOperations, transactionOperations] {
+        for area in [visitOperations, calendarOperations, transactionOperations, shopOperations] {
             for (name, op) in area { table[name] = op }
         }
         return table

@@ -13,6 +13,7 @@ from .errors import InternalError, error_from_response
 from .visits import VisitsMixin
 from .calendar import CalendarMixin
 from .transactions import TransactionsMixin
+from .shop import ShopMixin
 
 __all__ = ["Core", "Request"]
 
@@ -32,7 +33,7 @@ def _encode(request: Request) -> Optional[bytes]:
     return json.dumps(request, ensure_ascii=False, allow_nan=False).encode("utf-8")
 
 
-class Core(VisitsMixin, CalendarMixin, TransactionsMixin):
+class Core(VisitsMixin, CalendarMixin, TransactionsMixin, ShopMixin):
     """An open libcarfit core: database, clock, calendar state and caches.
 
     ``Core(config, **kwargs)`` opens a core; keyword arguments are merged into ``config``
