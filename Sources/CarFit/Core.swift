@@ -9,6 +9,7 @@ final class Core: @unchecked Sendable {
     let clock: Clock
     let db: Database
     var calendar: CalendarState
+    let session = ShopSession()
     let images: ImagePipeline
     private let lock = NSLock()
     private var closed = false
@@ -44,8 +45,8 @@ final class Core: @unchecked Sendable {
         return try body()
     }
 
-    /// Waits for a call in progress, then stops the image pipeline (waiting for its transfers)
-    /// and closes the database. Idempotent.
+    /// Waits for a call in progress, then stops the image pipeline (cancelling its transfers
+    /// and waiting for them) and closes the database. Idempotent.
     func close() {
         lock.lock()
         defer { lock.unlock() }

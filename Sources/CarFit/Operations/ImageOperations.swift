@@ -1,29 +1,38 @@
 import CarFitCore
 import CarFitStore
 
-/// The carousel feed: the pattern pool lives in the database, so these run under the core's lock.
+/// The carousel feed: the pattern pool lives in the database, so these run under the core's
+/// lock. `patterns.import` reads its bytes itself: it also takes the colourlovers array.
 let carouselOperations: [(String, Operation)] = [
-    ("patterns.import", { core, request throws(CarFitError) in try core.importPatterns(request) }),
-    ("carousel.generate", { core, request throws(CarFitError) in try core.generateCarousel(request) }),
+    ("patterns.import", .streamed { core, bytes throws(CarFitError) in try core.importPatterns(bytes) }),
+    ("carousel.generate", .parsed { core, request throws(CarFitError) in try core.generateCarousel(request) }),
 ]
 
-/// The image pipeline guards itself and `images.data` blocks on the network: these run without
-/// the core's lock (`Operations.concurrent`). `carfit_images_data`, with its binary
-/// out-parameter, has no method name.
+/// The image pipeline guards itself and `carfit_images_data` blocks on the network: these run
+/// without the core's lock. `carfit_images_data`, with its binary out-parameter, has no method
+/// name.
 let imageOperations: [(String, Operation)] = [
-    ("images.prefetch", { core, request throws(CarFitError) in try core.prefetchImages(request) }),
-    ("images.cancel", { core, request throws(CarFitError) in try core.cancelImages(request) }),
-    ("images.stats", { core, _ throws(CarFitError) in try core.images.stats() }),
+    ("images.prefetch", .concurrent { core, request throws(CarFitError) in try core.prefetchImages(request) }),
+    ("images.cancel", .concurrent { core, request throws(CarFitError) in try core.cancelImages(request) }),
+    ("images.stats", .concurrent { core, _ throws(CarFitError) in try core.images.stats() }),
 ]
-
-/// `patterns.import` also takes the colourlovers array itself.
-let arrayRequestMembers: [String: String] = ["patterns.import": "patterns"]
 
 extension Core {
     var patterns: PatternStore { PatternStore(db) }
 
-    /// Adds the document's valid patterns to the pool.
-    func importPatterns(_ request: Fields) throws(CarFitError) -> JSON {
+    /// Adds the document's valid patterns to the pool: the colourlovers array itself, or an
+    /// object with a `patterns` array.
+    func importPatterns(_ bytes: UnsafeRawBufferPointer) throws(CarFitError) -> JSON {
+        var request = Fields(JSONObject())
+        if let base = bytes.baseAddress, bytes.count > 0 {
+            switch try JanssonParser.parse(base.assumingMemoryBound(to: CChar.self), length: bytes.count) {
+            case .array(let records): request = Fields(JSONObject(["patterns": .array(records)]))
+            case .object(let object): request = Fields(object)
+            default:
+                throw CarFitError(.badJSON, "The request must be the colourlovers array or a JSON object.",
+                                  extra: JSONObject(["line": 1, "column": 1, "position": 0]))
+            }
+        }
         let document = try PatternImport(document: request)
         try patterns.add(document.patterns)
         return document.response(pool: try patterns.count())
