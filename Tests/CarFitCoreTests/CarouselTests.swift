@@ -25,11 +25,11 @@ final class CarouselTests: XCTestCase {
     ]
 
     func testSplitMix64ReferenceSequence() {
-        var g = SplitMix64(seed: 0)
+        var g = CarFitCore.SplitMix64(seed: 0)
         XCTAssertEqual(g.next(), 0xE220_A839_7B1D_CDAF)
         XCTAssertEqual(g.next(), 0x6E78_9E6A_A1B9_65F4)
         XCTAssertEqual(g.next(), 0x06C4_5D18_8009_454F)
-        var b = SplitMix64(seed: 1)
+        var b = CarFitCore.SplitMix64(seed: 1)
         for _ in 0..<10_000 { XCTAssert((0..<7).contains(b.below(7))) }
         XCTAssertEqual(b.below(0), 0)
     }

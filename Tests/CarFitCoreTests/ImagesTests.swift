@@ -75,7 +75,7 @@ final class ImagesTests: XCTestCase {
 
     /// A random workload against a simple model: same contents, same order, never over the limit.
     func testLRUMatchesAModelUnderRandomOperations() {
-        var random = SplitMix64(seed: 42)
+        var random = CarFitCore.SplitMix64(seed: 42)
         var cache = LRUCache<Int, Int>(limit: 50)
         var model: [(key: Int, cost: Int64)] = []  // most recent first
         for step in 0..<20_000 {
