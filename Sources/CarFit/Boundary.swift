@@ -19,7 +19,11 @@ enum Boundary {
                 throw CarFitError(.misuse, handle == nil ? "The core is NULL." : "The core is closed or not a core.")
             }
             let fields = try parseRequest(request, limit: core.config.maxRequestBytes)
-            result = .success(try core.serialized { () throws(CarFitError) in try operation(core, fields) })
+            if Operations.lockingThemselves.contains(method) {
+                result = .success(try operation(core, fields))
+            } else {
+                result = .success(try core.serialized { () throws(CarFitError) in try operation(core, fields) })
+            }
         } catch {
             result = .failure(error)
         }

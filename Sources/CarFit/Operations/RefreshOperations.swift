@@ -1,0 +1,51 @@
+import CarFitCore
+
+// Refreshing from the configured sources (sections 3 and 7 of the contract).
+
+let refreshOperations: [(String, Operation)] = [
+    ("visits.refresh", { core, _ throws(CarFitError) in try core.refreshVisits() }),
+    ("articles.refresh", { core, _ throws(CarFitError) in try core.refreshArticles() }),
+]
+
+extension Operations {
+    /// Operations that take the core's lock themselves, around their database work only: a
+    /// refresh waits for the network and parses the document without holding up the core's
+    /// other calls (a list can be read from the cache while a refresh is under way).
+    static let lockingThemselves: Set<String> = ["visits.refresh", "articles.refresh"]
+}
+
+extension Core {
+    /// Fetches `sources.visits`, validates the whole document, then replaces the stored visits
+    /// as `visits.import` does. Any failure before the write leaves the stored visits as they were.
+    func refreshVisits() throws(CarFitError) -> JSON {
+        guard let url = config.sources.visits else {
+            throw .invalid("sources.visits", "No visits source is configured: set sources.visits when opening the core.")
+        }
+        let document = try SourceFetch.document(url, timeoutMs: config.timeoutMs, what: "visits")
+        let snapshot: VisitSnapshot
+        do throws(CarFitError) {
+            snapshot = try VisitSnapshot(document: document)
+        } catch {
+            throw SourceFetch.notDocument(url, what: "visits", error)
+        }
+        return try serialized { () throws(CarFitError) in
+            try visits.replaceAll(with: snapshot.visits)
+            return snapshot.response
+        }
+    }
+
+    /// Fetches `sources.articles` and imports it as `articles.import` does; a failure keeps the cache.
+    func refreshArticles() throws(CarFitError) -> JSON {
+        guard let url = config.sources.articles else {
+            throw .invalid("sources.articles", "No articles source is configured: set sources.articles when opening the core.")
+        }
+        let document = try SourceFetch.document(url, timeoutMs: config.timeoutMs, what: "articles")
+        let snapshot: ArticleSnapshot
+        do throws(CarFitError) {
+            snapshot = try ArticleSnapshot(document: document)
+        } catch {
+            throw SourceFetch.notDocument(url, what: "articles", error)
+        }
+        return try serialized { () throws(CarFitError) in try storeArticles(snapshot) }
+    }
+}

@@ -1,0 +1,70 @@
+import CarFitCore
+import CarFitStore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Fetching a source's document for a refresh. Every failure is `unavailable`; the error
+/// document's `reason` says which: the transport's (`refused`, `timeout`, `dns`, …, see
+/// `HTTPClient`), `http_status` (with `httpStatus`), `empty`, `html`, `truncated`, `not_json`
+/// or `not_document`, always with `url`.
+enum SourceFetch {
+    /// GETs `url` and returns its body as a JSON object. `what` names the expected document in
+    /// messages ("visits", "articles").
+    static func document(_ url: String, timeoutMs: Int, what: String) throws(CarFitError) -> Fields {
+        let response = try HTTPClient(timeoutMs: timeoutMs).get(url)
+        let shown = String(url.prefix(200))
+        guard (200...299).contains(response.status) else {
+            let phrase = HTTPURLResponse.localizedString(forStatusCode: response.status)
+            let named = phrase.isEmpty ? "" : " (\(phrase))"
+            throw HTTPClient.failure(url, "http_status",
+                                     "\(shown) answered with HTTP status \(response.status)\(named) instead of the \(what) document.",
+                                     extra: JSONObject(["httpStatus": .int(Int64(response.status))]))
+        }
+        let body = response.body
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw HTTPClient.failure(url, "empty", "\(shown) answered with an empty body instead of the \(what) document.")
+        }
+        switch JanssonParser.parse(bytes: body) {
+        case .failure(let e):
+            if looksLikeHTML(body, contentType: response.contentType) {
+                throw HTTPClient.failure(url, "html",
+                    "\(shown) answered with an HTML page instead of the \(what) document (a network sign-in page or an error page?).")
+            }
+            if e.position >= body.count {
+                throw HTTPClient.failure(url, "truncated",
+                    "\(shown) answered with JSON that breaks off at byte \(e.position) (\(e.text)): the \(what) document is incomplete.",
+                    extra: position(e))
+            }
+            throw HTTPClient.failure(url, "not_json",
+                "\(shown) answered with text that is not JSON (line \(e.line), column \(e.column): \(e.text)) instead of the \(what) document.",
+                extra: position(e))
+        case .success(let json):
+            guard case .object(let object) = json else {
+                throw HTTPClient.failure(url, "not_document",
+                                         "\(shown) answered with JSON that is not the \(what) document: it is not an object.")
+            }
+            return Fields(object)
+        }
+    }
+
+    /// The `unavailable` error for a fetched JSON object the import refuses as a whole.
+    static func notDocument(_ url: String, what: String, _ error: CarFitError) -> CarFitError {
+        var extra = JSONObject()
+        if let field = error.field { extra["documentField"] = .string(field) }
+        return HTTPClient.failure(url, "not_document",
+            "\(url.prefix(200)) answered with JSON that is not the \(what) document: \(error.message)", extra: extra)
+    }
+
+    static func position(_ e: JanssonParser.SyntaxError) -> JSONObject {
+        JSONObject(["line": .int(Int64(e.line)), "column": .int(Int64(e.column)), "position": .int(Int64(e.position))])
+    }
+
+    /// An HTML content type, or a body whose first non-blank character opens a tag.
+    static func looksLikeHTML(_ body: [UInt8], contentType: String?) -> Bool {
+        if let type = contentType?.lowercased(), type.contains("text/html") || type.contains("xhtml") { return true }
+        let first = body.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
+        return first == UInt8(ascii: "<")
+    }
+}
