@@ -39,7 +39,7 @@ let package = Package(
                 .linkedLibrary("CoreFoundation"),
                 .linkedLibrary("_FoundationICU"),
                 .linkedLibrary("swiftSynchronization"),
-                .linkedLibrary("_CFURLSessionInterface"),  // FoundationNetworking (URLSession) needs it
+                .linkedLibrary("_CFURLSessionInterface"),
                 .linkedLibrary("curl"),
             ]
         ),
