@@ -21,8 +21,11 @@ public final class HTTPClient: @unchecked Sendable {
     public init(timeoutMs: Int) {
         self.timeoutMs = timeoutMs
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = Double(timeoutMs) / 1000
-        configuration.timeoutIntervalForResource = Double(timeoutMs) / 1000
+        // FoundationNetworking on Linux truncates timeouts to whole seconds (300 ms fails at
+        // once, 1500 ms at 1 s), so the session gets a whole second more than asked and `get`
+        // enforces the exact deadline itself.
+        configuration.timeoutIntervalForRequest = HTTPClient.sessionTimeout(timeoutMs)
+        configuration.timeoutIntervalForResource = HTTPClient.sessionTimeout(timeoutMs)
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         session = URLSession(configuration: configuration)
@@ -37,16 +40,16 @@ public final class HTTPClient: @unchecked Sendable {
             throw CarFitError(.invalid, "\"\(url.prefix(200))\" is not an http or https URL.", field: "url")
         }
         var request = URLRequest(url: target)
-        request.timeoutInterval = Double(timeoutMs) / 1000
+        request.timeoutInterval = HTTPClient.sessionTimeout(timeoutMs)
         let box = ResultBox()
         let task = session.dataTask(with: request) { data, response, error in
             box.set(data: data, response: response, error: error)
         }
         task.resume()
-        // The session enforces the timeout; the extra margin only guards against a lost callback.
-        guard box.wait(seconds: Double(timeoutMs) / 1000 + 5) else {
+        // The whole exchange (connect, headers, body) must finish within timeoutMs.
+        guard box.wait(seconds: Double(timeoutMs) / 1000) else {
             task.cancel()
-            throw HTTPClient.failure(url, "timeout", "\(url.prefix(200)) did not answer within \(timeoutMs) ms.")
+            throw HTTPClient.failure(url, "timeout", "\(url.prefix(200)) timed out after \(timeoutMs) ms.")
         }
         if let error = box.error {
             let (reason, message) = HTTPClient.describe(error, url: url, timeoutMs: timeoutMs)
@@ -61,6 +64,11 @@ public final class HTTPClient: @unchecked Sendable {
         let body = box.data.map { [UInt8]($0) } ?? []
         return Response(status: http.statusCode, body: body,
                         contentType: http.value(forHTTPHeaderField: "Content-Type"))
+    }
+
+    /// The session's own timeout in seconds: whole seconds, above `timeoutMs`.
+    static func sessionTimeout(_ timeoutMs: Int) -> TimeInterval {
+        Double(max(0, timeoutMs) / 1000 + 2)
     }
 
     /// An `unavailable` error with `reason` and `url` in the error document.
