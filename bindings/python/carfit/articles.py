@@ -8,6 +8,8 @@ from typing import Any
 class ArticlesMixin:
     """Typed methods for section 7 of the contract and ``visits.refresh``; mixed into ``Core``."""
 
+    __slots__ = ()
+
     # _call(method, request) -> dict is provided by Core.
 
     def import_articles(self, document: dict) -> dict:
