@@ -13,7 +13,7 @@ enum SourceFetch {
     /// GETs `url` and returns its body as a JSON object. `what` names the expected document in
     /// messages ("visits", "articles").
     static func document(_ url: String, timeoutMs: Int, what: String) throws(CarFitError) -> Fields {
-        let response = try HTTPClient(timeoutMs: timeoutMs).get(url)
+        let response = try client(timeoutMs: timeoutMs).get(url)
         let shown = String(url.prefix(200))
         guard (200...299).contains(response.status) else {
             let phrase = HTTPURLResponse.localizedString(forStatusCode: response.status)
@@ -47,6 +47,20 @@ enum SourceFetch {
             }
             return Fields(object)
         }
+    }
+
+    /// One client (one URLSession) per timeout, shared by every core: a session per refresh
+    /// costs a connection pool and worker threads each time.
+    nonisolated(unsafe) private static var clients: [Int: HTTPClient] = [:]
+    private static let clientsLock = NSLock()
+
+    static func client(timeoutMs: Int) -> HTTPClient {
+        clientsLock.lock()
+        defer { clientsLock.unlock() }
+        if let c = clients[timeoutMs] { return c }
+        let c = HTTPClient(timeoutMs: timeoutMs)
+        clients[timeoutMs] = c
+        return c
     }
 
     /// The `unavailable` error for a fetched JSON object the import refuses as a whole.
