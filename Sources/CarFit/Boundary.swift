@@ -20,6 +20,7 @@ enum Boundary {
             }
             let fields = try parseRequest(request, limit: core.config.maxRequestBytes)
             if Operations.lockingThemselves.contains(method) {
+                // A refresh waits for the network unlocked and locks the core for its write only.
                 result = .success(try operation(core, fields))
             } else {
                 result = .success(try core.serialized { () throws(CarFitError) in try operation(core, fields) })
