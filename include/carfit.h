@@ -258,6 +258,92 @@ int carfit_calendar_select(carfit_core *core, const char *request, char **respon
 int carfit_calendar_month(carfit_core *core, const char *request, char **response);
 
 /* ---------------------------------------------------------------------------------------------
+ * Transactions and insights
+ *
+ * A transaction is {"id", "name", "category", "amount", "date", "accountName", "provider",
+ * "pinned"}:
+ *   id        a JSON integer or a non-empty string (at most 256 bytes), echoed with its type.
+ *             The type is part of the id: 1 and "1" are two different transactions. Integer ids
+ *             sort numerically before string ids; strings sort by code point. (A real without a
+ *             fraction, 3.0, reads as the integer 3.)
+ *   category  trimmed and lower-cased when stored ("Food " is "food"); "all" is reserved.
+ *             Requests name categories the same way, so {"category": "Food"} lists "food".
+ *   amount    exact, at most two decimals, |amount| <= 10000000000000 (1e13); negative amounts
+ *             (refunds) are allowed. In a request: a JSON number (accepted when it is the double
+ *             nearest to a decimal with at most two places: 54.60 is, 0.125 is not), an integer,
+ *             or a decimal string "-?digits[.d[d]]" ("54.60"). In a response: the JSON number
+ *             nearest to the exact decimal (54.6 for 54.60).
+ *   date      "YYYY-MM-DD".
+ *   name, accountName, provider   strings as given, or null.
+ *   pinned    whether the amount counts in the sum and the insights.
+ * Sums and totals are computed in integer cents (no rounding ever); a response writes the
+ * double nearest to the exact decimal (the sample's 13 transactions total exactly 472.08).
+ * The category bar is "all", then food, health, entertainment, shopping, travel (always, in this
+ * order), then the other categories of the stored transactions (pinned or not) in code point
+ * order. The list and the insights read the same stored pins: a pin shows in both at once.
+ * Transactions are kept in the database and survive closing and reopening it.
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_transactions_import (method "transactions.import") — add or update transactions.
+ *
+ * Takes:   {"transactions": [{"id", "name", "category", "amount", "date", "accountName",
+ *          "provider", "pinned"}...]}. Required per record: id, category, amount, date; the
+ *          others may be null or missing but must have their type when present.
+ * Does:    upserts by id, in document order (an id repeated in one document: the last record
+ *          wins), in one transaction. A new transaction is pinned unless its record says
+ *          "pinned": false; a record without "pinned" (or with null) keeps the stored
+ *          transaction's pin, so re-importing never undoes the user's choice. Transactions not
+ *          in the document stay as they are.
+ * Returns: {"imported": n, "rejected": [{"index": i, "field": "amount", "message": "..."}]}:
+ *          records that fail validation (an amount with more than two decimals, out of range
+ *          or missing; a date that is missing or not a valid "YYYY-MM-DD"; a missing or empty
+ *          id; a missing, empty or "all" category; a member of the wrong type; a record that
+ *          is not an object, field null) are skipped; the others are stored.
+ * Errors:  CARFIT_INVALID (no "transactions" array; field "transactions"); nothing is changed.
+ */
+int carfit_transactions_import(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_transactions_list (method "transactions.list") — the transactions screen.
+ *
+ * Takes:   {"category": "food"}; "all", null or missing lists every transaction. A category
+ *          nobody uses lists nothing (count 0, sum 0).
+ * Returns: {"category": "food", "categories": ["all", "food", "health", "entertainment",
+ *          "shopping", "travel", ...others], "transactions": [transaction...], "count": 5,
+ *          "sum": 74.28, "pinnedCount": 5}. Transactions newest date first, then by id.
+ *          count is the number listed, pinned or not; sum adds the pinned ones only (the
+ *          floating sum); pinnedCount (an extension) counts them.
+ * Errors:  CARFIT_INVALID (category not a string, or empty; field "category").
+ */
+int carfit_transactions_list(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_transactions_pin (method "transactions.pin") — pin or unpin one transaction.
+ *
+ * Takes:   {"id": 3, "pinned": false}; both required ("pinned" true pins, false unpins).
+ * Returns: {"transaction": transaction} as stored after the change.
+ * Errors:  CARFIT_INVALID (id missing or not an integer or non-empty string, field "id";
+ *          pinned missing or not a boolean, field "pinned"); CARFIT_NOT_FOUND (no transaction
+ *          has that id with that type, field "id"). Nothing is changed on an error.
+ */
+int carfit_transactions_pin(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_insights_get (method "insights.get") — spending per category over pinned transactions.
+ *
+ * Takes:   no members.
+ * Returns: {"categories": [{"category": "food", "total": 74.28, "count": 5, "share": 0.1573}...],
+ *          "total": 472.08, "count": 13}. One row per category of the bar (without "all"), in
+ *          its order, also when nothing in it is pinned (total 0, count 0, share 0). total and
+ *          count cover pinned transactions only; the top-level count (an extension) is the
+ *          number of pinned transactions. share = total / grand total, rounded to 4 decimals
+ *          (halves away from zero, computed exactly); 0 when the grand total is 0. With refunds
+ *          a share may be negative or above 1.
+ */
+int carfit_insights_get(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
  * Articles: the news feed, offline first
  *
  * The core keeps the last imported articles in its database: they survive carfit_close and are

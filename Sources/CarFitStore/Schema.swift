@@ -25,7 +25,22 @@ enum Schema {
         );
         CREATE INDEX visits_by_start ON visits (start_ms, seq);
         """,
-        // 2: the articles snapshot (the offline cache of the Cars feed).
+        // Transactions, upserted by id. `id` has no declared type on purpose: an integer id and
+        // a text id are stored as given and stay distinct (1 is not '1').
+        """
+        CREATE TABLE transactions (
+            id NOT NULL PRIMARY KEY CHECK (typeof(id) IN ('integer', 'text')),
+            name TEXT,
+            category TEXT NOT NULL,           -- trimmed, lower-case
+            amount_cents INTEGER NOT NULL,    -- exact minor units
+            date TEXT NOT NULL,               -- YYYY-MM-DD
+            account_name TEXT,
+            provider TEXT,
+            pinned INTEGER NOT NULL CHECK (pinned IN (0, 1))
+        );
+        CREATE INDEX transactions_by_category ON transactions (category, date DESC, id);
+        """,
+        // 3: the articles snapshot (the offline cache of the Cars feed).
         """
         CREATE TABLE articles (
             seq INTEGER PRIMARY KEY,          -- position in the snapshot

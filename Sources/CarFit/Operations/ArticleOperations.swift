@@ -2,9 +2,9 @@ import CarFitCore
 import CarFitStore
 
 let articleOperations: [(String, Operation)] = [
-    ("articles.import", { core, request throws(CarFitError) in try core.importArticles(request) }),
-    ("articles.list", { core, request throws(CarFitError) in try core.listArticles(request) }),
-    ("articles.format_date", { core, request throws(CarFitError) in try core.formatArticleDate(request) }),
+    ("articles.import", .parsed { core, request throws(CarFitError) in try core.importArticles(request) }),
+    ("articles.list", .parsed { core, request throws(CarFitError) in try core.listArticles(request) }),
+    ("articles.format_date", .parsed { core, request throws(CarFitError) in try core.formatArticleDate(request) }),
 ]
 
 extension Core {

@@ -2,17 +2,13 @@ import CarFitCore
 
 // Refreshing from the configured sources (sections 3 and 7 of the contract).
 
+// Both take the core's lock themselves, around their database work only: a refresh waits for
+// the network and parses the document without holding up the core's other calls (a list can be
+// read from the cache while a refresh is under way).
 let refreshOperations: [(String, Operation)] = [
-    ("visits.refresh", { core, _ throws(CarFitError) in try core.refreshVisits() }),
-    ("articles.refresh", { core, _ throws(CarFitError) in try core.refreshArticles() }),
+    ("visits.refresh", .selfLocking { core, _ throws(CarFitError) in try core.refreshVisits() }),
+    ("articles.refresh", .selfLocking { core, _ throws(CarFitError) in try core.refreshArticles() }),
 ]
-
-extension Operations {
-    /// Operations that take the core's lock themselves, around their database work only: a
-    /// refresh waits for the network and parses the document without holding up the core's
-    /// other calls (a list can be read from the cache while a refresh is under way).
-    static let lockingThemselves: Set<String> = ["visits.refresh", "articles.refresh"]
-}
 
 extension Core {
     /// Fetches `sources.visits`, validates the whole document, then replaces the stored visits

@@ -11,7 +11,10 @@ public enum ArticleDate {
     /// minute, four-digit year 0001–9999; the day must exist in its month, the hour be 00–23 and
     /// the minute 00–59. Anything else (padding, seconds, a zone, other separators) is nil.
     public static func parseSource(_ text: String) -> Instant? {
-        let u = Array(text.utf8)
+        withUTF8(text) { u -> Instant? in parseSource(u) }
+    }
+
+    static func parseSource(_ u: UnsafeBufferPointer<UInt8>) -> Instant? {
         guard u.count == 16, u[2] == UInt8(ascii: "."), u[5] == UInt8(ascii: "."), u[10] == UInt8(ascii: " "),
               u[13] == UInt8(ascii: ":"),
               let day = digits(u, 0, 2), let month = digits(u, 3, 2), let year = digits(u, 6, 4),

@@ -1,36 +1,44 @@
-"""Articles (the offline-first news feed) and refreshing visits from the configured source."""
+"""Articles: the Cars news feed, offline first (methods ``articles.*``), and ``visits.refresh``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Dict, Optional
+
+from ._area import AreaMixin, members
+
+__all__ = ["ArticlesMixin"]
 
 
-class ArticlesMixin:
-    """Typed methods for section 7 of the contract and ``visits.refresh``; mixed into ``Core``."""
+class ArticlesMixin(AreaMixin):
+    """The ``articles`` area of the C API, and refreshing visits from the configured source.
+
+    A refresh that fails raises :class:`~carfit.UnavailableError` and leaves the stored data as
+    it was; ``error.document["reason"]`` says why (``"refused"``, ``"timeout"``,
+    ``"http_status"``, ``"html"``, ``"truncated"``, ``"not_json"``, ``"not_document"``, ...).
+    """
 
     __slots__ = ()
 
-    # _call(method, request) -> dict is provided by Core.
+    def import_articles(self, document: Dict[str, Any]) -> Dict[str, Any]:
+        """Replace the cached articles with a Cars API document (``articles.import``).
 
-    def import_articles(self, document: dict) -> dict:
-        """Replace the stored articles with a Cars API document; returns imported, rejected, updatedAt."""
+        Returns ``{"imported": n, "rejected": [{"index", "field", "message"}], "updatedAt"}``;
+        raises InvalidError for a document without a ``content`` array (nothing changes).
+        """
         return self._call("articles.import", document)
 
-    def refresh_articles(self) -> dict:
-        """Fetch sources.articles and import it; raises UnavailableError and keeps the cache on failure."""
-        return self._call("articles.refresh", None)
+    def refresh_articles(self) -> Dict[str, Any]:
+        """Fetch ``sources.articles`` and import it (``articles.refresh``); keeps the cache on failure."""
+        return self._call("articles.refresh")
 
-    def list_articles(self, hour24: bool | None = None) -> dict:
-        """The cached articles, newest first, and updatedAt (None before the first import)."""
-        return self._call("articles.list", {} if hour24 is None else {"hour24": hour24})
+    def list_articles(self, hour24: Optional[bool] = None) -> Dict[str, Any]:
+        """The cached articles, newest first, and ``updatedAt`` (None before any import) (``articles.list``)."""
+        return self._call("articles.list", members(hour24=hour24))
 
-    def format_article_date(self, date: str, hour24: bool | None = None) -> str:
-        """The list's date text for an ISO 8601 instant ("16 March, 12:34", "20 December 2017, 21:43")."""
-        request: dict[str, Any] = {"date": date}
-        if hour24 is not None:
-            request["hour24"] = hour24
-        return self._call("articles.format_date", request)["text"]
+    def format_article_date(self, date: str, hour24: Optional[bool] = None) -> str:
+        """The feed's date text of an ISO 8601 instant: "16 March, 12:34" or "20 December 2017, 21:43"."""
+        return self._call("articles.format_date", members(date=date, hour24=hour24))["text"]
 
-    def refresh_visits(self) -> dict:
-        """Fetch sources.visits and import it; raises UnavailableError and keeps the visits on failure."""
-        return self._call("visits.refresh", None)
+    def refresh_visits(self) -> Dict[str, Any]:
+        """Fetch ``sources.visits`` and import it (``visits.refresh``); keeps the visits on failure."""
+        return self._call("visits.refresh")

@@ -6,73 +6,21 @@ from __future__ import annotations
 import copy
 import http.server
 import json
-import os
 import socket
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from carfit import CarfitError, Core, InvalidError, UnavailableError  # conftest puts the binding on the path
+from carfit.articles import ArticlesMixin
+
 ROOT = Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(ROOT / "bindings" / "python"))
-
-from carfit.articles import ArticlesMixin  # noqa: E402
-
-try:
-    from carfit import Core, CarfitError  # noqa: E402
-except ImportError:  # the binding package is not on this branch yet: a minimal ctypes stand-in
-    import ctypes
-
-    class CarfitError(Exception):
-        def __init__(self, status: int, response: dict):
-            error = response.get("error", {})
-            super().__init__(error.get("message"))
-            self.status, self.document, self.response = status, error, response
-            self.code, self.message, self.field = error.get("code"), error.get("message"), error.get("field")
-
-    _LIB = ctypes.CDLL(os.environ.get("CARFIT_LIBRARY", str(ROOT / ".build" / "release" / "libcarfit.so")))
-    _P = ctypes.POINTER(ctypes.c_void_p)
-    _LIB.carfit_open.argtypes = [ctypes.c_char_p, _P, _P]
-    _LIB.carfit_call.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, _P]
-    _LIB.carfit_free.argtypes = [ctypes.c_void_p]
-    _LIB.carfit_close.argtypes = [ctypes.c_void_p]
-
-    def _take(status: int, out: ctypes.c_void_p) -> dict:
-        try:
-            doc = json.loads(ctypes.string_at(out.value)) if out.value else {}
-        finally:
-            _LIB.carfit_free(out)
-        if status != 0:
-            raise CarfitError(status, doc)
-        return doc
-
-    class Core:
-        def __init__(self, config: dict | None = None):
-            self._core, out = ctypes.c_void_p(), ctypes.c_void_p()
-            _take(_LIB.carfit_open(json.dumps(config or {}).encode(), ctypes.byref(self._core), ctypes.byref(out)), out)
-
-        def _call(self, method: str, request: dict | None = None) -> dict:
-            out = ctypes.c_void_p()
-            body = None if request is None else json.dumps(request).encode()
-            return _take(_LIB.carfit_call(self._core, method.encode(), body, ctypes.byref(out)), out)
-
-        def close(self) -> None:
-            _LIB.carfit_close(self._core)
-            self._core = ctypes.c_void_p()
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            self.close()
-
-
 FIXTURES = ROOT / "Tests" / "Fixtures"
 ARTICLES = json.loads((FIXTURES / "articles.json").read_text())
 VISITS = json.loads((FIXTURES / "carfit.json").read_text())
-INVALID, UNAVAILABLE = 2, 6
+INVALID, UNAVAILABLE = InvalidError, UnavailableError
 NOW = "2020-09-10T07:00:00Z"
 
 
@@ -165,10 +113,12 @@ def open_core(articles: str | None = None, visits: str | None = None, **config) 
     return Core(base)
 
 
-def expect_error(status: int, call, *args) -> CarfitError:
+def expect_error(kind: type, call, *args) -> CarfitError:
+    """The error `call(*args)` raises, which must be of class `kind`."""
     with pytest.raises(CarfitError) as info:
         call(*args)
-    assert info.value.status == status, info.value.document
+    assert isinstance(info.value, kind), info.value.response
+    assert info.value.code == kind.__name__.replace("Error", "").lower(), info.value.response
     return info.value
 
 
