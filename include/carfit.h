@@ -203,15 +203,16 @@ int carfit_visits_list(carfit_core *core, const char *request, char **response);
  *          CARFIT_UNAVAILABLE when the source is unreachable, times out, answers with a non-2xx
  *          status, or its body is not a visits document (empty, an HTML page such as a captive
  *          portal, truncated or otherwise invalid JSON, JSON without a "data" array). The
- *          whole document is fetched and validated before anything is written, so on any of
- *          these the stored visits stay exactly as they were. The message says which failure
- *          it was; the error document adds "url" and "reason", one of "refused", "timeout",
- *          "dns", "network", "transport", "no_response", "too_large", "http_status" (with
- *          "httpStatus": 404), "empty", "html", "truncated", "not_json" (with "line", "column",
- *          "position" for the last two) or "not_document".
+ *          whole body is fetched first and the snapshot is committed only after its last
+ *          byte has been read, so on any of these the stored visits stay exactly as they
+ *          were. The message says which failure it was; the error document adds "url" and
+ *          "reason", one of "refused", "timeout", "dns", "network", "transport",
+ *          "no_response", "too_large", "http_status" (with "httpStatus": 404), "empty",
+ *          "html", "truncated", "not_json" (with "line", "column", "position" for the last
+ *          two) or "not_document".
  * Threads: the core is not held while the request waits for the network: other calls on the
- *          same core (e.g. carfit_visits_list from the cache) proceed meanwhile. Only the final
- *          write takes the core, as an import does.
+ *          same core (e.g. carfit_visits_list from the cache) proceed meanwhile. Once the
+ *          body has arrived the core is held while it is read and stored, as for an import.
  */
 int carfit_visits_refresh(carfit_core *core, const char *request, char **response);
 

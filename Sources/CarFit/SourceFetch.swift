@@ -10,9 +10,16 @@ import FoundationNetworking
 /// `HTTPClient`), `http_status` (with `httpStatus`), `empty`, `html`, `truncated`, `not_json`
 /// or `not_document`, always with `url`.
 enum SourceFetch {
-    /// GETs `url` and returns its body as a JSON object. `what` names the expected document in
-    /// messages ("visits", "articles").
-    static func document(_ url: String, timeoutMs: Int, what: String) throws(CarFitError) -> Fields {
+    /// A 2xx answer with a body that is not blank.
+    struct Body {
+        var url: String
+        var bytes: [UInt8]
+        var contentType: String?
+    }
+
+    /// GETs `url`: a transport failure, a status other than 2xx or a blank body is
+    /// `unavailable`. `what` names the expected document in messages ("visits", "articles").
+    static func fetch(_ url: String, timeoutMs: Int, what: String) throws(CarFitError) -> Body {
         let response = try client(timeoutMs: timeoutMs).get(url)
         let shown = String(url.prefix(200))
         guard (200...299).contains(response.status) else {
@@ -22,27 +29,38 @@ enum SourceFetch {
                                      "\(shown) answered with HTTP status \(response.status)\(named) instead of the \(what) document.",
                                      extra: JSONObject(["httpStatus": .int(Int64(response.status))]))
         }
-        let body = response.body
-        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw HTTPClient.failure(url, "empty", "\(shown) answered with an empty body instead of the \(what) document.")
         }
-        switch JanssonParser.parse(bytes: body) {
+        return Body(url: url, bytes: response.body, contentType: response.contentType)
+    }
+
+    /// GETs `url` and returns its body as a JSON object.
+    static func document(_ url: String, timeoutMs: Int, what: String) throws(CarFitError) -> Fields {
+        try document(try fetch(url, timeoutMs: timeoutMs, what: what), what: what)
+    }
+
+    /// A fetched body parsed whole as a JSON object; anything else is `unavailable` (`html`,
+    /// `truncated`, `not_json`, `not_document`).
+    static func document(_ body: Body, what: String) throws(CarFitError) -> Fields {
+        let shown = String(body.url.prefix(200))
+        switch JanssonParser.parse(bytes: body.bytes) {
         case .failure(let e):
-            if looksLikeHTML(body, contentType: response.contentType) {
-                throw HTTPClient.failure(url, "html",
+            if looksLikeHTML(body.bytes, contentType: body.contentType) {
+                throw HTTPClient.failure(body.url, "html",
                     "\(shown) answered with an HTML page instead of the \(what) document (a network sign-in page or an error page?).")
             }
-            if e.position >= body.count {
-                throw HTTPClient.failure(url, "truncated",
+            if e.position >= body.bytes.count {
+                throw HTTPClient.failure(body.url, "truncated",
                     "\(shown) answered with JSON that breaks off at byte \(e.position) (\(e.text)): the \(what) document is incomplete.",
                     extra: position(e))
             }
-            throw HTTPClient.failure(url, "not_json",
+            throw HTTPClient.failure(body.url, "not_json",
                 "\(shown) answered with text that is not JSON (line \(e.line), column \(e.column): \(e.text)) instead of the \(what) document.",
                 extra: position(e))
         case .success(let json):
             guard case .object(let object) = json else {
-                throw HTTPClient.failure(url, "not_document",
+                throw HTTPClient.failure(body.url, "not_document",
                                          "\(shown) answered with JSON that is not the \(what) document: it is not an object.")
             }
             return Fields(object)

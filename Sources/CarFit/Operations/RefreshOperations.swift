@@ -11,13 +11,28 @@ let refreshOperations: [(String, Operation)] = [
 ]
 
 extension Core {
-    /// Fetches `sources.visits`, validates the whole document, then replaces the stored visits
-    /// as `visits.import` does. Any failure before the write leaves the stored visits as they were.
+    /// Fetches `sources.visits` and imports it as `visits.import` does: the document is read
+    /// by the import's streaming reader, which commits the snapshot only after the document's
+    /// last byte; anything that reader does not take is parsed whole, so that a document that
+    /// is not a visits document is reported as such. Any failure leaves the stored visits as
+    /// they were. The core is locked only once the body has arrived.
     func refreshVisits() throws(CarFitError) -> JSON {
         guard let url = config.sources.visits else {
             throw .invalid("sources.visits", "No visits source is configured: set sources.visits when opening the core.")
         }
-        let document = try SourceFetch.document(url, timeoutMs: config.timeoutMs, what: "visits")
+        let body = try SourceFetch.fetch(url, timeoutMs: config.timeoutMs, what: "visits")
+        let streamed = body.bytes.withUnsafeBytes { bytes -> Result<JSON, CarFitError> in
+            do throws(CarFitError) {
+                return .success(try serialized { () throws(CarFitError) in
+                    try VisitDocumentStream.importVisits(bytes, into: visits) ?? .null
+                })
+            } catch {
+                return .failure(error)
+            }
+        }
+        if case .success(let response) = streamed, !response.isNull { return response }
+        if case .failure(let error) = streamed { throw error }
+        let document = try SourceFetch.document(body, what: "visits")
         let snapshot: VisitSnapshot
         do throws(CarFitError) {
             snapshot = try VisitSnapshot(document: document)
