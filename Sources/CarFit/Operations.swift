@@ -15,7 +15,8 @@ enum Operation: Sendable {
 enum Operations {
     static let table: [String: Operation] = {
         var table: [String: Operation] = [:]
-        for area in [visitOperations, calendarOperations, transactionOperations, articleOperations, refreshOperations] {
+        for area in [visitOperations, calendarOperations, transactionOperations, shopOperations, articleOperations,
+                     refreshOperations] {
             for (name, op) in area { table[name] = op }
         }
         return table

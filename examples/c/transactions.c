@@ -2,7 +2,7 @@
  * transactions.c — the transactions and insights screens on a data file.
  *
  *   cc -std=c99 -Iinclude examples/c/transactions.c -Lpath/to/lib -lcarfit -ljansson -o transactions
- *   ./transactions [Tests/Fixtures/transactions.json]   (the bundled sample by default)
+ *   ./transactions [examples/data/transactions.json]   (the bundled sample by default)
  *
  * Imports the file, shows the category bar, the food list with its floating sum, unpins one
  * transaction, and shows the insights screen. Responses are read with jansson.
@@ -91,7 +91,7 @@ static void show_insights(carfit_core *core) {
 
 int main(int argc, char **argv) {
     if (argc > 2) { fprintf(stderr, "usage: %s [transactions.json]\n", argv[0]); return 2; }
-    const char *path = argc == 2 ? argv[1] : "Tests/Fixtures/transactions.json";
+    const char *path = argc == 2 ? argv[1] : "examples/data/transactions.json";
     carfit_core *core = NULL;
     char *response = NULL;
     if (carfit_open(NULL, &core, &response) != CARFIT_OK) {

@@ -10,7 +10,10 @@ import json
 import sys
 from pathlib import Path
 
-import carfit
+REPO_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO_ROOT / "bindings" / "python"))
+
+import carfit  # noqa: E402
 
 
 def show_list(core, category: str) -> None:
@@ -48,7 +51,7 @@ def main(path: str) -> None:
         show_insights(core)
 
 
-SAMPLE = Path(__file__).resolve().parents[2] / "Tests" / "Fixtures" / "transactions.json"
+SAMPLE = REPO_ROOT / "examples" / "data" / "transactions.json"
 
 if __name__ == "__main__":
     if len(sys.argv) > 2:

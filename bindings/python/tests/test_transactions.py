@@ -12,15 +12,13 @@ from pathlib import Path
 import pytest
 
 import carfit
-from carfit.transactions import TransactionsMixin
 
 getcontext().prec = 80
 
 FIXTURE = Path(__file__).resolve().parents[3] / "Tests" / "Fixtures" / "transactions.json"
 FIVE = ["food", "health", "entertainment", "shopping", "travel"]
 
-# The typed methods come from the mixin, whether or not Core already includes it.
-Core = carfit.Core if issubclass(carfit.Core, TransactionsMixin) else type("Core", (carfit.Core, TransactionsMixin), {})
+Core = carfit.Core
 
 
 def sample() -> dict:
