@@ -194,6 +194,30 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  */
 int carfit_visits_list(carfit_core *core, const char *request, char **response);
 
+/*
+ * carfit_visits_refresh (method "visits.refresh") — fetch the configured visits source and
+ * import it as carfit_visits_import does.
+ *
+ * Takes:   no members. The core's config names the source ("sources": {"visits": url}) and the
+ *          timeout ("http": {"timeoutMs"}), which bounds the whole download.
+ * Returns: as carfit_visits_import: {"imported": n, "rejected": [...]}.
+ * Errors:  CARFIT_INVALID (no visits source configured; field "sources.visits");
+ *          CARFIT_UNAVAILABLE when the source is unreachable, times out, answers with a non-2xx
+ *          status, or its body is not a visits document (empty, an HTML page such as a captive
+ *          portal, truncated or otherwise invalid JSON, JSON without a "data" array). The
+ *          whole body is fetched first and the snapshot is committed only after its last
+ *          byte has been read, so on any of these the stored visits stay exactly as they
+ *          were. The message says which failure it was; the error document adds "url" and
+ *          "reason", one of "refused", "timeout", "dns", "network", "transport",
+ *          "no_response", "too_large", "http_status" (with "httpStatus": 404), "empty",
+ *          "html", "truncated", "not_json" (with "line", "column", "position" for the last
+ *          two) or "not_document".
+ * Threads: the core is not held while the request waits for the network: other calls on the
+ *          same core (e.g. carfit_visits_list from the cache) proceed meanwhile. Once the
+ *          body has arrived the core is held while it is read and stored, as for an import.
+ */
+int carfit_visits_refresh(carfit_core *core, const char *request, char **response);
+
 /* ---------------------------------------------------------------------------------------------
  * Calendar: the month grid that drives the list
  *
@@ -494,6 +518,80 @@ int carfit_transactions_pin(carfit_core *core, const char *request, char **respo
  *          a share may be negative or above 1.
  */
 int carfit_insights_get(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
+ * Articles: the news feed, offline first
+ *
+ * The core keeps the last imported articles in its database: they survive carfit_close and are
+ * read by carfit_articles_list without the network. carfit_articles_refresh replaces them only
+ * when the source answers with a valid document.
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_articles_import (method "articles.import") — replace the stored articles with a snapshot.
+ *
+ * Takes:   the Cars API document {"status": "success", "content": [article...]} ("status" may
+ *          be missing; any other value is refused). An article is {"id", "title", "dateTime",
+ *          "ingress", "image", "tags", "content": [{"type", "subject", "description"}]}:
+ *            id        required, a whole number or a non-empty string (kept as given)
+ *            title     required string
+ *            dateTime  required, exactly "dd.MM.yyyy HH:mm" in UTC ("25.05.2018 14:13"); the day
+ *                      must exist (no "29.02.2019"), hours 00-23, minutes 00-59, years 0001-9999
+ *            ingress, image   strings, or null/missing
+ *            tags      array (elements kept as given), or null/missing for []
+ *            content   array of objects whose type/subject/description are strings or null, or
+ *                      null/missing for []; other members of a block are dropped
+ *          Records with repeated ids are all kept, as for visits.
+ * Returns: {"imported": n, "rejected": [{"index", "field", "message"}], "updatedAt": instant}:
+ *          rejected records are skipped, the others replace the stored articles in one
+ *          transaction; updatedAt (an extension) is the core's clock at this import.
+ * Errors:  CARFIT_INVALID (no "content" array, field "content"; a "status" other than
+ *          "success", field "status"); nothing is changed.
+ */
+int carfit_articles_import(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_articles_refresh (method "articles.refresh") — fetch the configured articles source
+ * and import it as carfit_articles_import does.
+ *
+ * Takes:   no members; the source is the config's "sources": {"articles": url}.
+ * Returns: as carfit_articles_import.
+ * Errors:  CARFIT_INVALID (no articles source configured; field "sources.articles");
+ *          CARFIT_UNAVAILABLE for every network or document failure, exactly as
+ *          carfit_visits_refresh (same "reason" and "url" members; a document refused by
+ *          carfit_articles_import is "not_document"). The stored articles and "updatedAt"
+ *          stay as they were. The core is not held while waiting for the network.
+ */
+int carfit_articles_refresh(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_articles_list (method "articles.list") — the stored articles, newest first.
+ *
+ * Takes:   {"hour24": bool}, optional: overrides the core's clock style for "published".
+ * Returns: {"articles": [{"id", "title", "ingress", "imageUrl", "dateTime":
+ *          "2018-05-25T14:13:00Z", "published": "25 May 2018, 14:13", "tags", "content":
+ *          [{"type", "subject", "description"}]}], "updatedAt": instant of the last successful
+ *          import or refresh, or null if there was none}. Articles with equal dates keep their
+ *          order in the snapshot. "published" follows carfit_articles_format_date; for the
+ *          rare date whose local day falls outside the years 1-9999 it is written in UTC with
+ *          the year.
+ * Errors:  only the common ones.
+ */
+int carfit_articles_list(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_articles_format_date (method "articles.format_date") — the date text of the list.
+ *
+ * Takes:   {"date": instant (ISO 8601; no zone means UTC), "hour24": bool (default: the
+ *          core's clock style)}.
+ * Returns: {"text"}: "16 March, 12:34" when the instant's local year (in the core's zone) is
+ *          the current local year by the core's clock, else "20 December 2017, 21:43"; on a
+ *          12-hour clock "20 December 2017, 09:43 PM". English month names, day without
+ *          padding, hours padded to two digits.
+ * Errors:  CARFIT_INVALID (date missing, not an instant, or its local day outside the years
+ *          1-9999; field "date").
+ */
+int carfit_articles_format_date(carfit_core *core, const char *request, char **response);
 
 /* ---------------------------------------------------------------------------------------------
  * Carousel and images

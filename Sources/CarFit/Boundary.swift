@@ -2,8 +2,8 @@ import CarFitCore
 import Foundation
 
 /// The one routine every exported operation goes through: find the core, parse the request
-/// with jansson, run the operation under the core's lock (a `concurrent` one without it), encode
-/// the result or map the error to a status and an error document.
+/// with jansson, run the operation under the core's lock, encode the result or map the error
+/// to a status and an error document.
 enum Boundary {
     typealias ResponseOut = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 
@@ -25,9 +25,8 @@ enum Boundary {
                 result = .success(try core.serialized { () throws(CarFitError) in try body(core, fields) })
             case .streamed(let body):
                 result = .success(try core.serialized { () throws(CarFitError) in try body(core, bytes) })
-            case .concurrent(let body):
-                let fields = try parse(bytes)
-                result = .success(try core.concurrent { () throws(CarFitError) in try body(core, fields) })
+            case .selfLocking(let body):
+                result = .success(try body(core, try parse(bytes)))
             }
         } catch {
             result = .failure(error)

@@ -35,16 +35,6 @@ final class Core: @unchecked Sendable {
         return try body()
     }
 
-    /// Runs `body` without the core's lock, for operations that guard their own state and may
-    /// block (the image pipeline); a closed core is `misuse`.
-    func concurrent<T>(_ body: () throws(CarFitError) -> T) throws(CarFitError) -> T {
-        lock.lock()
-        let isClosed = closed
-        lock.unlock()
-        guard !isClosed else { throw CarFitError(.misuse, "The core is closed.") }
-        return try body()
-    }
-
     /// Waits for a call in progress, then stops the image pipeline (cancelling its transfers
     /// and waiting for them) and closes the database. Idempotent.
     func close() {

@@ -1,13 +1,13 @@
 import CarFitCore
 
-/// An operation: the core and the request in, the result out. Most take the parsed request
-/// object; an operation that reads a large document as it goes takes its bytes. Both run holding
-/// the core's lock, except `concurrent` ones: they guard their own state and may block (the
-/// image pipeline waits on the network), so they run without it and other calls go on.
+/// An operation: the core (already locked) and the request in, the result out. Most take the
+/// parsed request object; an operation that reads a large document as it goes takes its bytes.
 enum Operation: Sendable {
     case parsed(@Sendable (Core, Fields) throws(CarFitError) -> JSON)
     case streamed(@Sendable (Core, UnsafeRawBufferPointer) throws(CarFitError) -> JSON)
-    case concurrent(@Sendable (Core, Fields) throws(CarFitError) -> JSON)
+    /// Runs without the core's lock and takes it itself around its database work (a refresh
+    /// waits for the network without holding up the core's other calls).
+    case selfLocking(@Sendable (Core, Fields) throws(CarFitError) -> JSON)
 }
 
 /// Every operation by method name. Named exports and `carfit_call` both dispatch through this
@@ -15,7 +15,8 @@ enum Operation: Sendable {
 enum Operations {
     static let table: [String: Operation] = {
         var table: [String: Operation] = [:]
-        for area in [visitOperations, calendarOperations, transactionOperations, shopOperations, carouselOperations, imageOperations] {
+        for area in [visitOperations, calendarOperations, transactionOperations, shopOperations, articleOperations,
+                     refreshOperations, carouselOperations, imageOperations] {
             for (name, op) in area { table[name] = op }
         }
         return table

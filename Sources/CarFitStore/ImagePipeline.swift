@@ -154,7 +154,8 @@ public final class ImagePipeline: @unchecked Sendable {
         do throws(CarFitError) {
             let response = try http.get(url, maxBytes: ImagePipeline.maxImageBytes)
             guard (200..<300).contains(response.status) else {
-                throw CarFitError(.unavailable, "\(url.prefix(200)) answered HTTP \(response.status).", field: "url")
+                throw HTTPClient.failure(url, "http_status", "\(url.prefix(200)) answered with HTTP status \(response.status).",
+                                         extra: JSONObject(["httpStatus": .int(Int64(response.status))]))
             }
             guard let format = ImageFormat(sniffing: response.body) else {
                 throw CarFitError(.invalid, "\(url.prefix(200)) is not a PNG, JPEG, GIF or WebP image.", field: "url")

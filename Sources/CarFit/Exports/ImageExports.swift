@@ -41,7 +41,7 @@ import Foundation
         guard let bytes else { throw CarFitError(.misuse, "The bytes out-parameter is NULL.", field: "bytes") }
         guard let length else { throw CarFitError(.misuse, "The length out-parameter is NULL.", field: "length") }
         let fields = try Boundary.parse(try Boundary.requestBytes(request, limit: open.config.maxRequestBytes))
-        let loaded = try open.concurrent { () throws(CarFitError) in try open.loadImage(fields) }
+        let loaded = try open.loadImage(fields)  // without the core's lock: the pipeline has its own
         guard let copy = malloc(max(1, loaded.bytes.count))?.assumingMemoryBound(to: UInt8.self) else {
             throw CarFitError(.internal, "Out of memory for an image of \(loaded.bytes.count) bytes.")
         }

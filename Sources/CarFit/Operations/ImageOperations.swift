@@ -8,13 +8,13 @@ let carouselOperations: [(String, Operation)] = [
     ("carousel.generate", .parsed { core, request throws(CarFitError) in try core.generateCarousel(request) }),
 ]
 
-/// The image pipeline guards itself and `carfit_images_data` blocks on the network: these run
-/// without the core's lock. `carfit_images_data`, with its binary out-parameter, has no method
-/// name.
+/// The image pipeline has its own lock and `carfit_images_data` blocks on the network: these run
+/// without the core's lock (a closed core's pipeline answers `misuse`). `carfit_images_data`,
+/// with its binary out-parameter, has no method name.
 let imageOperations: [(String, Operation)] = [
-    ("images.prefetch", .concurrent { core, request throws(CarFitError) in try core.prefetchImages(request) }),
-    ("images.cancel", .concurrent { core, request throws(CarFitError) in try core.cancelImages(request) }),
-    ("images.stats", .concurrent { core, _ throws(CarFitError) in try core.images.stats() }),
+    ("images.prefetch", .selfLocking { core, request throws(CarFitError) in try core.prefetchImages(request) }),
+    ("images.cancel", .selfLocking { core, request throws(CarFitError) in try core.cancelImages(request) }),
+    ("images.stats", .selfLocking { core, _ throws(CarFitError) in try core.images.stats() }),
 ]
 
 extension Core {
