@@ -262,10 +262,12 @@ def test_http_errors_are_unavailable_and_not_cached(lib, server, cache_dir):
     broken = server.add("/broken.png", png(), status=500)
     with open_core(cache_dir) as core:
         for attempt in (1, 2):
-            with pytest.raises(carfit.UnavailableError):
+            with pytest.raises(carfit.UnavailableError) as e:
                 core.image(missing)
-            with pytest.raises(carfit.UnavailableError):
+            assert (e.value.document["reason"], e.value.document["httpStatus"]) == ("http_status", 404)
+            with pytest.raises(carfit.UnavailableError) as e:
                 core.image(broken)
+            assert e.value.document["httpStatus"] == 500
             assert server.count("/missing.png") == attempt and server.count("/broken.png") == attempt
         # Once the server has it, the next request fetches it: the failure was not remembered.
         server.add("/missing.png", png(tag=9))
