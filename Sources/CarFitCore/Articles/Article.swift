@@ -62,14 +62,7 @@ extension Article {
     /// null or missing; `tags` and `content` may be null or missing (then empty) but must be
     /// arrays when present, and every content block an object of strings or nulls.
     public static func decode(_ value: JSON, index: Int) -> Result<Article, Rejection> {
-        guard case .object(let object) = value else {
-            return .failure(Rejection(index: index, field: nil, message: "The record is not an object."))
-        }
-        do throws(CarFitError) {
-            return .success(try decode(Fields(object)))
-        } catch {
-            return .failure(Rejection(index: index, field: error.field, message: error.message))
-        }
+        RecordImport.decode(value, index: index, decode)
     }
 
     static func decode(_ f: Fields) throws(CarFitError) -> Article {
@@ -122,18 +115,10 @@ public struct ArticleSnapshot: Sendable {
     }
 
     public init(records: [JSON]) {
-        articles = []
-        articles.reserveCapacity(records.count)
-        rejected = []
-        for (i, record) in records.enumerated() {
-            switch Article.decode(record, index: i) {
-            case .success(let a): articles.append(a)
-            case .failure(let r): rejected.append(r)
-            }
-        }
+        let batch = RecordImport(records, decode: Article.decode)
+        articles = batch.accepted
+        rejected = batch.rejected
     }
 
-    public var response: JSON {
-        .obj(["imported": .int(Int64(articles.count)), "rejected": .array(rejected.map(\.json))])
-    }
+    public var response: JSON { RecordImport<Article>.response(imported: articles.count, rejected: rejected) }
 }

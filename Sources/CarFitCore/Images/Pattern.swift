@@ -17,14 +17,7 @@ public struct Pattern: Sendable, Equatable {
     /// Validates one record (`patterns[index]`): `imageUrl` is required (http or https);
     /// `title` and `colors` (hex "RRGGBB", a leading "#" allowed) may be null or missing.
     public static func decode(_ value: JSON, index: Int) -> Result<Pattern, Rejection> {
-        guard case .object(let object) = value else {
-            return .failure(Rejection(index: index, field: nil, message: "The record is not an object."))
-        }
-        do throws(CarFitError) {
-            return .success(try decode(Fields(object)))
-        } catch {
-            return .failure(Rejection(index: index, field: error.field, message: error.message))
-        }
+        RecordImport.decode(value, index: index, decode)
     }
 
     static func decode(_ f: Fields) throws(CarFitError) -> Pattern {
@@ -66,14 +59,9 @@ public struct PatternImport: Sendable {
         guard let value = f.object["patterns"], case .array(let records) = value else {
             throw .invalid("patterns", "The document has no patterns array (send the colourlovers array or {\"patterns\": [...]}).")
         }
-        patterns = []
-        rejected = []
-        for (i, record) in records.enumerated() {
-            switch Pattern.decode(record, index: i) {
-            case .success(let p): patterns.append(p)
-            case .failure(let r): rejected.append(r)
-            }
-        }
+        let batch = RecordImport(records, decode: Pattern.decode)
+        patterns = batch.accepted
+        rejected = batch.rejected
     }
 
     /// `{"imported", "rejected", "pool"}`.

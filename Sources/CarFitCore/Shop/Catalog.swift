@@ -172,24 +172,12 @@ public struct CatalogImport: Sendable {
             records = list
             decode = CatalogImport.plainProduct
         }
-        products = []
-        rejected = []
-        for (i, record) in records.enumerated() {
-            guard case .object(let object) = record else {
-                rejected.append(Rejection(index: i, field: nil, message: "The record is not an object."))
-                continue
-            }
-            do throws(CarFitError) {
-                products.append(try decode(Fields(object)))
-            } catch {
-                rejected.append(Rejection(index: i, field: error.field, message: error.message))
-            }
-        }
+        let batch = RecordImport(records, decode: decode)
+        products = batch.accepted
+        rejected = batch.rejected
     }
 
-    public var response: JSON {
-        .obj(["imported": .int(Int64(products.count)), "rejected": .array(rejected.map(\.json))])
-    }
+    public var response: JSON { RecordImport<Product>.response(imported: products.count, rejected: rejected) }
 
     /// wine.com: Id, Name, Description, Labels[0].Url, Varietal.WineType.Name, PriceRetail.
     static func wineProduct(_ f: Fields) throws(CarFitError) -> Product {
