@@ -10,37 +10,12 @@
  * prefetched, the first row is loaded, and the cache statistics are printed. Without one, no
  * network is touched. Responses are read with jansson.
  */
-#include <carfit.h>
-#include <jansson.h>
+#include "example.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { ROWS = 6, COLUMNS = 8, SCREEN_ROWS = 2, SCREEN_COLUMNS = 4 };
-
-/* Runs one operation; prints the error and exits on failure; returns the parsed result. */
-static json_t *call(carfit_core *core, const char *method, const char *request) {
-    char *response = NULL;
-    int status = carfit_call(core, method, request, &response);
-    json_error_t error;
-    json_t *result = response ? json_loads(response, 0, &error) : NULL;
-    if (status != CARFIT_OK || !result) {
-        fprintf(stderr, "%s: %s %s\n", method, carfit_status_name(status), response ? response : "");
-        carfit_free(response);
-        exit(1);
-    }
-    carfit_free(response);
-    return result;
-}
-
-static const char *text(json_t *object, const char *key) {
-    const char *s = json_string_value(json_object_get(object, key));
-    return s ? s : "";
-}
-
-static long long integer(json_t *object, const char *key) {
-    return (long long)json_integer_value(json_object_get(object, key));
-}
 
 /* The last path component of a URL ("1000.png"). */
 static const char *file_name(const char *url) {

@@ -8,48 +8,9 @@
  * product, fills the cart (the same wine twice goes into one line) and checks out.
  * Responses are read with jansson.
  */
-#include <carfit.h>
-#include <jansson.h>
+#include "example.h"
 #include <stdio.h>
 #include <stdlib.h>
-
-/* Runs one operation; prints the error and exits on failure; returns the parsed result. */
-static json_t *call(carfit_core *core, const char *method, const char *request) {
-    char *response = NULL;
-    int status = carfit_call(core, method, request, &response);
-    json_error_t error;
-    json_t *result = response ? json_loads(response, 0, &error) : NULL;
-    if (status != CARFIT_OK || !result) {
-        fprintf(stderr, "%s: %s %s\n", method, carfit_status_name(status), response ? response : "");
-        carfit_free(response);
-        exit(1);
-    }
-    carfit_free(response);
-    return result;
-}
-
-/* A string member, or "" when it is null or missing. */
-static const char *text(json_t *object, const char *key) {
-    const char *s = json_string_value(json_object_get(object, key));
-    return s ? s : "";
-}
-
-static long long integer(json_t *object, const char *key) {
-    return (long long)json_integer_value(json_object_get(object, key));
-}
-
-static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) { perror(path); exit(1); }
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    rewind(f);
-    char *data = malloc((size_t)size + 1);
-    if (!data || fread(data, 1, (size_t)size, f) != (size_t)size) { fprintf(stderr, "cannot read %s\n", path); exit(1); }
-    data[size] = '\0';
-    fclose(f);
-    return data;
-}
 
 static void show_cart(json_t *result) {
     json_t *cart = json_object_get(result, "cart");
