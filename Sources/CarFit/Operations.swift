@@ -8,7 +8,7 @@ typealias Operation = @Sendable (Core, Fields) throws(CarFitError) -> JSON
 enum Operations {
     static let table: [String: Operation] = {
         var table: [String: Operation] = [:]
-        for area in [visitOperations, calendarOperations] {
+        for area in [visitOperations, calendarOperations, planOperations] {
             for (name, op) in area { table[name] = op }
         }
         return table
