@@ -39,6 +39,7 @@ let package = Package(
                 .linkedLibrary("CoreFoundation"),
                 .linkedLibrary("_FoundationICU"),
                 .linkedLibrary("swiftSynchronization"),
+                .linkedLibrary("_CFURLSessionInterface"),
                 .linkedLibrary("curl"),
             ]
         ),

@@ -27,7 +27,8 @@
  *
  *   Statuses every operation may give, besides those listed per function:
  *       CARFIT_BAD_JSON  the request is not valid JSON (syntax, invalid UTF-8, nesting deeper
- *                        than 2048, integers beyond 64 bits) or is not an object;
+ *                        than 2048, integers beyond 64 bits, a string holding U+0000)
+ *                        or is not an object (an empty text is {});
  *       CARFIT_INVALID   a member is of the wrong type or out of range, or the request is larger
  *                        than the core's maxRequestBytes (default 512 MiB);
  *       CARFIT_MISUSE    core is NULL, closed, or not a core;

@@ -1,0 +1,213 @@
+import XCTest
+@testable import CarFitCore
+
+final class VisitTests: XCTestCase {
+    func record(_ pairs: KeyValuePairs<String, JSON>) -> JSON {
+        var object = JSONObject(["startTimeUtc": "2020-09-10T08:05:00"])
+        for (k, v) in pairs { object[k] = v }
+        return .object(object)
+    }
+
+    func decode(_ pairs: KeyValuePairs<String, JSON>) -> Result<Visit, Rejection> {
+        Visit.decode(record(pairs), index: 0)
+    }
+
+    func testStatesInAnySpelling() {
+        for (source, state) in [("ToDo", "Todo"), ("todo", "Todo"), ("TODO", "Todo"), ("to_do", "Todo"),
+                                ("InProgress", "InProgress"), ("in progress", "InProgress"), ("IN_PROGRESS", "InProgress"),
+                                ("done", "Done"), ("Rejected", "Rejected"), ("Cancelled", "Cancelled"), ("", "")] {
+            XCTAssertEqual(VisitState.display(source), state, source)
+        }
+        XCTAssertEqual(VisitState.color(of: "todo"), "#4E77D6")
+        XCTAssertEqual(VisitState.color(of: "Cancelled"), "#8E8E93")
+        XCTAssertEqual(VisitState.color(of: nil), "#8E8E93")
+    }
+
+    func testNameAndAddressLeaveOutMissingParts() throws {
+        let v = try decode(["houseOwnerFirstName": "  Tone ", "houseOwnerLastName": .null,
+                            "houseOwnerAddress": "Akademivej 15", "houseOwnerCity": "Lyngby"]).get()
+        XCTAssertEqual(v.name, "Tone")
+        XCTAssertEqual(v.address, "Akademivej 15 Lyngby")
+        let empty = try decode([:]).get()
+        XCTAssertEqual(empty.name, "")
+        XCTAssertEqual(empty.address, "")
+        XCTAssertEqual(empty.tasks, "")
+        XCTAssertEqual(empty.taskMinutes, 0)
+        XCTAssertNil(empty.coordinate)
+    }
+
+    func testTasks() throws {
+        let v = try decode(["tasks": [.obj(["title": "A", "timesInMinutes": 25]), .obj(["title": .null, "timesInMinutes": 5]),
+                                      .obj(["title": "B", "timesInMinutes": 10.0])]]).get()
+        XCTAssertEqual(v.tasks, "A, B")
+        XCTAssertEqual(v.taskMinutes, 40)
+    }
+
+    func testRejectionsNameTheField() {
+        let cases: [(KeyValuePairs<String, JSON>, String)] = [
+            (["startTimeUtc": .null], "startTimeUtc"),
+            (["startTimeUtc": 5], "startTimeUtc"),
+            (["startTimeUtc": "2020-09-31T00:00:00"], "startTimeUtc"),
+            (["houseOwnerLatitude": 90.0001], "houseOwnerLatitude"),
+            (["houseOwnerLatitude": "55"], "houseOwnerLatitude"),
+            (["houseOwnerLongitude": 181], "houseOwnerLongitude"),
+            (["tasks": "wash"], "tasks"),
+            (["tasks": [1]], "tasks[0]"),
+            (["tasks": [.obj(["timesInMinutes": 1.5])]], "tasks[0].timesInMinutes"),
+            (["tasks": [.obj(["timesInMinutes": 100_001])]], "tasks[0].timesInMinutes"),
+            (["tasks": [.obj(["title": false])]], "tasks[0].title"),
+            (["visitId": 7], "visitId"),
+            (["visitState": ["Done"]], "visitState"),
+        ]
+        for (pairs, field) in cases {
+            guard case .failure(let r) = decode(pairs) else { XCTFail("accepted \(pairs)"); continue }
+            XCTAssertEqual(r.field, field)
+            XCTAssertFalse(r.message.isEmpty)
+        }
+        guard case .failure(let r) = Visit.decode(.array([]), index: 4) else { return XCTFail() }
+        XCTAssertEqual(r.index, 4)
+        XCTAssertNil(r.field)
+    }
+
+    func testSnapshotNeedsADataArray() {
+        XCTAssertThrowsError(try VisitSnapshot(document: Fields(JSONObject(["success": true]))))
+        XCTAssertThrowsError(try VisitSnapshot(document: Fields(JSONObject(["data": .obj([:])]))))
+        let snap = VisitSnapshot(records: [record([:]), .null, record(["houseOwnerLatitude": -91])])
+        XCTAssertEqual(snap.visits.count, 1)
+        XCTAssertEqual(snap.rejected.map(\.index), [1, 2])
+    }
+
+    func testDaySheetDistancesAndSummary() throws {
+        let start = try XCTUnwrap(Instant(iso: "2020-09-10T08:00:00Z"))
+        func visit(_ lat: Double?, _ lon: Double?, minutes: Int) -> Visit {
+            Visit(visitId: nil, employeeId: nil, start: start, name: "", state: "Todo", expectedTime: nil, tasks: "",
+                  taskMinutes: minutes, address: "", phone: nil, latitude: lat, longitude: lon)
+        }
+        let sheet = DaySheet(date: try XCTUnwrap(CivilDate(iso: "2020-09-10")), visits: [
+            visit(55.77883, 12.52124, minutes: 60), visit(55.77453, 12.51967, minutes: 45),
+            visit(nil, 12.5, minutes: 5), visit(55.7765, 12.5127, minutes: 35), visit(55.7765, 12.5127, minutes: 0),
+        ])
+        XCTAssertEqual(sheet.cards.map(\.distanceMeters), [nil, 489, nil, nil, 0])
+        XCTAssertEqual(sheet.summary, DaySheet.Summary(visits: 5, taskMinutes: 145, distanceMeters: 489))
+    }
+
+    func testKilometresRounding() {
+        XCTAssertEqual(DaySheet.kilometres(0), 0.0)
+        XCTAssertEqual(DaySheet.kilometres(49), 0.0)
+        XCTAssertEqual(DaySheet.kilometres(50), 0.1)
+        XCTAssertEqual(DaySheet.kilometres(978), 1.0)
+        XCTAssertEqual(DaySheet.kilometres(3550), 3.6)
+        XCTAssertEqual(DaySheet.kilometres(3549), 3.5)
+        XCTAssertEqual(DaySheet.kilometres(123_456_789), 123456.8)
+    }
+}
+
+final class CalendarTests: XCTestCase {
+    func date(_ s: String) -> CivilDate { CivilDate(iso: s) ?? CivilDate(year: 1, month: 1, day: 1)! }
+
+    func testNavigationAcrossYearsAndEnds() {
+        var state = CalendarState(today: date("2020-12-15"))
+        state.next()
+        XCTAssertEqual(state.displayed, YearMonth(year: 2021, month: 1))
+        state.previous()
+        state.previous()
+        XCTAssertEqual(state.displayed, YearMonth(year: 2020, month: 11))
+        XCTAssertEqual(state.selectedDays, [date("2020-12-15")])
+
+        var end = CalendarState(today: date("9999-12-01"))
+        end.next()
+        XCTAssertEqual(end.displayed, YearMonth(year: 9999, month: 12))
+        var start = CalendarState(today: date("0001-01-01"))
+        start.previous()
+        XCTAssertEqual(start.displayed, YearMonth(year: 1, month: 1))
+    }
+
+    func testSelectSingleAndToggle() {
+        var state = CalendarState(today: date("2020-09-10"))
+        state.select(date("2020-09-12"), mode: .toggle)
+        state.select(date("2020-09-01"), mode: .toggle)
+        XCTAssertEqual(state.selectedDays, [date("2020-09-01"), date("2020-09-10"), date("2020-09-12")])
+        state.select(date("2020-09-10"), mode: .toggle)
+        XCTAssertEqual(state.selectedDays, [date("2020-09-01"), date("2020-09-12")])
+        state.select(date("2021-02-03"), mode: .single)
+        XCTAssertEqual(state.selectedDays, [date("2021-02-03")])
+        XCTAssertEqual(state.displayed, YearMonth(year: 2021, month: 2))
+        // Removing the only day leaves nothing selected and keeps the month.
+        state.select(date("2021-02-03"), mode: .toggle)
+        XCTAssertEqual(state.selectedDays, [])
+    }
+
+    func testMonthSheetGrid() throws {
+        let month = try XCTUnwrap(YearMonth(year: 2020, month: 2))
+        let monday = MonthSheet(month: month, today: date("2020-02-29"), selected: [date("2020-02-03")],
+                                firstWeekday: .monday, visitCounts: [date("2020-02-03"): 4])
+        // 2020-02-01 was a Saturday.
+        XCTAssertEqual(monday.leadingDays, 5)
+        let sunday = MonthSheet(month: month, today: nil, selected: [], firstWeekday: .sunday, visitCounts: [:])
+        XCTAssertEqual(sunday.leadingDays, 6)
+        guard case .object(let doc) = monday.json, case .array(let days)? = doc["days"] else { return XCTFail() }
+        XCTAssertEqual(days.count, 29)
+        XCTAssertEqual(doc["title"], "February 2020")
+        XCTAssertEqual(days[2].objectValue?["visits"], 4)
+        XCTAssertEqual(days[2].objectValue?["isSelected"], true)
+        XCTAssertEqual(days[28].objectValue?["isToday"], true)
+        XCTAssertEqual(doc["previous"], .obj(["year": 2020, "month": 1]))
+    }
+}
+
+final class JSONEncodingTests: XCTestCase {
+    func testShortestRealsAndEscapes() {
+        XCTAssertEqual(JSON.double(472.08).encoded(), "472.08")
+        XCTAssertEqual(JSON.double(0.1 + 0.2).encoded(), "0.30000000000000004")
+        XCTAssertEqual(JSON.double(1).encoded(), "1.0")
+        XCTAssertEqual(JSON.double(.nan).encoded(), "null")
+        XCTAssertEqual(JSON.double(.infinity).encoded(), "null")
+        XCTAssertEqual(JSON.string("a\"b\\c\n\u{01}\u{2028}é").encoded(), #""a\"b\\c\n\u0001\u2028é""#)
+        XCTAssertEqual(JSON.obj(["b": 1, "a": [true, .null]]).encoded(), #"{"b":1,"a":[true,null]}"#)
+        XCTAssertEqual(JSON.int(Int64.min).encoded(), "-9223372036854775808")
+    }
+
+    func testObjectKeepsFirstPositionAndLastValue() {
+        var o = JSONObject()
+        o["x"] = 1
+        o["y"] = 2
+        o["x"] = 3
+        XCTAssertEqual(o.keys, ["x", "y"])
+        XCTAssertEqual(o["x"], 3)
+        o["x"] = nil
+        XCTAssertEqual(o.keys, ["y"])
+    }
+}
+
+final class ConfigTests: XCTestCase {
+    func config(_ pairs: KeyValuePairs<String, JSON>) throws -> CoreConfig {
+        try CoreConfig(Fields(JSONObject(pairs)), localeHour24: true)
+    }
+
+    func testDefaults() throws {
+        let c = try config([:])
+        XCTAssertEqual(c.database, ":memory:")
+        XCTAssertEqual(c.timeZone, "UTC")
+        XCTAssertEqual(c.firstWeekday, .monday)
+        XCTAssertEqual(c.timeoutMs, 10_000)
+        XCTAssertEqual(c.images, CoreConfig.Images())
+        XCTAssertNil(c.now)
+        XCTAssertTrue(c.hour24)
+    }
+
+    func testEveryFieldIsChecked() {
+        let cases: [(KeyValuePairs<String, JSON>, String)] = [
+            (["now": "yesterday"], "now"), (["timeZone": "Nowhere/Land"], "timeZone"), (["hour24": 1], "hour24"),
+            (["firstWeekday": "Monday"], "firstWeekday"), (["sources": .obj(["visits": "file:///etc/passwd"])], "sources.visits"),
+            (["http": .obj(["timeoutMs": 600_001])], "http.timeoutMs"), (["images": .obj(["diskBytes": "1"])], "images.diskBytes"),
+            (["images": .obj(["concurrency": 65])], "images.concurrency"), (["database": 1], "database"),
+            (["maxRequestBytes": 0], "maxRequestBytes"), (["images": 3], "images"),
+        ]
+        for (pairs, field) in cases {
+            XCTAssertThrowsError(try config(pairs)) { error in
+                XCTAssertEqual((error as? CarFitError)?.field, field)
+                XCTAssertEqual((error as? CarFitError)?.status, .invalid)
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+"""Properties of the shipped libcarfit.so itself: exports, SONAME, dependencies, the header,
+and loading on a machine without the Swift toolchain."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HEADER = ROOT / "include" / "carfit.h"
+LIBRARY = Path(os.environ.get("CARFIT_LIBRARY", ROOT / ".build" / "release" / "libcarfit.so"))
+
+
+def run(*args, **kwargs):
+    return subprocess.run(args, check=True, capture_output=True, text=True, **kwargs).stdout
+
+
+def declared_functions():
+    return set(re.findall(r"^\w[\w \*]*?\b(carfit_[a-z0-9_]+)\(", HEADER.read_text(), re.M))
+
+
+def exported_symbols():
+    out = run("nm", "-D", "--defined-only", str(LIBRARY))
+    # Global symbols only (upper-case type letter); local ones are not exported.
+    return {line.split()[2].split("@")[0] for line in out.splitlines()
+            if len(line.split()) == 3 and line.split()[1].isupper()}
+
+
+def test_library_exists():
+    assert LIBRARY.is_file(), f"build it first: swift build -c release ({LIBRARY})"
+
+
+def test_exports_exactly_the_header_functions():
+    declared = declared_functions()
+    assert len(declared) >= 13
+    assert exported_symbols() == declared
+
+
+def test_soname_and_symlink():
+    dynamic = run("readelf", "-d", str(LIBRARY))
+    assert "Library soname: [libcarfit.so.1]" in dynamic
+    assert (LIBRARY.parent / "libcarfit.so.1").resolve() == LIBRARY.resolve()
+
+
+def toolchain_root():
+    swift = shutil.which("swift")
+    assert swift, "swift is not on PATH"
+    return Path(os.path.realpath(swift)).parents[2]
+
+
+def test_needs_only_system_libraries():
+    needed = set(re.findall(r"NEEDED\)\s+Shared library: \[([^\]]+)\]", run("readelf", "-d", str(LIBRARY))))
+    allowed = {"libjansson.so.4", "libsqlite3.so.0", "libcurl.so.4", "libc.so.6", "libm.so.6",
+               "libstdc++.so.6", "libgcc_s.so.1", "ld-linux-x86-64.so.2", "libdl.so.2", "libpthread.so.0",
+               "libutil.so.1", "librt.so.1"}
+    assert needed <= allowed, needed - allowed
+    ldd = run("ldd", str(LIBRARY))
+    assert "not found" not in ldd
+    assert str(toolchain_root()) not in ldd
+
+
+LOAD_AND_CALL = """
+import ctypes, json, sys
+lib = ctypes.CDLL(sys.argv[1])
+lib.carfit_open.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p)]
+lib.carfit_call.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+lib.carfit_free.argtypes = [ctypes.c_void_p]
+lib.carfit_close.argtypes = [ctypes.c_void_p]
+core, resp = ctypes.c_void_p(), ctypes.c_void_p()
+assert lib.carfit_open(b'{"timeZone": "Europe/Copenhagen", "now": "2020-09-10T07:00:00Z"}', ctypes.byref(core), ctypes.byref(resp)) == 0
+lib.carfit_free(resp)
+assert lib.carfit_call(core, b"calendar.get", None, ctypes.byref(resp)) == 0
+doc = json.loads(ctypes.string_at(resp.value))
+lib.carfit_free(resp)
+lib.carfit_close(core)
+print(doc["title"], doc["today"])
+"""
+
+
+def test_loads_without_the_swift_toolchain():
+    """Hide the toolchain behind an empty tmpfs in a private mount namespace, then load and call."""
+    if shutil.which("unshare") is None:
+        pytest.fail("unshare (util-linux) is needed for this test")
+    root = toolchain_root()
+    script = f'mount -t tmpfs none "{root}" && test -z "$(ls -A "{root}")" && exec "{sys.executable}" -c "$0" "$1"'
+    result = subprocess.run(["unshare", "-m", "sh", "-c", script, LOAD_AND_CALL, str(LIBRARY)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "September 2020 2020-09-10"
+
+
+def test_header_compiles_as_c99_and_cxx(tmp_path):
+    source = tmp_path / "use.c"
+    source.write_text('#include "carfit.h"\nint main(void) { return carfit_version() == 0; }\n')
+    run("gcc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only", f"-I{ROOT / 'include'}", str(source))
+    cxx = tmp_path / "use.cpp"
+    cxx.write_text('#include "carfit.h"\nint main() { return carfit_version() == nullptr; }\n')
+    run("g++", "-std=c++11", "-Wall", "-Werror", "-fsyntax-only", f"-I{ROOT / 'include'}", str(cxx))
+
+
+def test_version_macros_match_runtime():
+    import ctypes
+    lib = ctypes.CDLL(str(LIBRARY))
+    lib.carfit_version.restype = ctypes.c_char_p
+    text = HEADER.read_text()
+    major, minor, patch = (re.search(rf"#define CARFIT_VERSION_{k} (\d+)", text).group(1) for k in ("MAJOR", "MINOR", "PATCH"))
+    assert re.search(r'#define CARFIT_VERSION "([^"]+)"', text).group(1) == f"{major}.{minor}.{patch}"
+    assert lib.carfit_version().decode() == f"{major}.{minor}.{patch}"
