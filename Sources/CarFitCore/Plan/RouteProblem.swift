@@ -108,9 +108,10 @@ public struct RouteProblem: Sendable {
         return total
     }
 
-    /// A stop is late when its arrival, rounded to the minute, is after its window's end.
+    /// A stop is late when its arrival, rounded to the minute (halves up), is after its window's
+    /// end: for a whole-minute end that is an arrival at least half a minute past it.
     @inline(__always) static func isLate(arrival: Double, closes: Double) -> Bool {
-        arrival.rounded() > closes
+        closes.isFinite && arrival >= closes + 0.5
     }
 
     /// Late stops of driving a route (stops only), counting no further than `limit + 1`.
