@@ -235,6 +235,265 @@ int carfit_calendar_select(carfit_core *core, const char *request, char **respon
 int carfit_calendar_month(carfit_core *core, const char *request, char **response);
 
 /* ---------------------------------------------------------------------------------------------
+ * Employees, session, catalog and cart: the wine club's shop
+ *
+ * An employee is {"id": integer, "pin": "4821", "firstName", "lastName", "email": lower-case
+ * text or null, "hiredOn": "YYYY-MM-DD"}. A product id is an integer or a string as the catalog
+ * gave it; 101 and "101" name the same product, and responses write the id in the form it was
+ * last imported with. Prices are exact (at most two decimals, 0 to 1000000, kept in integer
+ * cents). Employees, the login lock-out, products, carts and orders live in the database; which
+ * employee is logged in is held by each core in memory (a new core starts logged out).
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_employees_create (method "employees.create") — add an employee.
+ *
+ * Takes:   {"pin": "4821", "firstName": "Ada", "lastName": "Lovelace",
+ *          "email": "ada@example.com", "hiredOn": "2024-03-01"}.
+ *            pin        required; a string of 4 to 12 ASCII digits (a JSON number is refused)
+ *            firstName, lastName  required; trimmed, non-empty, at most 100 characters, no
+ *                       control characters
+ *            email      optional (absent, null or blank: none); an ASCII address of the shape
+ *                       local@domain.tld (the last label letters, at least two); stored trimmed
+ *                       and lower-case
+ *            hiredOn    optional; "YYYY-MM-DD"; default: today by the core's clock and zone
+ * Returns: {"employee": {...}} with the new id.
+ * Errors:  CARFIT_INVALID (field "pin", "firstName", "lastName", "email" or "hiredOn");
+ *          CARFIT_CONFLICT when the PIN, the last name (case-insensitive) or the email (case-
+ *          insensitive) is taken: field "pin", "lastName" or "email", checked in that order.
+ *          First names may repeat. A refused call stores nothing.
+ */
+int carfit_employees_create(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_employees_list (method "employees.list") — every employee.
+ * Takes:   no members.
+ * Returns: {"employees": [{...employee, "cartQuantity": 3}]} sorted by last name, then first
+ *          name, ignoring case and accents ("Étienne" among the E's), then by id; cartQuantity
+ *          is the total quantity in that employee's cart.
+ */
+int carfit_employees_list(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_employees_recover_pin (method "employees.recover_pin") — find a PIN by email.
+ * Takes:   {"email": "ada@example.com"} (compared case-insensitively, surrounding blanks ignored).
+ * Returns: {"pin", "firstName", "lastName"}.
+ * Errors:  CARFIT_INVALID (email missing, blank or not an address; field "email");
+ *          CARFIT_NOT_FOUND ("No employee has that email."; field "email").
+ */
+int carfit_employees_recover_pin(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_session_login (method "session.login") — log an employee in on this core.
+ *
+ * Takes:   {"pin": "4821"}.
+ * Returns: {"employee": {...}}; that employee is logged in on this core (replacing any other).
+ * Errors:  CARFIT_UNAUTHORIZED:
+ *            - no employee has the PIN (field "pin"); the message says how many attempts are
+ *              left;
+ *            - after 5 such failures in a row (across all cores and processes on the database),
+ *              every login is refused for 30 seconds of the core's clock, the right PIN and
+ *              malformed ones included. The message says "locked until <instant>" and the
+ *              error document carries "lockedUntil": "2024-05-01T10:00:30Z" (the end of the
+ *              lock rounded up to the second). Attempts refused during a lock neither count nor
+ *              extend it; after a lock the count starts again from zero; a successful login
+ *              resets it. The count and the lock are stored in the database, so reopening does
+ *              not lift them.
+ *          CARFIT_INVALID (field "pin"): the PIN is missing, not a string, or not 4 to 12
+ *          digits. Such an attempt is not counted as a failure.
+ *          A refused login leaves the current session as it was.
+ */
+int carfit_session_login(carfit_core *core, const char *request, char **response);
+
+/* carfit_session_logout (method "session.logout") — log out (also when nobody is logged in).
+ * Returns: {"employee": null}. */
+int carfit_session_logout(carfit_core *core, const char *request, char **response);
+
+/* carfit_session_get (method "session.get") — the logged-in employee.
+ * Returns: {"employee": {...}} or {"employee": null}. */
+int carfit_session_get(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_catalog_import (method "catalog.import") — add or update products.
+ *
+ * Takes:   the wine.com shape {"Products": {"List": [{"Id", "Name", "Description",
+ *          "Labels": [{"Url"}], "Varietal": {"WineType": {"Name"}}, "PriceRetail"}]}}, or
+ *          {"products": [{"id", "name", "category", "description", "imageUrl", "price"}]}.
+ *          A record needs an id (integer or non-blank string of at most 200 characters), a
+ *          non-blank name and a price (a number, or a decimal string such as "7.50"; at most
+ *          two decimals; 0 to 1000000). The category is Varietal.WineType.Name, the image the
+ *          first label's Url; text is trimmed and blank text reads as null.
+ * Returns: {"imported": n, "rejected": [{"index": i, "field": "PriceRetail", "message"}]}.
+ *          Valid records are upserted by id in one transaction: a new product goes after all
+ *          stored ones (import order), an updated one keeps its place. A record repeated in
+ *          one document: the last one wins.
+ * Errors:  CARFIT_INVALID when the document has no product list (field "products", or
+ *          "Products" / "Products.List" for the wine.com shape); nothing is changed.
+ */
+int carfit_catalog_import(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_catalog_list (method "catalog.list") — the catalog screen.
+ * Takes:   {"category": "Red Wines", "sort": "name"}; category null or missing: all products;
+ *          a category matches exactly (one nobody has gives an empty list); sort "name"
+ *          (default), "-name", or "none" (import order). Name order ignores case and accents
+ *          ("Étienne" among the E's); equal names keep import order.
+ * Returns: {"categories": [every category, sorted the same way], "products": [{"id", "name",
+ *          "category", "imageUrl": url or null, "price"}]}.
+ * Errors:  CARFIT_INVALID (sort not one of the three, category not a string).
+ */
+int carfit_catalog_list(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_catalog_product (method "catalog.product") — one product.
+ * Takes:   {"id": 101} (or "101").
+ * Returns: {"product": {"id", "name", "category", "imageUrl", "price", "description",
+ *          "hasDescription"}}; a missing or blank description reads "No description
+ *          available." with hasDescription false.
+ * Errors:  CARFIT_INVALID (id missing or not an integer or string); CARFIT_NOT_FOUND (field "id").
+ */
+int carfit_catalog_product(carfit_core *core, const char *request, char **response);
+
+/*
+ * The cart of the logged-in employee. Every cart function needs a logged-in employee on this
+ * core (else CARFIT_UNAUTHORIZED, checked first) and answers
+ *     {"cart": {"lines": [{"productId", "name", "imageUrl", "quantity"}], "totalQuantity": n}}
+ * with lines in the order their products were first added. Carts are stored in the database;
+ * each change is one BEGIN IMMEDIATE transaction, so cores in several processes adding to one
+ * cart at once lose nothing. A refused call changes nothing.
+ */
+
+/*
+ * carfit_cart_add (method "cart.add") — add to the cart.
+ * Takes:   {"productId": 101, "quantity": 1}; quantity an integer 1..999 (default 1). A product
+ *          already in the cart adds to its line, which keeps its place; otherwise a new last line.
+ * Errors:  CARFIT_INVALID (productId missing or malformed; quantity not 1..999; or the line would
+ *          pass 999: field "quantity"); CARFIT_NOT_FOUND (no such product; field "productId").
+ */
+int carfit_cart_add(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_cart_update (method "cart.update") — set a line's quantity.
+ * Takes:   {"productId": 101, "quantity": 3}; quantity required, 1..999 (0 is invalid: use remove).
+ * Errors:  CARFIT_INVALID (field "quantity" or "productId"); CARFIT_NOT_FOUND (the product is
+ *          not in the cart; field "productId").
+ */
+int carfit_cart_update(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_cart_remove (method "cart.remove") — remove a line.
+ * Takes:   {"productId": 101}.
+ * Errors:  CARFIT_INVALID (productId missing or malformed); CARFIT_NOT_FOUND (not in the cart).
+ */
+int carfit_cart_remove(carfit_core *core, const char *request, char **response);
+
+/* carfit_cart_get (method "cart.get") — the cart. Takes no members. */
+int carfit_cart_get(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_cart_checkout (method "cart.checkout") — place the cart as an order.
+ * Returns: {"order": {"id", "placedAt": instant by the core's clock, "lines": [...cart lines],
+ *          "totalQuantity"}, "message": "Thank you for your order!", "cart": {"lines": [],
+ *          "totalQuantity": 0}}. The order (with each line's unit price at that moment) is
+ *          stored and the cart emptied in one transaction.
+ * Errors:  CARFIT_INVALID when the cart is empty (nothing is stored).
+ */
+int carfit_cart_checkout(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_cart_orders (method "cart.orders") — the logged-in employee's orders, newest first.
+ * An extension of the contract: the orders checkout stores, as it answered them.
+ * Returns: {"orders": [{"id", "placedAt", "lines", "totalQuantity"}]}.
+ */
+int carfit_cart_orders(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
+ * Transactions and insights
+ *
+ * A transaction is {"id", "name", "category", "amount", "date", "accountName", "provider",
+ * "pinned"}:
+ *   id        a JSON integer or a non-empty string (at most 256 bytes), echoed with its type.
+ *             The type is part of the id: 1 and "1" are two different transactions. Integer ids
+ *             sort numerically before string ids; strings sort by code point. (A real without a
+ *             fraction, 3.0, reads as the integer 3.)
+ *   category  trimmed and lower-cased when stored ("Food " is "food"); "all" is reserved.
+ *             Requests name categories the same way, so {"category": "Food"} lists "food".
+ *   amount    exact, at most two decimals, |amount| <= 10000000000000 (1e13); negative amounts
+ *             (refunds) are allowed. In a request: a JSON number (accepted when it is the double
+ *             nearest to a decimal with at most two places: 54.60 is, 0.125 is not), an integer,
+ *             or a decimal string "-?digits[.d[d]]" ("54.60"). In a response: the JSON number
+ *             nearest to the exact decimal (54.6 for 54.60).
+ *   date      "YYYY-MM-DD".
+ *   name, accountName, provider   strings as given, or null.
+ *   pinned    whether the amount counts in the sum and the insights.
+ * Sums and totals are computed in integer cents (no rounding ever); a response writes the
+ * double nearest to the exact decimal (the sample's 13 transactions total exactly 472.08).
+ * The category bar is "all", then food, health, entertainment, shopping, travel (always, in this
+ * order), then the other categories of the stored transactions (pinned or not) in code point
+ * order. The list and the insights read the same stored pins: a pin shows in both at once.
+ * Transactions are kept in the database and survive closing and reopening it.
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_transactions_import (method "transactions.import") — add or update transactions.
+ *
+ * Takes:   {"transactions": [{"id", "name", "category", "amount", "date", "accountName",
+ *          "provider", "pinned"}...]}. Required per record: id, category, amount, date; the
+ *          others may be null or missing but must have their type when present.
+ * Does:    upserts by id, in document order (an id repeated in one document: the last record
+ *          wins), in one transaction. A new transaction is pinned unless its record says
+ *          "pinned": false; a record without "pinned" (or with null) keeps the stored
+ *          transaction's pin, so re-importing never undoes the user's choice. Transactions not
+ *          in the document stay as they are.
+ * Returns: {"imported": n, "rejected": [{"index": i, "field": "amount", "message": "..."}]}:
+ *          records that fail validation (an amount with more than two decimals, out of range
+ *          or missing; a date that is missing or not a valid "YYYY-MM-DD"; a missing or empty
+ *          id; a missing, empty or "all" category; a member of the wrong type; a record that
+ *          is not an object, field null) are skipped; the others are stored.
+ * Errors:  CARFIT_INVALID (no "transactions" array; field "transactions"); nothing is changed.
+ */
+int carfit_transactions_import(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_transactions_list (method "transactions.list") — the transactions screen.
+ *
+ * Takes:   {"category": "food"}; "all", null or missing lists every transaction. A category
+ *          nobody uses lists nothing (count 0, sum 0).
+ * Returns: {"category": "food", "categories": ["all", "food", "health", "entertainment",
+ *          "shopping", "travel", ...others], "transactions": [transaction...], "count": 5,
+ *          "sum": 74.28, "pinnedCount": 5}. Transactions newest date first, then by id.
+ *          count is the number listed, pinned or not; sum adds the pinned ones only (the
+ *          floating sum); pinnedCount (an extension) counts them.
+ * Errors:  CARFIT_INVALID (category not a string, or empty; field "category").
+ */
+int carfit_transactions_list(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_transactions_pin (method "transactions.pin") — pin or unpin one transaction.
+ *
+ * Takes:   {"id": 3, "pinned": false}; both required ("pinned" true pins, false unpins).
+ * Returns: {"transaction": transaction} as stored after the change.
+ * Errors:  CARFIT_INVALID (id missing or not an integer or non-empty string, field "id";
+ *          pinned missing or not a boolean, field "pinned"); CARFIT_NOT_FOUND (no transaction
+ *          has that id with that type, field "id"). Nothing is changed on an error.
+ */
+int carfit_transactions_pin(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_insights_get (method "insights.get") — spending per category over pinned transactions.
+ *
+ * Takes:   no members.
+ * Returns: {"categories": [{"category": "food", "total": 74.28, "count": 5, "share": 0.1573}...],
+ *          "total": 472.08, "count": 13}. One row per category of the bar (without "all"), in
+ *          its order, also when nothing in it is pinned (total 0, count 0, share 0). total and
+ *          count cover pinned transactions only; the top-level count (an extension) is the
+ *          number of pinned transactions. share = total / grand total, rounded to 4 decimals
+ *          (halves away from zero, computed exactly); 0 when the grand total is 0. With refunds
+ *          a share may be negative or above 1.
+ */
+int carfit_insights_get(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
  * Day plan: the order to drive the washer's day in
  * ------------------------------------------------------------------------------------------- */
 

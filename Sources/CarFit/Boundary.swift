@@ -18,25 +18,37 @@ enum Boundary {
             guard let core = Handles.shared.core(handle) else {
                 throw CarFitError(.misuse, handle == nil ? "The core is NULL." : "The core is closed or not a core.")
             }
-            let fields = try parseRequest(request, limit: core.config.maxRequestBytes)
-            result = .success(try core.serialized { () throws(CarFitError) in try operation(core, fields) })
+            let bytes = try requestBytes(request, limit: core.config.maxRequestBytes)
+            switch operation {
+            case .parsed(let body):
+                let fields = try parse(bytes)
+                result = .success(try core.serialized { () throws(CarFitError) in try body(core, fields) })
+            case .streamed(let body):
+                result = .success(try core.serialized { () throws(CarFitError) in try body(core, bytes) })
+            }
         } catch {
             result = .failure(error)
         }
         return finish(result, response)
     }
 
-    /// A request as an object: `NULL` or `""` is `{}`; anything but an object is `bad_json`.
-    static func parseRequest(_ request: UnsafePointer<CChar>?, limit: Int) throws(CarFitError) -> Fields {
-        guard let request else { return Fields(JSONObject()) }
+    /// The request's bytes (`NULL` is empty), refused past `limit`. Borrowed from the caller for
+    /// the duration of the call.
+    static func requestBytes(_ request: UnsafePointer<CChar>?, limit: Int) throws(CarFitError) -> UnsafeRawBufferPointer {
+        guard let request else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         let length = strlen(request)
-        if length == 0 { return Fields(JSONObject()) }
         guard length <= limit else {
             throw CarFitError(.invalid, "The request is \(length) bytes, more than the limit of \(limit).")
         }
-        let value = try JanssonParser.parse(request, length: length)
+        return UnsafeRawBufferPointer(start: request, count: length)
+    }
+
+    /// A request as an object: empty is `{}`; anything but an object is `bad_json`.
+    static func parse(_ bytes: UnsafeRawBufferPointer, what: String = "request") throws(CarFitError) -> Fields {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return Fields(JSONObject()) }
+        let value = try JanssonParser.parse(base.assumingMemoryBound(to: CChar.self), length: bytes.count, what: what)
         guard case .object(let object) = value else {
-            throw CarFitError(.badJSON, "The request must be a JSON object.",
+            throw CarFitError(.badJSON, "The \(what) must be a JSON object.",
                               extra: JSONObject(["line": 1, "column": 1, "position": 0]))
         }
         return Fields(object)
@@ -46,16 +58,21 @@ enum Boundary {
     static func finish(_ result: Result<JSON, CarFitError>, _ response: ResponseOut?) -> Int32 {
         switch result {
         case .success(let value):
-            response?.pointee = cString(value.encoded())
+            if let response { response.pointee = cString(value) }
             return Status.ok.rawValue
         case .failure(let error):
-            response?.pointee = cString(error.document.encoded())
+            if let response { response.pointee = cString(error.document) }
             return error.status.rawValue
         }
     }
 
-    /// A `malloc`ed copy of `text`, freed by the host with `carfit_free`.
-    static func cString(_ text: String) -> UnsafeMutablePointer<CChar>? {
-        text.withCString { strdup($0) }
+    /// The encoded value as a `malloc`ed NUL-terminated string, freed by the host with
+    /// `carfit_free` (NULL only if memory is exhausted).
+    static func cString(_ value: JSON) -> UnsafeMutablePointer<CChar>? {
+        var bytes = value.encodedBytes()
+        bytes.append(0)
+        guard let p = malloc(bytes.count) else { return nil }
+        bytes.withUnsafeBytes { p.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(p), byteCount: $0.count) }
+        return p.assumingMemoryBound(to: CChar.self)
     }
 }

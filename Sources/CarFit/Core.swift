@@ -9,6 +9,7 @@ final class Core: @unchecked Sendable {
     let clock: Clock
     let db: Database
     var calendar: CalendarState
+    let session = ShopSession()
     private let lock = NSLock()
     private var closed = false
 

@@ -5,16 +5,16 @@ import CarFitCore
 enum JanssonParser {
     /// Parses `length` bytes. Syntax errors (and invalid UTF-8, and nesting past jansson's
     /// limit) are `bad_json` with jansson's line, column and position.
-    static func parse(_ bytes: UnsafePointer<CChar>, length: Int) throws(CarFitError) -> JSON {
+    static func parse(_ bytes: UnsafePointer<CChar>, length: Int, what: String = "request") throws(CarFitError) -> JSON {
         var error = json_error_t()
         guard let root = json_loadb(bytes, length, cf_json_flags_any(), &error) else {
-            throw badJSON(error)
+            throw badJSON(error, what: what)
         }
         defer { json_decref(root) }
         return convert(root)
     }
 
-    static func badJSON(_ error: json_error_t) -> CarFitError {
+    static func badJSON(_ error: json_error_t, what: String = "request") -> CarFitError {
         var e = error
         let text = withUnsafeBytes(of: &e.text) { raw -> String in
             let bytes = raw.bindMemory(to: UInt8.self)
@@ -25,7 +25,16 @@ enum JanssonParser {
         extra["line"] = .int(Int64(error.line))
         extra["column"] = .int(Int64(error.column))
         extra["position"] = .int(Int64(error.position))
-        return CarFitError(.badJSON, "The request is not valid JSON: \(text).", extra: extra)
+        return CarFitError(.badJSON, "The \(what) is not valid JSON: \(text).", extra: extra)
+    }
+
+    /// The text of a string value (jansson guarantees valid UTF-8).
+    static func string(_ value: UnsafeMutablePointer<json_t>) -> String {
+        guard let p = json_string_value(value) else { return "" }
+        let n = json_string_length(value)
+        return p.withMemoryRebound(to: UInt8.self, capacity: n) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: n), as: UTF8.self)
+        }
     }
 
     static func convert(_ value: UnsafeMutablePointer<json_t>) -> JSON {
@@ -48,12 +57,7 @@ enum JanssonParser {
                 if let child = json_array_get(value, i) { items.append(convert(child)) }
             }
             return .array(items)
-        case JSON_STRING:
-            guard let p = json_string_value(value) else { return .string("") }
-            let n = json_string_length(value)
-            return p.withMemoryRebound(to: UInt8.self, capacity: n) {
-                .string(String(decoding: UnsafeBufferPointer(start: $0, count: n), as: UTF8.self))
-            }
+        case JSON_STRING: return .string(string(value))
         case JSON_INTEGER: return .int(Int64(json_integer_value(value)))
         case JSON_REAL: return .double(json_real_value(value))
         case JSON_TRUE: return .bool(true)

@@ -25,6 +25,73 @@ enum Schema {
         );
         CREATE INDEX visits_by_start ON visits (start_ms, seq);
         """,
+        // Transactions, upserted by id. `id` has no declared type on purpose: an integer id and
+        // a text id are stored as given and stay distinct (1 is not '1').
+        """
+        CREATE TABLE transactions (
+            id NOT NULL PRIMARY KEY CHECK (typeof(id) IN ('integer', 'text')),
+            name TEXT,
+            category TEXT NOT NULL,           -- trimmed, lower-case
+            amount_cents INTEGER NOT NULL,    -- exact minor units
+            date TEXT NOT NULL,               -- YYYY-MM-DD
+            account_name TEXT,
+            provider TEXT,
+            pinned INTEGER NOT NULL CHECK (pinned IN (0, 1))
+        );
+        CREATE INDEX transactions_by_category ON transactions (category, date DESC, id);
+        """,
+        // Employees, the login lock-out, the catalog, carts and orders (section 5).
+        """
+        CREATE TABLE employees (
+            id INTEGER PRIMARY KEY,
+            pin TEXT NOT NULL UNIQUE,
+            first_name TEXT NOT NULL,
+            last_name TEXT NOT NULL,
+            last_name_key TEXT NOT NULL UNIQUE,   -- lower-cased last name
+            email TEXT UNIQUE,                    -- lower-case; NULL when none
+            hired_on TEXT NOT NULL                -- YYYY-MM-DD
+        );
+        CREATE TABLE login_guard (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            failures INTEGER NOT NULL,            -- wrong PINs in a row
+            locked_until_ms INTEGER               -- end of the lock, ms since the epoch
+        );
+        CREATE TABLE products (
+            id TEXT PRIMARY KEY,                  -- decimal text of an integer id, or the string id
+            id_is_int INTEGER NOT NULL,
+            seq INTEGER NOT NULL UNIQUE,          -- import order
+            name TEXT NOT NULL,
+            category TEXT,
+            description TEXT,
+            image_url TEXT,
+            price_cents INTEGER NOT NULL
+        );
+        CREATE TABLE cart_lines (
+            employee_id INTEGER NOT NULL REFERENCES employees (id),
+            position INTEGER NOT NULL,            -- order of first addition
+            product_id TEXT NOT NULL REFERENCES products (id),
+            quantity INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 999),
+            PRIMARY KEY (employee_id, product_id)
+        );
+        CREATE TABLE orders (
+            id INTEGER PRIMARY KEY,
+            employee_id INTEGER NOT NULL REFERENCES employees (id),
+            placed_at_ms INTEGER NOT NULL,
+            total_quantity INTEGER NOT NULL
+        );
+        CREATE INDEX orders_by_employee ON orders (employee_id, id);
+        CREATE TABLE order_lines (
+            order_id INTEGER NOT NULL REFERENCES orders (id),
+            position INTEGER NOT NULL,
+            product_id TEXT NOT NULL,
+            product_id_is_int INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            image_url TEXT,
+            quantity INTEGER NOT NULL,
+            price_cents INTEGER NOT NULL,         -- unit price when the order was placed
+            PRIMARY KEY (order_id, position)
+        );
+        """,
     ]
 
     static var currentVersion: Int64 { Int64(migrations.count) }

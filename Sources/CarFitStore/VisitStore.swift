@@ -6,35 +6,83 @@ public struct VisitStore {
 
     public init(_ db: Database) { self.db = db }
 
+    /// Starts writing a new snapshot (see `SnapshotWriter`).
+    public func beginSnapshot() throws(CarFitError) -> SnapshotWriter { try SnapshotWriter(db) }
+
     /// Replaces every stored visit with `visits` in one transaction: on any failure the previous
     /// snapshot stays exactly as it was.
     public func replaceAll(with visits: [Visit]) throws(CarFitError) {
-        try db.transaction { () throws(CarFitError) in
-            try db.execute("DELETE FROM visits")
-            let insert = try db.statement("""
-                INSERT INTO visits (seq, visit_id, employee_id, start_ms, name, state, expected_time, tasks,
-                                    task_minutes, address, phone, latitude, longitude)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
-                """)
-            for (seq, v) in visits.enumerated() {
-                insert.reset()
-                try insert.bind(1, Int64(seq))
-                try insert.bind(2, v.visitId)
-                try insert.bind(3, v.employeeId)
-                try insert.bind(4, v.start.milliseconds)
-                try insert.bind(5, v.name)
-                try insert.bind(6, v.state)
-                try insert.bind(7, v.expectedTime)
-                try insert.bind(8, v.tasks)
-                try insert.bind(9, Int64(v.taskMinutes))
-                try insert.bind(10, v.address)
-                try insert.bind(11, v.phone)
-                try insert.bind(12, v.latitude)
-                try insert.bind(13, v.longitude)
-                _ = try insert.step()
-            }
-            insert.reset()
+        let writer = try SnapshotWriter(db)
+        do throws(CarFitError) {
+            for v in visits { try writer.append(v) }
+            try writer.commit()
+        } catch {
+            writer.rollback()
+            throw error
         }
+    }
+
+    /// Writes a new snapshot record by record inside one `BEGIN IMMEDIATE` transaction, so a
+    /// large import never holds the whole document. Nothing is visible to other connections
+    /// until `commit`; `rollback` (or any failure) leaves the previous snapshot as it was.
+    public final class SnapshotWriter {
+        private let db: Database
+        private let insert: Statement
+        private var seq: Int64 = 0
+        private var open = true
+
+        public init(_ db: Database) throws(CarFitError) {
+            self.db = db
+            try db.execute("BEGIN IMMEDIATE")
+            do throws(CarFitError) {
+                try db.execute("DELETE FROM visits")
+                insert = try db.statement("""
+                    INSERT INTO visits (seq, visit_id, employee_id, start_ms, name, state, expected_time, tasks,
+                                        task_minutes, address, phone, latitude, longitude)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                    """)
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+
+        public var count: Int64 { seq }
+
+        public func append(_ v: Visit) throws(CarFitError) {
+            insert.reset()
+            try insert.bind(1, seq)
+            try insert.bind(2, v.visitId)
+            try insert.bind(3, v.employeeId)
+            try insert.bind(4, v.start.milliseconds)
+            try insert.bind(5, v.name)
+            try insert.bind(6, v.state)
+            try insert.bind(7, v.expectedTime)
+            try insert.bind(8, v.tasks)
+            try insert.bind(9, Int64(v.taskMinutes))
+            try insert.bind(10, v.address)
+            try insert.bind(11, v.phone)
+            try insert.bind(12, v.latitude)
+            try insert.bind(13, v.longitude)
+            _ = try insert.step()
+            seq += 1
+        }
+
+        public func commit() throws(CarFitError) {
+            guard open else { return }
+            insert.reset()
+            try db.execute("COMMIT")
+            open = false
+        }
+
+        public func rollback() {
+            guard open else { return }
+            insert.reset()
+            try? db.execute("ROLLBACK")
+            open = false
+        }
+
+        deinit { rollback() }
     }
 
     /// Visits starting in `range` (ms since the epoch), in start order then snapshot order,

@@ -23,7 +23,7 @@ private enum StaticStrings {
     let result: Result<JSON, CarFitError>
     do throws(CarFitError) {
         guard let core else { throw CarFitError(.misuse, "The core out-parameter is NULL.", field: "core") }
-        let request = try Boundary.parseRequest(config, limit: Int.max)
+        let request = try Boundary.parse(try Boundary.requestBytes(config, limit: Int.max), what: "config")
         let opened = try Core(config: try CoreConfig(request))
         core.pointee = Handles.shared.register(opened)
         result = .success(.obj(["version": .string(carfitVersion), "database": .string(opened.config.database)]))

@@ -1,11 +1,11 @@
 import CarFitCore
 
 let calendarOperations: [(String, Operation)] = [
-    ("calendar.get", { core, _ throws(CarFitError) in try core.calendarDocument() }),
-    ("calendar.next", { core, _ throws(CarFitError) in core.calendar.next(); return try core.calendarDocument() }),
-    ("calendar.previous", { core, _ throws(CarFitError) in core.calendar.previous(); return try core.calendarDocument() }),
-    ("calendar.select", { core, request throws(CarFitError) in try core.selectDay(request) }),
-    ("calendar.month", { core, request throws(CarFitError) in try core.monthDocument(request) }),
+    ("calendar.get", .parsed { core, _ throws(CarFitError) in try core.calendarDocument() }),
+    ("calendar.next", .parsed { core, _ throws(CarFitError) in core.calendar.next(); return try core.calendarDocument() }),
+    ("calendar.previous", .parsed { core, _ throws(CarFitError) in core.calendar.previous(); return try core.calendarDocument() }),
+    ("calendar.select", .parsed { core, request throws(CarFitError) in try core.selectDay(request) }),
+    ("calendar.month", .parsed { core, request throws(CarFitError) in try core.monthDocument(request) }),
 ]
 
 extension Core {

@@ -1,7 +1,7 @@
 import CarFitCore
 
 let planOperations: [(String, Operation)] = [
-    ("visits.plan", { core, request throws(CarFitError) in try core.planVisits(request) }),
+    ("visits.plan", .parsed { core, request throws(CarFitError) in try core.planVisits(request) }),
 ]
 
 extension Core {

@@ -1,11 +1,18 @@
 import CarFitCore
 
 let visitOperations: [(String, Operation)] = [
-    ("visits.import", { core, request throws(CarFitError) in try core.importVisits(request) }),
-    ("visits.list", { core, request throws(CarFitError) in try core.listVisits(request) }),
+    ("visits.import", .streamed { core, bytes throws(CarFitError) in try core.importVisits(bytes) }),
+    ("visits.list", .parsed { core, request throws(CarFitError) in try core.listVisits(request) }),
 ]
 
 extension Core {
+    /// Replaces the stored snapshot with the document's valid records, streaming the usual
+    /// shape and parsing anything else whole.
+    func importVisits(_ bytes: UnsafeRawBufferPointer) throws(CarFitError) -> JSON {
+        if let response = try VisitDocumentStream.importVisits(bytes, into: visits) { return response }
+        return try importVisits(try Boundary.parse(bytes))
+    }
+
     /// Replaces the stored snapshot with the document's valid records.
     func importVisits(_ request: Fields) throws(CarFitError) -> JSON {
         let snapshot = try VisitSnapshot(document: request)

@@ -15,31 +15,69 @@ public enum JSON: Sendable, Equatable {
 
 /// A JSON object with its keys in insertion order. A repeated key keeps its first position and
 /// its last value (jansson's rule for duplicated keys in input).
+///
+/// Request objects are small, so members live in an array searched linearly; an index by key
+/// is built only once an object grows past `indexThreshold` members.
 public struct JSONObject: Sendable, Equatable {
-    public private(set) var keys: [String] = []
-    private var values: [String: JSON] = [:]
+    private var members: [(key: String, value: JSON)] = []
+    private var index: [String: Int]?
+
+    static let indexThreshold = 16
 
     public init() {}
 
     public init(_ pairs: KeyValuePairs<String, JSON>) {
+        members.reserveCapacity(pairs.count)
         for (key, value) in pairs { self[key] = value }
     }
 
-    public var count: Int { keys.count }
+    public init(minimumCapacity: Int) {
+        members.reserveCapacity(minimumCapacity)
+    }
+
+    public var count: Int { members.count }
+    public var keys: [String] { members.map(\.key) }
+
+    private func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        return members.firstIndex { $0.key == key }
+    }
 
     public subscript(key: String) -> JSON? {
-        get { values[key] }
+        get { position(of: key).map { members[$0].value } }
         set {
             if let newValue {
-                if values.updateValue(newValue, forKey: key) == nil { keys.append(key) }
-            } else if values.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
+                if let i = position(of: key) {
+                    members[i].value = newValue
+                } else {
+                    members.append((key, newValue))
+                    if index != nil {
+                        index?[key] = members.count - 1
+                    } else if members.count > JSONObject.indexThreshold {
+                        var built: [String: Int] = [:]
+                        built.reserveCapacity(members.count * 2)
+                        for (i, m) in members.enumerated() { built[m.key] = i }
+                        index = built
+                    }
+                }
+            } else if let i = position(of: key) {
+                members.remove(at: i)
+                if index != nil {
+                    var built: [String: Int] = [:]
+                    for (i, m) in members.enumerated() { built[m.key] = i }
+                    index = built
+                }
             }
         }
     }
 
+    /// Members in insertion order.
+    public var pairs: [(key: String, value: JSON)] { members }
+
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.values == rhs.values
+        guard lhs.count == rhs.count else { return false }
+        for m in lhs.members where rhs[m.key] != m.value { return false }
+        return true
     }
 }
 
@@ -72,83 +110,94 @@ extension JSON {
     /// Compact UTF-8 JSON text. Reals use the shortest text that reads back as the same double
     /// (so 472.08 prints as `472.08`); non-finite reals, which JSON cannot carry, print as `null`.
     public func encoded() -> String {
-        var out = ""
-        out.reserveCapacity(256)
+        String(decoding: encodedBytes(), as: UTF8.self)
+    }
+
+    /// The same text as UTF-8 bytes.
+    public func encodedBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
         encode(into: &out)
         return out
     }
 
-    public func encode(into out: inout String) {
+    public func encode(into out: inout [UInt8]) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
+        case .null: out.append(contentsOf: JSON.nullBytes)
+        case .bool(let b): out.append(contentsOf: b ? JSON.trueBytes : JSON.falseBytes)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
         case .double(let d):
-            if d.isFinite {
-                // Swift's description is the shortest round-trip text; whole reals keep ".0".
-                out += d.description
-            } else {
-                out += "null"
-            }
+            // Swift's description is the shortest round-trip text; whole reals keep ".0".
+            if d.isFinite { out.append(contentsOf: d.description.utf8) } else { out.append(contentsOf: JSON.nullBytes) }
         case .string(let s): JSON.encodeString(s, into: &out)
         case .array(let items):
-            out += "["
+            out.append(UInt8(ascii: "["))
             var first = true
             for item in items {
-                if !first { out += "," }
+                if !first { out.append(UInt8(ascii: ",")) }
                 first = false
                 item.encode(into: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let object):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             var first = true
-            for key in object.keys {
-                guard let value = object[key] else { continue }
-                if !first { out += "," }
+            for (key, value) in object.pairs {
+                if !first { out.append(UInt8(ascii: ",")) }
                 first = false
                 JSON.encodeString(key, into: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 value.encode(into: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    static func encodeString(_ s: String, into out: inout String) {
-        out += "\""
-        var plainStart = s.unicodeScalars.startIndex
-        var index = plainStart
-        let scalars = s.unicodeScalars
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
-            let escape: String?
-            switch scalar {
-            case "\"": escape = "\\\""
-            case "\\": escape = "\\\\"
-            case "\n": escape = "\\n"
-            case "\r": escape = "\\r"
-            case "\t": escape = "\\t"
-            case "\u{08}": escape = "\\b"
-            case "\u{0C}": escape = "\\f"
+    static let nullBytes = Array("null".utf8)
+    static let trueBytes = Array("true".utf8)
+    static let falseBytes = Array("false".utf8)
+    static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// A JSON string: `"` and `\` and control characters escaped, U+2028/U+2029 escaped (for
+    /// hosts that embed the text in JavaScript), everything else as raw UTF-8.
+    static func encodeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { appendEscaped($0, into: &out) }
+        if done == nil { Array(s.utf8).withUnsafeBufferPointer { appendEscaped($0, into: &out) } }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var pending = 0
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let c = bytes[index]
+            var escape: [UInt8]?
+            switch c {
+            case UInt8(ascii: "\""): escape = [0x5C, 0x22]
+            case UInt8(ascii: "\\"): escape = [0x5C, 0x5C]
+            case 0x0A: escape = [0x5C, UInt8(ascii: "n")]
+            case 0x0D: escape = [0x5C, UInt8(ascii: "r")]
+            case 0x09: escape = [0x5C, UInt8(ascii: "t")]
+            case 0x08: escape = [0x5C, UInt8(ascii: "b")]
+            case 0x0C: escape = [0x5C, UInt8(ascii: "f")]
+            case 0x00..<0x20:
+                escape = [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(c >> 4)], hexDigits[Int(c & 0xF)]]
+            case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                escape = [0x5C, UInt8(ascii: "u"), 0x32, 0x30, 0x32, bytes[index + 2] == 0xA8 ? 0x38 : 0x39]
             default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16, uppercase: false)
-                    escape = "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-                } else {
-                    escape = nil
-                }
+                escape = nil
             }
             if let escape {
-                out.unicodeScalars.append(contentsOf: scalars[plainStart..<index])
-                out += escape
-                index = scalars.index(after: index)
-                plainStart = index
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending..<index]))
+                out.append(contentsOf: escape)
+                index += c == 0xE2 ? 3 : 1
+                pending = index
             } else {
-                index = scalars.index(after: index)
+                index += 1
             }
         }
-        out.unicodeScalars.append(contentsOf: scalars[plainStart..<scalars.endIndex])
-        out += "\""
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending..<count]))
     }
 }

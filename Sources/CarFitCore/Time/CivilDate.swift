@@ -81,8 +81,13 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Parses exactly `YYYY-MM-DD`, validating the day of the month.
     public init?(iso text: String) {
-        let u = Array(text.utf8)
-        guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"),
+        guard let date = withUTF8(text, { CivilDate(isoPrefix: $0, length: $0.count) }) else { return nil }
+        self = date
+    }
+
+    /// Parses `YYYY-MM-DD` from the first `length` bytes of `u`; `length` must be exactly 10.
+    init?(isoPrefix u: UnsafeBufferPointer<UInt8>, length: Int) {
+        guard length == 10, u.count >= 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"),
               let y = digits(u, 0, 4), let m = digits(u, 5, 2), let d = digits(u, 8, 2) else { return nil }
         self.init(year: y, month: m, day: d)
     }
@@ -99,8 +104,14 @@ func pad(_ n: Int, _ width: Int) -> String {
     return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
 }
 
+/// Runs `body` over the UTF-8 bytes of `text` without copying when the string is contiguous.
+func withUTF8<T>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+    if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+    return Array(text.utf8).withUnsafeBufferPointer(body)
+}
+
 /// The value of `count` ASCII digits of `u` starting at `start`, or nil.
-func digits(_ u: [UInt8], _ start: Int, _ count: Int) -> Int? {
+func digits(_ u: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
     guard start >= 0, count > 0, start + count <= u.count else { return nil }
     var value = 0
     for i in start..<(start + count) {
@@ -129,9 +140,14 @@ public struct Instant: Sendable, Hashable, Comparable {
     /// `±HH:mm`, `±HHmm`, `±HH`, or nothing (then UTC, as the sources mean it). A space may stand
     /// for `T`. Every field is range-checked; the date must exist.
     public init?(iso text: String) {
-        let u = Array(text.utf8)
+        guard let ms = withUTF8(text, Instant.parse) else { return nil }
+        milliseconds = ms
+    }
+
+    /// Milliseconds since the epoch of an ISO 8601 instant in `u`, or nil.
+    static func parse(_ u: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard u.count >= 16, u.count <= 64 else { return nil }
-        guard let date = CivilDate(iso: String(decoding: u[0..<10], as: UTF8.self)) else { return nil }
+        guard let date = CivilDate(isoPrefix: u, length: 10) else { return nil }
         guard u[10] == UInt8(ascii: "T") || u[10] == UInt8(ascii: "t") || u[10] == UInt8(ascii: " "),
               let hour = digits(u, 11, 2), u[13] == UInt8(ascii: ":"), let minute = digits(u, 14, 2),
               hour <= 23, minute <= 59 else { return nil }
@@ -180,7 +196,7 @@ public struct Instant: Sendable, Hashable, Comparable {
         }
         guard i == u.count else { return nil }
         let localSeconds = Int64(date.dayNumber) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-        milliseconds = (localSeconds - Int64(offsetMinutes * 60)) * 1000 + Int64(millis)
+        return (localSeconds - Int64(offsetMinutes * 60)) * 1000 + Int64(millis)
     }
 
     /// `"2020-09-10T08:05:00Z"` (whole seconds, UTC).

@@ -86,6 +86,13 @@ public enum VisitState: String, Sendable, CaseIterable {
 }
 
 extension Visit {
+    /// The members of a source record that `decode` reads; a reader may pass only these.
+    public static let memberNames = [
+        "visitId", "homeBobEmployeeId", "startTimeUtc", "houseOwnerFirstName", "houseOwnerLastName",
+        "visitState", "expectedTime", "tasks", "houseOwnerAddress", "houseOwnerZip", "houseOwnerCity",
+        "houseOwnerMobilePhone", "houseOwnerLatitude", "houseOwnerLongitude",
+    ]
+
     /// Validates one source record (`data[index]`). Only `startTimeUtc` is required; other
     /// members may be null or missing but must have the right type when present.
     public static func decode(_ value: JSON, index: Int) -> Result<Visit, Rejection> {
@@ -137,13 +144,23 @@ extension Visit {
 
     /// Trimmed non-empty parts joined with one space.
     static func join(_ parts: [String?]) -> String {
-        parts.compactMap { $0?.trimmed }.filter { !$0.isEmpty }.joined(separator: " ")
+        var out = ""
+        for part in parts {
+            guard let text = part?.trimmed, !text.isEmpty else { continue }
+            if !out.isEmpty { out += " " }
+            out += text
+        }
+        return out
     }
 }
 
 extension String {
     /// The string without leading and trailing white space (Unicode white space and newlines).
     public var trimmed: String {
+        // Fast path: nothing to trim when both ends are visible ASCII.
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return self
+        }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
@@ -176,7 +193,9 @@ public struct VisitSnapshot: Sendable {
         }
     }
 
-    public var response: JSON {
-        .obj(["imported": .int(Int64(visits.count)), "rejected": .array(rejected.map(\.json))])
+    public var response: JSON { VisitSnapshot.response(imported: visits.count, rejected: rejected) }
+
+    public static func response(imported: Int, rejected: [Rejection]) -> JSON {
+        .obj(["imported": .int(Int64(imported)), "rejected": .array(rejected.map(\.json))])
     }
 }

@@ -1,0 +1,45 @@
+import CarFitCore
+import CarFitStore
+
+let transactionOperations: [(String, Operation)] = [
+    ("transactions.import", .parsed { core, request throws(CarFitError) in try core.importTransactions(request) }),
+    ("transactions.list", .parsed { core, request throws(CarFitError) in try core.listTransactions(request) }),
+    ("transactions.pin", .parsed { core, request throws(CarFitError) in try core.pinTransaction(request) }),
+    ("insights.get", .parsed { core, _ throws(CarFitError) in try core.insights() }),
+]
+
+extension Core {
+    var transactions: TransactionStore { TransactionStore(db) }
+
+    /// Upserts the document's valid records; rejected ones are reported by index.
+    func importTransactions(_ request: Fields) throws(CarFitError) -> JSON {
+        let batch = try TransactionBatch(document: request)
+        try transactions.upsert(batch.records)
+        return batch.response
+    }
+
+    /// One category's transactions (or all), the category bar, the count and the pinned sum.
+    func listTransactions(_ request: Fields) throws(CarFitError) -> JSON {
+        let selected = try TransactionList.selectedCategory(request)
+        let rows = try transactions.transactions(category: selected == TransactionCategories.all ? nil : selected)
+        return TransactionList(selected: selected, transactions: rows, present: try transactions.categories()).json
+    }
+
+    /// Pins or unpins one transaction: `{"id", "pinned"}`, both required.
+    func pinTransaction(_ request: Fields) throws(CarFitError) -> JSON {
+        guard let idValue = request.value("id") else { throw .invalid("id", "id is required.") }
+        let id = try TransactionID(json: idValue, field: "id")
+        guard let pinned = try request.bool("pinned") else {
+            throw .invalid("pinned", "pinned is required: true to pin, false to unpin.")
+        }
+        guard try transactions.setPinned(id, pinned), let stored = try transactions.transaction(id) else {
+            throw CarFitError(.notFound, "No transaction has the id \(id) (ids keep their JSON type: 1 and \"1\" differ).", field: "id")
+        }
+        return .obj(["transaction": stored.json])
+    }
+
+    /// Per category, the pinned transactions' total, count and share of the grand total.
+    func insights() throws(CarFitError) -> JSON {
+        Insights(pinned: try transactions.pinnedAmounts(), present: try transactions.categories()).json
+    }
+}

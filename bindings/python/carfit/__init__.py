@@ -1,0 +1,56 @@
+"""carfit: Python binding for libcarfit, the headless core of the CarFit washer app.
+
+>>> from carfit import Core
+>>> with Core(now="2020-09-10T07:00:00Z", timeZone="Europe/Copenhagen") as core:
+...     core.calendar()["title"]
+'September 2020'
+"""
+
+from __future__ import annotations
+
+from ._lib import find_library, load_library
+from .core import Core
+from .errors import (
+    BadJSONError,
+    CarfitError,
+    ConflictError,
+    InternalError,
+    InvalidError,
+    MisuseError,
+    NotFoundError,
+    StorageError,
+    UnauthorizedError,
+    UnavailableError,
+    error_class,
+)
+
+__version__ = "1.0.0"
+
+__all__ = [
+    "Core",
+    "CarfitError",
+    "BadJSONError",
+    "InvalidError",
+    "NotFoundError",
+    "ConflictError",
+    "UnauthorizedError",
+    "UnavailableError",
+    "StorageError",
+    "MisuseError",
+    "InternalError",
+    "error_class",
+    "find_library",
+    "load_library",
+    "status_name",
+    "version",
+]
+
+
+def version() -> str:
+    """The loaded library's version, e.g. ``"1.0.0"``."""
+    return load_library().carfit_version().decode("ascii")
+
+
+def status_name(status: int) -> str:
+    """The library's name of a status (``"ok"``, ``"bad_json"``, ...; ``"unknown"`` otherwise)."""
+    return load_library().carfit_status_name(int(status)).decode("ascii")

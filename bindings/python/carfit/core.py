@@ -1,0 +1,150 @@
+"""The core: one open libcarfit ``carfit_core`` and the calls made on it."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+from typing import Any, Dict, Optional, Union
+
+from ._lib import load_library, take_string
+from .errors import InternalError, error_from_response
+
+# Area mixins: to add an area, import its mixin here and list it in Core's bases.
+from .visits import VisitsMixin
+from .calendar import CalendarMixin
+from .transactions import TransactionsMixin
+from .shop import ShopMixin
+
+__all__ = ["Core", "Request"]
+
+#: A request or config: a dict (serialised to JSON), JSON text (str or UTF-8 bytes, passed
+#: verbatim), or None (the library reads NULL as ``{}``).
+Request = Union[Dict[str, Any], str, bytes, None]
+
+
+def _encode(request: Request) -> Optional[bytes]:
+    """The UTF-8 JSON text of ``request`` for the C API (None stays NULL)."""
+    if request is None:
+        return None
+    if isinstance(request, bytes):
+        return request
+    if isinstance(request, str):
+        return request.encode("utf-8")
+    return json.dumps(request, ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+class Core(VisitsMixin, CalendarMixin, TransactionsMixin, ShopMixin):
+    """An open libcarfit core: database, clock, calendar state and caches.
+
+    ``Core(config, **kwargs)`` opens a core; keyword arguments are merged into ``config``
+    (``Core(now="2020-09-10T07:00:00Z", timeZone="Europe/Copenhagen")``). Config members, all
+    optional: ``database``, ``now``, ``timeZone``, ``hour24``, ``firstWeekday``, ``sources``,
+    ``http``, ``images``, ``maxRequestBytes``.
+
+    Use it as a context manager, or call :meth:`close`. A non-zero status of any call raises
+    the :class:`~carfit.CarfitError` subclass of that status. One core may be used from
+    several threads; the library serialises the calls.
+    """
+
+    def __init__(self, config: Union[Dict[str, Any], str, bytes, None] = None, **kwargs: Any) -> None:
+        """Open a core with ``config`` (dict, JSON text, or None) merged with ``kwargs``.
+
+        Raises:
+            BadJSONError: ``config`` is JSON text that does not parse, or is not an object.
+            InvalidError: a config member is wrong (named in ``field``).
+            StorageError: the database cannot be opened or created (field ``"database"``).
+        """
+        self._handle: Optional[ctypes.c_void_p] = None
+        self._lib: ctypes.CDLL = load_library()
+        self.open_info: Dict[str, Any] = {}
+
+        if kwargs:
+            if isinstance(config, (str, bytes)):
+                raise TypeError("keyword config members need config to be a dict or None")
+            config = {**(config or {}), **kwargs}
+
+        handle = ctypes.c_void_p()
+        response = ctypes.c_void_p()
+        status = self._lib.carfit_open(_encode(config), ctypes.byref(handle), ctypes.byref(response))
+        document = self._take(response)
+        if status != 0:
+            # The contract leaves *core NULL on failure; close defensively all the same.
+            if handle.value:
+                self._lib.carfit_close(handle)
+            raise error_from_response(status, document)
+        self._handle = handle
+        self.open_info = document or {}
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the core (waits for a call in progress). Closing again is a no-op.
+
+        Afterwards every call raises :class:`~carfit.MisuseError`; stored data stays in the
+        database.
+        """
+        handle, self._handle = getattr(self, "_handle", None), None
+        if handle is not None and handle.value:
+            self._lib.carfit_close(handle)
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has run."""
+        return self._handle is None
+
+    def __enter__(self) -> "Core":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: the library may already be gone
+            pass
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else f"database={self.open_info.get('database')!r}"
+        return f"<carfit.Core {state}>"
+
+    # -- calls --------------------------------------------------------------------------------
+
+    def _take(self, ptr: ctypes.c_void_p) -> Optional[Dict[str, Any]]:
+        """Copy the response text at ``ptr``, free it with carfit_free, and parse it.
+
+        Returns None when the library gave no response (a NULL pointer).
+        """
+        raw = take_string(self._lib, ptr)
+        if raw is None:
+            return None
+        return json.loads(raw.decode("utf-8"))
+
+    def _call(self, method: str, request: Request = None) -> Dict[str, Any]:
+        """Run the operation ``method`` (``"<area>.<verb>"``) through ``carfit_call``.
+
+        ``request`` is a dict (sent as JSON), JSON text, or None (``{}``). Returns the parsed
+        result; a non-zero status raises the typed error built from the error document. A
+        closed core is passed on as NULL, and the library answers with a misuse error.
+        """
+        response = ctypes.c_void_p()
+        status = self._lib.carfit_call(
+            self._handle,
+            None if method is None else method.encode("utf-8"),
+            _encode(request),
+            ctypes.byref(response),
+        )
+        document = self._take(response)
+        if status != 0:
+            raise error_from_response(status, document)
+        if document is None:
+            raise InternalError(9, {"message": f"{method} returned no response."})
+        return document
+
+    def call(self, method: str, request: Request = None) -> Dict[str, Any]:
+        """Run any operation by its method name, e.g. ``core.call("visits.list", {...})``.
+
+        Returns the result document; raises the :class:`~carfit.CarfitError` subclass of a
+        non-zero status.
+        """
+        return self._call(method, request)

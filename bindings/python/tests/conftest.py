@@ -1,0 +1,63 @@
+"""Shared fixtures: the library, the bundled sample, and cores opened on it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+BINDING_DIR = Path(__file__).resolve().parents[1]
+REPO_ROOT = BINDING_DIR.parents[1]
+SAMPLE_PATH = REPO_ROOT / "examples" / "data" / "carfit.json"
+
+# Run without `pip install -e`: import the package from the source tree.
+if str(BINDING_DIR) not in sys.path:
+    sys.path.insert(0, str(BINDING_DIR))
+
+import carfit  # noqa: E402
+from carfit import _lib  # noqa: E402
+
+#: The config of the contract's example day.
+DAY_CONFIG = {"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": True}
+
+
+def pytest_report_header(config):
+    return f"libcarfit: {_lib.find_library()}"
+
+
+@pytest.fixture(scope="module")
+def lib():
+    """The loaded library; the run stops when it cannot be found."""
+    try:
+        return carfit.load_library()
+    except OSError as exc:
+        pytest.exit(str(exc), returncode=3)
+
+
+@pytest.fixture(scope="module")
+def sample_text() -> str:
+    """The bundled visits API document, as text."""
+    return SAMPLE_PATH.read_text(encoding="utf-8")
+
+
+@pytest.fixture()
+def sample(sample_text) -> dict:
+    """The bundled visits API document, parsed (a fresh copy per test)."""
+    return json.loads(sample_text)
+
+
+@pytest.fixture()
+def core(lib):
+    """A core on the example day (2020-09-10 in Europe/Copenhagen, 24h), in memory."""
+    with carfit.Core(DAY_CONFIG) as c:
+        yield c
+
+
+@pytest.fixture()
+def loaded(core, sample):
+    """The example-day core with the sample visits imported."""
+    result = core.import_visits(sample)
+    assert result == {"imported": 7, "rejected": []}
+    return core
