@@ -24,7 +24,7 @@ final class PlanTests: XCTestCase {
 
     /// A random day around Copenhagen (as the sample data): geodesic distances, 30 km/h with
     /// detour 1.3, 10–60 minutes of work per stop, windows on about half the stops when asked.
-    func randomInstance(_ rng: inout SplitMix64, stops n: Int, start: Bool, windows: Bool) -> Instance {
+    func randomInstance(_ rng: inout PlanRandom, stops n: Int, start: Bool, windows: Bool) -> Instance {
         func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
         var points: [PlanRequest.Point] = []
         var stops: [RouteStop] = []
@@ -225,7 +225,7 @@ final class PlanTests: XCTestCase {
         XCTAssertEqual(RoutePlanner.plan(sameNoStart), Array(0..<12))
         // No work budget at all still gives a valid route.
         let tight = RoutePlanner.Limits(exactWithoutWindows: 0, exactWithWindows: 0, branchNodes: 0, work: 0, kicks: 0)
-        var rng = SplitMix64(seed: 3)
+        var rng = PlanRandom(seed: 3)
         let big = randomInstance(&rng, stops: 60, start: false, windows: true)
         let order = RoutePlanner.plan(big.problem, limits: tight)
         XCTAssertTrue(big.problem.isRoute(order))
@@ -259,7 +259,7 @@ final class PlanTests: XCTestCase {
     /// Days of 2–9 stops without windows: the plan is the shortest order (exact search), and the
     /// heuristic alone stays within 2% of it.
     func testOptimalWithoutWindowsAgainstExhaustiveSearch() {
-        var rng = SplitMix64(seed: 20200910)
+        var rng = PlanRandom(seed: 20200910)
         var worstHeuristicGap = 0.0
         var totalGap = 0.0
         var instances = 0
@@ -288,7 +288,7 @@ final class PlanTests: XCTestCase {
     /// Days of 2–8 stops with windows: the plan is the shortest order with no more late stops
     /// than the start-time order.
     func testOptimalWithWindowsAgainstExhaustiveSearch() {
-        var rng = SplitMix64(seed: 77)
+        var rng = PlanRandom(seed: 77)
         var sawLate = false
         for n in 2...8 {
             for round in 0..<8 {
@@ -307,10 +307,66 @@ final class PlanTests: XCTestCase {
         XCTAssertTrue(sawLate, "the random days should include late stops")
     }
 
+    /// Days of 2–8 stops with windows, the heuristic alone: within the late-stop limit, never
+    /// longer than the start-time order, and close to the best order.
+    func testHeuristicWithWindowsAgainstExhaustiveSearch() {
+        var rng = PlanRandom(seed: 4242)
+        var worstGap = 0.0
+        for n in 2...8 {
+            for round in 0..<6 {
+                let instance = randomInstance(&rng, stops: n, start: round % 2 == 0, windows: true)
+                let p = instance.problem
+                let original = Array(0..<n)
+                let limit = lateStops(instance, original)
+                let order = RoutePlanner.plan(p, limits: .heuristicOnly)
+                XCTAssertTrue(p.isRoute(order))
+                XCTAssertLessThanOrEqual(lateStops(instance, order), limit)
+                XCTAssertLessThanOrEqual(p.length(order), p.length(original))
+                let best = exhaustiveBest(instance, lateLimit: limit)
+                worstGap = max(worstGap, best == 0 ? 0 : Double(p.length(order) - best) / Double(best))
+            }
+        }
+        XCTAssertLessThanOrEqual(worstGap, 0.05)
+        print("plan: heuristic alone vs exhaustive with windows, 2-8 stops: worst gap \(worstGap * 100)%")
+    }
+
+    /// Days of 10–12 stops without windows: the heuristic alone against the exact order of the
+    /// dynamic programme.
+    func testHeuristicAgainstDynamicProgramming() {
+        var rng = PlanRandom(seed: 99)
+        var worstGap = 0.0
+        for n in 10...12 {
+            for round in 0..<3 {
+                let instance = randomInstance(&rng, stops: n, start: round != 1, windows: false)
+                let p = instance.problem
+                let exact = RoutePlanner.heldKarp(p)
+                XCTAssertTrue(p.isRoute(exact))
+                XCTAssertEqual(p.length(RoutePlanner.plan(p)), p.length(exact))
+                let heuristic = RoutePlanner.plan(p, limits: .heuristicOnly)
+                XCTAssertGreaterThanOrEqual(p.length(heuristic), p.length(exact))
+                worstGap = max(worstGap, Double(p.length(heuristic) - p.length(exact)) / Double(p.length(exact)))
+            }
+        }
+        XCTAssertLessThanOrEqual(worstGap, 0.02)
+        print("plan: heuristic alone vs dynamic programming, 10-12 stops: worst gap \(worstGap * 100)%")
+    }
+
+    func testDeterministicAndBounded() {
+        var rng = PlanRandom(seed: 5)
+        let instance = randomInstance(&rng, stops: 30, start: true, windows: true)
+        XCTAssertEqual(RoutePlanner.plan(instance.problem), RoutePlanner.plan(instance.problem))
+        // Branch and bound without a node to spend keeps its incumbent.
+        let small = randomInstance(&rng, stops: 8, start: false, windows: true)
+        let original = Array(0..<8)
+        XCTAssertEqual(RoutePlanner.branchAndBound(small.problem, lateLimit: small.problem.lateCount(original),
+                                                   incumbent: original, nodes: 0), original)
+        XCTAssertEqual(RoutePlanner.branchAndBound(small.problem, lateLimit: 0, incumbent: [1, 1], nodes: 10), [1, 1])
+    }
+
     /// Larger days, with and without windows and start point: the plan is a route, never longer
     /// than the start-time order, with no more late stops.
     func testNeverLongerThanTheStartTimeOrder() {
-        var rng = SplitMix64(seed: 1234)
+        var rng = PlanRandom(seed: 1234)
         var saved = 0
         for n in [10, 11, 13, 17, 25, 40, 70] {
             for round in 0..<4 {
@@ -387,14 +443,17 @@ final class PlanTests: XCTestCase {
     }
 
     func testWindowsWaitingAndLatenessInTheResponse() throws {
-        // Two stops at the same place: 08:00 start, 60 minutes each; the second's window opens
-        // 09:30 (30 minutes of waiting); a third's window closed at 10:00 (late by 30 minutes).
+        // Three stops a few metres apart along a street, driven from its end (so the start-time
+        // order is the one shortest order; travel is under a second): 08:00 start, 60 minutes
+        // each for the first two; the second's window opens 09:30 (30 minutes of waiting); the
+        // third's closed at 10:00 (late by 30 minutes).
         let visits = [
-            visit("a", "2020-09-10T06:00:00Z", minutes: 60),
-            visit("b", "2020-09-10T06:05:00Z", expected: "09:30/11:00", minutes: 60),
-            visit("c", "2020-09-10T06:10:00Z", expected: "08:00/10:00", minutes: 15),
+            visit("a", "2020-09-10T06:00:00Z", at: (55.7, 12.5001), minutes: 60),
+            visit("b", "2020-09-10T06:05:00Z", at: (55.7, 12.5002), expected: "09:30/11:00", minutes: 60),
+            visit("c", "2020-09-10T06:10:00Z", at: (55.7, 12.5003), expected: "08:00/10:00", minutes: 15),
         ]
-        let plan = try DayPlan(request: PlanRequest(date: day, startMinute: 480), visits: visits, clock: copenhagen)
+        let request = PlanRequest(date: day, start: .init(latitude: 55.7, longitude: 12.5), startMinute: 480)
+        let plan = try DayPlan(request: request, visits: visits, clock: copenhagen)
         XCTAssertEqual(plan.stops.map(\.visit.visitId), ["a", "b", "c"], "nothing is shorter: the order stays")
         XCTAssertEqual(plan.stops.map { TimeOfDay.text($0.arrivalMinute) }, ["08:00", "09:30", "10:30"])
         XCTAssertEqual(plan.stops.map { TimeOfDay.text($0.departureMinute) }, ["09:00", "10:30", "10:45"])
@@ -402,7 +461,19 @@ final class PlanTests: XCTestCase {
         XCTAssertEqual(plan.stops.map(\.lateMinutes), [0, 0, 30])
         XCTAssertEqual(plan.lateStops, 1)
         XCTAssertEqual(plan.originalLateStops, 1)
-        XCTAssertEqual(plan.distanceMeters, 0)
+        XCTAssertEqual(plan.distanceMeters, plan.originalDistanceMeters)
+        XCTAssertEqual(plan.stops.map(\.leg.meters).count, 3)
+
+        // At one address every order is as short: the planner takes one without a late stop.
+        let together = visits.map { v -> Visit in
+            var v = v
+            v.longitude = 12.5
+            return v
+        }
+        let tie = try DayPlan(request: PlanRequest(date: day, startMinute: 480), visits: together, clock: copenhagen)
+        XCTAssertEqual(tie.distanceMeters, 0)
+        XCTAssertEqual(tie.originalLateStops, 1)
+        XCTAssertEqual(tie.lateStops, 0)
     }
 
     func testEmptyDay() throws {
@@ -427,7 +498,7 @@ final class PlanTests: XCTestCase {
     }
 
     func testHugeDaysKeepTheStartTimeOrder() throws {
-        var rng = SplitMix64(seed: 9)
+        var rng = PlanRandom(seed: 9)
         var visits: [Visit] = []
         for i in 0...DayPlan.maxOptimizedStops {
             let lat = 55.6 + 0.2 * Double(rng.below(10_000)) / 10_000, lon = 12.4 + 0.2 * Double(rng.below(10_000)) / 10_000

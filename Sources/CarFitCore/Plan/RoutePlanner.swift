@@ -23,7 +23,7 @@ public enum RoutePlanner {
         /// Kicks of the iterated local search (0 = plain local search).
         public var kicks: Int
 
-        public init(exactWithoutWindows: Int = 12, exactWithWindows: Int = 10, branchNodes: Int = 2_000_000,
+        public init(exactWithoutWindows: Int = 12, exactWithWindows: Int = 10, branchNodes: Int = 200_000,
                     work: Int = 2_500_000, kicks: Int = 1_000) {
             self.exactWithoutWindows = exactWithoutWindows
             self.exactWithWindows = exactWithWindows
@@ -105,14 +105,16 @@ public enum RoutePlanner {
 
     // MARK: - Exact: branch and bound (windows)
 
-    /// The shortest route with at most `lateLimit` late stops, searching at most `nodes` nodes;
-    /// `incumbent` (a valid route within the limit) bounds the search and is kept if nothing
-    /// shorter is found.
+    /// The shortest route with at most `lateLimit` late stops (and among the shortest, the one
+    /// with fewest late stops), searching at most `nodes` nodes; `incumbent` (a valid route
+    /// within the limit) bounds the search and is kept if nothing better is found.
     static func branchAndBound(_ p: RouteProblem, lateLimit: Int, incumbent: [Int], nodes: Int) -> [Int] {
         let n = p.count
         guard n > 1, n <= 20, p.isRoute(incumbent) else { return incumbent }
         var best = incumbent
-        var bestLength = p.lateCount(incumbent) <= lateLimit ? p.unsafeLength(incumbent) : Int.max
+        let incumbentLate = p.lateCount(incumbent)
+        var bestLength = incumbentLate <= lateLimit ? p.unsafeLength(incumbent) : Int.max
+        var bestLate = incumbentLate <= lateLimit ? incumbentLate : Int.max
         var path = [Int](repeating: 0, count: n)
         var used = [Bool](repeating: false, count: n)
         var budget = nodes
@@ -132,28 +134,39 @@ public enum RoutePlanner {
             return bound
         }
 
+        // Only a shorter route, or one as short with fewer late stops, is worth finding. Ties
+        // can be many (stops at one address), so looking among them has a budget of its own.
+        var tieBudget = max(0, nodes / 20)
+        func hopeless(_ bound: Int, _ late: Int) -> Bool {
+            if bound < bestLength { return false }
+            if bound > bestLength || late >= bestLate || tieBudget <= 0 { return true }
+            tieBudget -= 1
+            return false
+        }
+
         func search(_ depth: Int, _ last: Int, _ time: Double, _ length: Int, _ late: Int) {
             if depth == n {
-                if length < bestLength {
+                if length < bestLength || (length == bestLength && late < bestLate) {
                     bestLength = length
+                    bestLate = late
                     best = path
                 }
                 return
             }
             budget -= 1
             if budget < 0 { return }
-            if length + remainingBound(last) >= bestLength { return }
+            if hopeless(length + remainingBound(last), late) { return }
             // Nearest stops first: good routes are found early and prune the rest.
             var choices: [Int] = []
             for v in 0..<n where !used[v] { choices.append(v) }
             choices.sort { (p.d(last, $0), $0) < (p.d(last, $1), $1) }
             for v in choices {
                 let newLength = length + p.d(last, v)
-                if newLength >= bestLength { continue }
+                if newLength > bestLength { continue }
                 var arrival = time + p.travel(last, v)
                 if arrival < p.opens[v] { arrival = p.opens[v] }
                 let newLate = late + (RouteProblem.isLate(arrival: arrival, closes: p.closes[v]) ? 1 : 0)
-                if newLate > lateLimit { continue }
+                if newLate > lateLimit || hopeless(newLength, newLate) { continue }
                 used[v] = true
                 path[depth] = v
                 search(depth + 1, v, arrival + p.service[v], newLength, newLate)
@@ -500,7 +513,7 @@ struct LocalSearch {
         var bestLength = length
         var bestDepartures = departures
         var bestLates = lates
-        var random = SplitMix64(seed: 0x5EED_CA2F_17 &+ UInt64(n))
+        var random = PlanRandom(seed: 0x5EED_CA2F_17 &+ UInt64(n))
         let reach = max(1, min(50, n / 3))
         var kick = 0
         while kick < kicks && work > 0 {
@@ -552,7 +565,7 @@ struct LocalSearch {
 }
 
 /// A small deterministic generator (SplitMix64) for the planner's kicks.
-struct SplitMix64 {
+struct PlanRandom {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }

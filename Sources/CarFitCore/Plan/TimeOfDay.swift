@@ -7,11 +7,22 @@ public enum TimeOfDay {
         guard u.count == 4 || u.count == 5 else { return nil }
         let hourDigits = u.count - 3
         guard u[hourDigits] == UInt8(ascii: ":"),
-              let hour = digits(u, 0, hourDigits), let minute = digits(u, hourDigits + 1, 2),
+              let hour = number(u[0..<hourDigits]), let minute = number(u[(hourDigits + 1)...]),
               minute <= 59 else { return nil }
         if hour == 24 && minute == 0 && allowEndOfDay { return 1440 }
         guard hour <= 23 else { return nil }
         return hour * 60 + minute
+    }
+
+    /// The value of one or two ASCII digits, or nil.
+    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+        guard !digits.isEmpty, digits.count <= 2 else { return nil }
+        var value = 0
+        for c in digits {
+            guard c >= 48, c <= 57 else { return nil }
+            value = value * 10 + Int(c - 48)
+        }
+        return value
     }
 
     /// 450 → `"07:30"`. Always 24-hour `HH:mm`; a time past midnight keeps counting hours
