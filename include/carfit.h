@@ -528,29 +528,37 @@ int carfit_insights_get(carfit_core *core, const char *request, char **response)
  *          window's end, so "lateMinutes" > 0 exactly for late stops. Daylight-saving changes
  *          within the day are not applied to these wall-clock minutes.
  * Order:   the shortest total distance that can be found quickly with no more late stops than
- *          driving the stops in start-time order: days without windows of up to 12 stops get
- *          the shortest order exactly (dynamic programming); days with windows of up to 10
- *          stops get it by branch and bound; larger days a nearest-neighbour route improved by
- *          2-opt and or-opt moves with a bounded iterated local search. The route ends at the
- *          last stop (no return to the start). The plan is never longer than the start-time
- *          order: when nothing shorter is found (or as short with fewer late stops), that order
- *          is kept. Days of more than 1000 stops are not searched: they keep the start-time
- *          order ("optimized": false). The result is deterministic.
+ *          driving the stops in start-time order (among equally short orders, fewer late stops
+ *          are preferred). Days without windows of up to 12 stops get the shortest order
+ *          exactly (dynamic programming over subsets); days with windows of up to 10 stops get
+ *          it by branch and bound (exact within a budget of 200000 search nodes); larger days
+ *          get nearest-neighbour routes improved by 2-opt and or-opt moves and a bounded
+ *          iterated local search. The route ends at the last stop (no return to the start).
+ *          Waiting is not minimised: a shorter order may wait for a window. The plan is never
+ *          longer than the start-time order: unless an order is found that is shorter, or as
+ *          short with fewer late stops, the start-time order is kept. All work is capped, so a
+ *          day plans in bounded time (200 stops: tens of milliseconds); days of more than 1000
+ *          stops are not searched and keep the start-time order ("optimized": false). The same
+ *          request on the same data always gives the same plan.
  * Returns: {"date", "startTime": "07:30" | null (no stops and no startTime),
  *           "stops": [{"visitId", "name", "arrival": "08:05", "departure": "09:05",
  *                      "waitMinutes", "lateMinutes", "distanceMeters", "travelMinutes",
  *                      "serviceMinutes", "window": "08:00/10:00" | null, "expectedTime",
  *                      "state", "latitude", "longitude"}],
  *           "distanceMeters", "originalDistanceMeters", "savedMeters", "lateStops",
- *           "originalLateStops", "optimized", "skipped": [{"visitId", "reason"}]}
+ *           "originalLateStops", "optimized", "skipped": [{"visitId", "reason", "name"}]}
  *          Stops are in the planned order. Times are local "HH:mm", always 24-hour whatever
  *          the hour24 setting, rounded to the nearest minute; a time past midnight keeps
  *          counting hours ("24:10" is 00:10 the next day) so a day's times always increase.
+ *          Half minutes round up.
  *          waitMinutes, lateMinutes and travelMinutes are whole minutes (rounded). A stop's
  *          distanceMeters is the geodesic from the previous stop (from "start", or 0 for the
  *          first stop without one), rounded to whole metres; "distanceMeters" sums them;
  *          "originalDistanceMeters" and "originalLateStops" are the same for the stops in
  *          start-time order; "savedMeters" is their difference (never negative).
+ *          Members beyond those the contract lists: "startTime", "savedMeters",
+ *          "originalLateStops", "optimized"; per stop "travelMinutes", "serviceMinutes",
+ *          "window", "expectedTime", "state", "latitude", "longitude"; per skipped visit "name".
  * Errors:  CARFIT_INVALID with the field: "date" (missing, not a string, not a day),
  *          "employeeId" (not a string), "start" (not an object), "start.latitude" /
  *          "start.longitude" (missing, not a number, out of range), "startTime" (not "HH:mm"

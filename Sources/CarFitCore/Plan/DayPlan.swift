@@ -10,6 +10,7 @@ public struct DayPlan: Sendable {
 
     public struct Skipped: Sendable, Equatable {
         public var visitId: String?
+        public var name: String
         public var reason: String
     }
 
@@ -42,7 +43,7 @@ public struct DayPlan: Sendable {
         var skipped: [Skipped] = []
         for visit in visits {
             if let reason = DayPlan.skipReason(visit) {
-                skipped.append(Skipped(visitId: visit.visitId, reason: reason))
+                skipped.append(Skipped(visitId: visit.visitId, name: visit.name, reason: reason))
             } else if let c = visit.coordinate {
                 candidates.append(visit)
                 coordinates.append(PlanRequest.Point(latitude: c.latitude, longitude: c.longitude))
@@ -161,7 +162,9 @@ public struct DayPlan: Sendable {
             "lateStops": .int(Int64(lateStops)),
             "originalLateStops": .int(Int64(originalLateStops)),
             "optimized": .bool(optimized),
-            "skipped": .array(skipped.map { .obj(["visitId": .str($0.visitId), "reason": .string($0.reason)]) }),
+            "skipped": .array(skipped.map {
+                .obj(["visitId": .str($0.visitId), "reason": .string($0.reason), "name": .string($0.name)])
+            }),
         ])
     }
 }
