@@ -7,11 +7,12 @@
 ///   orders (bounded by the heuristic's route and a lower bound of the remaining legs, pruned on
 ///   late stops), exact unless the node budget runs out.
 /// - Larger days: nearest-neighbour constructions and the start-time order, each improved by
-///   2-opt and or-opt moves (segments of 1–3 stops, either direction) that keep the late-stop
-///   limit, then iterated with deterministic double-bridge kicks while the work budget lasts.
+///   2-opt and or-opt moves (segments of 1–3 stops, either direction) towards each stop's
+///   nearest neighbours that keep the late-stop limit, then an iterated local search
+///   (deterministic double-bridge kicks, up to 5 per stop) while the work budget lasts.
 ///
-/// All work is bounded by `Limits.work` (one unit ≈ one move evaluated), so every day plans in
-/// bounded time whatever its size or shape; results are deterministic.
+/// All work is bounded (`Limits.work`, one unit ≈ one move evaluated; `branchNodes`; `kicks`),
+/// so every day plans in bounded time whatever its size or shape; results are deterministic.
 public enum RoutePlanner {
     public struct Limits: Sendable, Equatable {
         public var exactWithoutWindows: Int
@@ -363,7 +364,7 @@ struct LocalSearch {
     /// Tries the moves that give stop `a` a nearer neighbour; applies the first that helps.
     private mutating func improve(around a: Int) -> Bool {
         let q = pos[a]
-        guard q >= 1, q <= n else { return false }
+        guard n > 1, q >= 1, q <= n else { return false }
         let reach = max(p.d(route[q - 1], a), p.d(a, route[q + 1]))
         for t in 0..<width {
             let c = neighbours[a * width + t]
