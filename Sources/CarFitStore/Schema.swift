@@ -92,6 +92,29 @@ enum Schema {
             PRIMARY KEY (order_id, position)
         );
         """,
+        // Articles: the snapshot of the Cars feed, the offline cache (section 7).
+        """
+        CREATE TABLE articles (
+            seq INTEGER PRIMARY KEY,          -- position in the snapshot
+            article_id NOT NULL,              -- as given: INTEGER or TEXT (no type affinity)
+            title TEXT NOT NULL,
+            ingress TEXT,
+            image_url TEXT,
+            published_ms INTEGER NOT NULL,    -- dateTime, ms since the epoch
+            tags TEXT NOT NULL,               -- JSON array, as given
+            content TEXT NOT NULL             -- JSON array of {"type", "subject", "description"}
+        );
+        CREATE INDEX articles_by_published ON articles (published_ms DESC, seq);
+        """,
+        // The carousel's pattern pool, in import order; one row per image URL.
+        """
+        CREATE TABLE patterns (
+            seq INTEGER PRIMARY KEY,          -- first import order (round robin order)
+            image_url TEXT NOT NULL UNIQUE,
+            title TEXT,
+            colors TEXT NOT NULL              -- "RRGGBB" values joined with ","
+        );
+        """,
     ]
 
     static var currentVersion: Int64 { Int64(migrations.count) }

@@ -14,6 +14,8 @@ from .visits import VisitsMixin
 from .calendar import CalendarMixin
 from .transactions import TransactionsMixin
 from .shop import ShopMixin
+from .articles import ArticlesMixin
+from .images import ImagesMixin
 
 __all__ = ["Core", "Request"]
 
@@ -33,7 +35,7 @@ def _encode(request: Request) -> Optional[bytes]:
     return json.dumps(request, ensure_ascii=False, allow_nan=False).encode("utf-8")
 
 
-class Core(VisitsMixin, CalendarMixin, TransactionsMixin, ShopMixin):
+class Core(VisitsMixin, CalendarMixin, TransactionsMixin, ShopMixin, ArticlesMixin, ImagesMixin):
     """An open libcarfit core: database, clock, calendar state and caches.
 
     ``Core(config, **kwargs)`` opens a core; keyword arguments are merged into ``config``
