@@ -16,7 +16,7 @@ enum Operations {
     static let table: [String: Operation] = {
         var table: [String: Operation] = [:]
         for area in [visitOperations, calendarOperations, transactionOperations, shopOperations, articleOperations,
-                     refreshOperations, carouselOperations, imageOperations] {
+                     refreshOperations, carouselOperations, imageOperations, planOperations] {
             for (name, op) in area { table[name] = op }
         }
         return table
