@@ -24,10 +24,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "bindings" / "python"))
 
 from carfit import CarfitError, Core  # noqa: E402
-from carfit.plan import PlanMixin  # noqa: E402
 
-# Core has plan_day once PlanMixin is among its bases; until then it is added here.
-PlanCore = Core if issubclass(Core, PlanMixin) else type("PlanCore", (PlanMixin, Core), {})
 
 DEFAULT_DATA = REPO_ROOT / "examples" / "data" / "carfit.json"
 
@@ -89,7 +86,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
 
     try:
-        with PlanCore({"timeZone": args.tz}) as core:
+        with Core({"timeZone": args.tz}) as core:
             core.import_visits(document)
             plan = core.plan_day(args.date, employee_id=args.employee, start=start,
                                  start_time=args.at, speed_kmh=args.speed, detour_factor=args.detour)

@@ -12,10 +12,8 @@ import random
 import pytest
 
 import carfit
-from carfit.plan import PlanMixin
 from conftest import DAY_CONFIG
 
-PlanCore = carfit.Core if issubclass(carfit.Core, PlanMixin) else type("PlanCore", (PlanMixin, carfit.Core), {})
 
 EMPLOYEE = "85f99bd7-ffd2-4ca7-1174-08d7984a4cf3"
 DAY = "2020-09-10"
@@ -23,7 +21,7 @@ DAY = "2020-09-10"
 
 @pytest.fixture()
 def core(lib):
-    with PlanCore(DAY_CONFIG) as c:
+    with carfit.Core(DAY_CONFIG) as c:
         yield c
 
 
@@ -171,7 +169,7 @@ def test_waiting_lateness_and_skipped_reasons(lib):
     # Stops a few metres apart along a street, driven from its end (start order is the one
     # shortest order, travel under a second) from 08:00 local (UTC on this core), 60 + 60 + 15 minutes of work: the
     # second waits for its 09:30 window, the third misses its 10:00 end.
-    with PlanCore(now="2020-09-10T05:00:00Z", timeZone="UTC") as utc:
+    with carfit.Core(now="2020-09-10T05:00:00Z", timeZone="UTC") as utc:
         visits = [
             visit(1, "2020-09-10T08:00:00Z", 55.7, 12.5, task_minutes=60),
             visit(2, "2020-09-10T08:05:00Z", 55.7, 12.5001, expected="09:30/11:00", task_minutes=60),
@@ -200,7 +198,7 @@ def test_waiting_lateness_and_skipped_reasons(lib):
 def test_as_short_with_fewer_late_stops(lib):
     # All at one place: every order is as short; the start-time order is late at v3, and the
     # planner finds an order without a late stop.
-    with PlanCore(now="2020-09-10T05:00:00Z", timeZone="UTC") as core:
+    with carfit.Core(now="2020-09-10T05:00:00Z", timeZone="UTC") as core:
         core.import_visits({"data": [
             visit(1, "2020-09-10T08:00:00Z", 55.7, 12.5, task_minutes=60),
             visit(2, "2020-09-10T08:05:00Z", 55.7, 12.5, expected="09:30/11:00", task_minutes=60),
@@ -213,7 +211,7 @@ def test_as_short_with_fewer_late_stops(lib):
 
 
 def test_times_past_midnight_keep_counting(lib):
-    with PlanCore(now="2020-09-10T05:00:00Z", timeZone="UTC") as core:
+    with carfit.Core(now="2020-09-10T05:00:00Z", timeZone="UTC") as core:
         core.import_visits({"data": [visit(1, "2020-09-10T22:00:00Z", 55.7, 12.5, task_minutes=90),
                                      visit(2, "2020-09-10T23:00:00Z", 55.7, 12.5, task_minutes=90)]})
         plan = core.plan_day(DAY)
@@ -221,7 +219,7 @@ def test_times_past_midnight_keep_counting(lib):
 
 
 def test_identical_places(lib):
-    with PlanCore(now="2020-09-10T05:00:00Z", timeZone="UTC") as core:
+    with carfit.Core(now="2020-09-10T05:00:00Z", timeZone="UTC") as core:
         core.import_visits({"data": [visit(i, f"2020-09-10T{8 + i // 6:02d}:{i % 6 * 10:02d}:00Z", 55.7, 12.5)
                                      for i in range(30)]})
         plan = core.plan_day(DAY, start=(55.7, 12.5))
@@ -237,7 +235,7 @@ def test_identical_places(lib):
     (30, False, (55.7, 12.5)), (30, True, (55.65, 12.45)), (120, True, None), (200, False, None),
 ])
 def test_never_longer_than_the_start_time_order(lib, n, windows, start):
-    with PlanCore(now="2020-09-10T05:00:00Z", timeZone="UTC") as core:
+    with carfit.Core(now="2020-09-10T05:00:00Z", timeZone="UTC") as core:
         visits = generated_day(n, seed=n * 7 + windows, windows=windows)
         core.import_visits({"data": visits})
         plan = core.plan_day(DAY, start=start)
@@ -274,7 +272,7 @@ def test_small_days_are_optimal(lib):
     """Up to 8 stops without windows: no order is shorter (all orders tried here)."""
     import itertools
 
-    with PlanCore(now="2020-09-10T05:00:00Z", timeZone="UTC") as core:
+    with carfit.Core(now="2020-09-10T05:00:00Z", timeZone="UTC") as core:
         for seed in range(3):
             visits = generated_day(7, seed=100 + seed)
             core.import_visits({"data": visits})
@@ -293,7 +291,7 @@ def test_small_days_are_optimal(lib):
 
 
 def test_a_thousand_and_one_stops_keep_their_order(lib):
-    with PlanCore(now="2020-09-10T05:00:00Z", timeZone="UTC") as core:
+    with carfit.Core(now="2020-09-10T05:00:00Z", timeZone="UTC") as core:
         visits = generated_day(1001, seed=5)
         core.import_visits({"data": visits})
         plan = core.plan_day(DAY)
