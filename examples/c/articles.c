@@ -22,7 +22,7 @@
 
 #include <jansson.h>
 
-#include "carfit.h"
+#include "example.h"
 
 #define WIDTH 72 /* characters per line */
 
@@ -38,35 +38,6 @@ struct options {
 };
 
 /* ---- small helpers ------------------------------------------------------------------- */
-
-/* Read a whole file into a NUL-terminated buffer (free with free()), or NULL. */
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *text = NULL;
-    long size;
-
-    if (f == NULL)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        text = malloc((size_t)size + 1);
-        if (text != NULL && fread(text, 1, (size_t)size, f) == (size_t)size) {
-            text[size] = '\0';
-        } else {
-            free(text);
-            text = NULL;
-        }
-    }
-    fclose(f);
-    return text;
-}
-
-/* A string member, or `fallback` when it is missing or null. */
-static const char *str_or(json_t *object, const char *key, const char *fallback)
-{
-    const char *s = json_string_value(json_object_get(object, key));
-    return s != NULL ? s : fallback;
-}
 
 /* Print `text` word-wrapped to WIDTH columns (counted in bytes), each line after `indent`. */
 static void print_wrapped(const char *indent, const char *text)

@@ -24,11 +24,14 @@ static inline json_t *call(carfit_core *core, const char *method, const char *re
     return result;
 }
 
-/* A string member, or "" when it is null or missing. */
-static inline const char *text(json_t *object, const char *key) {
+/* A string member, or `fallback` when it is null, missing or not a string. */
+static inline const char *str_or(json_t *object, const char *key, const char *fallback) {
     const char *s = json_string_value(json_object_get(object, key));
-    return s ? s : "";
+    return s ? s : fallback;
 }
+
+/* A string member, or "" when it is null or missing. */
+static inline const char *text(json_t *object, const char *key) { return str_or(object, key, ""); }
 
 static inline long long integer(json_t *object, const char *key) {
     return (long long)json_integer_value(json_object_get(object, key));
@@ -38,18 +41,30 @@ static inline double number(json_t *object, const char *key) {
     return json_number_value(json_object_get(object, key));
 }
 
-/* The whole file as a NUL-terminated string (free it); exits when it cannot be read. */
+/* The whole file as a NUL-terminated string (free it), or NULL when it cannot be read. */
 static inline char *read_file(const char *path) {
     FILE *f = fopen(path, "rb");
-    if (!f) { perror(path); exit(1); }
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    rewind(f);
-    char *data = size >= 0 ? malloc((size_t)size + 1) : NULL;
-    if (!data || fread(data, 1, (size_t)size, f) != (size_t)size) { fprintf(stderr, "cannot read %s\n", path); exit(1); }
-    data[size] = '\0';
+    char *text = NULL;
+    long size;
+    if (f == NULL) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+        text = malloc((size_t)size + 1);
+        if (text != NULL && fread(text, 1, (size_t)size, f) == (size_t)size) {
+            text[size] = '\0';
+        } else {
+            free(text);
+            text = NULL;
+        }
+    }
     fclose(f);
-    return data;
+    return text;
+}
+
+/* read_file, or exit with a message naming the file. */
+static inline char *read_file_or_exit(const char *path) {
+    char *text = read_file(path);
+    if (text == NULL) { perror(path); exit(1); }
+    return text;
 }
 
 #endif

@@ -19,35 +19,7 @@
 
 #include <jansson.h>
 
-#include "carfit.h"
-
-/* Read a whole file into a NUL-terminated buffer (free with free()), or NULL. */
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *text = NULL;
-    long size;
-
-    if (f == NULL)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        text = malloc((size_t)size + 1);
-        if (text != NULL && fread(text, 1, (size_t)size, f) == (size_t)size) {
-            text[size] = '\0';
-        } else {
-            free(text);
-            text = NULL;
-        }
-    }
-    fclose(f);
-    return text;
-}
-
-static const char *str_or(json_t *object, const char *key, const char *fallback)
-{
-    const char *s = json_string_value(json_object_get(object, key));
-    return s != NULL ? s : fallback;
-}
+#include "example.h"
 
 /* Print UTF-8 text padded with spaces to `width` columns (one column per code point). */
 static void print_padded(const char *text, size_t width)

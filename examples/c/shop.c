@@ -50,7 +50,7 @@ int main(int argc, char **argv) {
     printf("Login with 4821: welcome, %s\n\n", text(json_object_get(login, "employee"), "firstName"));
     json_decref(login);
 
-    char *document = read_file(path);
+    char *document = read_file_or_exit(path);
     json_t *imported = call(core, "catalog.import", document);
     free(document);
     printf("Imported %lld wines, %zu rejected\n\n", integer(imported, "imported"),

@@ -62,7 +62,7 @@ int main(int argc, char **argv) {
     }
     carfit_free(response);
 
-    char *document = read_file(path);
+    char *document = read_file_or_exit(path);
     json_t *imported = call(core, "transactions.import", document);
     free(document);
     printf("Imported %lld transactions, %zu rejected\n\n",
