@@ -20,7 +20,7 @@
 
 #include <jansson.h>
 
-#include "carfit.h"
+#include "example.h"
 
 #define WIDTH 56   /* characters per card line */
 #define CELL 6     /* characters per calendar column */
@@ -41,30 +41,6 @@ struct options {
 };
 
 /* ---- utilities ----------------------------------------------------------------------- */
-
-/* Read a whole file into a NUL-terminated buffer (free with free()), or NULL. */
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *text = NULL;
-    long size;
-
-    if (f == NULL)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        text = malloc((size_t)size + 1);
-        if (text != NULL) {
-            if (fread(text, 1, (size_t)size, f) != (size_t)size) {
-                free(text);
-                text = NULL;
-            } else {
-                text[size] = '\0';
-            }
-        }
-    }
-    fclose(f);
-    return text;
-}
 
 /* Display width of UTF-8 text: one column per code point. */
 static size_t utf8_width(const char *s)
@@ -115,13 +91,6 @@ static void print_trimmed(const char *row, size_t len)
     while (len > 0 && row[len - 1] == ' ')
         len--;
     printf("%.*s\n", (int)len, row);
-}
-
-/* A string member, or `fallback` when it is missing or null. */
-static const char *str_or(json_t *object, const char *key, const char *fallback)
-{
-    const char *s = json_string_value(json_object_get(object, key));
-    return s != NULL ? s : fallback;
 }
 
 static long long int_of(json_t *object, const char *key)

@@ -7,49 +7,10 @@
  * Imports the file, shows the category bar, the food list with its floating sum, unpins one
  * transaction, and shows the insights screen. Responses are read with jansson.
  */
-#include <carfit.h>
-#include <jansson.h>
+#include "example.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Runs one operation; prints the error and exits on failure; returns the parsed result. */
-static json_t *call(carfit_core *core, const char *method, const char *request) {
-    char *response = NULL;
-    int status = carfit_call(core, method, request, &response);
-    json_error_t error;
-    json_t *result = response ? json_loads(response, 0, &error) : NULL;
-    if (status != CARFIT_OK || !result) {
-        fprintf(stderr, "%s: %s %s\n", method, carfit_status_name(status), response ? response : "");
-        carfit_free(response);
-        exit(1);
-    }
-    carfit_free(response);
-    return result;
-}
-
-/* A string member, or "" when it is null or missing. */
-static const char *text(json_t *object, const char *key) {
-    const char *s = json_string_value(json_object_get(object, key));
-    return s ? s : "";
-}
-
-static double number(json_t *object, const char *key) {
-    return json_number_value(json_object_get(object, key));
-}
-
-static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) { perror(path); exit(1); }
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    rewind(f);
-    char *text = malloc((size_t)size + 1);
-    if (!text || fread(text, 1, (size_t)size, f) != (size_t)size) { fprintf(stderr, "cannot read %s\n", path); exit(1); }
-    text[size] = '\0';
-    fclose(f);
-    return text;
-}
 
 static void show_list(carfit_core *core, const char *request) {
     json_t *list = call(core, "transactions.list", request);
@@ -101,7 +62,7 @@ int main(int argc, char **argv) {
     }
     carfit_free(response);
 
-    char *document = read_file(path);
+    char *document = read_file_or_exit(path);
     json_t *imported = call(core, "transactions.import", document);
     free(document);
     printf("Imported %lld transactions, %zu rejected\n\n",

@@ -12,7 +12,11 @@ from .errors import InternalError, error_from_response
 # Area mixins: to add an area, import its mixin here and list it in Core's bases.
 from .visits import VisitsMixin
 from .calendar import CalendarMixin
+from .plan import PlanMixin
 from .transactions import TransactionsMixin
+from .shop import ShopMixin
+from .articles import ArticlesMixin
+from .images import ImagesMixin
 
 __all__ = ["Core", "Request"]
 
@@ -32,7 +36,7 @@ def _encode(request: Request) -> Optional[bytes]:
     return json.dumps(request, ensure_ascii=False, allow_nan=False).encode("utf-8")
 
 
-class Core(VisitsMixin, CalendarMixin, TransactionsMixin):
+class Core(VisitsMixin, CalendarMixin, PlanMixin, TransactionsMixin, ShopMixin, ArticlesMixin, ImagesMixin):
     """An open libcarfit core: database, clock, calendar state and caches.
 
     ``Core(config, **kwargs)`` opens a core; keyword arguments are merged into ``config``

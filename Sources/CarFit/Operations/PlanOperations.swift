@@ -1,0 +1,14 @@
+import CarFitCore
+
+let planOperations: [(String, Operation)] = [
+    ("visits.plan", .parsed { core, request throws(CarFitError) in try core.planVisits(request) }),
+]
+
+extension Core {
+    /// The order to drive a day's open visits in, with arrival and departure times.
+    func planVisits(_ request: Fields) throws(CarFitError) -> JSON {
+        let plan = try PlanRequest(request)
+        let visits = try visitsOn(plan.date, employeeId: plan.employeeId)
+        return try DayPlan(request: plan, visits: visits, clock: clock).json
+    }
+}

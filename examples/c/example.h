@@ -1,0 +1,70 @@
+/* Helpers shared by the short C examples: run an operation and parse its answer with jansson,
+ * read members, read a file. Each program includes this once; a host would have its own. */
+#ifndef CARFIT_EXAMPLE_H
+#define CARFIT_EXAMPLE_H
+
+#include <carfit.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Runs one operation through carfit_call; prints the error document and exits on failure;
+ * returns the parsed result (release it with json_decref). */
+static inline json_t *call(carfit_core *core, const char *method, const char *request) {
+    char *response = NULL;
+    int status = carfit_call(core, method, request, &response);
+    json_error_t error;
+    json_t *result = response ? json_loads(response, 0, &error) : NULL;
+    if (status != CARFIT_OK || !result) {
+        fprintf(stderr, "%s: %s %s\n", method, carfit_status_name(status), response ? response : "");
+        carfit_free(response);
+        exit(1);
+    }
+    carfit_free(response);
+    return result;
+}
+
+/* A string member, or `fallback` when it is null, missing or not a string. */
+static inline const char *str_or(json_t *object, const char *key, const char *fallback) {
+    const char *s = json_string_value(json_object_get(object, key));
+    return s ? s : fallback;
+}
+
+/* A string member, or "" when it is null or missing. */
+static inline const char *text(json_t *object, const char *key) { return str_or(object, key, ""); }
+
+static inline long long integer(json_t *object, const char *key) {
+    return (long long)json_integer_value(json_object_get(object, key));
+}
+
+static inline double number(json_t *object, const char *key) {
+    return json_number_value(json_object_get(object, key));
+}
+
+/* The whole file as a NUL-terminated string (free it), or NULL when it cannot be read. */
+static inline char *read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    long size;
+    if (f == NULL) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+        text = malloc((size_t)size + 1);
+        if (text != NULL && fread(text, 1, (size_t)size, f) == (size_t)size) {
+            text[size] = '\0';
+        } else {
+            free(text);
+            text = NULL;
+        }
+    }
+    fclose(f);
+    return text;
+}
+
+/* read_file, or exit with a message naming the file. */
+static inline char *read_file_or_exit(const char *path) {
+    char *text = read_file(path);
+    if (text == NULL) { perror(path); exit(1); }
+    return text;
+}
+
+#endif
