@@ -10,6 +10,8 @@
  *
  *   s == 255   carfit_call with the method named in the input: "<method>\0<request>"
  *   s == 254   carfit_open(config = request), and carfit_close on success
+ *   s == 253   carfit_images_data(core, request, &bytes, &length, &response), the one function
+ *              of another shape (found with dlsym; skipped when the library has none)
  *   otherwise  carfit_call(core, methods[s % M], request, &response), and v = s / M chooses
  *              variants: v & 1 and an empty request: NULL instead of ""; v & 2: a NULL
  *              response pointer; v & 4: the named export carfit_<area>_<verb> instead of
@@ -36,7 +38,7 @@
 #include "carfit.h"
 #include "methods.h" /* generated: carfit_fuzz_methods[], CARFIT_FUZZ_METHOD_COUNT */
 
-_Static_assert(CARFIT_FUZZ_METHOD_COUNT > 0 && CARFIT_FUZZ_METHOD_COUNT < 254, "selectors 254 and 255 are taken");
+_Static_assert(CARFIT_FUZZ_METHOD_COUNT > 0 && CARFIT_FUZZ_METHOD_COUNT < 253, "selectors 253 to 255 are taken");
 
 static carfit_core *core;
 static char work_dir[4096];
@@ -175,10 +177,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size == 0) return 0;
-    enum { RAW = 255, CONFIG = 254 };
+    enum { RAW = 255, CONFIG = 254, IMAGE = 253 };
     size_t kind = data[0];
     unsigned variant = 0;
-    if (kind != RAW && kind != CONFIG) {
+    if (kind != RAW && kind != CONFIG && kind != IMAGE) {
         kind = data[0] % CARFIT_FUZZ_METHOD_COUNT;
         variant = (unsigned)(data[0] / CARFIT_FUZZ_METHOD_COUNT);
     }
@@ -200,6 +202,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const char *method = carfit_fuzz_methods[kind];
         int status = call(method, (variant & 4) != 0, request, out);
         check(status, response, wanted, method, request);
+    } else if (kind == IMAGE) {
+        typedef int (*images_data_fn)(carfit_core *, const char *, unsigned char **, size_t *, char **);
+        images_data_fn images_data = (images_data_fn)dlsym(RTLD_DEFAULT, "carfit_images_data");
+        if (images_data) {
+            unsigned char *bytes = (unsigned char *)(uintptr_t)0x1;
+            size_t length = 1;
+            int status = images_data(core, request, &bytes, &length, &response);
+            check(status, response, 1, "carfit_images_data", request);
+            if (status == CARFIT_OK ? (!bytes || !length) : (bytes || length))
+                fail("*bytes and *length do not match the status", "carfit_images_data", request, response);
+            carfit_free(bytes);
+        }
     } else if (kind == CONFIG) {
         char *config = request ? safe_config(request) : NULL;
         carfit_core *opened = (carfit_core *)(uintptr_t)0x1;

@@ -68,10 +68,13 @@ def has_method(core: "carfit.Core", method: str) -> bool:
     return True
 
 
-def worker(*args: str, **kwargs) -> subprocess.Popen:
-    """Starts `python worker.py args...` with the same library; stdout is a pipe of lines."""
+def worker(*args: str, start_at: float = 0.0, **kwargs) -> subprocess.Popen:
+    """Starts `python worker.py args...` with the same library; stdout is a pipe of lines.
+    With `start_at` (a time.time() value) the command waits for that moment once its core is
+    open, so that workers started together overlap."""
     env = dict(os.environ)
     env["CARFIT_LIBRARY"] = _lib.find_library()
+    env["CARFIT_START_AT"] = repr(start_at)
     return subprocess.Popen(
         [sys.executable, str(WORKER), *args],
         stdout=subprocess.PIPE,

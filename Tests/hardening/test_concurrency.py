@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 import pytest
 
@@ -105,8 +106,9 @@ def test_two_processes_pinning_and_reimporting_lose_no_update(lib, tmp_path):
         core.import_transactions({"transactions": [
             {"id": i, "category": "food", "amount": "2.50", "date": "2020-09-10"} for i in range(1, 41)]})
 
-    a = worker("pins", db, "1", "20", "1000", "40")
-    b = worker("pins", db, "21", "40", "1000", "40")
+    at = time.time() + 1.5
+    a = worker("pins", db, "1", "20", "1000", "40", start_at=at)
+    b = worker("pins", db, "21", "40", "1000", "40", start_at=at)
     final = {}
     for out in finish([a, b]):
         final.update({int(k): v for k, v in out.items()})
@@ -123,8 +125,9 @@ def test_two_processes_importing_snapshots_are_seen_whole(lib, tmp_path):
     with carfit.Core(DAY_CONFIG, database=db) as core:
         core.import_visits({"data": [{"visitId": "A-0", "startTimeUtc": "2020-09-10T06:00:00Z"}] * 5})
 
-    a = worker("snapshots", db, "A", "5", "300", json.dumps(sizes))
-    b = worker("snapshots", db, "B", "9", "300", json.dumps(sizes))
+    at = time.time() + 1.5
+    a = worker("snapshots", db, "A", "5", "300", json.dumps(sizes), start_at=at)
+    b = worker("snapshots", db, "B", "9", "300", json.dumps(sizes), start_at=at)
     outputs = finish([a, b])
     assert sum(sum(o["seen"].values()) for o in outputs) == 600
 
@@ -144,8 +147,10 @@ def test_two_processes_adding_to_one_cart_lose_no_update(lib, tmp_path):
             {"id": "p1", "name": "Riesling", "category": "White Wines", "price": 12.5}]})
         core.call("employees.create", {"pin": "4821", "firstName": "Ada", "lastName": "Lovelace"})
 
-    adds = 200  # two processes: 400 in one line, under the 999 a line may hold
-    finish([worker("cart", db, "4821", "p1", str(adds)), worker("cart", db, "4821", "p1", str(adds))])
+    adds = 450  # two processes: 900 in one line, under the 999 a line may hold
+    at = time.time() + 1.5
+    finish([worker("cart", db, "4821", "p1", str(adds), start_at=at),
+            worker("cart", db, "4821", "p1", str(adds), start_at=at)])
 
     with carfit.Core(DAY_CONFIG, database=db) as core:
         core.call("session.login", {"pin": "4821"})

@@ -128,7 +128,9 @@ def test_a_thread_with_a_512_kib_stack_survives_the_deepest_requests(lib, tmp_pa
     assert result.returncode == 0, f"exit {result.returncode}: {result.stderr[-2000:]}"
     statuses = json.loads(result.stdout.strip().splitlines()[-1])
     assert set(statuses) == set(METHODS)
-    assert all(s in (0, 1, 2, 3) for s in statuses.values()), statuses
+    # Requests at the limit are JSON like any other: read (then answered or refused by the
+    # operation: invalid, unauthorized, ...), never bad_json, never internal.
+    assert all(set(s) <= {0, 2, 3, 4, 5, 6, 7} for s in statuses.values()), statuses
 
 
 def available_bytes() -> int:

@@ -6,6 +6,8 @@
     worker.py import <database> <document.json>
     worker.py deep <database> <stack-kib>
 
+With CARFIT_START_AT (a time.time() value) set, the command starts at that moment, after the
+core is open: two workers started together then really run at the same time.
 Prints its results as one JSON line on stdout; any unexpected error ends it with status 1 and
 the error on stderr.
 """
@@ -13,7 +15,9 @@ the error on stderr.
 from __future__ import annotations
 
 import json
+import os
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,7 +107,7 @@ def deep(core: carfit.Core, stack_kib: int) -> dict:
                     status = 0
                 except carfit.CarfitError as exc:
                     status = exc.status
-                statuses[method] = max(statuses.get(method, 0), status)
+                statuses[method] = sorted(set(statuses.get(method, [])) | {status})
 
     threading.stack_size(stack_kib * 1024)
     thread = threading.Thread(target=run)
@@ -115,6 +119,7 @@ def deep(core: carfit.Core, stack_kib: int) -> dict:
 if __name__ == "__main__":
     command, database, *args = sys.argv[1:]
     with carfit.Core(CONFIG, database=database) as core:
+        time.sleep(max(0.0, float(os.environ.get("CARFIT_START_AT", "0")) - time.time()))
         if command == "pins":
             out = pins(core, int(args[0]), int(args[1]), int(args[2]), int(args[3]))
         elif command == "snapshots":
