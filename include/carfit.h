@@ -37,7 +37,8 @@
  *   No input, however malformed, crashes, traps or hangs the host.
  *
  *   Threads. One core may be used from several threads at once: calls on one core are
- *   serialised. Distinct cores are independent, also on the same database file (also from
+ *   serialised (the image functions excepted: they guard themselves, see "Carousel and
+ *   images"). Distinct cores are independent, also on the same database file (also from
  *   different processes: SQLite's locking, WAL journal, 10 s busy timeout).
  *
  *   Time. Rules that depend on "now" read the core's clock (the config's "now", else the system
@@ -110,7 +111,8 @@ typedef struct carfit_core carfit_core;
  * Owns:    the caller owns *core and closes it with carfit_close().
  * Errors:  CARFIT_BAD_JSON (config text), CARFIT_INVALID (a config member, named in field),
  *          CARFIT_STORAGE (the database cannot be opened or created, or is not a database, or
- *          was written by a newer libcarfit; field "database"), CARFIT_MISUSE (core is NULL).
+ *          was written by a newer libcarfit; field "database"; or the image directory cannot
+ *          be created or written; field "images.directory"), CARFIT_MISUSE (core is NULL).
  * Opening selects today (by the core's clock and zone) and displays its month.
  */
 int carfit_open(const char *config, carfit_core **core, char **response);
@@ -192,6 +194,30 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  */
 int carfit_visits_list(carfit_core *core, const char *request, char **response);
 
+/*
+ * carfit_visits_refresh (method "visits.refresh") — fetch the configured visits source and
+ * import it as carfit_visits_import does.
+ *
+ * Takes:   no members. The core's config names the source ("sources": {"visits": url}) and the
+ *          timeout ("http": {"timeoutMs"}), which bounds the whole download.
+ * Returns: as carfit_visits_import: {"imported": n, "rejected": [...]}.
+ * Errors:  CARFIT_INVALID (no visits source configured; field "sources.visits");
+ *          CARFIT_UNAVAILABLE when the source is unreachable, times out, answers with a non-2xx
+ *          status, or its body is not a visits document (empty, an HTML page such as a captive
+ *          portal, truncated or otherwise invalid JSON, JSON without a "data" array). The
+ *          whole body is fetched first and the snapshot is committed only after its last
+ *          byte has been read, so on any of these the stored visits stay exactly as they
+ *          were. The message says which failure it was; the error document adds "url" and
+ *          "reason", one of "refused", "timeout", "dns", "network", "transport",
+ *          "no_response", "too_large", "http_status" (with "httpStatus": 404), "empty",
+ *          "html", "truncated", "not_json" (with "line", "column", "position" for the last
+ *          two) or "not_document".
+ * Threads: the core is not held while the request waits for the network: other calls on the
+ *          same core (e.g. carfit_visits_list from the cache) proceed meanwhile. Once the
+ *          body has arrived the core is held while it is read and stored, as for an import.
+ */
+int carfit_visits_refresh(carfit_core *core, const char *request, char **response);
+
 /* ---------------------------------------------------------------------------------------------
  * Calendar: the month grid that drives the list
  *
@@ -233,6 +259,179 @@ int carfit_calendar_select(carfit_core *core, const char *request, char **respon
  * Errors:  CARFIT_INVALID (missing or out of range).
  */
 int carfit_calendar_month(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
+ * Employees, session, catalog and cart: the wine club's shop
+ *
+ * An employee is {"id": integer, "pin": "4821", "firstName", "lastName", "email": lower-case
+ * text or null, "hiredOn": "YYYY-MM-DD"}. A product id is an integer or a string as the catalog
+ * gave it; 101 and "101" name the same product, and responses write the id in the form it was
+ * last imported with. Prices are exact (at most two decimals, 0 to 1000000, kept in integer
+ * cents). Employees, the login lock-out, products, carts and orders live in the database; which
+ * employee is logged in is held by each core in memory (a new core starts logged out).
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_employees_create (method "employees.create") — add an employee.
+ *
+ * Takes:   {"pin": "4821", "firstName": "Ada", "lastName": "Lovelace",
+ *          "email": "ada@example.com", "hiredOn": "2024-03-01"}.
+ *            pin        required; a string of 4 to 12 ASCII digits (a JSON number is refused)
+ *            firstName, lastName  required; trimmed, non-empty, at most 100 characters, no
+ *                       control characters
+ *            email      optional (absent, null or blank: none); an ASCII address of the shape
+ *                       local@domain.tld (the last label letters, at least two); stored trimmed
+ *                       and lower-case
+ *            hiredOn    optional; "YYYY-MM-DD"; default: today by the core's clock and zone
+ * Returns: {"employee": {...}} with the new id.
+ * Errors:  CARFIT_INVALID (field "pin", "firstName", "lastName", "email" or "hiredOn");
+ *          CARFIT_CONFLICT when the PIN, the last name (case-insensitive) or the email (case-
+ *          insensitive) is taken: field "pin", "lastName" or "email", checked in that order.
+ *          First names may repeat. A refused call stores nothing.
+ */
+int carfit_employees_create(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_employees_list (method "employees.list") — every employee.
+ * Takes:   no members.
+ * Returns: {"employees": [{...employee, "cartQuantity": 3}]} sorted by last name, then first
+ *          name, ignoring case and accents ("Étienne" among the E's), then by id; cartQuantity
+ *          is the total quantity in that employee's cart.
+ */
+int carfit_employees_list(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_employees_recover_pin (method "employees.recover_pin") — find a PIN by email.
+ * Takes:   {"email": "ada@example.com"} (compared case-insensitively, surrounding blanks ignored).
+ * Returns: {"pin", "firstName", "lastName"}.
+ * Errors:  CARFIT_INVALID (email missing, blank or not an address; field "email");
+ *          CARFIT_NOT_FOUND ("No employee has that email."; field "email").
+ */
+int carfit_employees_recover_pin(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_session_login (method "session.login") — log an employee in on this core.
+ *
+ * Takes:   {"pin": "4821"}.
+ * Returns: {"employee": {...}}; that employee is logged in on this core (replacing any other).
+ * Errors:  CARFIT_UNAUTHORIZED:
+ *            - no employee has the PIN (field "pin"); the message says how many attempts are
+ *              left;
+ *            - after 5 such failures in a row (across all cores and processes on the database),
+ *              every login is refused for 30 seconds of the core's clock, the right PIN and
+ *              malformed ones included. The message says "locked until <instant>" and the
+ *              error document carries "lockedUntil": "2024-05-01T10:00:30Z" (the end of the
+ *              lock rounded up to the second). Attempts refused during a lock neither count nor
+ *              extend it; after a lock the count starts again from zero; a successful login
+ *              resets it. The count and the lock are stored in the database, so reopening does
+ *              not lift them.
+ *          CARFIT_INVALID (field "pin"): the PIN is missing, not a string, or not 4 to 12
+ *          digits. Such an attempt is not counted as a failure.
+ *          A refused login leaves the current session as it was.
+ */
+int carfit_session_login(carfit_core *core, const char *request, char **response);
+
+/* carfit_session_logout (method "session.logout") — log out (also when nobody is logged in).
+ * Returns: {"employee": null}. */
+int carfit_session_logout(carfit_core *core, const char *request, char **response);
+
+/* carfit_session_get (method "session.get") — the logged-in employee.
+ * Returns: {"employee": {...}} or {"employee": null}. */
+int carfit_session_get(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_catalog_import (method "catalog.import") — add or update products.
+ *
+ * Takes:   the wine.com shape {"Products": {"List": [{"Id", "Name", "Description",
+ *          "Labels": [{"Url"}], "Varietal": {"WineType": {"Name"}}, "PriceRetail"}]}}, or
+ *          {"products": [{"id", "name", "category", "description", "imageUrl", "price"}]}.
+ *          A record needs an id (integer or non-blank string of at most 200 characters), a
+ *          non-blank name and a price (a number, or a decimal string such as "7.50"; at most
+ *          two decimals; 0 to 1000000). The category is Varietal.WineType.Name, the image the
+ *          first label's Url; text is trimmed and blank text reads as null.
+ * Returns: {"imported": n, "rejected": [{"index": i, "field": "PriceRetail", "message"}]}.
+ *          Valid records are upserted by id in one transaction: a new product goes after all
+ *          stored ones (import order), an updated one keeps its place. A record repeated in
+ *          one document: the last one wins.
+ * Errors:  CARFIT_INVALID when the document has no product list (field "products", or
+ *          "Products" / "Products.List" for the wine.com shape); nothing is changed.
+ */
+int carfit_catalog_import(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_catalog_list (method "catalog.list") — the catalog screen.
+ * Takes:   {"category": "Red Wines", "sort": "name"}; category null or missing: all products;
+ *          a category matches exactly (one nobody has gives an empty list); sort "name"
+ *          (default), "-name", or "none" (import order). Name order ignores case and accents
+ *          ("Étienne" among the E's); equal names keep import order.
+ * Returns: {"categories": [every category, sorted the same way], "products": [{"id", "name",
+ *          "category", "imageUrl": url or null, "price"}]}.
+ * Errors:  CARFIT_INVALID (sort not one of the three, category not a string).
+ */
+int carfit_catalog_list(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_catalog_product (method "catalog.product") — one product.
+ * Takes:   {"id": 101} (or "101").
+ * Returns: {"product": {"id", "name", "category", "imageUrl", "price", "description",
+ *          "hasDescription"}}; a missing or blank description reads "No description
+ *          available." with hasDescription false.
+ * Errors:  CARFIT_INVALID (id missing or not an integer or string); CARFIT_NOT_FOUND (field "id").
+ */
+int carfit_catalog_product(carfit_core *core, const char *request, char **response);
+
+/*
+ * The cart of the logged-in employee. Every cart function needs a logged-in employee on this
+ * core (else CARFIT_UNAUTHORIZED, checked first) and answers
+ *     {"cart": {"lines": [{"productId", "name", "imageUrl", "quantity"}], "totalQuantity": n}}
+ * with lines in the order their products were first added. Carts are stored in the database;
+ * each change is one BEGIN IMMEDIATE transaction, so cores in several processes adding to one
+ * cart at once lose nothing. A refused call changes nothing.
+ */
+
+/*
+ * carfit_cart_add (method "cart.add") — add to the cart.
+ * Takes:   {"productId": 101, "quantity": 1}; quantity an integer 1..999 (default 1). A product
+ *          already in the cart adds to its line, which keeps its place; otherwise a new last line.
+ * Errors:  CARFIT_INVALID (productId missing or malformed; quantity not 1..999; or the line would
+ *          pass 999: field "quantity"); CARFIT_NOT_FOUND (no such product; field "productId").
+ */
+int carfit_cart_add(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_cart_update (method "cart.update") — set a line's quantity.
+ * Takes:   {"productId": 101, "quantity": 3}; quantity required, 1..999 (0 is invalid: use remove).
+ * Errors:  CARFIT_INVALID (field "quantity" or "productId"); CARFIT_NOT_FOUND (the product is
+ *          not in the cart; field "productId").
+ */
+int carfit_cart_update(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_cart_remove (method "cart.remove") — remove a line.
+ * Takes:   {"productId": 101}.
+ * Errors:  CARFIT_INVALID (productId missing or malformed); CARFIT_NOT_FOUND (not in the cart).
+ */
+int carfit_cart_remove(carfit_core *core, const char *request, char **response);
+
+/* carfit_cart_get (method "cart.get") — the cart. Takes no members. */
+int carfit_cart_get(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_cart_checkout (method "cart.checkout") — place the cart as an order.
+ * Returns: {"order": {"id", "placedAt": instant by the core's clock, "lines": [...cart lines],
+ *          "totalQuantity"}, "message": "Thank you for your order!", "cart": {"lines": [],
+ *          "totalQuantity": 0}}. The order (with each line's unit price at that moment) is
+ *          stored and the cart emptied in one transaction.
+ * Errors:  CARFIT_INVALID when the cart is empty (nothing is stored).
+ */
+int carfit_cart_checkout(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_cart_orders (method "cart.orders") — the logged-in employee's orders, newest first.
+ * An extension of the contract: the orders checkout stores, as it answered them.
+ * Returns: {"orders": [{"id", "placedAt", "lines", "totalQuantity"}]}.
+ */
+int carfit_cart_orders(carfit_core *core, const char *request, char **response);
 
 /* ---------------------------------------------------------------------------------------------
  * Transactions and insights
@@ -319,6 +518,199 @@ int carfit_transactions_pin(carfit_core *core, const char *request, char **respo
  *          a share may be negative or above 1.
  */
 int carfit_insights_get(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
+ * Articles: the news feed, offline first
+ *
+ * The core keeps the last imported articles in its database: they survive carfit_close and are
+ * read by carfit_articles_list without the network. carfit_articles_refresh replaces them only
+ * when the source answers with a valid document.
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_articles_import (method "articles.import") — replace the stored articles with a snapshot.
+ *
+ * Takes:   the Cars API document {"status": "success", "content": [article...]} ("status" may
+ *          be missing; any other value is refused). An article is {"id", "title", "dateTime",
+ *          "ingress", "image", "tags", "content": [{"type", "subject", "description"}]}:
+ *            id        required, a whole number or a non-empty string (kept as given)
+ *            title     required string
+ *            dateTime  required, exactly "dd.MM.yyyy HH:mm" in UTC ("25.05.2018 14:13"); the day
+ *                      must exist (no "29.02.2019"), hours 00-23, minutes 00-59, years 0001-9999
+ *            ingress, image   strings, or null/missing
+ *            tags      array (elements kept as given), or null/missing for []
+ *            content   array of objects whose type/subject/description are strings or null, or
+ *                      null/missing for []; other members of a block are dropped
+ *          Records with repeated ids are all kept, as for visits.
+ * Returns: {"imported": n, "rejected": [{"index", "field", "message"}], "updatedAt": instant}:
+ *          rejected records are skipped, the others replace the stored articles in one
+ *          transaction; updatedAt (an extension) is the core's clock at this import.
+ * Errors:  CARFIT_INVALID (no "content" array, field "content"; a "status" other than
+ *          "success", field "status"); nothing is changed.
+ */
+int carfit_articles_import(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_articles_refresh (method "articles.refresh") — fetch the configured articles source
+ * and import it as carfit_articles_import does.
+ *
+ * Takes:   no members; the source is the config's "sources": {"articles": url}.
+ * Returns: as carfit_articles_import.
+ * Errors:  CARFIT_INVALID (no articles source configured; field "sources.articles");
+ *          CARFIT_UNAVAILABLE for every network or document failure, exactly as
+ *          carfit_visits_refresh (same "reason" and "url" members; a document refused by
+ *          carfit_articles_import is "not_document"). The stored articles and "updatedAt"
+ *          stay as they were. The core is not held while waiting for the network.
+ */
+int carfit_articles_refresh(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_articles_list (method "articles.list") — the stored articles, newest first.
+ *
+ * Takes:   {"hour24": bool}, optional: overrides the core's clock style for "published".
+ * Returns: {"articles": [{"id", "title", "ingress", "imageUrl", "dateTime":
+ *          "2018-05-25T14:13:00Z", "published": "25 May 2018, 14:13", "tags", "content":
+ *          [{"type", "subject", "description"}]}], "updatedAt": instant of the last successful
+ *          import or refresh, or null if there was none}. Articles with equal dates keep their
+ *          order in the snapshot. "published" follows carfit_articles_format_date; for the
+ *          rare date whose local day falls outside the years 1-9999 it is written in UTC with
+ *          the year.
+ * Errors:  only the common ones.
+ */
+int carfit_articles_list(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_articles_format_date (method "articles.format_date") — the date text of the list.
+ *
+ * Takes:   {"date": instant (ISO 8601; no zone means UTC), "hour24": bool (default: the
+ *          core's clock style)}.
+ * Returns: {"text"}: "16 March, 12:34" when the instant's local year (in the core's zone) is
+ *          the current local year by the core's clock, else "20 December 2017, 21:43"; on a
+ *          12-hour clock "20 December 2017, 09:43 PM". English month names, day without
+ *          padding, hours padded to two digits.
+ * Errors:  CARFIT_INVALID (date missing, not an instant, or its local day outside the years
+ *          1-9999; field "date").
+ */
+int carfit_articles_format_date(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
+ * Carousel and images
+ *
+ * The carousel screen: rows of tiles whose images come from a pool of patterns, and an image
+ * pipeline in front of HTTP with two caches:
+ *   memory  an LRU bounded by the images' bytes ("images.memoryBytes"; 0 disables it);
+ *   disk    an LRU bounded by the files' bytes ("images.diskBytes"; 0 disables it), one file per
+ *           image in "images.directory" named by the 64-bit FNV-1a hash of the URL in 16 hex
+ *           digits plus ".img"; a hit touches the file, and opening a core indexes the directory
+ *           by modification time, so the order and the contents survive reopening. Without a
+ *           configured directory the core makes a temporary one and removes it on close. The
+ *           bound holds per core: cores sharing a directory each keep their own index.
+ * Neither level ever holds more than its limit; an image larger than a level's limit is not
+ * stored there. Identical loads in progress at the same time (a prefetch included) share one
+ * download. Failures are never cached: the next request tries again.
+ *
+ * Threads. The image functions (carfit_images_*) do not take the core's lock: a load that waits
+ * on the network does not hold up other calls on the same core. carfit_close cancels the queued
+ * prefetches, cancels the transfers in progress, and waits for them and for the loads in
+ * progress (which then fail with CARFIT_MISUSE) before it returns.
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_patterns_import (method "patterns.import") — add patterns to the carousel's pool.
+ *
+ * Takes:   the colourlovers "patterns/random" array itself ([{"imageUrl", "title", "colors"},
+ *          ...], a bare JSON array: the one request that need not be an object), or
+ *          {"patterns": [...]}. A record needs "imageUrl" (http or https); "title" (string) and
+ *          "colors" (strings of six hex digits, "3779B1", a leading "#" allowed) may be null or
+ *          missing. Other members ("id", "userName", ...) are ignored.
+ * Returns: {"imported": n, "rejected": [{"index", "field", "message"}], "pool": size of the
+ *          pool}. The pool is kept in the database, in the order patterns were first imported;
+ *          a pattern whose imageUrl is already in the pool updates its title and colours and
+ *          keeps its place.
+ * Errors:  CARFIT_INVALID (an object without a "patterns" array; field "patterns"); nothing is
+ *          changed.
+ */
+int carfit_patterns_import(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_carousel_generate (method "carousel.generate") — the carousel feed.
+ *
+ * Takes:   {"rows": 1..1000, "columns": 1..1000, "seed": integer (0)}; rows and columns are
+ *          required, seed is any 64-bit integer.
+ * Returns: {"rows": [{"index": 0, "title": "Amber Harbor", "tiles": [{"id": "r0c0",
+ *          "title": "Quiet Lagoon", "color": "#A1B2C3", "imageUrl": url | null}, ...]}, ...]}.
+ *          Titles are two words from a fixed list, drawn by SplitMix64 from the seed and the
+ *          tile's position only: the same seed gives the same titles on every platform and
+ *          release, whatever the grid's size or the pool. Tile k (k = row * columns + column)
+ *          shows pattern k mod n of the pool's n patterns; its color is that pattern's first
+ *          colour, else (no pool, or a pattern without colours) a colour drawn from the seed.
+ *          imageUrl is null when the pool is empty.
+ * Errors:  CARFIT_INVALID (rows or columns missing or out of range, seed not an integer).
+ */
+int carfit_carousel_generate(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_images_data — the bytes of an image: from memory, else disk, else the network.
+ * (No method name: carfit_call cannot return bytes.)
+ *
+ * Takes:   core; request {"url": http or https URL} (borrowed); bytes and length, where the
+ *          image and its size are stored (neither may be NULL); response as for operations.
+ * Returns: CARFIT_OK, *bytes a new buffer of *length bytes (the caller frees it with
+ *          carfit_free), and the response {"url", "bytes": n, "source": "memory" | "disk" |
+ *          "network", "contentType": "image/png" | "image/jpeg" | "image/gif" | "image/webp"}
+ *          (the type follows the magic bytes, not the server's Content-Type). Blocks until the
+ *          image is there; a call for a URL already loading (by another call or a prefetch)
+ *          waits for that load and reports its source. On failure *bytes is NULL, *length 0.
+ * Errors:  CARFIT_INVALID (url missing or not http(s), field "url"; the body is not a PNG,
+ *          JPEG, GIF or WebP image, field "url"), CARFIT_UNAVAILABLE (unreachable, timed out
+ *          after "http.timeoutMs", a status other than 2xx, or a body over 100 MiB),
+ *          CARFIT_MISUSE (core, bytes or length NULL; the core closed during the load).
+ *          Nothing is cached on failure.
+ */
+int carfit_images_data(carfit_core *core, const char *request, unsigned char **bytes,
+                       size_t *length, char **response);
+
+/*
+ * carfit_images_prefetch (method "images.prefetch") — load images in the background.
+ *
+ * Takes:   {"urls": [url, ...], "priority": "low" | "normal" | "high" ("normal")}; every URL
+ *          must be http or https, else nothing is queued.
+ * Returns: at once, {"queued": n}: the URLs now waiting (repeats in the request count once).
+ *          A URL already in memory or loading is not queued; one already queued keeps its
+ *          place, or moves to the end of a higher priority. Background loads (disk, else
+ *          network) run at most "images.concurrency" at a time, higher priority first, in the
+ *          order given within a priority; they fill both caches. Loads by carfit_images_data
+ *          run on the caller's thread and are not counted against that limit; a queued URL
+ *          that carfit_images_data asks for is loaded by that call and leaves the queue.
+ * Errors:  CARFIT_INVALID (urls missing, field "urls"; not a URL, field "urls[i]"; an unknown
+ *          priority, field "priority").
+ */
+int carfit_images_prefetch(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_images_cancel (method "images.cancel") — drop queued prefetches.
+ *
+ * Takes:   {"urls": [url, ...]}.
+ * Returns: {"cancelled": n}, the URLs taken out of the queue. A load already started goes on
+ *          (its image is cached); a URL that is not queued is ignored.
+ * Errors:  CARFIT_INVALID (as for carfit_images_prefetch).
+ */
+int carfit_images_cancel(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_images_stats (method "images.stats") — the caches and counters of this core.
+ *
+ * Takes:   no members.
+ * Returns: {"memory": {"count", "bytes", "limit"}, "disk": {"count", "bytes", "limit"},
+ *           "requests": {"network", "coalesced", "memoryHits", "diskHits", "failures"},
+ *           "prefetch": {"queued", "loading"}}.
+ *          network counts HTTP requests made; coalesced, calls that waited for a load already in
+ *          progress; memoryHits and diskHits, images served by a level (a prefetch finding its
+ *          image on disk counts too); failures, loads that failed (network, status, not an
+ *          image). prefetch.queued is the queue's length, prefetch.loading the background loads
+ *          in progress. Counters start at 0 when the core opens.
+ */
+int carfit_images_stats(carfit_core *core, const char *request, char **response);
 
 #ifdef __cplusplus
 }

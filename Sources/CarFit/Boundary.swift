@@ -25,6 +25,8 @@ enum Boundary {
                 result = .success(try core.serialized { () throws(CarFitError) in try body(core, fields) })
             case .streamed(let body):
                 result = .success(try core.serialized { () throws(CarFitError) in try body(core, bytes) })
+            case .selfLocking(let body):
+                result = .success(try body(core, try parse(bytes)))
             }
         } catch {
             result = .failure(error)

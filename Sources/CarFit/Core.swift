@@ -9,6 +9,8 @@ final class Core: @unchecked Sendable {
     let clock: Clock
     let db: Database
     var calendar: CalendarState
+    let session = ShopSession()
+    let images: ImagePipeline
     private let lock = NSLock()
     private var closed = false
 
@@ -20,6 +22,7 @@ final class Core: @unchecked Sendable {
             throw CarFitError(.invalid, "now lies outside the years 1 to 9999.", field: "now")
         }
         calendar = CalendarState(today: today)
+        images = try ImagePipeline(config: config.images, timeoutMs: config.timeoutMs)
     }
 
     var visits: VisitStore { VisitStore(db) }
@@ -32,12 +35,14 @@ final class Core: @unchecked Sendable {
         return try body()
     }
 
-    /// Waits for a call in progress, then closes the database. Idempotent.
+    /// Waits for a call in progress, then stops the image pipeline (cancelling its transfers
+    /// and waiting for them) and closes the database. Idempotent.
     func close() {
         lock.lock()
         defer { lock.unlock() }
         guard !closed else { return }
         closed = true
+        images.close()
         db.close()
     }
 }

@@ -14,13 +14,45 @@ enum JanssonParser {
         return convert(root)
     }
 
-    static func badJSON(_ error: json_error_t, what: String = "request") -> CarFitError {
+    /// Where and why a text is not JSON, as jansson reports it.
+    struct SyntaxError: Error {
+        var text: String
+        var line: Int
+        var column: Int
+        var position: Int
+    }
+
+    /// Parses a byte buffer that is not a request (a fetched body, a stored text); an empty
+    /// buffer is a syntax error at position 0.
+    static func parse(bytes: [UInt8]) -> Result<JSON, SyntaxError> {
+        bytes.withUnsafeBufferPointer { buffer -> Result<JSON, SyntaxError> in
+            buffer.withMemoryRebound(to: CChar.self) { chars -> Result<JSON, SyntaxError> in
+                guard let base = chars.baseAddress, chars.count > 0 else {
+                    return .failure(SyntaxError(text: "the text is empty", line: 1, column: 0, position: 0))
+                }
+                var error = json_error_t()
+                guard let root = json_loadb(base, chars.count, cf_json_flags_any(), &error) else {
+                    return .failure(SyntaxError(text: errorText(error), line: Int(error.line),
+                                                column: Int(error.column), position: Int(error.position)))
+                }
+                defer { json_decref(root) }
+                return .success(convert(root))
+            }
+        }
+    }
+
+    /// jansson's own description of a parse error ("'[' or '{' expected near '<'").
+    static func errorText(_ error: json_error_t) -> String {
         var e = error
-        let text = withUnsafeBytes(of: &e.text) { raw -> String in
+        return withUnsafeBytes(of: &e.text) { raw -> String in
             let bytes = raw.bindMemory(to: UInt8.self)
             let end = bytes.firstIndex(of: 0) ?? bytes.count
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
         }
+    }
+
+    static func badJSON(_ error: json_error_t, what: String = "request") -> CarFitError {
+        let text = errorText(error)
         var extra = JSONObject()
         extra["line"] = .int(Int64(error.line))
         extra["column"] = .int(Int64(error.column))

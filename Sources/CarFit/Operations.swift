@@ -5,6 +5,9 @@ import CarFitCore
 enum Operation: Sendable {
     case parsed(@Sendable (Core, Fields) throws(CarFitError) -> JSON)
     case streamed(@Sendable (Core, UnsafeRawBufferPointer) throws(CarFitError) -> JSON)
+    /// Runs without the core's lock and takes it itself around its database work (a refresh
+    /// waits for the network without holding up the core's other calls).
+    case selfLocking(@Sendable (Core, Fields) throws(CarFitError) -> JSON)
 }
 
 /// Every operation by method name. Named exports and `carfit_call` both dispatch through this
@@ -12,7 +15,8 @@ enum Operation: Sendable {
 enum Operations {
     static let table: [String: Operation] = {
         var table: [String: Operation] = [:]
-        for area in [visitOperations, calendarOperations, transactionOperations] {
+        for area in [visitOperations, calendarOperations, transactionOperations, shopOperations, articleOperations,
+                     refreshOperations, carouselOperations, imageOperations] {
             for (name, op) in area { table[name] = op }
         }
         return table

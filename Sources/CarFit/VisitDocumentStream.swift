@@ -71,7 +71,7 @@ enum VisitDocumentStream {
         scanner.skipSpace()
         guard scanner.atEnd, let writer else { return abandon() }
         try writer.commit()
-        return VisitSnapshot.response(imported: imported, rejected: rejected)
+        return RecordImport<Visit>.response(imported: imported, rejected: rejected)
     }
 
     /// A record with only the members `Visit.decode` reads (others are not converted at all);

@@ -5,7 +5,9 @@ import FoundationNetworking
 #endif
 
 /// Blocking HTTP GET over URLSession (FoundationNetworking on Linux), for the core's sources
-/// and images. Every failure is `unavailable` with a message that says which kind it was.
+/// and images. Every failure is `unavailable` with a message that says which kind it was, and
+/// the error document's `reason` says it for programs: `refused`, `timeout`, `dns`, `network`,
+/// `cancelled`, `transport`, `no_response` or `too_large` (with `url`).
 public final class HTTPClient: @unchecked Sendable {
     public struct Response: Sendable {
         public var status: Int
@@ -19,8 +21,11 @@ public final class HTTPClient: @unchecked Sendable {
     public init(timeoutMs: Int) {
         self.timeoutMs = timeoutMs
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = Double(timeoutMs) / 1000
-        configuration.timeoutIntervalForResource = Double(timeoutMs) / 1000
+        // FoundationNetworking on Linux truncates timeouts to whole seconds (300 ms fails at
+        // once, 1500 ms at 1 s), so the session gets a whole second more than asked and `get`
+        // enforces the exact deadline itself.
+        configuration.timeoutIntervalForRequest = HTTPClient.sessionTimeout(timeoutMs)
+        configuration.timeoutIntervalForResource = HTTPClient.sessionTimeout(timeoutMs)
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         session = URLSession(configuration: configuration)
@@ -35,44 +40,67 @@ public final class HTTPClient: @unchecked Sendable {
             throw CarFitError(.invalid, "\"\(url.prefix(200))\" is not an http or https URL.", field: "url")
         }
         var request = URLRequest(url: target)
-        request.timeoutInterval = Double(timeoutMs) / 1000
+        request.timeoutInterval = HTTPClient.sessionTimeout(timeoutMs)
         let box = ResultBox()
         let task = session.dataTask(with: request) { data, response, error in
             box.set(data: data, response: response, error: error)
         }
         task.resume()
-        // The session enforces the timeout; the extra margin only guards against a lost callback.
-        guard box.wait(seconds: Double(timeoutMs) / 1000 + 5) else {
+        // The whole exchange (connect, headers, body) must finish within timeoutMs.
+        guard box.wait(seconds: Double(timeoutMs) / 1000) else {
             task.cancel()
-            throw CarFitError(.unavailable, "\(url.prefix(200)) did not answer within \(timeoutMs) ms.")
+            throw HTTPClient.failure(url, "timeout", "\(url.prefix(200)) timed out after \(timeoutMs) ms.")
         }
         if let error = box.error {
-            throw CarFitError(.unavailable, HTTPClient.describe(error, url: url, timeoutMs: timeoutMs))
+            let (reason, message) = HTTPClient.describe(error, url: url, timeoutMs: timeoutMs)
+            throw HTTPClient.failure(url, reason, message)
         }
         guard let http = box.response as? HTTPURLResponse else {
-            throw CarFitError(.unavailable, "\(url.prefix(200)) gave no HTTP response.")
+            throw HTTPClient.failure(url, "no_response", "\(url.prefix(200)) gave no HTTP response.")
+        }
+        guard (box.data?.count ?? 0) <= maxBytes else {
+            throw HTTPClient.failure(url, "too_large", "\(url.prefix(200)) answered with more than \(maxBytes) bytes.")
         }
         let body = box.data.map { [UInt8]($0) } ?? []
-        guard body.count <= maxBytes else {
-            throw CarFitError(.unavailable, "\(url.prefix(200)) answered with more than \(maxBytes) bytes.")
-        }
         return Response(status: http.statusCode, body: body,
                         contentType: http.value(forHTTPHeaderField: "Content-Type"))
     }
 
-    static func describe(_ error: Error, url: String, timeoutMs: Int) -> String {
+    /// Cancels every request in progress on this client; each waiting `get` then throws
+    /// `unavailable` (reason `cancelled`). Requests started afterwards are not affected.
+    public func cancelAll() {
+        session.getAllTasks { tasks in
+            for task in tasks { task.cancel() }
+        }
+    }
+
+    /// The session's own timeout in seconds: whole seconds, above `timeoutMs`.
+    static func sessionTimeout(_ timeoutMs: Int) -> TimeInterval {
+        Double(max(0, timeoutMs) / 1000 + 2)
+    }
+
+    /// An `unavailable` error with `reason` and `url` in the error document.
+    public static func failure(_ url: String, _ reason: String, _ message: String, extra: JSONObject = JSONObject()) -> CarFitError {
+        var e = extra
+        e["reason"] = .string(reason)
+        e["url"] = .string(String(url.prefix(2000)))
+        return CarFitError(.unavailable, message, extra: e)
+    }
+
+    /// The reason and the message of a transport failure.
+    static func describe(_ error: Error, url: String, timeoutMs: Int) -> (String, String) {
         let where_ = String(url.prefix(200))
         if let e = error as? URLError {
             switch e.code {
-            case .timedOut: return "\(where_) timed out after \(timeoutMs) ms."
-            case .cannotConnectToHost: return "\(where_) refused the connection."
-            case .cannotFindHost, .dnsLookupFailed: return "\(where_): the host name could not be resolved."
-            case .notConnectedToInternet, .networkConnectionLost: return "\(where_): the network connection was lost."
-            case .cancelled: return "\(where_): the request was cancelled."
-            default: return "\(where_) could not be fetched (\(e.code.rawValue): \(e.localizedDescription))."
+            case .timedOut: return ("timeout", "\(where_) timed out after \(timeoutMs) ms.")
+            case .cannotConnectToHost: return ("refused", "\(where_) refused the connection.")
+            case .cannotFindHost, .dnsLookupFailed: return ("dns", "\(where_): the host name could not be resolved.")
+            case .notConnectedToInternet, .networkConnectionLost: return ("network", "\(where_): the network connection was lost.")
+            case .cancelled: return ("cancelled", "\(where_): the request was cancelled.")
+            default: return ("transport", "\(where_) could not be fetched (\(e.code.rawValue): \(e.localizedDescription)).")
             }
         }
-        return "\(where_) could not be fetched: \(error.localizedDescription)."
+        return ("transport", "\(where_) could not be fetched: \(error.localizedDescription).")
     }
 }
 

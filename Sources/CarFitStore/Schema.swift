@@ -40,6 +40,81 @@ enum Schema {
         );
         CREATE INDEX transactions_by_category ON transactions (category, date DESC, id);
         """,
+        // Employees, the login lock-out, the catalog, carts and orders (section 5).
+        """
+        CREATE TABLE employees (
+            id INTEGER PRIMARY KEY,
+            pin TEXT NOT NULL UNIQUE,
+            first_name TEXT NOT NULL,
+            last_name TEXT NOT NULL,
+            last_name_key TEXT NOT NULL UNIQUE,   -- lower-cased last name
+            email TEXT UNIQUE,                    -- lower-case; NULL when none
+            hired_on TEXT NOT NULL                -- YYYY-MM-DD
+        );
+        CREATE TABLE login_guard (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            failures INTEGER NOT NULL,            -- wrong PINs in a row
+            locked_until_ms INTEGER               -- end of the lock, ms since the epoch
+        );
+        CREATE TABLE products (
+            id TEXT PRIMARY KEY,                  -- decimal text of an integer id, or the string id
+            id_is_int INTEGER NOT NULL,
+            seq INTEGER NOT NULL UNIQUE,          -- import order
+            name TEXT NOT NULL,
+            category TEXT,
+            description TEXT,
+            image_url TEXT,
+            price_cents INTEGER NOT NULL
+        );
+        CREATE TABLE cart_lines (
+            employee_id INTEGER NOT NULL REFERENCES employees (id),
+            position INTEGER NOT NULL,            -- order of first addition
+            product_id TEXT NOT NULL REFERENCES products (id),
+            quantity INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 999),
+            PRIMARY KEY (employee_id, product_id)
+        );
+        CREATE TABLE orders (
+            id INTEGER PRIMARY KEY,
+            employee_id INTEGER NOT NULL REFERENCES employees (id),
+            placed_at_ms INTEGER NOT NULL,
+            total_quantity INTEGER NOT NULL
+        );
+        CREATE INDEX orders_by_employee ON orders (employee_id, id);
+        CREATE TABLE order_lines (
+            order_id INTEGER NOT NULL REFERENCES orders (id),
+            position INTEGER NOT NULL,
+            product_id TEXT NOT NULL,
+            product_id_is_int INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            image_url TEXT,
+            quantity INTEGER NOT NULL,
+            price_cents INTEGER NOT NULL,         -- unit price when the order was placed
+            PRIMARY KEY (order_id, position)
+        );
+        """,
+        // Articles: the snapshot of the Cars feed, the offline cache (section 7).
+        """
+        CREATE TABLE articles (
+            seq INTEGER PRIMARY KEY,          -- position in the snapshot
+            article_id NOT NULL,              -- as given: INTEGER or TEXT (no type affinity)
+            title TEXT NOT NULL,
+            ingress TEXT,
+            image_url TEXT,
+            published_ms INTEGER NOT NULL,    -- dateTime, ms since the epoch
+            tags TEXT NOT NULL,               -- JSON array, as given
+            content TEXT NOT NULL             -- JSON array of {"type", "subject", "description"}
+        );
+        CREATE INDEX articles_by_published ON articles (published_ms DESC, seq);
+        """,
+        // The carousel's pattern pool, in import order; one row per image URL.
+        """
+        CREATE TABLE patterns (
+            seq INTEGER PRIMARY KEY,          -- first import order (round robin order)
+            image_url TEXT NOT NULL UNIQUE,
+            title TEXT,
+            colors TEXT NOT NULL              -- "RRGGBB" values joined with ","
+        );
+        """,
     ]
 
     static var currentVersion: Int64 { Int64(migrations.count) }

@@ -113,14 +113,7 @@ public struct TransactionRecord: Sendable, Equatable {
     /// (`YYYY-MM-DD`). `name`, `accountName`, `provider` are optional strings, `pinned` an
     /// optional boolean.
     public static func decode(_ value: JSON, index: Int) -> Result<TransactionRecord, Rejection> {
-        guard case .object(let object) = value else {
-            return .failure(Rejection(index: index, field: nil, message: "The record is not an object."))
-        }
-        do throws(CarFitError) {
-            return .success(try decode(Fields(object)))
-        } catch {
-            return .failure(Rejection(index: index, field: error.field, message: error.message))
-        }
+        RecordImport.decode(value, index: index, decode)
     }
 
     static func decode(_ f: Fields) throws(CarFitError) -> TransactionRecord {
@@ -156,20 +149,12 @@ public struct TransactionBatch: Sendable {
     }
 
     public init(records items: [JSON]) {
-        records = []
-        records.reserveCapacity(items.count)
-        rejected = []
-        for (i, item) in items.enumerated() {
-            switch TransactionRecord.decode(item, index: i) {
-            case .success(let r): records.append(r)
-            case .failure(let r): rejected.append(r)
-            }
-        }
+        let batch = RecordImport(items, decode: TransactionRecord.decode)
+        records = batch.accepted
+        rejected = batch.rejected
     }
 
-    public var response: JSON {
-        .obj(["imported": .int(Int64(records.count)), "rejected": .array(rejected.map(\.json))])
-    }
+    public var response: JSON { RecordImport<TransactionRecord>.response(imported: records.count, rejected: rejected) }
 }
 
 /// The category bar: "all", the challenge's five in its order, then the other categories of the

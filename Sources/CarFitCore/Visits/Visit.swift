@@ -38,15 +38,6 @@ public struct Visit: Sendable, Equatable {
     }
 }
 
-/// A record of an import that failed validation: skipped, and reported by its index.
-public struct Rejection: Error, Sendable, Equatable {
-    public var index: Int
-    public var field: String?
-    public var message: String
-
-    public var json: JSON { .obj(["index": .int(Int64(index)), "field": .str(field), "message": .string(message)]) }
-}
-
 /// The four states the card knows, whatever the source's spelling and case.
 public enum VisitState: String, Sendable, CaseIterable {
     case todo = "Todo", inProgress = "InProgress", done = "Done", rejected = "Rejected"
@@ -96,14 +87,7 @@ extension Visit {
     /// Validates one source record (`data[index]`). Only `startTimeUtc` is required; other
     /// members may be null or missing but must have the right type when present.
     public static func decode(_ value: JSON, index: Int) -> Result<Visit, Rejection> {
-        guard case .object(let object) = value else {
-            return .failure(Rejection(index: index, field: nil, message: "The record is not an object."))
-        }
-        do throws(CarFitError) {
-            return .success(try decode(Fields(object)))
-        } catch {
-            return .failure(Rejection(index: index, field: error.field, message: error.message))
-        }
+        RecordImport.decode(value, index: index, decode)
     }
 
     static func decode(_ f: Fields) throws(CarFitError) -> Visit {
@@ -182,20 +166,10 @@ public struct VisitSnapshot: Sendable {
     }
 
     public init(records: [JSON]) {
-        visits = []
-        visits.reserveCapacity(records.count)
-        rejected = []
-        for (i, record) in records.enumerated() {
-            switch Visit.decode(record, index: i) {
-            case .success(let v): visits.append(v)
-            case .failure(let r): rejected.append(r)
-            }
-        }
+        let batch = RecordImport(records, decode: Visit.decode)
+        visits = batch.accepted
+        rejected = batch.rejected
     }
 
-    public var response: JSON { VisitSnapshot.response(imported: visits.count, rejected: rejected) }
-
-    public static func response(imported: Int, rejected: [Rejection]) -> JSON {
-        .obj(["imported": .int(Int64(imported)), "rejected": .array(rejected.map(\.json))])
-    }
+    public var response: JSON { RecordImport<Visit>.response(imported: visits.count, rejected: rejected) }
 }

@@ -47,6 +47,11 @@ OPERATIONS = (
     "carfit_calendar_previous",
     "carfit_calendar_select",
     "carfit_calendar_month",
+    "carfit_patterns_import",
+    "carfit_carousel_generate",
+    "carfit_images_prefetch",
+    "carfit_images_cancel",
+    "carfit_images_stats",
 )
 
 _lock = threading.Lock()

@@ -13,6 +13,9 @@ from .errors import InternalError, error_from_response
 from .visits import VisitsMixin
 from .calendar import CalendarMixin
 from .transactions import TransactionsMixin
+from .shop import ShopMixin
+from .articles import ArticlesMixin
+from .images import ImagesMixin
 
 __all__ = ["Core", "Request"]
 
@@ -32,7 +35,7 @@ def _encode(request: Request) -> Optional[bytes]:
     return json.dumps(request, ensure_ascii=False, allow_nan=False).encode("utf-8")
 
 
-class Core(VisitsMixin, CalendarMixin, TransactionsMixin):
+class Core(VisitsMixin, CalendarMixin, TransactionsMixin, ShopMixin, ArticlesMixin, ImagesMixin):
     """An open libcarfit core: database, clock, calendar state and caches.
 
     ``Core(config, **kwargs)`` opens a core; keyword arguments are merged into ``config``

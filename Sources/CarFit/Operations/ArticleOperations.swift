@@ -1,0 +1,66 @@
+import CarFitCore
+import CarFitStore
+
+let articleOperations: [(String, Operation)] = [
+    ("articles.import", .parsed { core, request throws(CarFitError) in try core.importArticles(request) }),
+    ("articles.list", .parsed { core, request throws(CarFitError) in try core.listArticles(request) }),
+    ("articles.format_date", .parsed { core, request throws(CarFitError) in try core.formatArticleDate(request) }),
+]
+
+extension Core {
+    var articles: ArticleStore { ArticleStore(db) }
+
+    /// Replaces the stored articles with the document's valid records.
+    func importArticles(_ request: Fields) throws(CarFitError) -> JSON {
+        try storeArticles(try ArticleSnapshot(document: request))
+    }
+
+    /// Writes a snapshot and the instant of this import; the response is `import`'s.
+    func storeArticles(_ snapshot: ArticleSnapshot) throws(CarFitError) -> JSON {
+        let now = clock.now
+        try articles.replaceAll(with: snapshot.articles, updatedAt: now)
+        guard case .object(var response) = snapshot.response else { return snapshot.response }
+        response["updatedAt"] = .string(now.iso)
+        return .object(response)
+    }
+
+    /// The cached articles, newest first, with their published texts.
+    func listArticles(_ request: Fields) throws(CarFitError) -> JSON {
+        let hour24 = try request.bool("hour24") ?? clock.hour24
+        var items: [JSON] = []
+        for row in try articles.all() {
+            items.append(.obj([
+                "id": row.id,
+                "title": .string(row.title),
+                "ingress": .str(row.ingress),
+                "imageUrl": .str(row.imageUrl),
+                "dateTime": .string(row.published.iso),
+                "published": .string(ArticleDate.listText(row.published, clock: clock, hour24: hour24)),
+                "tags": try storedArray(row.tags),
+                "content": try storedArray(row.content),
+            ]))
+        }
+        return .obj(["articles": .array(items), "updatedAt": .str(try articles.updatedAt()?.iso)])
+    }
+
+    /// `{"date": instant, "hour24": bool}` → `{"text"}`.
+    func formatArticleDate(_ request: Fields) throws(CarFitError) -> JSON {
+        let text = try request.requiredString("date")
+        guard let instant = Instant(iso: text) else {
+            throw .invalid("date", "date \"\(text.prefix(40))\" is not an ISO 8601 instant such as \"2018-05-25T14:13:00Z\".")
+        }
+        let hour24 = try request.bool("hour24") ?? clock.hour24
+        guard let formatted = ArticleDate.text(instant, clock: clock, hour24: hour24) else {
+            throw .invalid("date", "date \"\(text.prefix(40))\" falls outside the years 1 to 9999 in the configured time zone.")
+        }
+        return .obj(["text": .string(formatted)])
+    }
+
+    /// A JSON array stored as text by `ArticleStore`.
+    private func storedArray(_ text: String) throws(CarFitError) -> JSON {
+        guard case .success(let value) = JanssonParser.parse(bytes: Array(text.utf8)), case .array = value else {
+            throw CarFitError(.storage, "A stored article is damaged (its tags or content are not a JSON array); import the articles again.")
+        }
+        return value
+    }
+}

@@ -1,0 +1,65 @@
+import CarFitCore
+import CarFitStore
+
+/// The carousel feed: the pattern pool lives in the database, so these run under the core's
+/// lock. `patterns.import` reads its bytes itself: it also takes the colourlovers array.
+let carouselOperations: [(String, Operation)] = [
+    ("patterns.import", .streamed { core, bytes throws(CarFitError) in try core.importPatterns(bytes) }),
+    ("carousel.generate", .parsed { core, request throws(CarFitError) in try core.generateCarousel(request) }),
+]
+
+/// The image pipeline has its own lock and `carfit_images_data` blocks on the network: these run
+/// without the core's lock (a closed core's pipeline answers `misuse`). `carfit_images_data`,
+/// with its binary out-parameter, has no method name.
+let imageOperations: [(String, Operation)] = [
+    ("images.prefetch", .selfLocking { core, request throws(CarFitError) in try core.prefetchImages(request) }),
+    ("images.cancel", .selfLocking { core, request throws(CarFitError) in try core.cancelImages(request) }),
+    ("images.stats", .selfLocking { core, _ throws(CarFitError) in try core.images.stats() }),
+]
+
+extension Core {
+    var patterns: PatternStore { PatternStore(db) }
+
+    /// Adds the document's valid patterns to the pool: the colourlovers array itself, or an
+    /// object with a `patterns` array.
+    func importPatterns(_ bytes: UnsafeRawBufferPointer) throws(CarFitError) -> JSON {
+        var request = Fields(JSONObject())
+        if let base = bytes.baseAddress, bytes.count > 0 {
+            switch try JanssonParser.parse(base.assumingMemoryBound(to: CChar.self), length: bytes.count) {
+            case .array(let records): request = Fields(JSONObject(["patterns": .array(records)]))
+            case .object(let object): request = Fields(object)
+            default:
+                throw CarFitError(.badJSON, "The request must be the colourlovers array or a JSON object.",
+                                  extra: JSONObject(["line": 1, "column": 1, "position": 0]))
+            }
+        }
+        let document = try PatternImport(document: request)
+        try patterns.add(document.patterns)
+        return document.response(pool: try patterns.count())
+    }
+
+    func generateCarousel(_ request: Fields) throws(CarFitError) -> JSON {
+        let feed = try CarouselFeed(request: request)
+        return feed.document(pool: try patterns.all())
+    }
+
+    func prefetchImages(_ request: Fields) throws(CarFitError) -> JSON {
+        let urls = try ImageRequest.urls(request)
+        let priority = try ImageRequest.priority(request)
+        return .obj(["queued": .int(Int64(try images.prefetch(urls, priority: priority)))])
+    }
+
+    func cancelImages(_ request: Fields) throws(CarFitError) -> JSON {
+        let urls = try ImageRequest.urls(request)
+        return .obj(["cancelled": .int(Int64(try images.cancel(urls)))])
+    }
+
+    /// `{"url"}` → the image and `{"url", "bytes", "source", "contentType"}`.
+    func loadImage(_ request: Fields) throws(CarFitError) -> (bytes: [UInt8], response: JSON) {
+        let url = try ImageRequest.url(request)
+        let image = try images.load(url)
+        return (image.bytes, .obj(["url": .string(url), "bytes": .int(Int64(image.bytes.count)),
+                                    "source": .string(image.source.rawValue),
+                                    "contentType": .string(image.format.contentType)]))
+    }
+}

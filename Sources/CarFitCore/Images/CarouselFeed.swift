@@ -1,0 +1,109 @@
+/// SplitMix64 (Steele, Lea, Flood 2014): a tiny, fast PRNG whose sequence is fixed for a seed on
+/// every platform and release, which `SystemRandomNumberGenerator` is not.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    public private(set) var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound` (0 when `bound` is not positive), by multiply-high.
+    public mutating func below(_ bound: Int) -> Int {
+        guard bound > 0 else { return 0 }
+        return Int(next().multipliedFullWidth(by: UInt64(bound)).high)
+    }
+
+    /// An independent generator for one cell `(a, b)` of a seed's grid: the same seed and cell
+    /// give the same numbers whatever the grid's size.
+    public static func stream(seed: UInt64, _ a: UInt64, _ b: UInt64) -> SplitMix64 {
+        var g = SplitMix64(seed: seed ^ ((a &+ 1) &* 0xD1B5_4A32_D192_ED03))
+        var h = SplitMix64(seed: g.next() ^ ((b &+ 1) &* 0xC2B2_AE3D_27D4_EB4F))
+        return SplitMix64(seed: h.next())
+    }
+}
+
+/// The carousel feed: rows of tiles with random but reproducible titles and colours, and the
+/// pattern pool's images dealt out round robin.
+public struct CarouselFeed: Sendable {
+    public static let maxRows = 1000
+    public static let maxColumns = 1000
+
+    public var rows: Int
+    public var columns: Int
+    public var seed: Int64
+
+    /// `{"rows": 1...1000, "columns": 1...1000, "seed": integer (0)}`; rows and columns required.
+    public init(request f: Fields) throws(CarFitError) {
+        rows = Int(try f.requiredInt("rows", in: 1...Int64(CarouselFeed.maxRows)))
+        columns = Int(try f.requiredInt("columns", in: 1...Int64(CarouselFeed.maxColumns)))
+        seed = try f.int("seed", in: Int64.min...Int64.max) ?? 0
+    }
+
+    public init(rows: Int, columns: Int, seed: Int64) {
+        self.rows = min(max(rows, 0), CarouselFeed.maxRows)
+        self.columns = min(max(columns, 0), CarouselFeed.maxColumns)
+        self.seed = seed
+    }
+
+    /// The feed document. Tile `k` (row-major, `k = row × columns + column`) shows
+    /// `pool[k mod pool.count]`; its colour is that pattern's first colour, else a random one.
+    /// A tile's title and random colour depend only on the seed and its position.
+    public func document(pool: [Pattern]) -> JSON {
+        let seedBits = UInt64(bitPattern: seed)
+        var rowDocs: [JSON] = []
+        rowDocs.reserveCapacity(rows)
+        for r in 0..<rows {
+            var rowRandom = SplitMix64.stream(seed: seedBits, UInt64(r), 0)
+            var tiles: [JSON] = []
+            tiles.reserveCapacity(columns)
+            for c in 0..<columns {
+                var random = SplitMix64.stream(seed: seedBits, UInt64(r), UInt64(c) + 1)
+                let title = CarouselFeed.title(&random)
+                let randomColor = CarouselFeed.color(&random)
+                let pattern = pool.isEmpty ? nil : pool[(r * columns + c) % pool.count]
+                var tile = JSONObject()
+                tile["id"] = .string("r\(r)c\(c)")
+                tile["title"] = .string(title)
+                tile["color"] = .string(pattern?.placeholderColor ?? randomColor)
+                tile["imageUrl"] = .str(pattern?.imageUrl)
+                tiles.append(.object(tile))
+            }
+            rowDocs.append(.obj(["index": .int(Int64(r)), "title": .string(CarouselFeed.title(&rowRandom)),
+                                 "tiles": .array(tiles)]))
+        }
+        return .obj(["rows": .array(rowDocs)])
+    }
+
+    /// "Adjective Noun" from the fixed word lists.
+    static func title(_ random: inout SplitMix64) -> String {
+        let adjective = adjectives[random.below(adjectives.count)]
+        let noun = nouns[random.below(nouns.count)]
+        return adjective + " " + noun
+    }
+
+    /// "#RRGGBB" from 24 random bits.
+    static func color(_ random: inout SplitMix64) -> String {
+        let hex = String(random.next() >> 40, radix: 16, uppercase: true)
+        return "#" + String(repeating: "0", count: max(0, 6 - hex.count)) + hex
+    }
+
+    static let adjectives = [
+        "Amber", "Quiet", "Bright", "Silver", "Golden", "Misty", "Crimson", "Velvet",
+        "Hidden", "Gentle", "Wild", "Frosty", "Sunny", "Rustic", "Electric", "Lunar",
+        "Coral", "Dusky", "Azure", "Emerald", "Hazy", "Bold", "Calm", "Radiant",
+        "Copper", "Indigo", "Scarlet", "Mellow", "Urban", "Vintage", "Tidal", "Woven",
+    ]
+
+    static let nouns = [
+        "Harbor", "Meadow", "Lantern", "Orchard", "Canyon", "Breeze", "Tiles", "Waves",
+        "Garden", "Horizon", "Mosaic", "Prism", "Ribbon", "Summit", "Thicket", "Current",
+        "Dunes", "Ember", "Fjord", "Grove", "Lagoon", "Marble", "Nebula", "Pebbles",
+        "Quartz", "Reef", "Skyline", "Trellis", "Valley", "Willow", "Zephyr", "Circuit",
+    ]
+}

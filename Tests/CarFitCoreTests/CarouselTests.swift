@@ -1,0 +1,147 @@
+import XCTest
+@testable import CarFitCore
+
+/// The carousel feed: the PRNG, the feed's determinism and layout, and pattern records.
+final class CarouselTests: XCTestCase {
+    func feed(_ rows: Int, _ columns: Int, seed: Int64, pool: [Pattern] = []) -> [[JSONObject]] {
+        guard case .object(let doc) = CarouselFeed(rows: rows, columns: columns, seed: seed).document(pool: pool),
+              case .array(let rowDocs)? = doc["rows"] else { return [] }
+        return rowDocs.map { row in
+            guard case .object(let r) = row, case .array(let tiles)? = r["tiles"] else { return [] }
+            return tiles.compactMap(\.objectValue)
+        }
+    }
+
+    func rowTitles(_ rows: Int, _ columns: Int, seed: Int64) -> [JSON?] {
+        guard case .object(let doc) = CarouselFeed(rows: rows, columns: columns, seed: seed).document(pool: []),
+              case .array(let rowDocs)? = doc["rows"] else { return [] }
+        return rowDocs.map { $0.objectValue?["title"] }
+    }
+
+    let pool = [
+        Pattern(imageUrl: "http://img/1.png", title: "One", colors: ["112233", "445566"]),
+        Pattern(imageUrl: "http://img/2.png", title: nil, colors: []),
+        Pattern(imageUrl: "http://img/3.png", title: "Three", colors: ["ABCDEF"]),
+    ]
+
+    func testSplitMix64ReferenceSequence() {
+        var g = CarFitCore.SplitMix64(seed: 0)
+        XCTAssertEqual(g.next(), 0xE220_A839_7B1D_CDAF)
+        XCTAssertEqual(g.next(), 0x6E78_9E6A_A1B9_65F4)
+        XCTAssertEqual(g.next(), 0x06C4_5D18_8009_454F)
+        var b = CarFitCore.SplitMix64(seed: 1)
+        for _ in 0..<10_000 { XCTAssert((0..<7).contains(b.below(7))) }
+        XCTAssertEqual(b.below(0), 0)
+    }
+
+    func testSameSeedSameFeed() {
+        XCTAssertEqual(CarouselFeed(rows: 20, columns: 30, seed: 7).document(pool: pool),
+                       CarouselFeed(rows: 20, columns: 30, seed: 7).document(pool: pool))
+        XCTAssertNotEqual(feed(5, 5, seed: 7).map { $0.map { $0["title"] } },
+                          feed(5, 5, seed: 8).map { $0.map { $0["title"] } })
+    }
+
+    /// Pinned values: a change here changes every host's feed for a seed.
+    func testKnownTitlesForSeed7() {
+        let tiles = feed(2, 3, seed: 7)
+        XCTAssertEqual(tiles.first?.first?["title"], "Copper Fjord")
+        XCTAssertEqual(tiles.first?.dropFirst().first?["title"], "Golden Ribbon")
+        XCTAssertEqual(rowTitles(2, 3, seed: 7), ["Amber Trellis", "Hazy Ribbon"])
+    }
+
+    func testTitlesDependOnlyOnSeedAndPosition() {
+        let small = feed(2, 3, seed: -99)
+        let large = feed(6, 9, seed: -99, pool: pool)
+        for r in 0..<2 {
+            for c in 0..<3 {
+                XCTAssertEqual(small[r][c]["title"], large[r][c]["title"])
+                XCTAssertEqual(small[r][c]["id"], large[r][c]["id"])
+            }
+        }
+        XCTAssertEqual(rowTitles(2, 3, seed: -99), Array(rowTitles(6, 9, seed: -99).prefix(2)))
+    }
+
+    func testIdsAreUniqueAndColorsAreHex() {
+        let tiles = feed(12, 17, seed: Int64.min).flatMap { $0 }
+        XCTAssertEqual(tiles.count, 12 * 17)
+        let ids = tiles.compactMap { t -> String? in if case .string(let s)? = t["id"] { return s }; return nil }
+        XCTAssertEqual(Set(ids).count, tiles.count)
+        XCTAssertTrue(ids.contains("r11c16"))
+        for tile in tiles {
+            guard case .string(let color)? = tile["color"] else { return XCTFail("no color") }
+            XCTAssertNotNil(color.wholeMatch(of: /#[0-9A-F]{6}/), color)
+            XCTAssertEqual(tile["imageUrl"], .null)
+            guard case .string(let title)? = tile["title"] else { return XCTFail("no title") }
+            XCTAssertEqual(title.split(separator: " ").count, 2)
+        }
+        XCTAssertGreaterThan(Set(tiles.compactMap { $0["color"] }.map { "\($0)" }).count, 150, "colours vary")
+    }
+
+    func testPoolImagesRoundRobinAndTheirColors() {
+        let tiles = feed(3, 4, seed: 1, pool: pool).flatMap { $0 }
+        for (k, tile) in tiles.enumerated() {
+            let pattern = pool[k % pool.count]
+            XCTAssertEqual(tile["imageUrl"], .string(pattern.imageUrl), "tile \(k)")
+            if let first = pattern.colors.first {
+                XCTAssertEqual(tile["color"], .string("#" + first))
+            } else {
+                XCTAssertEqual(tile["color"], feed(3, 4, seed: 1)[k / 4][k % 4]["color"], "random colour as without a pool")
+            }
+        }
+        // Titles do not depend on the pool.
+        XCTAssertEqual(feed(3, 4, seed: 1, pool: pool).map { $0.map { $0["title"] } },
+                       feed(3, 4, seed: 1).map { $0.map { $0["title"] } })
+    }
+
+    func testRequestBounds() throws {
+        func request(_ pairs: KeyValuePairs<String, JSON>) -> Fields { Fields(JSONObject(pairs)) }
+        let f = try CarouselFeed(request: request(["rows": 1000, "columns": 1]))
+        XCTAssertEqual(f.seed, 0)
+        for (pairs, field) in [(request(["rows": 0, "columns": 5]), "rows"),
+                               (request(["rows": 5, "columns": 1001]), "columns"),
+                               (request(["columns": 5]), "rows"),
+                               (request(["rows": 5, "columns": 5, "seed": 1.5]), "seed"),
+                               (request(["rows": 5, "columns": 5, "seed": "7"]), "seed")] {
+            XCTAssertThrowsError(try CarouselFeed(request: pairs)) { error in
+                XCTAssertEqual((error as? CarFitError)?.status, .invalid)
+                XCTAssertEqual((error as? CarFitError)?.field, field)
+            }
+        }
+    }
+
+    func testPatternRecords() throws {
+        let good = try Pattern.decode(.obj(["imageUrl": "http://x/1.png", "title": " Quiet Dawn ",
+                                            "colors": ["000000", "#00ff63"], "id": 1000]), index: 0).get()
+        XCTAssertEqual(good, Pattern(imageUrl: "http://x/1.png", title: "Quiet Dawn", colors: ["000000", "00FF63"]))
+        XCTAssertEqual(good.placeholderColor, "#000000")
+        let bare = try Pattern.decode(.obj(["imageUrl": "https://x/2.png", "colors": .null]), index: 0).get()
+        XCTAssertEqual(bare.colors, [])
+        XCTAssertNil(bare.placeholderColor)
+
+        let cases: [(JSON, String?)] = [
+            (.obj(["title": "No image"]), "imageUrl"),
+            (.obj(["imageUrl": "file:///etc/passwd"]), "imageUrl"),
+            (.obj(["imageUrl": "http://x/3.png", "colors": ["12345G"]]), "colors[0]"),
+            (.obj(["imageUrl": "http://x/3.png", "colors": ["123456", 7]]), "colors[1]"),
+            (.obj(["imageUrl": "http://x/3.png", "title": 5]), "title"),
+            ("just a string", nil),
+        ]
+        for (record, field) in cases {
+            guard case .failure(let rejection) = Pattern.decode(record, index: 4) else { XCTFail("\(record)"); continue }
+            XCTAssertEqual(rejection.index, 4)
+            XCTAssertEqual(rejection.field, field)
+        }
+    }
+
+    func testImportDocument() throws {
+        let doc = try PatternImport(document: Fields(JSONObject(["patterns": [
+            .obj(["imageUrl": "http://x/1.png"]), .obj(["imageUrl": 5]), .obj(["imageUrl": "http://x/2.png"]),
+        ]])))
+        XCTAssertEqual(doc.patterns.map(\.imageUrl), ["http://x/1.png", "http://x/2.png"])
+        XCTAssertEqual(doc.rejected.map(\.index), [1])
+        XCTAssertEqual(doc.response(pool: 9), .obj(["imported": 2, "rejected": [doc.rejected[0].json], "pool": 9]))
+        XCTAssertThrowsError(try PatternImport(document: Fields(JSONObject(["data": []])))) { error in
+            XCTAssertEqual((error as? CarFitError)?.field, "patterns")
+        }
+    }
+}

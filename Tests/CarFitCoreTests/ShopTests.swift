@@ -1,0 +1,321 @@
+import Foundation
+import XCTest
+
+@testable import CarFitCore
+
+/// Section 5's rules on the domain values: employee validation, the login guard, money,
+/// catalog decoding and ordering, and the cart against a reference model.
+final class ShopTests: XCTestCase {
+    private func fields(_ pairs: KeyValuePairs<String, JSON>) -> Fields { Fields(JSONObject(pairs)) }
+
+    private func assertRefused(_ status: Status, field: String?, file: StaticString = #filePath, line: UInt = #line,
+                               _ body: () throws(CarFitError) -> Void) {
+        do throws(CarFitError) {
+            try body()
+            XCTFail("expected \(status.name) on \(field ?? "no field")", file: file, line: line)
+        } catch {
+            XCTAssertEqual(error.status, status, error.message, file: file, line: line)
+            XCTAssertEqual(error.field, field, error.message, file: file, line: line)
+            XCTAssertFalse(error.message.isEmpty, file: file, line: line)
+        }
+    }
+
+    // MARK: - Employees
+
+    private let today = CivilDate(year: 2024, month: 5, day: 1)
+
+    func testNewEmployeeTrimsAndNormalises() throws {
+        let today = try XCTUnwrap(self.today)
+        let e = try NewEmployee(request: fields(["pin": "4821", "firstName": " Ada ", "lastName": "\tLovelace ",
+                                                 "email": " Ada@Example.COM "]), today: today)
+        XCTAssertEqual(e.firstName, "Ada")
+        XCTAssertEqual(e.lastName, "Lovelace")
+        XCTAssertEqual(e.email, "ada@example.com")
+        XCTAssertEqual(e.hiredOn, today)
+        XCTAssertEqual(e.lastNameKey, "lovelace")
+        let hired = try NewEmployee(request: fields(["pin": "0000", "firstName": "A", "lastName": "B",
+                                                     "hiredOn": "2020-02-29", "email": "  "]), today: today)
+        XCTAssertEqual(hired.hiredOn.description, "2020-02-29")
+        XCTAssertNil(hired.email)
+    }
+
+    func testNewEmployeeRefusalsNameTheField() throws {
+        let today = try XCTUnwrap(self.today)
+        let cases: [(JSONObject, String)] = [
+            (JSONObject(["firstName": "A", "lastName": "B"]), "pin"),
+            (JSONObject(["pin": 4821, "firstName": "A", "lastName": "B"]), "pin"),
+            (JSONObject(["pin": "482", "firstName": "A", "lastName": "B"]), "pin"),
+            (JSONObject(["pin": "4821x", "firstName": "A", "lastName": "B"]), "pin"),
+            (JSONObject(["pin": "4821", "firstName": " ", "lastName": "B"]), "firstName"),
+            (JSONObject(["pin": "4821", "firstName": "A\u{7}", "lastName": "B"]), "firstName"),
+            (JSONObject(["pin": "4821", "firstName": "A", "lastName": .null]), "lastName"),
+            (JSONObject(["pin": "4821", "firstName": "A", "lastName": .string(String(repeating: "x", count: 101))]), "lastName"),
+            (JSONObject(["pin": "4821", "firstName": "A", "lastName": "B", "email": "a@b"]), "email"),
+            (JSONObject(["pin": "4821", "firstName": "A", "lastName": "B", "hiredOn": "2023-02-29"]), "hiredOn"),
+        ]
+        for (object, field) in cases {
+            assertRefused(.invalid, field: field) { () throws(CarFitError) in
+                _ = try NewEmployee(request: Fields(object), today: today)
+            }
+        }
+    }
+
+    func testPINs() {
+        for pin in ["0000", "4821", "123456789012"] { XCTAssertTrue(PIN.isValid(pin), pin) }
+        for pin in ["", "123", "1234567890123", "12 34", "12a4", "１２３４", "١٢٣٤", "-123"] {
+            XCTAssertFalse(PIN.isValid(pin), pin)
+        }
+    }
+
+    func testEmailShapes() {
+        XCTAssertEqual(EmailAddress.normalized("Ada.Lovelace+club@Example.co.UK"), "ada.lovelace+club@example.co.uk")
+        XCTAssertEqual(EmailAddress.normalized(" a@b.io "), "a@b.io")
+        for bad in ["", "ada", "ada@", "@example.com", "ada@example", "ada@example.c", "a b@example.com",
+                    "a@@example.com", "a@b@example.com", ".ada@example.com", "ada.@example.com", "a..b@example.com",
+                    "ada@-example.com", "ada@example-.com", "ada@exa_mple.com", "ada@example.c0m", "ada@.com",
+                    "ådä@example.com", "ada@example..com"] {
+            XCTAssertNil(EmailAddress.normalized(bad), bad)
+        }
+    }
+
+    func testEmployeesSortByLastThenFirstNameIgnoringCaseAndAccents() throws {
+        let day = try XCTUnwrap(today)
+        func e(_ id: Int64, _ first: String, _ last: String) -> Employee {
+            Employee(id: id, pin: "000\(id)", firstName: first, lastName: last, email: nil, hiredOn: day)
+        }
+        let sorted = [e(1, "Zed", "Young"), e(2, "Bea", "Étienne"), e(3, "al", "Eve"), e(4, "Al", "eve"),
+                      e(5, "Ann", "adams")].sorted(by: Employee.listOrder)
+        XCTAssertEqual(sorted.map(\.id), [5, 2, 3, 4, 1])
+    }
+
+    // MARK: - Login guard
+
+    func testLoginGuardLocksAfterFiveFailuresForThirtySeconds() {
+        var guardState = LoginGuard()
+        let t0 = Instant(milliseconds: 1_714_557_600_000)
+        for _ in 1...4 { XCTAssertFalse(guardState.recordFailure(at: t0)) }
+        XCTAssertFalse(guardState.isLocked(at: t0))
+        XCTAssertTrue(guardState.recordFailure(at: t0))
+        XCTAssertEqual(guardState.lockedUntil, Instant(milliseconds: t0.milliseconds + 30_000))
+        XCTAssertEqual(guardState.failures, 0)
+        XCTAssertTrue(guardState.isLocked(at: t0))
+        XCTAssertTrue(guardState.isLocked(at: Instant(milliseconds: t0.milliseconds + 29_999)))
+        XCTAssertFalse(guardState.isLocked(at: Instant(milliseconds: t0.milliseconds + 30_000)))
+        // The count starts again after a lock; a success clears everything.
+        for _ in 1...4 { XCTAssertFalse(guardState.recordFailure(at: t0)) }
+        guardState.recordSuccess()
+        XCTAssertEqual(guardState, LoginGuard())
+    }
+
+    func testLockedErrorRoundsTheEndUpToTheSecond() {
+        let until = Instant(milliseconds: 1_714_557_630_250)
+        XCTAssertEqual(LoginGuard.displayed(until).iso, "2024-05-01T10:00:31Z")
+        XCTAssertEqual(LoginGuard.displayed(Instant(milliseconds: 1_714_557_630_000)).iso, "2024-05-01T10:00:30Z")
+        let error = LoginGuard.lockedError(until: until, justLocked: false)
+        XCTAssertEqual(error.status, .unauthorized)
+        XCTAssertTrue(error.message.contains("locked until 2024-05-01T10:00:31Z"), error.message)
+        XCTAssertEqual(error.extra["lockedUntil"], "2024-05-01T10:00:31Z")
+        XCTAssertEqual(LoginGuard.displayed(Instant(milliseconds: Int64.max)).milliseconds, Int64.max)
+    }
+
+    // MARK: - Price and product ids
+
+    func testPricesAreExactCents() throws {
+        let accepted: [(JSON, Int64)] = [(34.99, 3499), (16.4, 1640), (22.1, 2210), (0.29, 29), (0.1, 10), (18, 1800),
+                                         (0, 0), (1_000_000, 100_000_000), (999_999.99, 99_999_999),
+                                         ("34.99", 3499), ("7.5", 750), ("12.340", 1234), ("0007", 700)]
+        for (value, cents) in accepted {
+            XCTAssertEqual(try Price.read(Fields(JSONObject(["price": value])), "price"), cents, "\(value)")
+        }
+        let refusedValues: [JSON] = [34.999, 0.001, -1, -0.5, 1_000_000.01, 1e300, "1.234", "abc", "1e3", "", ".5",
+                                     "5.", "-1", "1.2.3", true, .array([]), "12345678.00"]
+        for value in refusedValues {
+            assertRefused(.invalid, field: "price") { () throws(CarFitError) in
+                _ = try Price.read(Fields(JSONObject(["price": value])), "price")
+            }
+        }
+        XCTAssertEqual(Price.json(cents: 47208), .double(472.08))
+        // Sums of cents stay exact where doubles would not.
+        let sum = [1640, 2210, 29].reduce(Int64(0), +)
+        XCTAssertEqual(Price.json(cents: sum), .double(38.79))
+    }
+
+    func testProductIDs() throws {
+        XCTAssertEqual(try ProductID.read(fields(["id": 101]), "id"), ProductID(key: "101", isInteger: true))
+        XCTAssertEqual(try ProductID.read(fields(["id": 101.0]), "id"), ProductID(key: "101", isInteger: true))
+        XCTAssertEqual(try ProductID.read(fields(["id": "abc"]), "id").json, "abc")
+        XCTAssertEqual(ProductID(key: "101", isInteger: true).json, 101)
+        for bad: JSON in [.null, 1.5, "  ", true, .array([])] {
+            assertRefused(.invalid, field: "id") { () throws(CarFitError) in _ = try ProductID.read(self.fields(["id": bad]), "id") }
+        }
+    }
+
+    // MARK: - Catalog
+
+    private func sampleCatalog() throws -> Fields {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/catalog.json")
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url))
+        guard case .object(let o) = ShopTests.convert(object) else { throw XCTSkip("catalog fixture is not an object") }
+        return Fields(o)
+    }
+
+    /// Foundation's JSON → the core's `JSON` (integers stay integers).
+    static func convert(_ value: Any) -> JSON {
+        switch value {
+        case let d as [String: Any]:
+            var o = JSONObject()
+            for key in d.keys.sorted() { o[key] = convert(d[key] ?? NSNull()) }
+            return .object(o)
+        case let a as [Any]: return .array(a.map(convert))
+        case let s as String: return .string(s)
+        case let n as NSNumber:
+            if String(cString: n.objCType) == "c" { return .bool(n.boolValue) }
+            if let i = Int64(exactly: n.doubleValue), !"\(n)".contains(".") { return .int(i) }
+            return .double(n.doubleValue)
+        default: return .null
+        }
+    }
+
+    func testWineComCatalogDecodes() throws {
+        let batch = try CatalogImport(document: sampleCatalog())
+        XCTAssertEqual(batch.products.count, 10)
+        XCTAssertEqual(batch.rejected, [])
+        let first = try XCTUnwrap(batch.products.first)
+        XCTAssertEqual(first, Product(id: ProductID(key: "101", isInteger: true), name: "Cascade Ridge Cabernet Sauvignon 2019",
+                                      category: "Red Wines", description: "Dark fruit, cedar and a long, firm finish.",
+                                      imageUrl: "http://cache.wine.com/labels/101m.jpg", priceCents: 3499))
+        let alborg = try XCTUnwrap(batch.products.first { $0.id.key == "104" })
+        XCTAssertNil(alborg.imageUrl)
+        let brut = try XCTUnwrap(batch.products.first { $0.id.key == "105" })
+        XCTAssertEqual(brut.detailJSON.objectValue?["description"], "No description available.")
+        XCTAssertEqual(brut.detailJSON.objectValue?["hasDescription"], false)
+    }
+
+    func testRejectedRecordsCarryIndexAndField() throws {
+        let document: JSON = .obj(["products": [
+            .obj(["id": 1, "name": "Ok", "price": 1.5]),
+            .obj(["id": 2, "name": "Bad", "price": 1.555]),
+            .obj(["id": 3, "price": 1]),
+            .obj(["id": 4, "name": "N", "price": 1, "imageUrl": 5]),
+            "text",
+        ]])
+        let batch = try CatalogImport(document: Fields(try XCTUnwrap(document.objectValue)))
+        XCTAssertEqual(batch.products.map(\.id.key), ["1"])
+        XCTAssertEqual(batch.rejected.map(\.index), [1, 2, 3, 4])
+        XCTAssertEqual(batch.rejected.map(\.field), ["price", "name", "imageUrl", nil])
+        for bad in [JSONObject(), JSONObject(["products": 1]), JSONObject(["Products": .obj(["List": 1])])] {
+            XCTAssertThrowsError(try CatalogImport(document: Fields(bad)))
+        }
+    }
+
+    func testNameOrderIgnoresCaseAndAccents() throws {
+        let products = try CatalogImport(document: sampleCatalog()).products
+        let byName = CatalogSort.name.apply(products).map(\.name)
+        XCTAssertEqual(byName, ["Ålborg Riesling Trocken 2020", "alpine Grüner Veltliner 2022", "Bay Terrace Chardonnay 2022",
+                                "Casa Blanca Brut", "Cascade Ridge Cabernet Sauvignon 2019", "Étienne Merlot 2020",
+                                "Old Mill Pinot Noir 2021", "Rosa del Sol Rosé 2023", "Sauternes Late Harvest 2015",
+                                "Zinfandel Old Vines 2018"])
+        XCTAssertEqual(CatalogSort.nameDescending.apply(products).map(\.name), byName.reversed())
+        XCTAssertEqual(CatalogSort.none.apply(products), products)
+        let page = CatalogPage(all: products, category: "White Wines", sort: .name)
+        XCTAssertEqual(page.categories, ["Champagne & Sparkling", "Dessert, Sherry & Port", "Red Wines", "Rosé Wine", "White Wines"])
+        XCTAssertEqual(page.products.map(\.id.key), ["104", "107", "103"])
+        assertRefused(.invalid, field: "sort") { () throws(CarFitError) in _ = try CatalogSort.read(self.fields(["sort": "Name"]), "sort") }
+        XCTAssertEqual(try CatalogSort.read(fields([:]), "sort"), .name)
+    }
+
+    // MARK: - Cart
+
+    func testSalidoExample() throws {
+        var cart = Cart()
+        try cart.add("A", quantity: 1)
+        try cart.add("B", quantity: 2)
+        try cart.add("A", quantity: 4)
+        XCTAssertEqual(cart.lines, [Cart.Line(productKey: "A", quantity: 5), Cart.Line(productKey: "B", quantity: 2)])
+        XCTAssertEqual(cart.totalQuantity, 7)
+    }
+
+    func testCartRefusalsChangeNothing() throws {
+        var cart = Cart()
+        try cart.add("A", quantity: 998)
+        try cart.add("B", quantity: 1)
+        let before = cart
+        assertRefused(.invalid, field: "quantity") { () throws(CarFitError) in try cart.add("A", quantity: 2) }
+        assertRefused(.invalid, field: "quantity") { () throws(CarFitError) in try cart.add("C", quantity: 0) }
+        assertRefused(.invalid, field: "quantity") { () throws(CarFitError) in try cart.add("C", quantity: 1000) }
+        assertRefused(.invalid, field: "quantity") { () throws(CarFitError) in try cart.update("A", quantity: 0) }
+        assertRefused(.invalid, field: "quantity") { () throws(CarFitError) in try cart.update("A", quantity: -5) }
+        assertRefused(.notFound, field: "productId") { () throws(CarFitError) in try cart.update("C", quantity: 3) }
+        assertRefused(.notFound, field: "productId") { () throws(CarFitError) in try cart.remove("C") }
+        XCTAssertEqual(cart, before)
+        try cart.add("A", quantity: 1)
+        XCTAssertEqual(cart.quantity(of: "A"), 999)
+        assertRefused(.invalid, field: "quantity") { () throws(CarFitError) in _ = try Cart.readQuantity(self.fields(["quantity": 1.5]), default: 1) }
+        assertRefused(.invalid, field: "quantity") { () throws(CarFitError) in _ = try Cart.readQuantity(self.fields([:]), default: nil) }
+        XCTAssertEqual(try Cart.readQuantity(fields([:]), default: 1), 1)
+        XCTAssertEqual(try Cart.readQuantity(fields(["quantity": .int(Int64.max)]), default: 1), Int.max)
+    }
+
+    /// A seeded generator, so a failing sequence can be replayed.
+    private struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    func testRandomSequencesMatchAReferenceModel() {
+        for seed in UInt64(1)...40 {
+            var rng = SplitMix64(state: seed)
+            var cart = Cart()
+            // The model: an ordered list of (product, quantity) kept with plain array code.
+            var model: [(String, Int)] = []
+            for step in 0..<300 {
+                let product = ["A", "B", "C", "D", "E"].randomElement(using: &rng) ?? "A"
+                let quantity = [1, 2, 3, 0, 1000, -1, Int.random(in: 1...999, using: &rng),
+                                Int.random(in: 400...999, using: &rng)].randomElement(using: &rng) ?? 1
+                let op = Int.random(in: 0..<10, using: &rng)
+                let index = model.firstIndex { $0.0 == product }
+                var expected: Status = .ok
+                do throws(CarFitError) {
+                    switch op {
+                    case 0..<5:
+                        if !(1...999).contains(quantity) { expected = .invalid }
+                        else if let i = index { if model[i].1 + quantity > 999 { expected = .invalid } else { model[i].1 += quantity } }
+                        else { model.append((product, quantity)) }
+                        try cart.add(product, quantity: quantity)
+                    case 5..<8:
+                        if !(1...999).contains(quantity) { expected = .invalid }
+                        else if let i = index { model[i].1 = quantity } else { expected = .notFound }
+                        try cart.update(product, quantity: quantity)
+                    default:
+                        if let i = index { model.remove(at: i) } else { expected = .notFound }
+                        try cart.remove(product)
+                    }
+                    XCTAssertEqual(expected, .ok, "seed \(seed) step \(step)")
+                } catch {
+                    XCTAssertEqual(error.status, expected, "seed \(seed) step \(step): \(error.message)")
+                }
+                XCTAssertEqual(cart.lines.map(\.productKey), model.map(\.0), "seed \(seed) step \(step)")
+                XCTAssertEqual(cart.lines.map(\.quantity), model.map(\.1), "seed \(seed) step \(step)")
+                XCTAssertEqual(cart.totalQuantity, model.reduce(0) { $0 + $1.1 })
+                XCTAssertTrue(cart.lines.allSatisfy { Cart.quantities.contains($0.quantity) })
+            }
+        }
+    }
+
+    func testCartAndOrderDocuments() {
+        let line = CartLineView(productId: ProductID(key: "101", isInteger: true), name: "Wine", imageUrl: nil, quantity: 5)
+        XCTAssertEqual(CartLineView.cartJSON([line]),
+                       .obj(["lines": [.obj(["productId": 101, "name": "Wine", "imageUrl": .null, "quantity": 5])],
+                             "totalQuantity": 5]))
+        let order = Order(id: 3, placedAt: Instant(milliseconds: 1_714_557_600_000), lines: [line, line])
+        XCTAssertEqual(order.json.objectValue?["placedAt"], "2024-05-01T10:00:00Z")
+        XCTAssertEqual(order.json.objectValue?["totalQuantity"], 10)
+    }
+}

@@ -1,0 +1,114 @@
+"""Carousel and images: the pattern pool, the feed, and the image pipeline (methods
+``patterns.*``, ``carousel.*``, ``images.*``, and ``carfit_images_data``)."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
+
+from ._area import AreaMixin, members
+from .errors import InternalError, error_from_response
+
+__all__ = ["ImagesMixin"]
+
+
+class ImagesMixin(AreaMixin):
+    """The carousel and image areas of the C API.
+
+    Besides :meth:`_call`, it uses what :class:`carfit.Core` provides: ``self._lib`` (the
+    loaded library, with ``carfit_images_data`` declared), ``self._handle`` (the core) and
+    ``self._take(ptr)`` (copy, free and parse a response text).
+    """
+
+    __slots__ = ()
+
+    # -- feed ---------------------------------------------------------------------------------
+
+    def import_patterns(self, document: Union[List[Dict[str, Any]], Dict[str, Any]]) -> Dict[str, Any]:
+        """Add patterns to the carousel's pool (``patterns.import``).
+
+        Args:
+            document: the colourlovers ``patterns/random`` array ``[{"imageUrl", "title",
+                "colors"}, ...]``, or ``{"patterns": [...]}``.
+
+        Returns:
+            ``{"imported": n, "rejected": [{"index", "field", "message"}], "pool": size}``.
+
+        Raises:
+            InvalidError: an object without a ``patterns`` array; nothing changes.
+        """
+        return self._call("patterns.import", document)
+
+    def generate_carousel(self, rows: int, columns: int, seed: Optional[int] = None) -> Dict[str, Any]:
+        """The carousel feed (``carousel.generate``): ``rows`` × ``columns`` tiles (1–1000 each).
+
+        Returns:
+            ``{"rows": [{"index", "title", "tiles": [{"id": "r0c0", "title", "color":
+            "#RRGGBB", "imageUrl": url or None}]}]}``, the same for the same ``seed`` (0 when
+            None); images come round robin from the pattern pool.
+
+        Raises:
+            InvalidError: rows or columns out of range, or a seed that is not an integer.
+        """
+        return self._call("carousel.generate", members(rows=rows, columns=columns, seed=seed))
+
+    # -- images -------------------------------------------------------------------------------
+
+    def image(self, url: str) -> Tuple[bytes, Dict[str, Any]]:
+        """Load an image from memory, disk or the network (``carfit_images_data``).
+
+        Blocks until the image is there (the GIL is released meanwhile); a load of the same URL
+        already in progress, a prefetch too, is shared.
+
+        Returns:
+            ``(data, info)``: the image's bytes and ``{"url", "bytes", "source": "memory" |
+            "disk" | "network", "contentType"}``.
+
+        Raises:
+            InvalidError: not an http(s) URL, or the body is not a PNG, JPEG, GIF or WebP image.
+            UnavailableError: unreachable, timed out, or a status other than 2xx.
+            MisuseError: the core is closed (also when it closes during the load).
+        """
+        request = json.dumps({"url": url}, ensure_ascii=False).encode("utf-8")
+        data_ptr = ctypes.c_void_p()
+        length = ctypes.c_size_t(0)
+        response = ctypes.c_void_p()
+        status = self._lib.carfit_images_data(
+            self._handle, request, ctypes.byref(data_ptr), ctypes.byref(length), ctypes.byref(response)
+        )
+        try:
+            data = ctypes.string_at(data_ptr.value, length.value) if data_ptr.value else b""
+        finally:
+            if data_ptr.value:
+                self._lib.carfit_free(data_ptr.value)
+        document = self._take(response)
+        if status != 0:
+            raise error_from_response(status, document)
+        if document is None:
+            raise InternalError(9, {"message": "carfit_images_data returned no response."})
+        return data, document
+
+    def image_data(self, url: str) -> bytes:
+        """The bytes of the image at ``url``; see :meth:`image`."""
+        return self.image(url)[0]
+
+    def prefetch_images(self, urls: Iterable[str], priority: Optional[str] = None) -> Dict[str, Any]:
+        """Queue images for background loading (``images.prefetch``); returns at once.
+
+        Args:
+            urls: image URLs, loaded in this order within a priority.
+            priority: ``"low"``, ``"normal"`` (None) or ``"high"``.
+
+        Returns:
+            ``{"queued": n}``: URLs in memory or already loading are not queued.
+        """
+        return self._call("images.prefetch", members(urls=list(urls), priority=priority))
+
+    def cancel_images(self, urls: Iterable[str]) -> Dict[str, Any]:
+        """Drop queued prefetches not yet started (``images.cancel``); ``{"cancelled": n}``."""
+        return self._call("images.cancel", {"urls": list(urls)})
+
+    def image_stats(self) -> Dict[str, Any]:
+        """The caches and counters (``images.stats``): ``{"memory", "disk", "requests", "prefetch"}``."""
+        return self._call("images.stats")
