@@ -11,7 +11,7 @@ final class Core: @unchecked Sendable {
     var calendar: CalendarState
     let session = ShopSession()
     let images: ImagePipeline
-    let calendarCache = CalendarCache()
+    let documents = DocumentCache()
     private let lock = NSLock()
     private var closed = false
 

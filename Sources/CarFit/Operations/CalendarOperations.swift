@@ -15,8 +15,8 @@ extension Core {
         let month = month ?? calendar.displayed
         let today = clock.today
         let selected = calendar.selectedDays
-        calendarCache.validate(try db.changeStamp())
-        return try calendarCache.document(of: month, today: today, selected: selected) { () throws(CarFitError) in
+        documents.validate(try db.changeStamp())
+        return try documents.document(.month(month, today: today, selected: selected)) { () throws(CarFitError) in
             MonthSheet(month: month, today: today, selected: selected,
                        firstWeekday: config.firstWeekday, visitCounts: try visitCounts(in: month)).json
         }
@@ -46,8 +46,8 @@ extension Core {
 
     /// Stored visits per local day of `month` (cached until the database changes).
     func visitCounts(in month: YearMonth) throws(CarFitError) -> [CivilDate: Int] {
-        calendarCache.validate(try db.changeStamp())
-        return try calendarCache.counts(of: month) { () throws(CarFitError) in try countVisits(in: month) }
+        documents.validate(try db.changeStamp())
+        return try documents.counts(of: month) { () throws(CarFitError) in try countVisits(in: month) }
     }
 
     func countVisits(in month: YearMonth) throws(CarFitError) -> [CivilDate: Int] {
