@@ -19,6 +19,7 @@ import os
 import platform
 import random
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -50,11 +51,16 @@ def library_path() -> Path:
 
 
 def run_json(argv: list[str], env: dict | None = None) -> dict:
-    """Runs one job in a fresh process and returns the JSON line it prints."""
+    """Runs one job in a fresh process and returns the JSON line it prints, with the CPU time
+    (user + system) the process used in all, start-up included, as "cpuSeconds"."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(argv, capture_output=True, text=True, env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         sys.exit(f"{' '.join(map(str, argv))} failed ({done.returncode}):\n{done.stderr}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result["cpuSeconds"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return result
 
 
 def build_jansson() -> Path:
@@ -156,6 +162,7 @@ def summarize(rounds: list[dict]) -> dict:
          "load": [x for r in rounds for x in r["load"]]}
     for who, key in (("a", "a_ingest"), ("b", "b_ingest"), ("c", "c")):
         s[f"{who}_ingest"] = median([r[key]["seconds"] for r in rounds])
+        s[f"{who}_cpu"] = median([r[key]["cpuSeconds"] for r in rounds])
         s[f"{who}_rss"] = median([r[key]["peakRssMiB"] for r in rounds])
     s["a_read"] = median([r["a_ingest"]["readSeconds"] for r in rounds])
     for name, values in (("a_raw", pooled("a_query", "raw")), ("a_decoded", pooled("a_query", "decoded")),
@@ -206,6 +213,8 @@ def size_table(s: dict) -> str:
         "|---|---|---|---|---|---|",
         f"| ingest time | {fmt(s['a_ingest'], 's')} | {fmt(s['b_ingest'], 's')} | {fmt(s['c_ingest'], 's')} (parse only) "
         f"| {ratio(s['b_ingest'], s['a_ingest'])} | {ratio(s['a_ingest'], s['c_ingest'])} |",
+        f"| ingest process CPU time (user + sys, whole process) | {fmt(s['a_cpu'], 's')} | {fmt(s['b_cpu'], 's')} "
+        f"| {fmt(s['c_cpu'], 's')} (read + parse + free) | {ratio(s['b_cpu'], s['a_cpu'])} | {ratio(s['a_cpu'], s['c_cpu'])} |",
         f"| ingest rate | {fmt(s['visits'] / s['a_ingest'], 'rate')} | {fmt(s['b_visits'] / s['b_ingest'], 'rate')} "
         f"| {fmt(s['c_visits'] / s['c_ingest'], 'rate')} | | |",
         f"| ingest throughput | {fmt(mb / s['a_ingest'], 'MB/s')} | {fmt(mb / s['b_ingest'], 'MB/s')} "
