@@ -71,10 +71,8 @@ enum Boundary {
     /// The encoded value as a `malloc`ed NUL-terminated string, freed by the host with
     /// `carfit_free` (NULL only if memory is exhausted).
     static func cString(_ value: JSON) -> UnsafeMutablePointer<CChar>? {
-        var bytes = value.encodedBytes()
-        bytes.append(0)
-        guard let p = malloc(bytes.count) else { return nil }
-        bytes.withUnsafeBytes { p.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(p), byteCount: $0.count) }
-        return p.assumingMemoryBound(to: CChar.self)
+        var buffer = JSONBuffer()
+        value.encode(into: &buffer)
+        return buffer.takeCString()
     }
 }

@@ -11,6 +11,7 @@ final class Core: @unchecked Sendable {
     var calendar: CalendarState
     let session = ShopSession()
     let images: ImagePipeline
+    let documents = DocumentCache()
     private let lock = NSLock()
     private var closed = false
 

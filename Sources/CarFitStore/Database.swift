@@ -117,6 +117,22 @@ public final class Database {
     }
 
     public var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
+
+    /// Changes whenever the stored data may have changed: a write through this connection
+    /// (SQLite's total change count) or a commit by any other (`PRAGMA data_version`). Equal
+    /// stamps mean nothing was written in between, so results read in between still hold.
+    public struct ChangeStamp: Equatable, Sendable {
+        let own: Int64
+        let others: Int64
+    }
+
+    public func changeStamp() throws(CarFitError) -> ChangeStamp {
+        guard let handle else { throw CarFitError(.storage, "The database is closed.") }
+        let s = try statement("PRAGMA data_version")
+        defer { s.reset() }
+        guard try s.step(), let others = s.int(0) else { throw CarFitError(.storage, "The database gave no data_version.") }
+        return ChangeStamp(own: sqlite3_total_changes64(handle), others: others)
+    }
     public var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back

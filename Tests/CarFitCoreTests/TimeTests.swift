@@ -90,6 +90,44 @@ final class ClockTests: XCTestCase {
         XCTAssertEqual(kiritimati.timeText(summer, hour24: true), "12:30")
     }
 
+    func testDayRangeHoldsEveryInstantOfTheDay() throws {
+        let cases: [(String, [String])] = [
+            ("Europe/Copenhagen", ["2020-03-29", "2020-10-25", "2020-09-10"]),
+            ("America/Santiago", ["2020-04-04", "2020-04-05", "2020-09-05", "2020-09-06"]),
+            ("Pacific/Apia", ["2011-12-29", "2011-12-30", "2011-12-31", "2012-01-01"]),
+            ("Australia/Lord_Howe", ["2020-04-05", "2020-10-04"]),
+            ("America/St_Johns", ["2020-03-08", "2020-11-01"]),
+            ("Asia/Kathmandu", ["1986-01-01"]),
+            ("Pacific/Kiritimati", ["1994-12-31", "1995-01-01", "2020-09-10"]),
+            ("Etc/GMT+12", ["2020-09-10"]),
+            ("UTC", ["0001-01-01", "9999-12-31"]),
+        ]
+        for (zone, days) in cases {
+            let clock = try Clock(zoneName: zone)
+            for text in days {
+                let date = try XCTUnwrap(CivilDate(iso: text))
+                let wide = Clock.searchRange(for: date)
+                let tight = clock.dayRange(for: date)
+                XCTAssertTrue(tight.lowerBound >= wide.lowerBound && tight.upperBound <= wide.upperBound, "\(zone) \(text)")
+                // A day next to a whole-day jump of the zone's offset keeps a wider range.
+                let jumps = zone == "Pacific/Apia" || zone == "Pacific/Kiritimati"
+                if !jumps { XCTAssertLessThan(tight.count, 30 * 3_600_000, "\(zone) \(text)") }
+                var ms = wide.lowerBound
+                var inside = 0
+                while ms < wide.upperBound {
+                    if clock.localDate(Instant(milliseconds: ms)) == date {
+                        inside += 1
+                        XCTAssertTrue(tight.contains(ms), "\(zone) \(text) \(ms)")
+                    }
+                    ms += 60_000
+                }
+                // Kiritimati skipped 1994-12-31 and Apia 2011-12-30; other days have instants.
+                let skipped = ["Pacific/Kiritimati 1994-12-31", "Pacific/Apia 2011-12-30"].contains("\(zone) \(text)")
+                if skipped { XCTAssertEqual(inside, 0) } else { XCTAssertGreaterThan(inside, 0, "\(zone) \(text)") }
+            }
+        }
+    }
+
     func testSearchRangeCoversEveryZone() throws {
         let date = try XCTUnwrap(CivilDate(iso: "2020-03-29"))
         let range = Clock.searchRange(for: date)

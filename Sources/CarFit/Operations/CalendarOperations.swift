@@ -9,10 +9,17 @@ let calendarOperations: [(String, Operation)] = [
 ]
 
 extension Core {
+    /// The document of `month` (else the displayed one), rebuilt only when the month, today,
+    /// the selection or the stored visits changed.
     func calendarDocument(for month: YearMonth? = nil) throws(CarFitError) -> JSON {
         let month = month ?? calendar.displayed
-        return MonthSheet(month: month, today: clock.today, selected: calendar.selectedDays,
-                          firstWeekday: config.firstWeekday, visitCounts: try visitCounts(in: month)).json
+        let today = clock.today
+        let selected = calendar.selectedDays
+        documents.validate(try db.changeStamp())
+        return try documents.document(.month(month, today: today, selected: selected)) { () throws(CarFitError) in
+            MonthSheet(month: month, today: today, selected: selected,
+                       firstWeekday: config.firstWeekday, visitCounts: try visitCounts(in: month)).json
+        }
     }
 
     func selectDay(_ request: Fields) throws(CarFitError) -> JSON {
@@ -37,8 +44,13 @@ extension Core {
         return try calendarDocument(for: ym)
     }
 
-    /// Stored visits per local day of `month`.
+    /// Stored visits per local day of `month` (cached until the database changes).
     func visitCounts(in month: YearMonth) throws(CarFitError) -> [CivilDate: Int] {
+        documents.validate(try db.changeStamp())
+        return try documents.counts(of: month) { () throws(CarFitError) in try countVisits(in: month) }
+    }
+
+    func countVisits(in month: YearMonth) throws(CarFitError) -> [CivilDate: Int] {
         guard let first = month.firstDay else { return [:] }
         let lower = Clock.searchRange(for: first).lowerBound
         let upper = lower + Int64(month.dayCount + 2) * 86_400_000

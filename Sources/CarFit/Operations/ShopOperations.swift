@@ -136,8 +136,12 @@ extension Core {
 
     // MARK: - Cart
 
+    /// The employee's cart (kept until the database changes: see `DocumentCache`).
     func cartDocument(_ employeeId: Int64) throws(CarFitError) -> JSON {
-        .obj(["cart": CartLineView.cartJSON(try shop.cartLines(employeeId: employeeId).map(\.line))])
+        documents.validate(try db.changeStamp())
+        return try documents.document(.cart(employee: employeeId)) { () throws(CarFitError) in
+            .obj(["cart": CartLineView.cartJSON(try shop.cartLines(employeeId: employeeId).map(\.line))])
+        }
     }
 
     /// Reads, changes and writes the cart in one BEGIN IMMEDIATE transaction, so concurrent

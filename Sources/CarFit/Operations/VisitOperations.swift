@@ -37,7 +37,7 @@ extension Core {
 
     /// The visits whose local start day is `date`, in start order (ties in snapshot order).
     func visitsOn(_ date: CivilDate, employeeId: String?) throws(CarFitError) -> [Visit] {
-        try visits.visits(startingIn: Clock.searchRange(for: date), employeeId: employeeId)
+        try visits.visits(startingIn: clock.dayRange(for: date), employeeId: employeeId)
             .filter { clock.localDate($0.start) == date }
     }
 

@@ -19,8 +19,17 @@ public enum JSON: Sendable, Equatable {
 /// Request objects are small, so members live in an array searched linearly; an index by key
 /// is built only once an object grows past `indexThreshold` members.
 public struct JSONObject: Sendable, Equatable {
-    private var members: [(key: String, value: JSON)] = []
+    /// One member. A struct rather than a tuple: arrays of it are destroyed through its own
+    /// compiled value witness instead of the runtime's generic tuple walk.
+    fileprivate struct Member: Sendable {
+        var key: String
+        var value: JSON
+    }
+
+    fileprivate var members: [Member] = []
     private var index: [String: Int]?
+    /// The encoded text, kept only when asked for (`JSON.keepingEncoding()`); any change drops it.
+    fileprivate var encoding: [UInt8]?
 
     static let indexThreshold = 16
 
@@ -40,17 +49,21 @@ public struct JSONObject: Sendable, Equatable {
 
     private func position(of key: String) -> Int? {
         if let index { return index[key] }
-        return members.firstIndex { $0.key == key }
+        return members.withUnsafeBufferPointer { buffer -> Int? in
+            for i in buffer.indices where buffer[i].key == key { return i }
+            return nil
+        }
     }
 
     public subscript(key: String) -> JSON? {
         get { position(of: key).map { members[$0].value } }
         set {
+            encoding = nil
             if let newValue {
                 if let i = position(of: key) {
                     members[i].value = newValue
                 } else {
-                    members.append((key, newValue))
+                    members.append(Member(key: key, value: newValue))
                     if index != nil {
                         index?[key] = members.count - 1
                     } else if members.count > JSONObject.indexThreshold {
@@ -72,7 +85,7 @@ public struct JSONObject: Sendable, Equatable {
     }
 
     /// Members in insertion order.
-    public var pairs: [(key: String, value: JSON)] { members }
+    public var pairs: [(key: String, value: JSON)] { members.map { ($0.key, $0.value) } }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
@@ -91,6 +104,15 @@ extension JSON {
 
     public var objectValue: JSONObject? { if case .object(let o) = self { return o }; return nil }
     public var isNull: Bool { if case .null = self { return true }; return false }
+
+    /// The same value, carrying its encoded text so that encoding it again is a copy of bytes:
+    /// for a document a cache hands out many times. Only objects carry it; other values come
+    /// back as they are. Changing the object drops the text.
+    public func keepingEncoding() -> JSON {
+        guard case .object(var object) = self else { return self }
+        object.encoding = encodedBytes()
+        return .object(object)
+    }
 }
 
 extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
@@ -115,89 +137,234 @@ extension JSON {
 
     /// The same text as UTF-8 bytes.
     public func encodedBytes() -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(512)
-        encode(into: &out)
-        return out
+        var buffer = JSONBuffer()
+        encode(into: &buffer)
+        return buffer.bytes
     }
 
     public func encode(into out: inout [UInt8]) {
+        out.append(contentsOf: encodedBytes())
+    }
+
+    /// Appends the text to `out`.
+    public func encode(into out: inout JSONBuffer) {
         switch self {
-        case .null: out.append(contentsOf: JSON.nullBytes)
-        case .bool(let b): out.append(contentsOf: b ? JSON.trueBytes : JSON.falseBytes)
-        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .null: out.append(JSON.nullText)
+        case .bool(let b): out.append(b ? JSON.trueText : JSON.falseText)
+        case .int(let i): out.appendInt(i)
         case .double(let d):
             // Swift's description is the shortest round-trip text; whole reals keep ".0".
-            if d.isFinite { out.append(contentsOf: d.description.utf8) } else { out.append(contentsOf: JSON.nullBytes) }
-        case .string(let s): JSON.encodeString(s, into: &out)
+            if d.isFinite { out.appendASCII(d.description) } else { out.append(JSON.nullText) }
+        case .string(let s): out.appendString(s)
         case .array(let items):
             out.append(UInt8(ascii: "["))
-            var first = true
-            for item in items {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                item.encode(into: &out)
+            items.withUnsafeBufferPointer { items in
+                for i in items.indices {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    items[i].encode(into: &out)
+                }
             }
             out.append(UInt8(ascii: "]"))
         case .object(let object):
+            if let text = object.encoding {
+                text.withUnsafeBytes { out.append($0) }
+                return
+            }
             out.append(UInt8(ascii: "{"))
-            var first = true
-            for (key, value) in object.pairs {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                JSON.encodeString(key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                value.encode(into: &out)
+            object.members.withUnsafeBufferPointer { members in
+                for i in members.indices {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    out.appendString(members[i].key)
+                    out.append(UInt8(ascii: ":"))
+                    members[i].value.encode(into: &out)
+                }
             }
             out.append(UInt8(ascii: "}"))
         }
     }
 
-    static let nullBytes = Array("null".utf8)
-    static let trueBytes = Array("true".utf8)
-    static let falseBytes = Array("false".utf8)
-    static let hexDigits = Array("0123456789abcdef".utf8)
+    static let nullText: StaticString = "null"
+    static let trueText: StaticString = "true"
+    static let falseText: StaticString = "false"
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The encoder's output: UTF-8 bytes in `malloc`ed memory that grows as it fills, so a finished
+/// text goes to a C host as it is (`takeCString()`), without a copy. If memory runs out, further
+/// appends are dropped and `takeCString()` answers nil; nothing traps.
+public struct JSONBuffer: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>?
+    public private(set) var count = 0
+    private var capacity = 0
+    private var failed = false
+
+    public init(capacity: Int = 1024) {
+        _ = grow(to: max(capacity, 16))
+    }
+
+    deinit { free(base) }
+
+    /// Makes room for `extra` more bytes (and a NUL); false once memory has run out.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) -> Bool {
+        let (needed, overflow) = count.addingReportingOverflow(extra + 1)
+        if !overflow, needed <= capacity, base != nil { return true }
+        return !overflow && grow(to: needed)
+    }
+
+    private mutating func grow(to needed: Int) -> Bool {
+        guard !failed else { return false }
+        var size = max(capacity, 16)
+        while size < needed {
+            let (doubled, overflow) = size.multipliedReportingOverflow(by: 2)
+            guard !overflow else { failed = true; return false }
+            size = doubled
+        }
+        guard let p = realloc(base, size) else { failed = true; return false }
+        base = p.assumingMemoryBound(to: UInt8.self)
+        capacity = size
+        return true
+    }
+
+    @inline(__always)
+    public mutating func append(_ byte: UInt8) {
+        guard reserve(1), let base else { return }
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count > 0, let source = bytes.baseAddress, reserve(bytes.count), let base else { return }
+        (base + count).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func append(_ text: StaticString) {
+        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Text known to need no escaping (numbers).
+    mutating func appendASCII(_ text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ append(UnsafeRawBufferPointer($0)) }) == nil {
+            Array(text.utf8).withUnsafeBytes { append($0) }
+        }
+    }
+
+    /// Decimal digits of `i`.
+    mutating func appendInt(_ i: Int64) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: 20 digits and a sign fit
+        withUnsafeMutableBytes(of: &digits) { raw in
+            var v = i.magnitude
+            var p = raw.count
+            repeat {
+                p -= 1
+                raw[p] = UInt8(truncatingIfNeeded: 48 + v % 10)
+                v /= 10
+            } while v > 0
+            if i < 0 {
+                p -= 1
+                raw[p] = UInt8(ascii: "-")
+            }
+            append(UnsafeRawBufferPointer(rebasing: raw[p...]))
+        }
+    }
 
     /// A JSON string: `"` and `\` and control characters escaped, U+2028/U+2029 escaped (for
     /// hosts that embed the text in JavaScript), everything else as raw UTF-8.
-    static func encodeString(_ s: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        let done: Void? = s.utf8.withContiguousStorageIfAvailable { appendEscaped($0, into: &out) }
-        if done == nil { Array(s.utf8).withUnsafeBufferPointer { appendEscaped($0, into: &out) } }
-        out.append(UInt8(ascii: "\""))
+    mutating func appendString(_ s: String) {
+        if s.utf8.withContiguousStorageIfAvailable({ appendQuoted($0) }) == nil {
+            Array(s.utf8).withUnsafeBufferPointer { appendQuoted($0) }
+        }
     }
 
-    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    private mutating func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>) {
+        append(UInt8(ascii: "\""))
         var pending = 0
         var index = 0
         let count = bytes.count
         while index < count {
+            // Eight bytes at a time while they are all printable ASCII other than " and \.
+            if count - index >= 8, let start = bytes.baseAddress,
+               JSONBuffer.isPlain(UnsafeRawPointer(start + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
             let c = bytes[index]
-            var escape: [UInt8]?
-            switch c {
-            case UInt8(ascii: "\""): escape = [0x5C, 0x22]
-            case UInt8(ascii: "\\"): escape = [0x5C, 0x5C]
-            case 0x0A: escape = [0x5C, UInt8(ascii: "n")]
-            case 0x0D: escape = [0x5C, UInt8(ascii: "r")]
-            case 0x09: escape = [0x5C, UInt8(ascii: "t")]
-            case 0x08: escape = [0x5C, UInt8(ascii: "b")]
-            case 0x0C: escape = [0x5C, UInt8(ascii: "f")]
-            case 0x00..<0x20:
-                escape = [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(c >> 4)], hexDigits[Int(c & 0xF)]]
-            case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
-                escape = [0x5C, UInt8(ascii: "u"), 0x32, 0x30, 0x32, bytes[index + 2] == 0xA8 ? 0x38 : 0x39]
-            default:
-                escape = nil
-            }
-            if let escape {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending..<index]))
-                out.append(contentsOf: escape)
-                index += c == 0xE2 ? 3 : 1
-                pending = index
-            } else {
+            // Most bytes go out as they are: printable ASCII other than " and \, and UTF-8
+            // sequences other than those starting with 0xE2.
+            if c >= 0x20 && c != 0x22 && c != 0x5C && c != 0xE2 {
                 index += 1
+                continue
             }
+            let escape: StaticString?
+            var control = false
+            switch c {
+            case UInt8(ascii: "\""): escape = "\\\""
+            case UInt8(ascii: "\\"): escape = "\\\\"
+            case 0x0A: escape = "\\n"
+            case 0x0D: escape = "\\r"
+            case 0x09: escape = "\\t"
+            case 0x08: escape = "\\b"
+            case 0x0C: escape = "\\f"
+            case 0x00..<0x20:
+                escape = nil
+                control = true
+            case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                escape = bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+            default:
+                index += 1
+                continue
+            }
+            append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[pending..<index])))
+            if control {
+                append(JSONBuffer.controlPrefix)
+                append(JSONBuffer.hexDigits[Int(c >> 4)])
+                append(JSONBuffer.hexDigits[Int(c & 0xF)])
+            } else if let escape {
+                append(escape)
+            }
+            index += c == 0xE2 ? 3 : 1
+            pending = index
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending..<count]))
+        append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[pending..<count])))
+        append(UInt8(ascii: "\""))
+    }
+
+    /// Whether all eight bytes of `w` go out unescaped: none below 0x20, none from 0x80 up,
+    /// no `"` and no `\` (exact word-at-a-time tests for a byte below n and a byte equal to c).
+    @inline(__always)
+    static func isPlain(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (w &- 0x20 &* ones) & ~w & highs
+        let q = w ^ (0x22 &* ones)
+        let quote = (q &- ones) & ~q & highs
+        let b = w ^ (0x5C &* ones)
+        let backslash = (b &- ones) & ~b & highs
+        return (w & highs) | control | quote | backslash == 0
+    }
+
+    static let controlPrefix: StaticString = "\\u00"
+    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// A copy of the bytes.
+    public var bytes: [UInt8] {
+        guard let base, count > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// The text followed by a NUL, in `malloc`ed memory that the caller frees with `free`; nil
+    /// if memory ran out while encoding.
+    public consuming func takeCString() -> UnsafeMutablePointer<CChar>? {
+        guard !failed, reserve(0), let base else { return nil }
+        base[count] = 0
+        self.base = nil
+        return UnsafeMutableRawPointer(base).assumingMemoryBound(to: CChar.self)
     }
 }

@@ -76,7 +76,14 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// `"2020-09-10"`
     public var description: String {
-        pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+        String(unsafeUninitializedCapacity: 10) { b in
+            putDigits(year, 4, b, 0)
+            b[4] = UInt8(ascii: "-")
+            putDigits(month, 2, b, 5)
+            b[7] = UInt8(ascii: "-")
+            putDigits(day, 2, b, 8)
+            return 10
+        }
     }
 
     /// Parses exactly `YYYY-MM-DD`, validating the day of the month.
@@ -102,6 +109,19 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
 func pad(_ n: Int, _ width: Int) -> String {
     let s = String(n)
     return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+}
+
+/// Writes `n` (0 ≤ n < 10^width) as `width` zero-padded digits at `b[at...]`: fixed-width date
+/// and time text without building intermediate strings.
+@inline(__always)
+func putDigits(_ n: Int, _ width: Int, _ b: UnsafeMutableBufferPointer<UInt8>, _ at: Int) {
+    var v = n
+    var i = at + width - 1
+    while i >= at {
+        b[i] = UInt8(truncatingIfNeeded: 48 + v % 10)
+        v /= 10
+        i -= 1
+    }
 }
 
 /// Runs `body` over the UTF-8 bytes of `text` without copying when the string is contiguous.
@@ -204,8 +224,23 @@ public struct Instant: Sendable, Hashable, Comparable {
         let s = seconds
         let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
         let secOfDay = Int(s - days * 86_400)
-        let date = CivilDate(dayNumber: Int(days))
-        let d = date?.description ?? "0000-01-01"
-        return d + "T" + pad(secOfDay / 3600, 2) + ":" + pad(secOfDay / 60 % 60, 2) + ":" + pad(secOfDay % 60, 2) + "Z"
+        guard let date = CivilDate(dayNumber: Int(days)) else {
+            return "0000-01-01T" + pad(secOfDay / 3600, 2) + ":" + pad(secOfDay / 60 % 60, 2) + ":" + pad(secOfDay % 60, 2) + "Z"
+        }
+        return String(unsafeUninitializedCapacity: 20) { b in
+            putDigits(date.year, 4, b, 0)
+            b[4] = UInt8(ascii: "-")
+            putDigits(date.month, 2, b, 5)
+            b[7] = UInt8(ascii: "-")
+            putDigits(date.day, 2, b, 8)
+            b[10] = UInt8(ascii: "T")
+            putDigits(secOfDay / 3600, 2, b, 11)
+            b[13] = UInt8(ascii: ":")
+            putDigits(secOfDay / 60 % 60, 2, b, 14)
+            b[16] = UInt8(ascii: ":")
+            putDigits(secOfDay % 60, 2, b, 17)
+            b[19] = UInt8(ascii: "Z")
+            return 20
+        }
     }
 }

@@ -62,14 +62,51 @@ public struct Clock: Sendable {
         return start..<(start + 3 * 86_400_000)
     }
 
+    /// A UTC range in milliseconds that contains every instant whose local day is `date`, as
+    /// tight as the zone's offsets around that day allow: the offsets at both ends of the wide
+    /// `searchRange(for:)` and after every transition between them bound it, with an hour to
+    /// spare. Callers still filter exactly with `localDate`; the range only spares them the
+    /// neighbouring days.
+    public func dayRange(for date: CivilDate) -> Range<Int64> {
+        let wide = Clock.searchRange(for: date)
+        let end = Date(timeIntervalSince1970: Double(wide.upperBound / 1000))
+        var at = Date(timeIntervalSince1970: Double(wide.lowerBound / 1000))
+        var low = zone.secondsFromGMT(for: at)
+        var high = low
+        var transitions = 0
+        while let next = zone.nextDaylightSavingTimeTransition(after: at), next < end {
+            transitions += 1
+            guard transitions <= 8, next > at else { return wide }
+            let offset = zone.secondsFromGMT(for: next)
+            low = min(low, offset)
+            high = max(high, offset)
+            at = next
+        }
+        let last = zone.secondsFromGMT(for: end)
+        low = min(low, last)
+        high = max(high, last)
+        let dayStart = Int64(date.dayNumber) * 86_400
+        let lower = (dayStart - Int64(high) - 3_600) * 1_000
+        let upper = (dayStart + 86_400 - Int64(low) + 3_600) * 1_000
+        return max(lower, wide.lowerBound)..<min(upper, wide.upperBound)
+    }
+
     /// `"08:05"` in 24h, `"08:05 AM"` in 12h.
     public static func timeText(minuteOfDay: Int, hour24: Bool) -> String {
         let m = ((minuteOfDay % 1440) + 1440) % 1440
         let hour = m / 60
         let minute = m % 60
-        if hour24 { return pad(hour, 2) + ":" + pad(minute, 2) }
-        let h12 = hour % 12 == 0 ? 12 : hour % 12
-        return pad(h12, 2) + ":" + pad(minute, 2) + (hour < 12 ? " AM" : " PM")
+        let h = hour24 ? hour : (hour % 12 == 0 ? 12 : hour % 12)
+        return String(unsafeUninitializedCapacity: 8) { b in
+            putDigits(h, 2, b, 0)
+            b[2] = UInt8(ascii: ":")
+            putDigits(minute, 2, b, 3)
+            if hour24 { return 5 }
+            b[5] = UInt8(ascii: " ")
+            b[6] = UInt8(ascii: hour < 12 ? "A" : "P")
+            b[7] = UInt8(ascii: "M")
+            return 8
+        }
     }
 
     public func timeText(_ instant: Instant, hour24: Bool? = nil) -> String {

@@ -151,3 +151,23 @@ class Core(VisitsMixin, CalendarMixin, PlanMixin, TransactionsMixin, ShopMixin, 
         non-zero status.
         """
         return self._call(method, request)
+
+    def call_text(self, method: str, request: Request = None) -> str:
+        """Like :meth:`call`, but return the result's JSON text as the library wrote it.
+
+        The text is not parsed (useful for a host that forwards it, and for measuring the call
+        itself); errors still raise the :class:`~carfit.CarfitError` subclass of the status.
+        """
+        response = ctypes.c_void_p()
+        status = self._lib.carfit_call(
+            self._handle,
+            None if method is None else method.encode("utf-8"),
+            _encode(request),
+            ctypes.byref(response),
+        )
+        raw = take_string(self._lib, response)
+        if status != 0:
+            raise error_from_response(status, None if raw is None else json.loads(raw.decode("utf-8")))
+        if raw is None:
+            raise InternalError(9, {"message": f"{method} returned no response."})
+        return raw.decode("utf-8")
