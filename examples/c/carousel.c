@@ -124,14 +124,7 @@ int main(int argc, char **argv) {
     if (argc > 3) { fprintf(stderr, "usage: %s [patterns.json] [base-url]\n", argv[0]); return 2; }
     const char *path = argc >= 2 ? argv[1] : "examples/data/patterns.json";
     const char *base_url = argc == 3 ? argv[2] : NULL;
-    carfit_core *core = NULL;
-    char *response = NULL;
-    if (carfit_open(NULL, &core, &response) != CARFIT_OK) {
-        fprintf(stderr, "open: %s\n", response ? response : "");
-        carfit_free(response);
-        return 1;
-    }
-    carfit_free(response);
+    carfit_core *core = open_or_exit(NULL);
 
     char *patterns = patterns_request(path, base_url);
     json_t *imported = call(core, "patterns.import", patterns);

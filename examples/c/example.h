@@ -24,6 +24,20 @@ static inline json_t *call(carfit_core *core, const char *method, const char *re
     return result;
 }
 
+/* Opens a core with `config` (NULL for the defaults); prints the error document and exits on
+ * failure. Close it with carfit_close. */
+static inline carfit_core *open_or_exit(const char *config) {
+    carfit_core *core = NULL;
+    char *response = NULL;
+    if (carfit_open(config, &core, &response) != CARFIT_OK) {
+        fprintf(stderr, "open: %s\n", response ? response : "");
+        carfit_free(response);
+        exit(1);
+    }
+    carfit_free(response);
+    return core;
+}
+
 /* A string member, or `fallback` when it is null, missing or not a string. */
 static inline const char *str_or(json_t *object, const char *key, const char *fallback) {
     const char *s = json_string_value(json_object_get(object, key));

@@ -26,14 +26,7 @@ static void show_cart(json_t *result) {
 int main(int argc, char **argv) {
     if (argc > 2) { fprintf(stderr, "usage: %s [catalog.json]\n", argv[0]); return 2; }
     const char *path = argc == 2 ? argv[1] : "examples/data/catalog.json";
-    carfit_core *core = NULL;
-    char *response = NULL;
-    if (carfit_open(NULL, &core, &response) != CARFIT_OK) {
-        fprintf(stderr, "open: %s\n", response ? response : "");
-        carfit_free(response);
-        return 1;
-    }
-    carfit_free(response);
+    carfit_core *core = open_or_exit(NULL);
 
     json_t *created = call(core, "employees.create",
                            "{\"pin\": \"4821\", \"firstName\": \"Ada\", \"lastName\": \"Lovelace\","
@@ -43,6 +36,7 @@ int main(int argc, char **argv) {
     json_decref(created);
 
     /* A wrong PIN is refused; the right one logs in. */
+    char *response = NULL;
     int status = carfit_session_login(core, "{\"pin\": \"0000\"}", &response);
     printf("Login with 0000: %s\n", carfit_status_name(status));
     carfit_free(response);

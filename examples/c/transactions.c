@@ -53,14 +53,7 @@ static void show_insights(carfit_core *core) {
 int main(int argc, char **argv) {
     if (argc > 2) { fprintf(stderr, "usage: %s [transactions.json]\n", argv[0]); return 2; }
     const char *path = argc == 2 ? argv[1] : "examples/data/transactions.json";
-    carfit_core *core = NULL;
-    char *response = NULL;
-    if (carfit_open(NULL, &core, &response) != CARFIT_OK) {
-        fprintf(stderr, "open: %s\n", response ? response : "");
-        carfit_free(response);
-        return 1;
-    }
-    carfit_free(response);
+    carfit_core *core = open_or_exit(NULL);
 
     char *document = read_file_or_exit(path);
     json_t *imported = call(core, "transactions.import", document);
