@@ -27,6 +27,11 @@ enum Boundary {
                 result = .success(try core.serialized { () throws(CarFitError) in try body(core, bytes) })
             case .selfLocking(let body):
                 result = .success(try body(core, try parse(bytes)))
+            case .written(let body):
+                let fields = try parse(bytes)
+                let text = try core.serialized { () throws(CarFitError) -> JSONBuffer in try body(core, fields) }
+                response?.pointee = text.takeCString()
+                return Status.ok.rawValue
             }
         } catch {
             result = .failure(error)

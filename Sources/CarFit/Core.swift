@@ -29,7 +29,7 @@ final class Core: @unchecked Sendable {
     var visits: VisitStore { VisitStore(db) }
 
     /// Runs `body` holding the core's lock; a closed core is `misuse`.
-    func serialized(_ body: () throws(CarFitError) -> JSON) throws(CarFitError) -> JSON {
+    func serialized<Result: ~Copyable>(_ body: () throws(CarFitError) -> Result) throws(CarFitError) -> Result {
         lock.lock()
         defer { lock.unlock() }
         guard !closed else { throw CarFitError(.misuse, "The core is closed.") }

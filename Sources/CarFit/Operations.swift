@@ -8,6 +8,9 @@ enum Operation: Sendable {
     /// Runs without the core's lock and takes it itself around its database work (a refresh
     /// waits for the network without holding up the core's other calls).
     case selfLocking(@Sendable (Core, Fields) throws(CarFitError) -> JSON)
+    /// Takes the parsed request and writes the result's JSON text itself (a large document
+    /// written straight from stored rows).
+    case written(@Sendable (Core, Fields) throws(CarFitError) -> JSONBuffer)
 }
 
 /// Every operation by method name. Named exports and `carfit_call` both dispatch through this

@@ -219,9 +219,15 @@ public final class Statement {
     }
 
     public func text(_ column: Int32) -> String? {
+        utf8(column).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The column's text as SQLite holds it (nil for NULL), valid until the statement steps,
+    /// resets or reads the column as another type.
+    public func utf8(_ column: Int32) -> UnsafeBufferPointer<UInt8>? {
         guard let p = sqlite3_column_text(stmt, column) else { return nil }
         let n = Int(sqlite3_column_bytes(stmt, column))
-        return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+        return UnsafeBufferPointer(start: p, count: n)
     }
 
     public func int(_ column: Int32) -> Int64? {

@@ -88,6 +88,15 @@ public struct VisitStore {
     /// Visits starting in `range` (ms since the epoch), in start order then snapshot order,
     /// optionally only one employee's.
     public func visits(startingIn range: Range<Int64>, employeeId: String? = nil) throws(CarFitError) -> [Visit] {
+        var out: [Visit] = []
+        try forEachVisit(startingIn: range, employeeId: employeeId) { row in out.append(Visit(row: row)) }
+        return out
+    }
+
+    /// Hands `body` each visit starting in `range` (ms since the epoch), in start order then
+    /// snapshot order, optionally only one employee's. A row's text is valid only during its call.
+    public func forEachVisit(startingIn range: Range<Int64>, employeeId: String? = nil,
+                             _ body: (VisitRow) throws(CarFitError) -> Void) throws(CarFitError) {
         let s = try db.statement("""
             SELECT visit_id, employee_id, start_ms, name, state, expected_time, tasks, task_minutes,
                    address, phone, latitude, longitude
@@ -98,17 +107,16 @@ public struct VisitStore {
         try s.bind(1, range.lowerBound)
         try s.bind(2, range.upperBound)
         try s.bind(3, employeeId)
-        var out: [Visit] = []
+        let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         while try s.step() {
-            out.append(Visit(
-                visitId: s.text(0), employeeId: s.text(1),
+            try body(VisitRow(
+                visitId: s.utf8(0), employeeId: s.utf8(1),
                 start: Instant(milliseconds: s.int(2) ?? 0),
-                name: s.text(3) ?? "", state: s.text(4), expectedTime: s.text(5),
-                tasks: s.text(6) ?? "", taskMinutes: Int(s.int(7) ?? 0),
-                address: s.text(8) ?? "", phone: s.text(9),
+                name: s.utf8(3) ?? none, state: s.utf8(4), expectedTime: s.utf8(5),
+                tasks: s.utf8(6) ?? none, taskMinutes: Int(s.int(7) ?? 0),
+                address: s.utf8(8) ?? none, phone: s.utf8(9),
                 latitude: s.double(10), longitude: s.double(11)))
         }
-        return out
     }
 
     /// Start instants (ms) of the visits in `range`, for counting visits per local day.

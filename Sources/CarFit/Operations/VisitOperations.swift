@@ -2,7 +2,7 @@ import CarFitCore
 
 let visitOperations: [(String, Operation)] = [
     ("visits.import", .streamed { core, bytes throws(CarFitError) in try core.importVisits(bytes) }),
-    ("visits.list", .parsed { core, request throws(CarFitError) in try core.listVisits(request) }),
+    ("visits.list", .written { core, request throws(CarFitError) in try core.listVisits(request) }),
 ]
 
 extension Core {
@@ -20,19 +20,20 @@ extension Core {
         return snapshot.response
     }
 
-    /// The cards of the asked days (else the calendar's selection), each day once, in order.
-    func listVisits(_ request: Fields) throws(CarFitError) -> JSON {
+    /// The cards of the asked days (else the calendar's selection), each day once, in order,
+    /// written straight from the stored rows.
+    func listVisits(_ request: Fields) throws(CarFitError) -> JSONBuffer {
         let dates = try requestedDays(request, key: "dates") ?? calendar.selectedDays
         let employee = try request.string("employeeId")
         let hour24 = try request.bool("hour24") ?? clock.hour24
-        var days: [JSON] = []
-        var total = DaySheet.Summary()
+        let store = visits
+        var writer = DayListWriter(clock: clock, hour24: hour24)
         for date in dates {
-            let sheet = DaySheet(date: date, visits: try visitsOn(date, employeeId: employee))
-            total = total + sheet.summary
-            days.append(sheet.json(clock: clock, hour24: hour24))
+            try writer.writeDay(date) { range, add throws(CarFitError) in
+                try store.forEachVisit(startingIn: range, employeeId: employee, add)
+            }
         }
-        return .obj(["days": .array(days), "summary": total.json])
+        return writer.finish()
     }
 
     /// The visits whose local start day is `date`, in start order (ties in snapshot order).

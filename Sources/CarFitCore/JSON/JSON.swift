@@ -152,9 +152,7 @@ extension JSON {
         case .null: out.append(JSON.nullText)
         case .bool(let b): out.append(b ? JSON.trueText : JSON.falseText)
         case .int(let i): out.appendInt(i)
-        case .double(let d):
-            // Swift's description is the shortest round-trip text; whole reals keep ".0".
-            if d.isFinite { out.appendASCII(d.description) } else { out.append(JSON.nullText) }
+        case .double(let d): out.appendDouble(d)
         case .string(let s): out.appendString(s)
         case .array(let items):
             out.append(UInt8(ascii: "["))
@@ -245,8 +243,90 @@ public struct JSONBuffer: ~Copyable {
         count += bytes.count
     }
 
-    mutating func append(_ text: StaticString) {
+    /// Text written as it is (keys and punctuation known to need no escaping).
+    public mutating func append(_ text: StaticString) {
         append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    public mutating func appendNull() { append(JSON.nullText) }
+
+    /// A real: the shortest text that reads back as the same double (Swift's description, so
+    /// whole reals keep ".0"); non-finite reals, which JSON cannot carry, as `null`.
+    public mutating func appendDouble(_ d: Double) {
+        if appendShortDecimal(d) { return }
+        if d.isFinite { appendASCII(d.description) } else { append(JSON.nullText) }
+    }
+
+    /// Writes `d` without building its description when it is the double nearest to a decimal
+    /// with at most six places, between 0.001 and 10^9 in magnitude (or +0.0): coordinates,
+    /// kilometres, prices. That decimal is then the only one of so few places that reads back
+    /// as `d` (the gap between such decimals, 10^-6, exceeds the spacing of doubles there), so
+    /// without its trailing zeros it is the shortest round-trip text, and its plain form is what
+    /// `description` writes. False, having written nothing, for any other value.
+    private mutating func appendShortDecimal(_ d: Double) -> Bool {
+        if d.bitPattern == 0 {
+            append("0.0")
+            return true
+        }
+        let magnitude = d.magnitude
+        guard magnitude >= 0.001, magnitude < 1e9 else { return false }
+        // Millionths: below 10^15, so exact in a double and an Int64; off the decimal's by less
+        // than a half when there is such a decimal.
+        let millionths = (magnitude * 1e6).rounded()
+        guard millionths / 1e6 == magnitude else { return false }
+        let n = Int64(millionths)
+        var fraction = n % 1_000_000
+        var places = 6
+        while places > 1 && fraction % 10 == 0 {
+            fraction /= 10
+            places -= 1
+        }
+        if fraction == 0 { places = 1 }
+        appendASCII(maxCount: 24) { b in
+            var i = 0
+            if d < 0 {
+                b[0] = UInt8(ascii: "-")
+                i = 1
+            }
+            i += JSONBuffer.writeDigits(n / 1_000_000, into: b, at: i)
+            b[i] = UInt8(ascii: ".")
+            i += 1
+            var k = i + places - 1
+            while k >= i {
+                b[k] = UInt8(truncatingIfNeeded: 48 + fraction % 10)
+                fraction /= 10
+                k -= 1
+            }
+            return i + places
+        }
+        return true
+    }
+
+    /// Writes the decimal digits of `n` (≥ 0) at `b[at...]` and answers how many.
+    private static func writeDigits(_ n: Int64, into b: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
+        var length = 1
+        var v = n / 10
+        while v > 0 {
+            length += 1
+            v /= 10
+        }
+        v = n
+        var k = at + length - 1
+        while k >= at {
+            b[k] = UInt8(truncatingIfNeeded: 48 + v % 10)
+            v /= 10
+            k -= 1
+        }
+        return length
+    }
+
+    /// Up to `maxCount` bytes written by `write` straight into the buffer, which answers how many
+    /// it wrote: for fixed-width text known to need no escaping (times, dates), written in place.
+    @inline(__always)
+    public mutating func appendASCII(maxCount: Int, _ write: (UnsafeMutableBufferPointer<UInt8>) -> Int) {
+        guard maxCount >= 0, reserve(maxCount), let base else { return }
+        let written = write(UnsafeMutableBufferPointer(start: base + count, count: maxCount))
+        count += min(max(written, 0), maxCount)
     }
 
     /// Text known to need no escaping (numbers).
@@ -257,7 +337,7 @@ public struct JSONBuffer: ~Copyable {
     }
 
     /// Decimal digits of `i`.
-    mutating func appendInt(_ i: Int64) {
+    public mutating func appendInt(_ i: Int64) {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: 20 digits and a sign fit
         withUnsafeMutableBytes(of: &digits) { raw in
             var v = i.magnitude
@@ -277,19 +357,83 @@ public struct JSONBuffer: ~Copyable {
 
     /// A JSON string: `"` and `\` and control characters escaped, U+2028/U+2029 escaped (for
     /// hosts that embed the text in JavaScript), everything else as raw UTF-8.
-    mutating func appendString(_ s: String) {
+    public mutating func appendString(_ s: String) {
         if s.utf8.withContiguousStorageIfAvailable({ appendQuoted($0) }) == nil {
             Array(s.utf8).withUnsafeBufferPointer { appendQuoted($0) }
         }
     }
 
+    /// The JSON string of text given as UTF-8 bytes, exactly as `appendString` writes the
+    /// `String` decoded from them: valid UTF-8 is escaped as it is, anything else is first
+    /// repaired the way `String(decoding:as:)` repairs it (U+FFFD for each bad sequence).
+    public mutating func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        if JSONBuffer.isValidUTF8(bytes) {
+            appendQuoted(bytes)
+        } else {
+            appendString(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    /// Whether `bytes` is well-formed UTF-8 (no overlong forms, no surrogates, nothing past
+    /// U+10FFFF), the bytes a Swift `String` holds.
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if mask(bytes, nonASCII) == 0 { return true }
+        let count = bytes.count
+        var i = 0
+        while i < count {
+            if count - i >= 8, let start = bytes.baseAddress,
+               UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+                continue
+            }
+            let c = bytes[i]
+            if c < 0x80 {
+                i += 1
+                continue
+            }
+            // The ranges of Unicode's table of well-formed byte sequences (Table 3-7).
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch c {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return false
+            }
+            guard count - i >= length else { return false }
+            let second = bytes[i + 1]
+            guard second >= low, second <= high else { return false }
+            var k = 2
+            while k < length {
+                let next = bytes[i + k]
+                guard next >= 0x80, next <= 0xBF else { return false }
+                k += 1
+            }
+            i += length
+        }
+        return true
+    }
+
     private mutating func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // Most text has nothing to escape: one test of every byte, then one copy.
+        if JSONBuffer.mask(bytes, JSONBuffer.needsLook) == 0, reserve(bytes.count + 2), let base {
+            base[count] = UInt8(ascii: "\"")
+            if let source = bytes.baseAddress { (base + count + 1).update(from: source, count: bytes.count) }
+            base[count + 1 + bytes.count] = UInt8(ascii: "\"")
+            count += bytes.count + 2
+            return
+        }
         append(UInt8(ascii: "\""))
         var pending = 0
         var index = 0
         let count = bytes.count
         while index < count {
-            // Eight bytes at a time while they are all printable ASCII other than " and \.
+            // Eight bytes at a time while none of them needs a look (see `isPlain`).
             if count - index >= 8, let start = bytes.baseAddress,
                JSONBuffer.isPlain(UnsafeRawPointer(start + index).loadUnaligned(as: UInt64.self)) {
                 index += 8
@@ -336,10 +480,16 @@ public struct JSONBuffer: ~Copyable {
         append(UInt8(ascii: "\""))
     }
 
-    /// Whether all eight bytes of `w` go out unescaped: none below 0x20, none from 0x80 up,
-    /// no `"` and no `\` (exact word-at-a-time tests for a byte below n and a byte equal to c).
+    /// Whether all eight bytes of `w` go out as they are: none below 0x20, no `"`, no `\` and
+    /// no 0xE2 (the lead byte of U+2028 and U+2029); other UTF-8 bytes pass.
     @inline(__always)
-    static func isPlain(_ w: UInt64) -> Bool {
+    static func isPlain(_ w: UInt64) -> Bool { needsLook(w) == 0 }
+
+    /// The high bit of each byte of `w` that the escaper must look at (see `isPlain`); exact
+    /// word-at-a-time tests for a byte below n and a byte equal to c, which may also mark a
+    /// byte above a marked one, so only zero or not counts.
+    @inline(__always)
+    static func needsLook(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let control = (w &- 0x20 &* ones) & ~w & highs
@@ -347,7 +497,40 @@ public struct JSONBuffer: ~Copyable {
         let quote = (q &- ones) & ~q & highs
         let b = w ^ (0x5C &* ones)
         let backslash = (b &- ones) & ~b & highs
-        return (w & highs) | control | quote | backslash == 0
+        let e = w ^ (0xE2 &* ones)
+        let e2 = (e &- ones) & ~e & highs
+        return control | quote | backslash | e2
+    }
+
+    /// The high bit of each byte of `w` from 0x80 up.
+    @inline(__always)
+    static func nonASCII(_ w: UInt64) -> UInt64 { w & 0x8080_8080_8080_8080 }
+
+    /// `test` of every byte of `bytes`, or-ed: the bytes eight at a time, the last eight
+    /// overlapping the ones before, and text shorter than eight padded with spaces (which no
+    /// test marks).
+    @inline(__always)
+    static func mask(_ bytes: UnsafeBufferPointer<UInt8>, _ test: (UInt64) -> UInt64) -> UInt64 {
+        guard let start = bytes.baseAddress else { return 0 }
+        let count = bytes.count
+        let raw = UnsafeRawPointer(start)
+        guard count >= 8 else {
+            var w: UInt64 = 0x2020_2020_2020_2020
+            var i = 0
+            while i < count {
+                w = (w << 8) | UInt64(start[i])
+                i += 1
+            }
+            return test(w)
+        }
+        var marks: UInt64 = 0
+        var i = 0
+        while i + 8 <= count {
+            marks |= test(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i += 8
+        }
+        if i < count { marks |= test(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) }
+        return marks
     }
 
     static let controlPrefix: StaticString = "\\u00"

@@ -219,28 +219,33 @@ public struct Instant: Sendable, Hashable, Comparable {
         return (localSeconds - Int64(offsetMinutes * 60)) * 1000 + Int64(millis)
     }
 
-    /// `"2020-09-10T08:05:00Z"` (whole seconds, UTC).
+    /// `"2020-09-10T08:05:00Z"` (whole seconds, UTC; a day outside years 1–9999 as 0000-01-01).
     public var iso: String {
+        String(unsafeUninitializedCapacity: Instant.isoLength) { writeISO(into: $0) }
+    }
+
+    /// The length of `iso`.
+    public static let isoLength = 20
+
+    /// Writes `iso` into `b` (at least `isoLength` bytes) and answers its length.
+    public func writeISO(into b: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        guard b.count >= Instant.isoLength else { return 0 }
         let s = seconds
         let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
         let secOfDay = Int(s - days * 86_400)
-        guard let date = CivilDate(dayNumber: Int(days)) else {
-            return "0000-01-01T" + pad(secOfDay / 3600, 2) + ":" + pad(secOfDay / 60 % 60, 2) + ":" + pad(secOfDay % 60, 2) + "Z"
-        }
-        return String(unsafeUninitializedCapacity: 20) { b in
-            putDigits(date.year, 4, b, 0)
-            b[4] = UInt8(ascii: "-")
-            putDigits(date.month, 2, b, 5)
-            b[7] = UInt8(ascii: "-")
-            putDigits(date.day, 2, b, 8)
-            b[10] = UInt8(ascii: "T")
-            putDigits(secOfDay / 3600, 2, b, 11)
-            b[13] = UInt8(ascii: ":")
-            putDigits(secOfDay / 60 % 60, 2, b, 14)
-            b[16] = UInt8(ascii: ":")
-            putDigits(secOfDay % 60, 2, b, 17)
-            b[19] = UInt8(ascii: "Z")
-            return 20
-        }
+        let date = CivilDate(dayNumber: Int(days))
+        putDigits(date?.year ?? 0, 4, b, 0)
+        b[4] = UInt8(ascii: "-")
+        putDigits(date?.month ?? 1, 2, b, 5)
+        b[7] = UInt8(ascii: "-")
+        putDigits(date?.day ?? 1, 2, b, 8)
+        b[10] = UInt8(ascii: "T")
+        putDigits(secOfDay / 3600, 2, b, 11)
+        b[13] = UInt8(ascii: ":")
+        putDigits(secOfDay / 60 % 60, 2, b, 14)
+        b[16] = UInt8(ascii: ":")
+        putDigits(secOfDay % 60, 2, b, 17)
+        b[19] = UInt8(ascii: "Z")
+        return Instant.isoLength
     }
 }

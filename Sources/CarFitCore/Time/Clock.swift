@@ -41,16 +41,36 @@ public struct Clock: Sendable {
 
     /// The local day of an instant (nil outside years 1–9999).
     public func localDate(_ instant: Instant) -> CivilDate? {
-        let s = localSeconds(instant)
-        let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
-        return CivilDate(dayNumber: Int(days))
+        Clock.date(localSeconds: localSeconds(instant))
     }
 
     /// Minutes since local midnight of an instant (0–1439).
     public func localMinuteOfDay(_ instant: Instant) -> Int {
-        let s = localSeconds(instant)
+        Clock.minuteOfDay(localSeconds: localSeconds(instant))
+    }
+
+    /// The day of a local wall time in seconds since 1970-01-01T00:00 (nil outside years 1–9999).
+    public static func date(localSeconds s: Int64) -> CivilDate? {
+        let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
+        return CivilDate(dayNumber: Int(days))
+    }
+
+    /// Minutes since midnight (0–1439) of a local wall time in seconds since 1970-01-01T00:00.
+    public static func minuteOfDay(localSeconds s: Int64) -> Int {
         let r = s % 86_400
         return Int((r < 0 ? r + 86_400 : r) / 60)
+    }
+
+    /// The zone's offset over the instants of `range` (ms since the epoch) when it is the same
+    /// throughout (no transition within the range), else nil.
+    public func fixedOffset(over range: Range<Int64>) -> Int? {
+        guard !range.isEmpty else { return nil }
+        let first = Date(timeIntervalSince1970: Double(Instant(milliseconds: range.lowerBound).seconds))
+        let last = Date(timeIntervalSince1970: Double(Instant(milliseconds: range.upperBound - 1).seconds))
+        let offset = zone.secondsFromGMT(for: first)
+        guard zone.secondsFromGMT(for: last) == offset else { return nil }
+        if let next = zone.nextDaylightSavingTimeTransition(after: first), next <= last { return nil }
+        return offset
     }
 
     public var today: CivilDate? { localDate(now) }
@@ -93,20 +113,27 @@ public struct Clock: Sendable {
 
     /// `"08:05"` in 24h, `"08:05 AM"` in 12h.
     public static func timeText(minuteOfDay: Int, hour24: Bool) -> String {
+        String(unsafeUninitializedCapacity: timeTextMaxLength) { writeTimeText(minuteOfDay: minuteOfDay, hour24: hour24, into: $0) }
+    }
+
+    /// The longest `timeText`.
+    public static let timeTextMaxLength = 8
+
+    /// Writes `timeText` into `b` (at least `timeTextMaxLength` bytes) and answers its length.
+    public static func writeTimeText(minuteOfDay: Int, hour24: Bool, into b: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        guard b.count >= timeTextMaxLength else { return 0 }
         let m = ((minuteOfDay % 1440) + 1440) % 1440
         let hour = m / 60
         let minute = m % 60
         let h = hour24 ? hour : (hour % 12 == 0 ? 12 : hour % 12)
-        return String(unsafeUninitializedCapacity: 8) { b in
-            putDigits(h, 2, b, 0)
-            b[2] = UInt8(ascii: ":")
-            putDigits(minute, 2, b, 3)
-            if hour24 { return 5 }
-            b[5] = UInt8(ascii: " ")
-            b[6] = UInt8(ascii: hour < 12 ? "A" : "P")
-            b[7] = UInt8(ascii: "M")
-            return 8
-        }
+        putDigits(h, 2, b, 0)
+        b[2] = UInt8(ascii: ":")
+        putDigits(minute, 2, b, 3)
+        if hour24 { return 5 }
+        b[5] = UInt8(ascii: " ")
+        b[6] = UInt8(ascii: hour < 12 ? "A" : "P")
+        b[7] = UInt8(ascii: "M")
+        return 8
     }
 
     public func timeText(_ instant: Instant, hour24: Bool? = nil) -> String {
@@ -124,5 +151,28 @@ public struct Clock: Sendable {
         if let dot = name.firstIndex(where: { $0 == "." || $0 == "@" }) { name = String(name[..<dot]) }
         if name.isEmpty || name == "C" || name == "POSIX" { return true }
         return Locale(identifier: name).hourCycle != .oneToTwelve && Locale(identifier: name).hourCycle != .zeroToEleven
+    }
+}
+
+/// Local wall times of the instants of one stretch (a day's rows): the zone's offset is worked
+/// out once when it holds over the whole stretch, and asked of the zone per instant otherwise
+/// (a stretch with a transition, or an instant outside it). Either way the answer is the
+/// clock's `localSeconds`.
+public struct LocalTimes: Sendable {
+    public let clock: Clock
+    public let range: Range<Int64>
+    public let offset: Int?
+
+    public init(clock: Clock, over range: Range<Int64>) {
+        self.clock = clock
+        self.range = range
+        offset = clock.fixedOffset(over: range)
+    }
+
+    /// Seconds since 1970-01-01T00:00 local wall time, as `Clock.localSeconds`.
+    @inline(__always)
+    public func localSeconds(_ instant: Instant) -> Int64 {
+        if let offset, range.contains(instant.milliseconds) { return instant.seconds + Int64(offset) }
+        return clock.localSeconds(instant)
     }
 }

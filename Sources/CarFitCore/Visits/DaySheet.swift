@@ -17,22 +17,26 @@ public struct DaySheet: Sendable {
         cards.reserveCapacity(visits.count)
         var previous: Visit?
         for visit in visits {
-            var meters: Int?
-            if let a = previous?.coordinate, let b = visit.coordinate,
-               let d = Geodesic.distance(latitude1: a.latitude, longitude1: a.longitude,
-                                         latitude2: b.latitude, longitude2: b.longitude) {
-                meters = Int(d.rounded())
-            }
-            cards.append(Card(visit: visit, distanceMeters: meters))
+            cards.append(Card(visit: visit, distanceMeters: DaySheet.legMeters(from: previous?.coordinate, to: visit.coordinate)))
             previous = visit
         }
         self.cards = cards
     }
 
+    /// A card's distance: geodesic metres from the previous card's position, rounded; nil for
+    /// the first card or when either end has no position.
+    public static func legMeters(from a: (latitude: Double, longitude: Double)?,
+                                 to b: (latitude: Double, longitude: Double)?) -> Int? {
+        guard let a, let b,
+              let d = Geodesic.distance(latitude1: a.latitude, longitude1: a.longitude,
+                                        latitude2: b.latitude, longitude2: b.longitude) else { return nil }
+        return Int(d.rounded())
+    }
+
     public var summary: Summary {
-        Summary(visits: cards.count,
-                taskMinutes: cards.reduce(0) { $0 + $1.visit.taskMinutes },
-                distanceMeters: cards.reduce(0) { $0 + ($1.distanceMeters ?? 0) })
+        var summary = Summary()
+        for card in cards { summary.add(taskMinutes: card.visit.taskMinutes, distanceMeters: card.distanceMeters) }
+        return summary
     }
 
     public func json(clock: Clock, hour24: Bool) -> JSON {
@@ -53,6 +57,13 @@ public struct DaySheet: Sendable {
             self.visits = visits
             self.taskMinutes = taskMinutes
             self.distanceMeters = distanceMeters
+        }
+
+        /// Counts one more card.
+        public mutating func add(taskMinutes: Int, distanceMeters: Int?) {
+            visits += 1
+            self.taskMinutes += taskMinutes
+            self.distanceMeters += distanceMeters ?? 0
         }
 
         public static func + (a: Summary, b: Summary) -> Summary {
