@@ -271,8 +271,9 @@ final class DayListWriterTests: XCTestCase {
     func testStateColourOfStoredText() {
         for state in Self.states {
             let expected = VisitState.color(of: state.map { String(decoding: $0, as: UTF8.self) })
-            let actual = state.map { s in s.withUnsafeBufferPointer { VisitState.color(ofUTF8: $0) } } ?? VisitState.color(ofUTF8: nil)
-            XCTAssertEqual(actual, expected, "\(String(describing: state))")
+            let known = state.map { s in s.withUnsafeBufferPointer { VisitState.known(utf8: $0) } } ?? VisitState.known(utf8: nil)
+            XCTAssertEqual(VisitState.colorText(of: known).description, expected, "\(String(describing: state))")
+            XCTAssertEqual(known, state.flatMap { VisitState(source: String(decoding: $0, as: UTF8.self)) })
         }
     }
 

@@ -152,4 +152,18 @@ final class GeodesicTests: XCTestCase {
             }
         }
     }
+
+    func testDistanceIsTheInverseDistance() {
+        var r = DayListWriterTests.Random(state: 13)
+        let special: [Double] = [0, -0.0, 90, -90, 180, -180, 89.9999999, 1e-300, .nan, .infinity]
+        for i in 0..<20_000 {
+            let lat1 = i % 10 == 0 ? r.pick(special) : r.unit() * 180 - 90
+            let lon1 = i % 7 == 0 ? r.pick(special) : r.unit() * 360 - 180
+            let lat2 = i % 3 == 0 ? -lat1 + (r.unit() - 0.5) * 1e-3 : r.unit() * 180 - 90
+            let lon2 = i % 5 == 0 ? lon1 + 180 - r.unit() * 1e-3 : (i % 2 == 0 ? lon1 + (r.unit() - 0.5) * 0.2 : r.unit() * 360 - 180)
+            let d = Geodesic.distance(latitude1: lat1, longitude1: lon1, latitude2: lat2, longitude2: lon2)
+            let inverse = Geodesic.inverse(latitude1: lat1, longitude1: lon1, latitude2: lat2, longitude2: lon2)
+            XCTAssertEqual(d?.bitPattern, inverse?.distance.bitPattern, "\(lat1) \(lon1) \(lat2) \(lon2)")
+        }
+    }
 }

@@ -30,18 +30,35 @@ enum Geodesic {
 
     /// Inverse problem: the length in metres of the shortest geodesic between two points given in degrees.
     /// Precondition-free: inputs outside [-90,90]/[-180,180] or non-finite return nil (never trap).
+    /// The same answer as `inverse(...)?.distance`, without working out the azimuths' angles
+    /// (an azimuth is finite exactly when neither its sine nor its cosine is NaN).
     static func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double? {
-        inverse(latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2)?.distance
+        guard let r = solution(latitude1, longitude1, latitude2, longitude2),
+              !r.salp1.isNaN, !r.calp1.isNaN, !r.salp2.isNaN, !r.calp2.isNaN else { return nil }
+        return r.distance
     }
 
     /// Inverse problem with azimuths.  Same input rules as `distance`.
     static func inverse(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> InverseResult? {
-        guard isValidLatitude(latitude1), isValidLatitude(latitude2),
-              isValidLongitude(longitude1), isValidLongitude(longitude2)
+        guard let r = solution(latitude1, longitude1, latitude2, longitude2) else { return nil }
+        let azimuth1 = atan2d(r.salp1, r.calp1), azimuth2 = atan2d(r.salp2, r.calp2)
+        guard azimuth1.isFinite, azimuth2.isFinite else { return nil }
+        return InverseResult(distance: r.distance, azimuth1: azimuth1, azimuth2: azimuth2)
+    }
+
+    /// The solution for valid inputs with a finite, non-negative distance, else nil.
+    private static func solution(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Solution? {
+        guard isValidLatitude(lat1), isValidLatitude(lat2), isValidLongitude(lon1), isValidLongitude(lon2)
         else { return nil }
-        let r = solveInverse(lat1: latitude1, lon1: longitude1, lat2: latitude2, lon2: longitude2)
-        guard r.distance.isFinite, r.distance >= 0, r.azimuth1.isFinite, r.azimuth2.isFinite else { return nil }
+        let r = solveInverse(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
+        guard r.distance.isFinite, r.distance >= 0 else { return nil }
         return r
+    }
+
+    /// The inverse problem's length and the sines and cosines of the azimuths at both ends.
+    private struct Solution {
+        var distance: Double
+        var salp1: Double, calp1: Double, salp2: Double, calp2: Double
     }
 
     private static func isValidLatitude(_ x: Double) -> Bool { x.isFinite && abs(x) <= 90 }
@@ -514,7 +531,7 @@ extension Geodesic {
     }
 
     /// The general inverse solution (inputs already validated).
-    private static func solveInverse(lat1 lat1In: Double, lon1: Double, lat2 lat2In: Double, lon2: Double) -> InverseResult {
+    private static func solveInverse(lat1 lat1In: Double, lon1: Double, lat2 lat2In: Double, lon2: Double) -> Solution {
         // Longitude difference, made non-negative.
         var (lon12, lon12s) = angDiff(lon1, lon2)
         var lonsign = Double(signOf: lon12, magnitudeOf: 1)
@@ -666,6 +683,6 @@ extension Geodesic {
         salp2 *= swapp * lonsign
         calp2 *= swapp * latsign
 
-        return InverseResult(distance: s12, azimuth1: atan2d(salp1, calp1), azimuth2: atan2d(salp2, calp2))
+        return Solution(distance: s12, salp1: salp1, calp1: calp1, salp2: salp2, calp2: calp2)
     }
 }

@@ -243,9 +243,20 @@ public struct JSONBuffer: ~Copyable {
         count += bytes.count
     }
 
-    /// Text written as it is (keys and punctuation known to need no escaping).
+    /// Text written as it is (keys and punctuation known to need no escaping). Short texts
+    /// (keys) are copied as two overlapping words rather than through `memcpy`.
+    @inline(__always)
     public mutating func append(_ text: StaticString) {
-        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        let n = text.utf8CodeUnitCount
+        guard n >= 8, n <= 16, reserve(n), let base else {
+            append(UnsafeRawBufferPointer(start: text.utf8Start, count: n))
+            return
+        }
+        let source = UnsafeRawPointer(text.utf8Start)
+        let target = UnsafeMutableRawPointer(base + count)
+        target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+        target.storeBytes(of: source.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), toByteOffset: n - 8, as: UInt64.self)
+        count += n
     }
 
     public mutating func appendNull() { append(JSON.nullText) }
@@ -270,11 +281,10 @@ public struct JSONBuffer: ~Copyable {
         }
         let magnitude = d.magnitude
         guard magnitude >= 0.001, magnitude < 1e9 else { return false }
-        // Millionths: below 10^15, so exact in a double and an Int64; off the decimal's by less
-        // than a half when there is such a decimal.
-        let millionths = (magnitude * 1e6).rounded()
-        guard millionths / 1e6 == magnitude else { return false }
-        let n = Int64(millionths)
+        // Millionths, rounded (below 10^15, so exact in a double and an Int64); off the
+        // decimal's by less than a half when there is such a decimal.
+        let n = Int64(magnitude * 1e6 + 0.5)
+        guard Double(n) / 1e6 == magnitude else { return false }
         var fraction = n % 1_000_000
         var places = 6
         while places > 1 && fraction % 10 == 0 {
@@ -367,17 +377,29 @@ public struct JSONBuffer: ~Copyable {
     /// `String` decoded from them: valid UTF-8 is escaped as it is, anything else is first
     /// repaired the way `String(decoding:as:)` repairs it (U+FFFD for each bad sequence).
     public mutating func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        if JSONBuffer.isValidUTF8(bytes) {
-            appendQuoted(bytes)
-        } else {
+        // One pass finds both whether any byte needs a look (high bits of the marks) and
+        // whether any is not ASCII (low bits).
+        let marks = JSONBuffer.mask(bytes) { JSONBuffer.needsLook($0) | (JSONBuffer.nonASCII($0) >> 7) }
+        if marks & JSONBuffer.lows != 0 && !JSONBuffer.isWellFormedUTF8(bytes) {
             appendString(String(decoding: bytes, as: UTF8.self))
+        } else if marks & JSONBuffer.highs == 0 {
+            appendPlainQuoted(bytes)
+        } else {
+            appendEscaped(bytes)
         }
     }
+
+    static let lows: UInt64 = 0x0101_0101_0101_0101
+    static let highs: UInt64 = 0x8080_8080_8080_8080
 
     /// Whether `bytes` is well-formed UTF-8 (no overlong forms, no surrogates, nothing past
     /// U+10FFFF), the bytes a Swift `String` holds.
     static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        if mask(bytes, nonASCII) == 0 { return true }
+        mask(bytes, nonASCII) == 0 || isWellFormedUTF8(bytes)
+    }
+
+    /// `isValidUTF8` one byte or sequence at a time (ASCII runs eight at a time).
+    private static func isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = bytes.count
         var i = 0
         while i < count {
@@ -421,13 +443,25 @@ public struct JSONBuffer: ~Copyable {
 
     private mutating func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>) {
         // Most text has nothing to escape: one test of every byte, then one copy.
-        if JSONBuffer.mask(bytes, JSONBuffer.needsLook) == 0, reserve(bytes.count + 2), let base {
-            base[count] = UInt8(ascii: "\"")
-            if let source = bytes.baseAddress { (base + count + 1).update(from: source, count: bytes.count) }
-            base[count + 1 + bytes.count] = UInt8(ascii: "\"")
-            count += bytes.count + 2
-            return
+        if JSONBuffer.mask(bytes, JSONBuffer.needsLook) == 0 {
+            appendPlainQuoted(bytes)
+        } else {
+            appendEscaped(bytes)
         }
+    }
+
+    /// `bytes` in quotes, known to need no escaping.
+    @inline(__always)
+    private mutating func appendPlainQuoted(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard reserve(bytes.count + 2), let base else { return }
+        base[count] = UInt8(ascii: "\"")
+        if let source = bytes.baseAddress { (base + count + 1).update(from: source, count: bytes.count) }
+        base[count + 1 + bytes.count] = UInt8(ascii: "\"")
+        count += bytes.count + 2
+    }
+
+    /// `bytes` in quotes with the characters that need it escaped.
+    private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
         append(UInt8(ascii: "\""))
         var pending = 0
         var index = 0

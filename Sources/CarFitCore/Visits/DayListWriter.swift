@@ -82,8 +82,9 @@ private struct DayCards {
         out.appendString(utf8: row.name)
         out.append(",\"state\":")
         Self.text(row.state, &out)
-        out.append(",\"stateColor\":")
-        out.appendString(VisitState.color(ofUTF8: row.state))
+        out.append(",\"stateColor\":\"")
+        out.append(VisitState.colorText(of: VisitState.known(utf8: row.state)))
+        out.append("\"")
         // Times are digits, colons and letters: quoted as they are.
         out.append(",\"startTime\":\"")
         let minute = Clock.minuteOfDay(localSeconds: local)

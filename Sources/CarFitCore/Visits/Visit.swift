@@ -57,7 +57,10 @@ public enum VisitState: String, Sendable, CaseIterable {
         }
     }
 
-    public var color: String {
+    public var color: String { colorText.description }
+
+    /// `color` as static text.
+    public var colorText: StaticString {
         switch self {
         case .todo: "#4E77D6"
         case .inProgress: "#F5C709"
@@ -66,7 +69,8 @@ public enum VisitState: String, Sendable, CaseIterable {
         }
     }
 
-    public static let otherColor = "#8E8E93"
+    public static let otherColor = otherColorText.description
+    public static let otherColorText: StaticString = "#8E8E93"
 
     /// The card's state text: canonical for the four known states, else as given.
     public static func display(_ source: String?) -> String? {
@@ -75,15 +79,18 @@ public enum VisitState: String, Sendable, CaseIterable {
     }
 
     public static func color(of state: String?) -> String {
-        state.flatMap(VisitState.init(source:))?.color ?? otherColor
+        colorText(of: state.flatMap(VisitState.init(source:))).description
     }
 
-    /// `color(of:)` of the text in `utf8` (nil: no state), without building a string for the
-    /// stored canonical spellings.
-    public static func color(ofUTF8 utf8: UnsafeBufferPointer<UInt8>?) -> String {
-        guard let utf8 else { return otherColor }
-        for (state, spelling) in canonicalUTF8 where spelling.elementsEqual(utf8) { return state.color }
-        return color(of: String(decoding: utf8, as: UTF8.self))
+    /// The colour of a known state, or of any other.
+    public static func colorText(of state: VisitState?) -> StaticString { state?.colorText ?? otherColorText }
+
+    /// `VisitState(source:)` of stored text (nil: no state), without building a string for the
+    /// canonical spellings the store holds.
+    public static func known(utf8: UnsafeBufferPointer<UInt8>?) -> VisitState? {
+        guard let utf8 else { return nil }
+        for (state, spelling) in canonicalUTF8 where spelling.elementsEqual(utf8) { return state }
+        return VisitState(source: String(decoding: utf8, as: UTF8.self))
     }
 
     private static let canonicalUTF8: [(VisitState, [UInt8])] = allCases.map { ($0, Array($0.rawValue.utf8)) }
