@@ -166,4 +166,65 @@ final class GeodesicTests: XCTestCase {
             XCTAssertEqual(d?.bitPattern, inverse?.distance.bitPattern, "\(lat1) \(lon1) \(lat2) \(lon2)")
         }
     }
+
+    private func wrapped(_ lon: Double) -> Double { lon > 180 ? lon - 360 : (lon < -180 ? lon + 360 : lon) }
+
+    func testRoundedDistanceIsTheRoundedSolution() {
+        var r = DayListWriterTests.Random(state: 14)
+        var byChord = 0
+        let count = 100_000
+        for i in 0..<count {
+            let lat1 = i % 50 == 0 ? r.pick([90.0, -90, 0, 89.99, -89.99]) : (i % 2 == 0 ? 55.5 + r.unit() : r.unit() * 180 - 90)
+            let lon1 = i % 40 == 0 ? r.pick([180.0, -180, 0, 179.999]) : (i % 2 == 0 ? 12 + r.unit() : r.unit() * 360 - 180)
+            let spread = r.pick([0.000001, 0.0001, 0.01, 0.1, 0.3, 0.6, 1.0])
+            let lat2 = min(90, max(-90, lat1 + (r.unit() - 0.5) * 2 * spread))
+            let lon2 = wrapped(lon1 + (r.unit() - 0.5) * 2 * spread)
+            let expected = Geodesic.distance(latitude1: lat1, longitude1: lon1, latitude2: lat2, longitude2: lon2)
+                .map { Int($0.rounded()) }
+            let rounded = Geodesic.roundedDistance(latitude1: lat1, longitude1: lon1, latitude2: lat2, longitude2: lon2)
+            XCTAssertEqual(rounded, expected, "\(lat1) \(lon1) \(lat2) \(lon2)")
+            if Geodesic.roundedShortDistance(lat1, lon1, lat2, lon2) != nil { byChord += 1 }
+        }
+        // Most lines of this mix are short enough for the chord to settle them.
+        XCTAssertGreaterThan(byChord, count / 2)
+        XCTAssertNil(Geodesic.roundedDistance(latitude1: 91, longitude1: 0, latitude2: 90, longitude2: 0))
+        XCTAssertNil(Geodesic.roundedDistance(latitude1: .nan, longitude1: 0, latitude2: 0, longitude2: 0))
+    }
+
+    /// Points whose solved distance lies a hair from a half metre: the chord must leave them to
+    /// the solution, and the answer is still the solution's.
+    func testHalfMetreBoundariesAreLeftToTheSolution() throws {
+        var r = DayListWriterTests.Random(state: 15)
+        var near = 0
+        for _ in 0..<400 {
+            let lat1 = r.unit() < 0.5 ? 55.5 + r.unit() : r.unit() * 170 - 85
+            let lon1 = r.unit() * 360 - 180
+            let dlat = (r.unit() - 0.5) * r.pick([0.001, 0.05, 0.5]), dlon = (r.unit() - 0.5) * r.pick([0.001, 0.05, 0.5])
+            func point(_ t: Double) -> (Double, Double) { (min(90, max(-90, lat1 + t * dlat)), wrapped(lon1 + t * dlon)) }
+            func solved(_ t: Double) -> Double {
+                let (lat2, lon2) = point(t)
+                return Geodesic.distance(latitude1: lat1, longitude1: lon1, latitude2: lat2, longitude2: lon2) ?? .nan
+            }
+            let full = solved(1)
+            guard full.isFinite, full > 2 else { continue }
+            let target = (r.unit() * (full - 1)).rounded(.down) + 0.5
+            var lo = 0.0, hi = 1.0
+            for _ in 0..<80 {
+                let mid = (lo + hi) / 2
+                if solved(mid) < target { lo = mid } else { hi = mid }
+            }
+            for t in [lo, hi, lo.nextDown, hi.nextUp] {
+                let (lat2, lon2) = point(t)
+                let d = try XCTUnwrap(Geodesic.distance(latitude1: lat1, longitude1: lon1, latitude2: lat2, longitude2: lon2))
+                XCTAssertEqual(Geodesic.roundedDistance(latitude1: lat1, longitude1: lon1, latitude2: lat2, longitude2: lon2),
+                               Int(d.rounded()), "\(lat1) \(lon1) \(lat2) \(lon2)")
+                if abs(d - target) < 0.0005 {
+                    near += 1
+                    XCTAssertNil(Geodesic.roundedShortDistance(lat1, lon1, lat2, lon2), "\(lat1) \(lon1) \(lat2) \(lon2)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(near, 400)
+    }
 }
+

@@ -27,10 +27,9 @@ public struct DaySheet: Sendable {
     /// the first card or when either end has no position.
     public static func legMeters(from a: (latitude: Double, longitude: Double)?,
                                  to b: (latitude: Double, longitude: Double)?) -> Int? {
-        guard let a, let b,
-              let d = Geodesic.distance(latitude1: a.latitude, longitude1: a.longitude,
-                                        latitude2: b.latitude, longitude2: b.longitude) else { return nil }
-        return Int(d.rounded())
+        guard let a, let b else { return nil }
+        return Geodesic.roundedDistance(latitude1: a.latitude, longitude1: a.longitude,
+                                        latitude2: b.latitude, longitude2: b.longitude)
     }
 
     public var summary: Summary {
