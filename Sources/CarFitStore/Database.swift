@@ -234,17 +234,20 @@ public final class Statement {
     /// The column's text as SQLite holds it (nil for NULL), valid until the statement steps,
     /// resets or reads the column as another type.
     public func utf8(_ column: Int32) -> UnsafeBufferPointer<UInt8>? {
-        guard let p = sqlite3_column_text(stmt, column) else { return nil }
-        let n = Int(sqlite3_column_bytes(stmt, column))
-        return UnsafeBufferPointer(start: p, count: n)
+        // One sqlite3_column_* call per column, then the value's own accessors (which skip the
+        // per-call error bookkeeping): the connection is used by one thread at a time.
+        guard let value = sqlite3_column_value(stmt, column), let p = sqlite3_value_text(value) else { return nil }
+        return UnsafeBufferPointer(start: p, count: Int(sqlite3_value_bytes(value)))
     }
 
     public func int(_ column: Int32) -> Int64? {
-        sqlite3_column_type(stmt, column) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, column)
+        guard let value = sqlite3_column_value(stmt, column), sqlite3_value_type(value) != SQLITE_NULL else { return nil }
+        return sqlite3_value_int64(value)
     }
 
     public func double(_ column: Int32) -> Double? {
-        sqlite3_column_type(stmt, column) == SQLITE_NULL ? nil : sqlite3_column_double(stmt, column)
+        guard let value = sqlite3_column_value(stmt, column), sqlite3_value_type(value) != SQLITE_NULL else { return nil }
+        return sqlite3_value_double(value)
     }
 
     public func row() -> [SQLValue] { (0..<columnCount).map(value) }

@@ -89,7 +89,11 @@ public enum VisitState: String, Sendable, CaseIterable {
     /// canonical spellings the store holds.
     public static func known(utf8: UnsafeBufferPointer<UInt8>?) -> VisitState? {
         guard let utf8 else { return nil }
-        for (state, spelling) in canonicalUTF8 where spelling.elementsEqual(utf8) { return state }
+        for (state, spelling) in canonicalUTF8 where spelling.count == utf8.count {
+            var i = 0
+            while i < utf8.count && spelling[i] == utf8[i] { i += 1 }
+            if i == utf8.count { return state }
+        }
         return VisitState(source: String(decoding: utf8, as: UTF8.self))
     }
 
