@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import CarFitCore
 
@@ -152,7 +153,13 @@ final class DayListWriterTests: XCTestCase {
         let clock = try Clock(zoneName: zone)
         for date in dates {
             let range = clock.dayRange(for: date)
-            for ms in [range.lowerBound, range.upperBound - 1, range.lowerBound + 3_600_000, range.upperBound - 3_600_000] {
+            var edges = [range.lowerBound, range.upperBound - 1, range.lowerBound + 3_600_000, range.upperBound - 3_600_000]
+            if let next = clock.zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: Double(range.lowerBound / 1000))),
+               next.timeIntervalSince1970 * 1000 < Double(range.upperBound) {
+                let t = Int64(next.timeIntervalSince1970) * 1000
+                edges += [t - 1001, t - 1, t, t + 999]
+            }
+            for ms in edges {
                 var v = randomVisit(&r, around: date)
                 v.start = ms
                 stored.append(v)
@@ -280,9 +287,11 @@ final class DayListWriterTests: XCTestCase {
     func testLocalTimesAreTheClocksOverEveryKindOfDay() throws {
         let cases: [(String, [String])] = [
             ("Europe/Copenhagen", ["2020-03-29", "2020-10-25", "2020-09-10"]),
-            ("Asia/Kathmandu", ["1986-01-01", "2020-09-10"]),
+            ("Asia/Kathmandu", ["1985-12-31", "1986-01-01", "2020-09-10"]),
             ("Pacific/Chatham", ["2020-04-05", "2020-09-27"]),
-            ("Pacific/Apia", ["2011-12-30"]),
+            ("Australia/Lord_Howe", ["2020-04-05", "2020-10-04"]),
+            ("Pacific/Apia", ["2011-12-29", "2011-12-30", "2011-12-31"]),
+            ("Pacific/Kiritimati", ["1994-12-31", "1995-01-01"]),
         ]
         for (zone, days) in cases {
             let clock = try Clock(zoneName: zone)
@@ -290,21 +299,37 @@ final class DayListWriterTests: XCTestCase {
                 let date = try XCTUnwrap(CivilDate(iso: day))
                 let range = clock.dayRange(for: date)
                 let times = LocalTimes(clock: clock, over: range)
-                let transition = clock.offsetSeconds(at: Instant(milliseconds: range.lowerBound))
-                    != clock.offsetSeconds(at: Instant(milliseconds: range.upperBound - 1))
-                if transition { XCTAssertNil(times.offset, "\(zone) \(day)") }
+                var instants: [Int64] = []
                 var ms = range.lowerBound - 7_200_000
                 while ms < range.upperBound + 7_200_000 {
+                    instants.append(ms)
+                    ms += 59_999
+                }
+                // Every millisecond edge around each transition in the range.
+                var at = Date(timeIntervalSince1970: Double(range.lowerBound / 1000))
+                var transitions = 0
+                while let next = clock.zone.nextDaylightSavingTimeTransition(after: at),
+                      next.timeIntervalSince1970 * 1000 < Double(range.upperBound), transitions < 4 {
+                    let t = Int64(next.timeIntervalSince1970) * 1000
+                    instants += [-2000, -1001, -1000, -999, -1, 0, 1, 999, 1000, 1001].map { t + $0 }
+                    transitions += 1
+                    at = next
+                }
+                if transitions == 1 { XCTAssertNotNil(times.offsets, "\(zone) \(day)") }
+                if transitions > 1 { XCTAssertNil(times.offsets, "\(zone) \(day)") }
+                for ms in instants {
                     let instant = Instant(milliseconds: ms)
                     XCTAssertEqual(times.localSeconds(instant), clock.localSeconds(instant), "\(zone) \(day) \(ms)")
-                    ms += 59_999
                 }
             }
         }
         let cph = try Clock(zoneName: "Europe/Copenhagen")
-        let september = cph.dayRange(for: try XCTUnwrap(CivilDate(iso: "2020-09-10")))
-        XCTAssertEqual(LocalTimes(clock: cph, over: september).offset, 7_200)
-        XCTAssertNil(LocalTimes(clock: cph, over: cph.dayRange(for: try XCTUnwrap(CivilDate(iso: "2020-03-29")))).offset)
+        let september = LocalTimes(clock: cph, over: cph.dayRange(for: try XCTUnwrap(CivilDate(iso: "2020-09-10"))))
+        XCTAssertEqual(september.offsets?.before, 7_200)
+        XCTAssertEqual(september.offsets?.after, 7_200)
+        let spring = LocalTimes(clock: cph, over: cph.dayRange(for: try XCTUnwrap(CivilDate(iso: "2020-03-29"))))
+        let switchAt = try XCTUnwrap(Instant(iso: "2020-03-29T01:00:00Z")).seconds
+        XCTAssertEqual(spring.offsets, ZoneOffsets(before: 3_600, after: 7_200, switchSecond: switchAt))
     }
 }
 

@@ -61,16 +61,30 @@ public struct Clock: Sendable {
         return Int((r < 0 ? r + 86_400 : r) / 60)
     }
 
-    /// The zone's offset over the instants of `range` (ms since the epoch) when it is the same
-    /// throughout (no transition within the range), else nil.
-    public func fixedOffset(over range: Range<Int64>) -> Int? {
+    /// The zone's offsets over the instants of `range` (ms since the epoch) when they change at
+    /// most once there: `before` for whole seconds below `switchSecond`, `after` from it on
+    /// (both the same, and `switchSecond` past the range, when they do not change). Nil when
+    /// the zone changes more than once in the range or its answers do not bear that out.
+    public func offsets(over range: Range<Int64>) -> ZoneOffsets? {
         guard !range.isEmpty else { return nil }
-        let first = Date(timeIntervalSince1970: Double(Instant(milliseconds: range.lowerBound).seconds))
-        let last = Date(timeIntervalSince1970: Double(Instant(milliseconds: range.upperBound - 1).seconds))
-        let offset = zone.secondsFromGMT(for: first)
-        guard zone.secondsFromGMT(for: last) == offset else { return nil }
-        if let next = zone.nextDaylightSavingTimeTransition(after: first), next <= last { return nil }
-        return offset
+        let firstSecond = Instant(milliseconds: range.lowerBound).seconds
+        let lastSecond = Instant(milliseconds: range.upperBound - 1).seconds
+        let first = Date(timeIntervalSince1970: Double(firstSecond))
+        let last = Date(timeIntervalSince1970: Double(lastSecond))
+        let before = zone.secondsFromGMT(for: first)
+        let lastOffset = zone.secondsFromGMT(for: last)
+        guard let next = zone.nextDaylightSavingTimeTransition(after: first), next <= last else {
+            guard lastOffset == before else { return nil }
+            return ZoneOffsets(before: before, after: before, switchSecond: lastSecond + 1)
+        }
+        let at = next.timeIntervalSince1970
+        guard at == at.rounded(.down), at > Double(firstSecond), at <= Double(lastSecond) else { return nil }
+        let switchSecond = Int64(at)
+        if let again = zone.nextDaylightSavingTimeTransition(after: next), again <= last { return nil }
+        guard zone.secondsFromGMT(for: next) == lastOffset,
+              zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(switchSecond - 1))) == before
+        else { return nil }
+        return ZoneOffsets(before: before, after: lastOffset, switchSecond: switchSecond)
     }
 
     public var today: CivilDate? { localDate(now) }
@@ -154,25 +168,39 @@ public struct Clock: Sendable {
     }
 }
 
-/// Local wall times of the instants of one stretch (a day's rows): the zone's offset is worked
-/// out once when it holds over the whole stretch, and asked of the zone per instant otherwise
-/// (a stretch with a transition, or an instant outside it). Either way the answer is the
-/// clock's `localSeconds`.
+/// A zone's offsets from UTC (seconds) over a stretch of time with at most one change: `before`
+/// for whole seconds since the epoch below `switchSecond`, `after` from there on.
+public struct ZoneOffsets: Sendable, Equatable {
+    public var before: Int
+    public var after: Int
+    public var switchSecond: Int64
+
+    @inline(__always)
+    public func offset(atSecond second: Int64) -> Int { second < switchSecond ? before : after }
+}
+
+/// Local wall times of the instants of one stretch (a day's rows): the zone's offsets are
+/// worked out once when they change at most once within the stretch, and asked of the zone per
+/// instant otherwise (or for an instant outside it). Either way the answer is the clock's
+/// `localSeconds`.
 public struct LocalTimes: Sendable {
     public let clock: Clock
     public let range: Range<Int64>
-    public let offset: Int?
+    public let offsets: ZoneOffsets?
 
     public init(clock: Clock, over range: Range<Int64>) {
         self.clock = clock
         self.range = range
-        offset = clock.fixedOffset(over: range)
+        offsets = clock.offsets(over: range)
     }
 
     /// Seconds since 1970-01-01T00:00 local wall time, as `Clock.localSeconds`.
     @inline(__always)
     public func localSeconds(_ instant: Instant) -> Int64 {
-        if let offset, range.contains(instant.milliseconds) { return instant.seconds + Int64(offset) }
+        if let offsets, range.contains(instant.milliseconds) {
+            let second = instant.seconds
+            return second + Int64(offsets.offset(atSecond: second))
+        }
         return clock.localSeconds(instant)
     }
 }
