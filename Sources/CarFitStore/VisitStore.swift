@@ -25,11 +25,19 @@ public struct VisitStore {
     /// Writes a new snapshot record by record inside one `BEGIN IMMEDIATE` transaction, so a
     /// large import never holds the whole document. Nothing is visible to other connections
     /// until `commit`; `rollback` (or any failure) leaves the previous snapshot as it was.
+    ///
+    /// A large snapshot is written without the visits' indexes, which are built again, sorted,
+    /// before the commit: keeping them up to date row by row, in the document's (random) start
+    /// order, costs more than building them whole.
     public final class SnapshotWriter {
         private let db: Database
         private let insert: Statement
         private var seq: Int64 = 0
         private var open = true
+        private var indexesDropped = false
+
+        /// Rows after which the indexes are dropped until the commit.
+        static let bulkRows: Int64 = 1_000
 
         public init(_ db: Database) throws(CarFitError) {
             self.db = db
@@ -51,6 +59,10 @@ public struct VisitStore {
 
         public func append(_ v: Visit) throws(CarFitError) {
             insert.reset()
+            if seq == SnapshotWriter.bulkRows && !indexesDropped {
+                try db.execute(Schema.dropVisitIndexes)
+                indexesDropped = true
+            }
             try insert.bind(1, seq)
             try insert.bind(2, v.visitId)
             try insert.bind(3, v.employeeId)
@@ -71,6 +83,7 @@ public struct VisitStore {
         public func commit() throws(CarFitError) {
             guard open else { return }
             insert.reset()
+            if indexesDropped { try db.execute(Schema.createVisitIndexes) }
             try db.execute("COMMIT")
             open = false
         }

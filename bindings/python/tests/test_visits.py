@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
@@ -182,3 +183,59 @@ def test_non_ascii_round_trip(lib):
         card = core.list_visits(dates=["2020-09-10"])["days"][0]["visits"][0]
     assert card["name"] == "Søren Ærø 🚗"
     assert card["address"] == "København"
+
+
+def _index_columns(path):
+    """The columns of the visits indexes of the database file at `path`, by index name."""
+    import sqlite3
+
+    connection = sqlite3.connect(path)
+    try:
+        names = [row[0] for row in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'visits' ORDER BY name")]
+        return {name: [row[2] for row in connection.execute(f"PRAGMA index_info({name})")] for name in names}
+    finally:
+        connection.close()
+
+
+def _day_plan(path):
+    import sqlite3
+
+    connection = sqlite3.connect(path)
+    try:
+        rows = connection.execute(
+            "EXPLAIN QUERY PLAN SELECT visit_id, employee_id, start_ms, name, state, expected_time, tasks, "
+            "task_minutes, address, phone, latitude, longitude FROM visits "
+            "WHERE start_ms >= 0 AND start_ms < 1 AND (NULL IS NULL OR employee_id = NULL) ORDER BY start_ms, seq")
+        return " ".join(row[-1] for row in rows)
+    finally:
+        connection.close()
+
+
+def test_large_snapshot_keeps_the_indexes(lib, sample, tmp_path):
+    """A snapshot of thousands of visits is written without the indexes and builds them again
+    before its commit; a large import that fails leaves them as they were."""
+    fresh = str(tmp_path / "fresh.db")
+    with carfit.Core(DAY_CONFIG, database=fresh):
+        pass
+    expected = _index_columns(fresh)
+    assert set(expected) == {"visits_by_start", "visits_by_day"}
+    assert "COVERING INDEX visits_by_day" in _day_plan(fresh)
+
+    records = []
+    for i in range(2500):
+        record = copy.deepcopy(sample["data"][i % len(sample["data"])])
+        record["startTimeUtc"] = f"2020-09-{1 + i % 28:02d}T{6 + i % 12:02d}:{i % 60:02d}:00"
+        records.append(record)
+    path = str(tmp_path / "large.db")
+    with carfit.Core(DAY_CONFIG, database=path) as core:
+        assert core.import_visits({"data": records})["imported"] == 2500
+        day = core.list_visits(dates=["2020-09-10"])
+        assert day["summary"]["visits"] == sum(1 for i in range(2500) if i % 28 == 9)
+        # A large document that breaks off: refused, and nothing changes.
+        text = json.dumps({"data": records[:1500]})
+        with pytest.raises(carfit.BadJSONError):
+            core.call_text("visits.import", text[: len(text) - 2])
+        assert core.list_visits(dates=["2020-09-10"]) == day
+    assert _index_columns(path) == expected
+    assert "COVERING INDEX visits_by_day" in _day_plan(path)
