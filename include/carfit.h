@@ -104,6 +104,9 @@ typedef struct carfit_core carfit_core;
  *            "images"       {"directory": path, "memoryBytes": n, "diskBytes": n,
  *                            "concurrency": 1..64} (a temp dir of the core, 32 MiB, 256 MiB, 4)
  *            "maxRequestBytes" largest request accepted, in bytes (536870912)
+ *            "importThreads" 0..64: threads a large visits import parses on besides the
+ *                           calling thread, all joined before the call returns; 0 parses on
+ *                           the calling thread alone (one per processor, at most 8)
  *          core, where the new core is stored (must not be NULL);
  *          response, as for operations (may be NULL).
  * Returns: CARFIT_OK and *core set; the response is {"version": "1.0.0", "database": path}.
