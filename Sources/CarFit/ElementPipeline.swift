@@ -48,6 +48,7 @@ struct ElementPipeline<Record: Sendable> {
         guard let base = scanner.bytes.baseAddress else { return .malformed }
         let source = Source(base: base, level: level, decode: decode)
         var pool: WorkerPool?
+        var poolFailed = false
         defer { pool?.finish() }
         let limit = threads == 0 ? 1 : threads * 3
         var inFlight: [Batch] = []
@@ -80,13 +81,17 @@ struct ElementPipeline<Record: Sendable> {
                     head = 0
                 }
                 inFlight.append(batch)
-                // A document of one batch is parsed where it is; threads start with the second.
-                if threads == 0 || (pool == nil && scanned) {
+                // A document of one batch is parsed where it is; threads start with the
+                // first batch that is not the last.
+                if pool == nil, threads > 0, !scanned, !poolFailed {
+                    let started = WorkerPool(source: source)
+                    if started.start(threads) { pool = started } else { poolFailed = true }
+                }
+                if let pool {
+                    pool.submit(batch)
+                } else {
                     source.work(batch)
                     source.finished(batch)
-                } else {
-                    if pool == nil { pool = WorkerPool(source: source, threads: threads) }
-                    pool?.submit(batch)
                 }
             }
             guard head < inFlight.count else { break }
@@ -179,26 +184,27 @@ struct ElementPipeline<Record: Sendable> {
         }
     }
 
-    /// Threads that take batches in order from a queue until it is closed.
+    /// Threads that take batches in order from a queue until it is closed, then are joined.
     private final class WorkerPool: @unchecked Sendable {
         private let source: Source
         private let condition = NSCondition()
         private var queue: [Batch] = []
         private var head = 0
         private var closed = false
-        private var running = 0
+        private var threads: [pthread_t] = []
 
-        init(source: Source, threads: Int) {
+        init(source: Source) {
             self.source = source
-            for _ in 0..<threads {
-                let thread = Thread { [self] in self.serve() }
-                thread.stackSize = ElementPipeline.workerStackBytes
-                thread.name = "carfit-import"
-                condition.lock()
-                running += 1
-                condition.unlock()
-                thread.start()
+        }
+
+        /// Starts up to `count` threads; false when not even one could be started (the caller
+        /// then parses on its own thread).
+        func start(_ count: Int) -> Bool {
+            for _ in 0..<count {
+                guard let thread = JoinableThread.start(stackBytes: ElementPipeline.workerStackBytes, { [self] in serve() }) else { break }
+                threads.append(thread)
             }
+            return !threads.isEmpty
         }
 
         func submit(_ batch: Batch) {
@@ -209,13 +215,14 @@ struct ElementPipeline<Record: Sendable> {
         }
 
         /// Closes the queue, lets the workers drain it (a stopped source fails each batch
-        /// at once) and waits until every worker has exited.
+        /// at once) and joins every thread.
         func finish() {
             condition.lock()
             closed = true
             condition.broadcast()
-            while running > 0 { condition.wait() }
             condition.unlock()
+            for thread in threads { pthread_join(thread, nil) }
+            threads.removeAll()
         }
 
         private func next() -> Batch? {
@@ -237,10 +244,6 @@ struct ElementPipeline<Record: Sendable> {
                 source.work(batch)
                 source.finished(batch)
             }
-            condition.lock()
-            running -= 1
-            condition.broadcast()
-            condition.unlock()
         }
     }
 
@@ -261,4 +264,34 @@ struct ElementPipeline<Record: Sendable> {
             depths.reserveCapacity(ElementPipeline.batchElements)
         }
     }
+}
+
+/// A POSIX thread that runs one closure and is joined with `pthread_join`, so that a call can
+/// promise its threads are gone when it returns.
+enum JoinableThread {
+    /// Starts `body` on a new thread with a stack of `stackBytes`; nil when none can be started.
+    static func start(stackBytes: Int, _ body: @escaping @Sendable () -> Void) -> pthread_t? {
+        var attributes = pthread_attr_t()
+        guard pthread_attr_init(&attributes) == 0 else { return nil }
+        defer { pthread_attr_destroy(&attributes) }
+        _ = pthread_attr_setstacksize(&attributes, stackBytes)
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        var thread = pthread_t()
+        guard pthread_create(&thread, &attributes, joinableThreadEntry, context) == 0 else {
+            Unmanaged<Body>.fromOpaque(context).release()
+            return nil
+        }
+        return thread
+    }
+
+    fileprivate final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+}
+
+private func joinableThreadEntry(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let context else { return nil }
+    Unmanaged<JoinableThread.Body>.fromOpaque(context).takeRetainedValue().run()
+    return nil
 }
