@@ -170,6 +170,11 @@ int carfit_call(carfit_core *core, const char *method, const char *request, char
  *          "message": "..."}]}: rejected records are skipped, the others replace the stored
  *          snapshot in one transaction.
  * Errors:  CARFIT_INVALID (no "data" array; field "data"); nothing is changed.
+ * The document is never held whole: the data array is split into elements by a scan of
+ * strings and brackets, jansson parses each element (on up to "importThreads" threads of the
+ * config besides the caller's, all joined before the call returns), and records are stored in
+ * document order as they come. A document that is not JSON is CARFIT_BAD_JSON with jansson's
+ * line, column and position for the whole text, as for any request; nothing is changed.
  */
 int carfit_visits_import(carfit_core *core, const char *request, char **response);
 

@@ -104,6 +104,7 @@ struct ElementPipeline<Record: Sendable> {
             }
             do throws(CarFitError) {
                 for outcome in batch.outcomes { try take(outcome) }
+                batch.outcomes = []
             } catch {
                 source.stop()
                 throw error

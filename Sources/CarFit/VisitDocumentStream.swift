@@ -3,8 +3,9 @@ import CarFitCore
 import CarFitStore
 
 /// Imports a visits document without holding it whole: the top-level object is walked member by
-/// member and the `data` array element by element (jansson's `JSON_DISABLE_EOF_CHECK` reports
-/// where each value ends), each record is validated and written at once, and the snapshot is
+/// member (jansson's `JSON_DISABLE_EOF_CHECK` reports where each value ends) and the `data`
+/// array by `ElementPipeline`, which parses its elements in batches on worker threads; each
+/// record is validated there and written here in document order, and the snapshot is
 /// committed only after the closing brace.
 ///
 /// It handles the well-formed shape only. For anything else (a syntax error, a second `data`,
