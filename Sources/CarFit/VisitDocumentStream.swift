@@ -67,14 +67,18 @@ enum VisitDocumentStream {
         return RecordImport<Visit>.response(imported: imported, rejected: rejected)
     }
 
+    /// `Visit.memberNames` and `Visit.taskMemberNames` with their C strings for jansson.
+    static let memberKeys = Visit.memberNames.map { ($0, Array($0.utf8CString)) }
+    static let taskMemberKeys = Visit.taskMemberNames.map { ($0, Array($0.utf8CString)) }
+
     /// A record with only the members `Visit.decode` reads, and of each task object only the
     /// members it reads (others are not converted at all); anything but an object is null, which
     /// `Visit.decode` refuses as not a record.
     static func recordMembers(_ element: UnsafeMutablePointer<json_t>) -> JSON {
         guard element.pointee.type == JSON_OBJECT else { return .null }
-        var object = JSONObject(minimumCapacity: Visit.memberNames.count)
-        for name in Visit.memberNames {
-            guard let member = json_object_get(element, name) else { continue }
+        var object = JSONObject(minimumCapacity: memberKeys.count)
+        for (name, key) in memberKeys {
+            guard let member = key.withUnsafeBufferPointer({ json_object_get(element, $0.baseAddress) }) else { continue }
             if name == "tasks", member.pointee.type == JSON_ARRAY {
                 object.appendDistinct(name, taskMembers(member))
             } else {
@@ -95,9 +99,10 @@ enum VisitDocumentStream {
                 items.append(JanssonParser.convert(task))
                 continue
             }
-            var object = JSONObject(minimumCapacity: Visit.taskMemberNames.count)
-            for name in Visit.taskMemberNames {
-                if let member = json_object_get(task, name) { object.appendDistinct(name, JanssonParser.convert(member)) }
+            var object = JSONObject(minimumCapacity: taskMemberKeys.count)
+            for (name, key) in taskMemberKeys {
+                guard let member = key.withUnsafeBufferPointer({ json_object_get(task, $0.baseAddress) }) else { continue }
+                object.appendDistinct(name, JanssonParser.convert(member))
             }
             items.append(.object(object))
         }
