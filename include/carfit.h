@@ -39,7 +39,9 @@
  *   Threads. One core may be used from several threads at once: calls on one core are
  *   serialised (the image functions excepted: they guard themselves, see "Carousel and
  *   images"). Distinct cores are independent, also on the same database file (also from
- *   different processes: SQLite's locking, WAL journal, 10 s busy timeout).
+ *   different processes: SQLite's locking, WAL journal, 10 s busy timeout). A call needs
+ *   about 320 KiB of the calling thread's stack for a request nested to jansson's limit
+ *   (jansson parses recursively); threads with 512 KiB or more are tested.
  *
  *   Time. Rules that depend on "now" read the core's clock (the config's "now", else the system
  *   clock). Days are "YYYY-MM-DD" in the proleptic Gregorian calendar, years 1 to 9999.
