@@ -134,7 +134,7 @@ struct ElementPipeline<Record: Sendable> {
             deepestAllowed = Int(JSON_PARSER_MAX_DEPTH) - (level - 1) - 1
         }
 
-        /// No batch is parsed from now on (those started finish their current element).
+        /// No batch is parsed from now on (one being parsed runs to its end).
         func stop() {
             condition.lock()
             stopped = true
