@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measurement (a) of the benchmark: libcarfit through the Python binding.
 
-    python3 bench/carfit_job.py ingest VISITS.json DB.sqlite
+    python3 bench/carfit_job.py ingest VISITS.json DB.sqlite [IMPORT_THREADS]
     python3 bench/carfit_job.py query DB.sqlite 2020-09-10 [2020-09-11 ...]
 
 Each command prints one JSON line of measurements (``bench/run.py`` reads it). The library is
@@ -48,9 +48,12 @@ def timed(fn, n):
     return out
 
 
-def ingest(path, db_path):
+def ingest(path, db_path, threads=None):
+    """Reads the file and imports it; `threads` sets the config's importThreads (else the
+    library's default, one per processor)."""
     size = os.path.getsize(path)
-    with carfit.Core(CONFIG, database=db_path, maxRequestBytes=max(size + 1, 1 << 29)) as core:
+    config = dict(CONFIG) if threads is None else {**CONFIG, "importThreads": int(threads)}
+    with carfit.Core(config, database=db_path, maxRequestBytes=max(size + 1, 1 << 29)) as core:
         started = time.perf_counter()
         with open(path, "rb") as f:
             document = f.read()

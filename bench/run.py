@@ -118,6 +118,10 @@ def measure(size: int, days_count: int, jansson: Path, env: dict) -> dict:
     loads.append(os.getloadavg()[0])
     result["a_ingest"] = run_json([py, str(BENCH / "carfit_job.py"), "ingest", str(data), carfit_db], env)
     loads.append(os.getloadavg()[0])
+    # The same import on the calling thread alone (importThreads 0): what one core does.
+    single_db = fresh(DATA / f"carfit-single-{size}.sqlite")
+    result["a1_ingest"] = run_json([py, str(BENCH / "carfit_job.py"), "ingest", str(data), single_db, "0"], env)
+    loads.append(os.getloadavg()[0])
     result["b_query"] = run_json([py, str(BENCH / "baseline.py"), "query", baseline_db, *days])
     loads.append(os.getloadavg()[0])
     result["a_query"] = run_json([py, str(BENCH / "carfit_job.py"), "query", carfit_db, *days], env)
@@ -160,7 +164,7 @@ def summarize(rounds: list[dict]) -> dict:
          "b_cards": rounds[0]["b_query"]["cards"],
          "days": len(rounds[0]["a_query"]["raw"]),
          "load": [x for r in rounds for x in r["load"]]}
-    for who, key in (("a", "a_ingest"), ("b", "b_ingest"), ("c", "c")):
+    for who, key in (("a", "a_ingest"), ("a1", "a1_ingest"), ("b", "b_ingest"), ("c", "c")):
         s[f"{who}_ingest"] = median([r[key]["seconds"] for r in rounds])
         s[f"{who}_cpu"] = median([r[key]["cpuSeconds"] for r in rounds])
         s[f"{who}_rss"] = median([r[key]["peakRssMiB"] for r in rounds])
@@ -213,6 +217,8 @@ def size_table(s: dict) -> str:
         "|---|---|---|---|---|---|",
         f"| ingest time | {fmt(s['a_ingest'], 's')} | {fmt(s['b_ingest'], 's')} | {fmt(s['c_ingest'], 's')} (parse only) "
         f"| {ratio(s['b_ingest'], s['a_ingest'])} | {ratio(s['a_ingest'], s['c_ingest'])} |",
+        f"| ingest on the calling thread alone (importThreads 0) | {fmt(s['a1_ingest'], 's')} | | "
+        f"| {ratio(s['b_ingest'], s['a1_ingest'])} | {ratio(s['a1_ingest'], s['c_ingest'])} |",
         f"| ingest process CPU time (user + sys, whole process) | {fmt(s['a_cpu'], 's')} | {fmt(s['b_cpu'], 's')} "
         f"| {fmt(s['c_cpu'], 's')} (read + parse + free) | {ratio(s['b_cpu'], s['a_cpu'])} | {ratio(s['a_cpu'], s['c_cpu'])} |",
         f"| ingest rate | {fmt(s['visits'] / s['a_ingest'], 'rate')} | {fmt(s['b_visits'] / s['b_ingest'], 'rate')} "

@@ -39,7 +39,9 @@
  *   Threads. One core may be used from several threads at once: calls on one core are
  *   serialised (the image functions excepted: they guard themselves, see "Carousel and
  *   images"). Distinct cores are independent, also on the same database file (also from
- *   different processes: SQLite's locking, WAL journal, 10 s busy timeout).
+ *   different processes: SQLite's locking, WAL journal, 10 s busy timeout). A call needs
+ *   about 320 KiB of the calling thread's stack for a request nested to jansson's limit
+ *   (jansson parses recursively); threads with 512 KiB or more are tested.
  *
  *   Time. Rules that depend on "now" read the core's clock (the config's "now", else the system
  *   clock). Days are "YYYY-MM-DD" in the proleptic Gregorian calendar, years 1 to 9999.
@@ -104,6 +106,9 @@ typedef struct carfit_core carfit_core;
  *            "images"       {"directory": path, "memoryBytes": n, "diskBytes": n,
  *                            "concurrency": 1..64} (a temp dir of the core, 32 MiB, 256 MiB, 4)
  *            "maxRequestBytes" largest request accepted, in bytes (536870912)
+ *            "importThreads" 0..64: threads a large visits import parses on besides the
+ *                           calling thread, all joined before the call returns; 0 parses on
+ *                           the calling thread alone (one per processor, at most 8)
  *          core, where the new core is stored (must not be NULL);
  *          response, as for operations (may be NULL).
  * Returns: CARFIT_OK and *core set; the response is {"version": "1.0.0", "database": path}.
@@ -167,6 +172,11 @@ int carfit_call(carfit_core *core, const char *method, const char *request, char
  *          "message": "..."}]}: rejected records are skipped, the others replace the stored
  *          snapshot in one transaction.
  * Errors:  CARFIT_INVALID (no "data" array; field "data"); nothing is changed.
+ * The document is never held whole: the data array is split into elements by a scan of
+ * strings and brackets, jansson parses each element (on up to "importThreads" threads of the
+ * config besides the caller's, all joined before the call returns), and records are stored in
+ * document order as they come. A document that is not JSON is CARFIT_BAD_JSON with jansson's
+ * line, column and position for the whole text, as for any request; nothing is changed.
  */
 int carfit_visits_import(carfit_core *core, const char *request, char **response);
 

@@ -72,11 +72,11 @@ enum JanssonParser {
     static func convert(_ value: UnsafeMutablePointer<json_t>) -> JSON {
         switch value.pointee.type {
         case JSON_OBJECT:
-            var object = JSONObject()
+            var object = JSONObject(minimumCapacity: json_object_size(value))
             var iter = json_object_iter(value)
             while let it = iter {
                 if let key = json_object_iter_key(it), let child = json_object_iter_value(it) {
-                    object[String(cString: key)] = convert(child)
+                    object.appendDistinct(String(cString: key), convert(child))
                 }
                 iter = json_object_iter_next(value, it)
             }

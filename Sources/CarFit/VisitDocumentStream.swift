@@ -3,15 +3,16 @@ import CarFitCore
 import CarFitStore
 
 /// Imports a visits document without holding it whole: the top-level object is walked member by
-/// member and the `data` array element by element (jansson's `JSON_DISABLE_EOF_CHECK` reports
-/// where each value ends), each record is validated and written at once, and the snapshot is
+/// member (jansson's `JSON_DISABLE_EOF_CHECK` reports where each value ends) and the `data`
+/// array by `ElementPipeline`, which parses its elements in batches on worker threads; each
+/// record is validated there and written here in document order, and the snapshot is
 /// committed only after the closing brace.
 ///
 /// It handles the well-formed shape only. For anything else (a syntax error, a second `data`,
 /// no `data` array, a top level that is not an object) it rolls back and answers nil, and the
 /// caller parses the document whole: errors then read exactly as for every other request.
 enum VisitDocumentStream {
-    static func importVisits(_ bytes: UnsafeRawBufferPointer, into store: VisitStore) throws(CarFitError) -> JSON? {
+    static func importVisits(_ bytes: UnsafeRawBufferPointer, into store: VisitStore, threads: Int) throws(CarFitError) -> JSON? {
         var scanner = Scanner(bytes)
         var writer: VisitStore.SnapshotWriter?
         var rejected: [Rejection] = []
@@ -38,27 +39,19 @@ enum VisitDocumentStream {
                 guard writer == nil, scanner.take(UInt8(ascii: "[")) else { return abandon() }
                 let w = try store.beginSnapshot()
                 writer = w
-                scanner.skipSpace()
-                if !scanner.take(UInt8(ascii: "]")) {
-                    var index = 0
-                    while true {
-                        guard let element = scanner.value(level: 3) else { return abandon() }
-                        let record = recordMembers(element)
-                        json_decref(element)
-                        switch Visit.decode(record, index: index) {
-                        case .success(let visit):
-                            try w.append(visit)
-                            imported += 1
-                        case .failure(let rejection):
-                            rejected.append(rejection)
-                        }
-                        index += 1
-                        scanner.skipSpace()
-                        if scanner.take(UInt8(ascii: ",")) { scanner.skipSpace(); continue }
-                        if scanner.take(UInt8(ascii: "]")) { break }
-                        return abandon()
+                let pipeline = ElementPipeline<Visit>(level: 3, threads: threads) { element, index in
+                    Visit.decode(recordMembers(element), index: index)
+                }
+                let outcome = try pipeline.run(&scanner) { (result) throws(CarFitError) in
+                    switch result {
+                    case .success(let visit):
+                        try w.append(visit)
+                        imported += 1
+                    case .failure(let rejection):
+                        rejected.append(rejection)
                     }
                 }
+                guard case .complete = outcome else { return abandon() }
             } else {
                 guard let value = scanner.value(level: 2) else { return abandon() }
                 json_decref(value)
@@ -74,15 +67,46 @@ enum VisitDocumentStream {
         return RecordImport<Visit>.response(imported: imported, rejected: rejected)
     }
 
-    /// A record with only the members `Visit.decode` reads (others are not converted at all);
-    /// anything but an object whole, for the rejection to describe.
+    /// `Visit.memberNames` and `Visit.taskMemberNames` with their C strings for jansson.
+    static let memberKeys = Visit.memberNames.map { ($0, Array($0.utf8CString)) }
+    static let taskMemberKeys = Visit.taskMemberNames.map { ($0, Array($0.utf8CString)) }
+
+    /// A record with only the members `Visit.decode` reads, and of each task object only the
+    /// members it reads (others are not converted at all); anything but an object is null, which
+    /// `Visit.decode` refuses as not a record.
     static func recordMembers(_ element: UnsafeMutablePointer<json_t>) -> JSON {
-        guard element.pointee.type == JSON_OBJECT else { return JanssonParser.convert(element) }
-        var object = JSONObject()
-        for name in Visit.memberNames {
-            if let member = json_object_get(element, name) { object[name] = JanssonParser.convert(member) }
+        guard element.pointee.type == JSON_OBJECT else { return .null }
+        var object = JSONObject(minimumCapacity: memberKeys.count)
+        for (name, key) in memberKeys {
+            guard let member = key.withUnsafeBufferPointer({ json_object_get(element, $0.baseAddress) }) else { continue }
+            if name == "tasks", member.pointee.type == JSON_ARRAY {
+                object.appendDistinct(name, taskMembers(member))
+            } else {
+                object.appendDistinct(name, JanssonParser.convert(member))
+            }
         }
         return .object(object)
+    }
+
+    /// A `tasks` array with only the members `Visit.decode` reads of each object in it.
+    static func taskMembers(_ tasks: UnsafeMutablePointer<json_t>) -> JSON {
+        let n = json_array_size(tasks)
+        var items: [JSON] = []
+        items.reserveCapacity(n)
+        for i in 0..<n {
+            guard let task = json_array_get(tasks, i) else { continue }
+            guard task.pointee.type == JSON_OBJECT else {
+                items.append(JanssonParser.convert(task))
+                continue
+            }
+            var object = JSONObject(minimumCapacity: taskMemberKeys.count)
+            for (name, key) in taskMemberKeys {
+                guard let member = key.withUnsafeBufferPointer({ json_object_get(task, $0.baseAddress) }) else { continue }
+                object.appendDistinct(name, JanssonParser.convert(member))
+            }
+            items.append(.object(object))
+        }
+        return .array(items)
     }
 
     /// A cursor over the document's bytes.
@@ -132,6 +156,62 @@ enum VisitDocumentStream {
             }
             offset += consumed
             return v
+        }
+
+        /// One element of an array, as `elementSpan` finds it.
+        struct ElementSpan {
+            /// The element's bytes, from its first character up to (not including) the comma or
+            /// closing bracket after it; white space before that is included.
+            var range: Range<Int>
+            /// The deepest nesting of arrays and objects inside it.
+            var depth: Int
+            /// Whether the array's closing bracket followed it.
+            var last: Bool
+        }
+
+        /// Finds where the array element starting here ends, without parsing it: a scan of
+        /// strings and brackets up to the next comma or closing bracket outside them, which
+        /// it moves past. Nil when the bytes end first or a `}` closes more than was opened.
+        /// For well-formed JSON the span is exactly the element; for anything else the span's
+        /// parse fails, so a caller that parses every span accepts only a well-formed array.
+        mutating func elementSpan() -> ElementSpan? {
+            skipSpace()
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+            let n = bytes.count
+            let start = offset
+            var i = offset
+            var depth = 0
+            var deepest = 0
+            while i < n {
+                let byte = base[i]
+                switch byte {
+                case 0x22:
+                    i += 1
+                    while i < n {
+                        let c = base[i]
+                        if c == 0x22 { break }
+                        i += c == 0x5C ? 2 : 1
+                    }
+                    guard i < n else { return nil }
+                case 0x5B, 0x7B:
+                    depth += 1
+                    if depth > deepest { deepest = depth }
+                case 0x5D, 0x7D:
+                    if depth == 0 {
+                        guard byte == 0x5D else { return nil }
+                        offset = i + 1
+                        return ElementSpan(range: start..<i, depth: deepest, last: true)
+                    }
+                    depth -= 1
+                case 0x2C where depth == 0:
+                    offset = i + 1
+                    return ElementSpan(range: start..<i, depth: deepest, last: false)
+                default:
+                    break
+                }
+                i += 1
+            }
+            return nil
         }
 
         /// The deepest nesting of arrays and objects in `count` bytes of JSON text at `from`.

@@ -69,6 +69,71 @@ final class VisitTests: XCTestCase {
         XCTAssertNil(r.field)
     }
 
+    /// A reader may hand `decode` only `memberNames`, and of each task object only
+    /// `taskMemberNames` (the streamed import does): the outcome must be the same as for the
+    /// whole record, refusals included.
+    func testDecodeReadsOnlyTheNamedMembers() {
+        // Every member of a record and of a task in the sample API document, and one more.
+        let recordKeys = [
+            "visitId", "homeBobEmployeeId", "houseOwnerId", "isBlocked", "startTimeUtc", "endTimeUtc", "title",
+            "isReviewed", "isFirstVisit", "isManual", "visitTimeUsed", "rememberToday", "houseOwnerFirstName",
+            "houseOwnerLastName", "houseOwnerMobilePhone", "houseOwnerAddress", "houseOwnerZip", "houseOwnerCity",
+            "houseOwnerLatitude", "houseOwnerLongitude", "isSubscriber", "rememberAlways", "professional",
+            "visitState", "stateOrder", "expectedTime", "tasks", "houseOwnerAssets", "visitAssets",
+            "visitMessages", "extra",
+        ]
+        let taskKeys = ["taskId", "title", "isTemplate", "timesInMinutes", "price", "paymentTypeId",
+                        "createDateUtc", "lastUpdateDateUtc", "paymentTypes", "extra"]
+        var g = SplitMix64(seed: 20261122)
+        func pick<T>(_ items: [T]) -> T { items[Int(g.next() % UInt64(items.count))] }
+        func scalar() -> JSON {
+            pick([.null, true, 7, -3, 0.5, 91.25, -181, 100_001, 25, "", "  Tone ", "Done", "in progress",
+                  "2020-09-10T08:05:00", "2020-09-31T00:00:00", "55.7"])
+        }
+        func task() -> JSON {
+            if g.next() % 10 == 0 { return scalar() }
+            var t = JSONObject()
+            for key in taskKeys where g.next() % 3 != 0 { t[key] = scalar() }
+            return .object(t)
+        }
+        var outcomes = Set<String>()
+        for i in 0..<3000 {
+            var full = JSONObject()
+            for key in recordKeys where g.next() % 4 != 0 {
+                switch key {
+                case "startTimeUtc": full[key] = g.next() % 8 == 0 ? scalar() : "2020-09-10T08:05:00Z"
+                case "tasks": full[key] = g.next() % 8 == 0 ? scalar() : .array((0..<Int(g.next() % 4)).map { _ in task() })
+                case "houseOwnerLatitude", "houseOwnerLongitude":
+                    full[key] = g.next() % 3 == 0 ? scalar() : .double(Double(Int(g.next() % 360)) - 180)
+                default: full[key] = scalar()
+                }
+            }
+            var pruned = JSONObject()
+            for key in Visit.memberNames {
+                guard let value = full[key] else { continue }
+                if key == "tasks", case .array(let tasks) = value {
+                    pruned[key] = .array(tasks.map { task in
+                        guard case .object(let t) = task else { return task }
+                        var kept = JSONObject()
+                        for name in Visit.taskMemberNames { if let v = t[name] { kept[name] = v } }
+                        return .object(kept)
+                    })
+                } else {
+                    pruned[key] = value
+                }
+            }
+            let whole = Visit.decode(.object(full), index: i)
+            XCTAssertEqual(Visit.decode(.object(pruned), index: i), whole, "record \(i)")
+            switch whole {
+            case .success: outcomes.insert("ok")
+            case .failure(let r): outcomes.insert(r.field ?? "record")
+            }
+        }
+        // The records reach both outcomes and the refusals of several fields.
+        XCTAssertTrue(outcomes.contains("ok"))
+        XCTAssertGreaterThan(outcomes.count, 5, "\(outcomes)")
+    }
+
     func testSnapshotNeedsADataArray() {
         XCTAssertThrowsError(try VisitSnapshot(document: Fields(JSONObject(["success": true]))))
         XCTAssertThrowsError(try VisitSnapshot(document: Fields(JSONObject(["data": .obj([:])]))))

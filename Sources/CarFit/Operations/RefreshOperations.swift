@@ -24,7 +24,7 @@ extension Core {
         let streamed = body.bytes.withUnsafeBytes { bytes -> Result<JSON, CarFitError> in
             do throws(CarFitError) {
                 return .success(try serialized { () throws(CarFitError) in
-                    try VisitDocumentStream.importVisits(bytes, into: visits) ?? .null
+                    try VisitDocumentStream.importVisits(bytes, into: visits, threads: config.importThreads) ?? .null
                 })
             } catch {
                 return .failure(error)

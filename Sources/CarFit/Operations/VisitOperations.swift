@@ -9,7 +9,7 @@ extension Core {
     /// Replaces the stored snapshot with the document's valid records, streaming the usual
     /// shape and parsing anything else whole.
     func importVisits(_ bytes: UnsafeRawBufferPointer) throws(CarFitError) -> JSON {
-        if let response = try VisitDocumentStream.importVisits(bytes, into: visits) { return response }
+        if let response = try VisitDocumentStream.importVisits(bytes, into: visits, threads: config.importThreads) { return response }
         return try importVisits(try Boundary.parse(bytes))
     }
 

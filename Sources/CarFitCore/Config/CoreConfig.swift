@@ -28,6 +28,9 @@ public struct CoreConfig: Sendable {
     public var images = Images()
     /// Requests larger than this many bytes are refused (`invalid`) before parsing.
     public var maxRequestBytes: Int = 512 * 1024 * 1024
+    /// Threads a large import parses on besides the calling thread: one per processor, at
+    /// most 8; 0 parses on the calling thread alone.
+    public var importThreads: Int = min(8, ProcessInfo.processInfo.activeProcessorCount)
 
     public init(hour24: Bool = Clock.localeUses24Hour()) {
         self.hour24 = hour24
@@ -76,6 +79,7 @@ public struct CoreConfig: Sendable {
             if let c = try i.int("concurrency", in: 1...64) { images.concurrency = Int(c) }
         }
         if let m = try f.int("maxRequestBytes", in: 1...(1 << 40)) { maxRequestBytes = Int(m) }
+        if let t = try f.int("importThreads", in: 0...64) { importThreads = Int(t) }
     }
 
     /// An absolute http or https URL, or nil when absent.

@@ -63,15 +63,7 @@ public struct JSONObject: Sendable, Equatable {
                 if let i = position(of: key) {
                     members[i].value = newValue
                 } else {
-                    members.append(Member(key: key, value: newValue))
-                    if index != nil {
-                        index?[key] = members.count - 1
-                    } else if members.count > JSONObject.indexThreshold {
-                        var built: [String: Int] = [:]
-                        built.reserveCapacity(members.count * 2)
-                        for (i, m) in members.enumerated() { built[m.key] = i }
-                        index = built
-                    }
+                    appendMember(key, newValue)
                 }
             } else if let i = position(of: key) {
                 members.remove(at: i)
@@ -81,6 +73,25 @@ public struct JSONObject: Sendable, Equatable {
                     index = built
                 }
             }
+        }
+    }
+
+    /// Adds a member whose key the caller knows is not there yet (the keys of an object jansson
+    /// has parsed are distinct), without looking for it.
+    public mutating func appendDistinct(_ key: String, _ value: JSON) {
+        encoding = nil
+        appendMember(key, value)
+    }
+
+    private mutating func appendMember(_ key: String, _ value: JSON) {
+        members.append(Member(key: key, value: value))
+        if index != nil {
+            index?[key] = members.count - 1
+        } else if members.count > JSONObject.indexThreshold {
+            var built: [String: Int] = [:]
+            built.reserveCapacity(members.count * 2)
+            for (i, m) in members.enumerated() { built[m.key] = i }
+            index = built
         }
     }
 

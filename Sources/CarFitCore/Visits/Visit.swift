@@ -162,6 +162,9 @@ extension Visit {
         "houseOwnerMobilePhone", "houseOwnerLatitude", "houseOwnerLongitude",
     ]
 
+    /// The members of each object of `tasks` that `decode` reads.
+    public static let taskMemberNames = ["title", "timesInMinutes"]
+
     /// Validates one source record (`data[index]`). Only `startTimeUtc` is required; other
     /// members may be null or missing but must have the right type when present.
     public static func decode(_ value: JSON, index: Int) -> Result<Visit, Rejection> {
