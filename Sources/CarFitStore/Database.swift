@@ -38,12 +38,6 @@ public final class Database {
             if path != ":memory:" && !path.isEmpty {
                 try execute("PRAGMA journal_mode=WAL")
                 try execute("PRAGMA synchronous=NORMAL")
-                // Reads map the file instead of copying each page through a read(2): a day's
-                // visits lie on as many pages as there are visits, and the copies were a third
-                // of the day query. SQLite maps at most the file's current size and remaps as it
-                // grows; only the file shrinking under it from outside SQLite, or a media error
-                // while reading, would surface as a signal rather than as an error.
-                try execute("PRAGMA mmap_size=\(Database.mappedBytes)")
             }
             try execute("PRAGMA foreign_keys=ON")
             try Schema.migrate(self)
@@ -57,9 +51,6 @@ public final class Database {
     }
 
     deinit { close() }
-
-    /// The most of a database file that reads map (`PRAGMA mmap_size`).
-    static let mappedBytes = 256 << 20
 
     /// Finalises every statement and closes the connection. Safe to call twice.
     public func close() {
