@@ -116,8 +116,10 @@ enum Schema {
         );
         """,
         // A day's visits with every column the day query reads, in start order: the query reads
-        // these index pages alone instead of one table page per visit.
+        // these index pages alone instead of one table page per visit. It starts with
+        // visits_by_start's columns and replaces it.
         """
+        DROP INDEX visits_by_start;
         CREATE INDEX visits_by_day ON visits (start_ms, seq, visit_id, employee_id, name, state, expected_time, tasks,
                                               task_minutes, address, phone, latitude, longitude);
         """,
@@ -125,9 +127,8 @@ enum Schema {
 
     /// The visits' indexes as the migrations leave them: dropped and created again around a
     /// large snapshot (`VisitStore.SnapshotWriter`).
-    static let dropVisitIndexes = "DROP INDEX visits_by_start; DROP INDEX visits_by_day"
+    static let dropVisitIndexes = "DROP INDEX visits_by_day"
     static let createVisitIndexes = """
-        CREATE INDEX visits_by_start ON visits (start_ms, seq);
         CREATE INDEX visits_by_day ON visits (start_ms, seq, visit_id, employee_id, name, state, expected_time, tasks,
                                               task_minutes, address, phone, latitude, longitude);
         """

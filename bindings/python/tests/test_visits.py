@@ -219,7 +219,7 @@ def test_large_snapshot_keeps_the_indexes(lib, sample, tmp_path):
     with carfit.Core(DAY_CONFIG, database=fresh):
         pass
     expected = _index_columns(fresh)
-    assert set(expected) == {"visits_by_start", "visits_by_day"}
+    assert set(expected) == {"visits_by_day"}
     assert "COVERING INDEX visits_by_day" in _day_plan(fresh)
 
     records = []
