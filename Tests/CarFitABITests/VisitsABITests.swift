@@ -52,6 +52,37 @@ final class VisitsABITests: ABITestCase {
         XCTAssertEqual((askedDays[1]["visits"] as? [Any])?.count, 0)
     }
 
+    /// A document of many batches is parsed on worker threads (importThreads 2) and on the
+    /// calling thread alone (0): the same answer and snapshot, and the same error for a
+    /// document that breaks off. Under the sanitizers this runs the worker threads.
+    func testLargeImportOnWorkerThreads() throws {
+        let records = (0..<1500).map { i in
+            i == 700 ? #"{"startTimeUtc": "2020-09-10T08:00:00", "houseOwnerLatitude": 95}"#
+                : #"{"visitId": "v\#(i)", "startTimeUtc": "2020-09-\#(10 + i % 3)T0\#(i % 10):00:00", "houseOwnerFirstName": "Tone \#(i)", "houseOwnerLatitude": 55.7, "houseOwnerLongitude": 12.5, "tasks": [{"title": "Vask", "timesInMinutes": 15}]}"#
+        }
+        let document = #"{"success": true, "data": ["# + records.joined(separator: ",") + "]}"
+        let days = #"{"dates": ["2020-09-10", "2020-09-11", "2020-09-12"]}"#
+        var answers: [String?] = []
+        var lists: [String?] = []
+        var errors: [String?] = []
+        for threads in [2, 0] {
+            let core = try TestCore(lib, config: #"{"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "importThreads": \#(threads)}"#)
+            let imported = core.call("visits.import", document)
+            XCTAssertEqual(imported.status, 0)
+            XCTAssertEqual(imported.object["imported"] as? Int, 1499)
+            XCTAssertEqual((imported.object["rejected"] as? [[String: Any]])?.first?["index"] as? Int, 700)
+            answers.append(imported.text)
+            lists.append(core.call("visits.list", days).text)
+            let broken = core.call("visits.import", String(document.dropLast(2)))
+            XCTAssertEqual(broken.status, 1)
+            errors.append(broken.text)
+            XCTAssertEqual(core.call("visits.list", days).text, lists.last ?? nil)
+        }
+        XCTAssertEqual(answers[0], answers[1])
+        XCTAssertEqual(lists[0], lists[1])
+        XCTAssertEqual(errors[0], errors[1])
+    }
+
     func testFailedImportChangesNothing() throws {
         let core = try TestCore(lib)
         core.call("visits.import", try sample())
