@@ -339,7 +339,7 @@ final class RealTextTests: XCTestCase {
         var r = DayListWriterTests.Random(state: 12)
         var values: [Double] = [0, -0.0, 1, -1, 0.1, 0.5, 0.001, 0.0009999, 0.00099999999999999, 1e-3, 1e9, 999_999_999.999999,
                                 1e9 - 1e-6, 123_456_789.123456, 55.778413, 12.448409, -33.8688, 151.2093, 90, -180, 472.08,
-                                0.1 + 0.2, 1.0 / 3, 2.0 / 3, 1e15, 1e16, 1e22, 5e-324, .greatestFiniteMagnitude,
+                                0.1 + 0.2, 1.0 / 3, 2.0 / 3, 1e15, 1e16, 1e22, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
                                 Double(Int64.max), 0x1p52, 0x1p53, 4_503_599_627_370_495.5]
         for places in 0...8 {
             let unit = pow(10.0, Double(places))
