@@ -164,6 +164,21 @@ final class VisitTests: XCTestCase {
         XCTAssertEqual(DaySheet.kilometres(3550), 3.6)
         XCTAssertEqual(DaySheet.kilometres(3549), 3.5)
         XCTAssertEqual(DaySheet.kilometres(123_456_789), 123456.8)
+        XCTAssertEqual(DaySheet.kilometres(-3550), -3.6)
+        XCTAssertEqual(DaySheet.kilometres(-3549), -3.5)
+        XCTAssertEqual(DaySheet.kilometres(Int.max), Double(Int.max / 100 + 1) / 10)
+        XCTAssertEqual(DaySheet.kilometres(Int.min), Double(Int.min / 100 - 1) / 10)
+    }
+
+    /// Minutes read from a database file are not bounded by an import: sums saturate.
+    func testSummarySumsSaturate() {
+        var s = DaySheet.Summary()
+        s.add(taskMinutes: Int.max, distanceMeters: 10)
+        s.add(taskMinutes: 5, distanceMeters: nil)
+        XCTAssertEqual(s, DaySheet.Summary(visits: 2, taskMinutes: Int.max, distanceMeters: 10))
+        let low = DaySheet.Summary(visits: 1, taskMinutes: Int.min, distanceMeters: 0) + DaySheet.Summary(visits: 1, taskMinutes: -1)
+        XCTAssertEqual(low.taskMinutes, Int.min)
+        XCTAssertEqual((s + s).visits, 4)
     }
 }
 

@@ -59,15 +59,23 @@ public struct DaySheet: Sendable {
         }
 
         /// Counts one more card.
+        /// Sums saturate instead of trapping: imports bound each visit's minutes, but a database
+        /// file written by other software could hold anything.
         public mutating func add(taskMinutes: Int, distanceMeters: Int?) {
-            visits += 1
-            self.taskMinutes += taskMinutes
-            self.distanceMeters += distanceMeters ?? 0
+            visits = Summary.sum(visits, 1)
+            self.taskMinutes = Summary.sum(self.taskMinutes, taskMinutes)
+            self.distanceMeters = Summary.sum(self.distanceMeters, distanceMeters ?? 0)
         }
 
         public static func + (a: Summary, b: Summary) -> Summary {
-            Summary(visits: a.visits + b.visits, taskMinutes: a.taskMinutes + b.taskMinutes,
-                    distanceMeters: a.distanceMeters + b.distanceMeters)
+            Summary(visits: sum(a.visits, b.visits), taskMinutes: sum(a.taskMinutes, b.taskMinutes),
+                    distanceMeters: sum(a.distanceMeters, b.distanceMeters))
+        }
+
+        static func sum(_ a: Int, _ b: Int) -> Int {
+            let (s, overflow) = a.addingReportingOverflow(b)
+            guard overflow else { return s }
+            return b > 0 ? Int.max : Int.min
         }
 
         public var json: JSON {
@@ -78,7 +86,8 @@ public struct DaySheet: Sendable {
 
     /// Whole metres to kilometres with one decimal, rounding halves up (978 → 1.0, 3550 → 3.6).
     public static func kilometres(_ meters: Int) -> Double {
-        let tenths = meters >= 0 ? (meters + 50) / 100 : -((-meters + 50) / 100)
+        let whole = meters / 100, rest = meters % 100
+        let tenths = rest >= 50 ? whole + 1 : rest <= -50 ? whole - 1 : whole
         return Double(tenths) / 10
     }
 }
