@@ -31,13 +31,13 @@ int main(int argc, char **argv) {
     if (!buffer || fread(buffer, 1, (size_t)size, f) != (size_t)size) { fprintf(stderr, "read failed\n"); return 1; }
     fclose(f);
 
+    double start = now();
+    size_t count = 0;
     if (argc > 2 && strcmp(argv[2], "elements") == 0) {
         const char *p = strstr(buffer, "\"data\":[");
         if (!p) { fprintf(stderr, "no \"data\":[ in the file\n"); return 1; }
         p += 8;
         const char *end = buffer + size;
-        size_t count = 0;
-        double start = now();
         while (p < end && *p != ']') {
             json_error_t error;
             json_t *element = json_loadb(p, (size_t)(end - p), JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &error);
@@ -47,20 +47,13 @@ int main(int argc, char **argv) {
             count++;
             if (p < end && *p == ',') p++;
         }
-        double seconds = now() - start;
-        struct rusage usage;
-        getrusage(RUSAGE_SELF, &usage);
-        printf("{\"visits\": %zu, \"seconds\": %.4f, \"peakRssMiB\": %.1f}\n", count, seconds, usage.ru_maxrss / 1024.0);
-        free(buffer);
-        return 0;
+    } else {
+        json_error_t error;
+        json_t *root = json_loadb(buffer, (size_t)size, 0, &error);
+        if (!root) { fprintf(stderr, "%s at line %d\n", error.text, error.line); return 1; }
+        count = json_array_size(json_object_get(root, "data"));
+        json_decref(root);
     }
-
-    double start = now();
-    json_error_t error;
-    json_t *root = json_loadb(buffer, (size_t)size, 0, &error);
-    if (!root) { fprintf(stderr, "%s at line %d\n", error.text, error.line); return 1; }
-    size_t count = json_array_size(json_object_get(root, "data"));
-    json_decref(root);
     double seconds = now() - start;
 
     struct rusage usage;

@@ -90,8 +90,7 @@ struct ElementPipeline<Record: Sendable> {
                 if let pool {
                     pool.submit(batch)
                 } else {
-                    source.work(batch)
-                    source.finished(batch)
+                    source.process(batch)
                 }
             }
             guard head < inFlight.count else { break }
@@ -129,9 +128,7 @@ struct ElementPipeline<Record: Sendable> {
         init(base: UnsafeRawPointer, level: Int, decode: @escaping Decode) {
             self.base = base
             self.decode = decode
-            // A value nested c containers deep is c + 1 values deep; jansson allows
-            // JSON_PARSER_MAX_DEPTH values from the top, and the element starts at `level`.
-            deepestAllowed = Int(JSON_PARSER_MAX_DEPTH) - (level - 1) - 1
+            deepestAllowed = VisitDocumentStream.Scanner.deepestContainers(atLevel: level)
         }
 
         /// No batch is parsed from now on (one being parsed runs to its end).
@@ -147,8 +144,14 @@ struct ElementPipeline<Record: Sendable> {
             return stopped
         }
 
+        /// Parses and decodes `batch`, then hands it back (`wait(for:)` returns).
+        func process(_ batch: Batch) {
+            work(batch)
+            finished(batch)
+        }
+
         /// Parses and decodes every element of `batch`, or marks it failed.
-        func work(_ batch: Batch) {
+        private func work(_ batch: Batch) {
             guard !isStopped else {
                 batch.failed = true
                 return
@@ -170,7 +173,7 @@ struct ElementPipeline<Record: Sendable> {
             }
         }
 
-        func finished(_ batch: Batch) {
+        private func finished(_ batch: Batch) {
             condition.lock()
             batch.done = true
             if batch.failed { stopped = true }
@@ -241,10 +244,7 @@ struct ElementPipeline<Record: Sendable> {
         }
 
         private func serve() {
-            while let batch = next() {
-                source.work(batch)
-                source.finished(batch)
-            }
+            while let batch = next() { source.process(batch) }
         }
     }
 

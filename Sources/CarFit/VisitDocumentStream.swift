@@ -76,16 +76,20 @@ enum VisitDocumentStream {
     /// `Visit.decode` refuses as not a record.
     static func recordMembers(_ element: UnsafeMutablePointer<json_t>) -> JSON {
         guard element.pointee.type == JSON_OBJECT else { return .null }
-        var object = JSONObject(minimumCapacity: memberKeys.count)
-        for (name, key) in memberKeys {
-            guard let member = key.withUnsafeBufferPointer({ json_object_get(element, $0.baseAddress) }) else { continue }
-            if name == "tasks", member.pointee.type == JSON_ARRAY {
-                object.appendDistinct(name, taskMembers(member))
-            } else {
-                object.appendDistinct(name, JanssonParser.convert(member))
-            }
+        return pick(memberKeys, of: element) { name, member in
+            name == "tasks" && member.pointee.type == JSON_ARRAY ? taskMembers(member) : JanssonParser.convert(member)
         }
-        return .object(object)
+    }
+
+    /// The members named in `keys` that `object` has, each converted by `convert`, in `keys` order.
+    static func pick(_ keys: [(String, [CChar])], of object: UnsafeMutablePointer<json_t>,
+                     _ convert: (String, UnsafeMutablePointer<json_t>) -> JSON) -> JSON {
+        var picked = JSONObject(minimumCapacity: keys.count)
+        for (name, key) in keys {
+            guard let member = key.withUnsafeBufferPointer({ json_object_get(object, $0.baseAddress) }) else { continue }
+            picked.appendDistinct(name, convert(name, member))
+        }
+        return .object(picked)
     }
 
     /// A `tasks` array with only the members `Visit.decode` reads of each object in it.
@@ -95,16 +99,9 @@ enum VisitDocumentStream {
         items.reserveCapacity(n)
         for i in 0..<n {
             guard let task = json_array_get(tasks, i) else { continue }
-            guard task.pointee.type == JSON_OBJECT else {
-                items.append(JanssonParser.convert(task))
-                continue
-            }
-            var object = JSONObject(minimumCapacity: taskMemberKeys.count)
-            for (name, key) in taskMemberKeys {
-                guard let member = key.withUnsafeBufferPointer({ json_object_get(task, $0.baseAddress) }) else { continue }
-                object.appendDistinct(name, JanssonParser.convert(member))
-            }
-            items.append(.object(object))
+            items.append(task.pointee.type == JSON_OBJECT
+                ? pick(taskMemberKeys, of: task) { _, member in JanssonParser.convert(member) }
+                : JanssonParser.convert(task))
         }
         return .array(items)
     }
@@ -146,16 +143,22 @@ enum VisitDocumentStream {
             let start = (base + offset).assumingMemoryBound(to: CChar.self)
             guard let v = json_loadb(start, bytes.count - offset, cf_json_flags_one_value(), &error) else { return nil }
             let consumed = Int(error.position)
-            // A value nested c containers deep is at most c + 1 values deep, and c containers
-            // take at least 2c bytes: only a long value needs the count.
-            let allowed = Int(JSON_PARSER_MAX_DEPTH) - (level - 1)
+            // c containers take at least 2c bytes: only a long value needs the count.
+            let deepest = Scanner.deepestContainers(atLevel: level)
             guard consumed > 0, consumed <= bytes.count - offset,
-                  consumed < 2 * (allowed - 1) || containerDepth(from: offset, count: consumed) + 1 <= allowed else {
+                  consumed < 2 * deepest || containerDepth(from: offset, count: consumed) <= deepest else {
                 json_decref(v)
                 return nil
             }
             offset += consumed
             return v
+        }
+
+        /// The most containers a value `level` values below the top of the document may nest
+        /// before jansson refuses the document: a value nested c containers deep is c + 1
+        /// values deep, and jansson allows JSON_PARSER_MAX_DEPTH values from the top.
+        static func deepestContainers(atLevel level: Int) -> Int {
+            Int(JSON_PARSER_MAX_DEPTH) - (level - 1) - 1
         }
 
         /// One element of an array, as `elementSpan` finds it.

@@ -8,16 +8,11 @@ import XCTest
 /// apply differently (membership, local time, distance, km, state, escaping, numbers) shows as
 /// a difference in the text.
 final class DayListWriterTests: XCTestCase {
-    /// SplitMix64: the same data on every run.
+    /// The library's SplitMix64 with the helpers these tests use: the same data on every run.
     struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator: SplitMix64
+        init(state: UInt64) { generator = SplitMix64(seed: state) }
+        mutating func next() -> UInt64 { generator.next() }
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
         mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
         mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }

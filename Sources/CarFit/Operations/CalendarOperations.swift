@@ -44,10 +44,10 @@ extension Core {
         return try calendarDocument(for: ym)
     }
 
-    /// Stored visits per local day of `month` (cached until the database changes).
+    /// Stored visits per local day of `month` (cached until the database changes; the caller,
+    /// `calendarDocument`, has just validated the cache).
     func visitCounts(in month: YearMonth) throws(CarFitError) -> [CivilDate: Int] {
-        documents.validate(try db.changeStamp())
-        return try documents.counts(of: month) { () throws(CarFitError) in try countVisits(in: month) }
+        try documents.counts(of: month) { () throws(CarFitError) in try countVisits(in: month) }
     }
 
     func countVisits(in month: YearMonth) throws(CarFitError) -> [CivilDate: Int] {

@@ -309,7 +309,7 @@ public struct JSONBuffer: ~Copyable {
                 b[0] = UInt8(ascii: "-")
                 i = 1
             }
-            i += JSONBuffer.writeDigits(n / 1_000_000, into: b, at: i)
+            i += JSONBuffer.writeDigits(UInt64(n / 1_000_000), into: b, at: i)
             b[i] = UInt8(ascii: ".")
             i += 1
             var k = i + places - 1
@@ -323,8 +323,8 @@ public struct JSONBuffer: ~Copyable {
         return true
     }
 
-    /// Writes the decimal digits of `n` (≥ 0) at `b[at...]` and answers how many.
-    private static func writeDigits(_ n: Int64, into b: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
+    /// Writes the decimal digits of `n` at `b[at...]` and answers how many (at most 20).
+    private static func writeDigits(_ n: UInt64, into b: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
         var length = 1
         var v = n / 10
         while v > 0 {
@@ -359,20 +359,10 @@ public struct JSONBuffer: ~Copyable {
 
     /// Decimal digits of `i`.
     public mutating func appendInt(_ i: Int64) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: 20 digits and a sign fit
-        withUnsafeMutableBytes(of: &digits) { raw in
-            var v = i.magnitude
-            var p = raw.count
-            repeat {
-                p -= 1
-                raw[p] = UInt8(truncatingIfNeeded: 48 + v % 10)
-                v /= 10
-            } while v > 0
-            if i < 0 {
-                p -= 1
-                raw[p] = UInt8(ascii: "-")
-            }
-            append(UnsafeRawBufferPointer(rebasing: raw[p...]))
+        appendASCII(maxCount: 21) { b in  // a sign and 20 digits
+            let sign = i < 0 ? 1 : 0
+            if sign == 1 { b[0] = UInt8(ascii: "-") }
+            return sign + JSONBuffer.writeDigits(i.magnitude, into: b, at: sign)
         }
     }
 
@@ -400,8 +390,8 @@ public struct JSONBuffer: ~Copyable {
         }
     }
 
-    static let lows: UInt64 = 0x0101_0101_0101_0101
-    static let highs: UInt64 = 0x8080_8080_8080_8080
+    static var lows: UInt64 { 0x0101_0101_0101_0101 }
+    static var highs: UInt64 { 0x8080_8080_8080_8080 }
 
     /// Whether `bytes` is well-formed UTF-8 (no overlong forms, no surrogates, nothing past
     /// U+10FFFF), the bytes a Swift `String` holds.
@@ -415,7 +405,7 @@ public struct JSONBuffer: ~Copyable {
         var i = 0
         while i < count {
             if count - i >= 8, let start = bytes.baseAddress,
-               UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+               nonASCII(UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)) == 0 {
                 i += 8
                 continue
             }
@@ -535,8 +525,7 @@ public struct JSONBuffer: ~Copyable {
     /// byte above a marked one, so only zero or not counts.
     @inline(__always)
     static func needsLook(_ w: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
+        let ones = lows
         let control = (w &- 0x20 &* ones) & ~w & highs
         let q = w ^ (0x22 &* ones)
         let quote = (q &- ones) & ~q & highs
@@ -549,7 +538,7 @@ public struct JSONBuffer: ~Copyable {
 
     /// The high bit of each byte of `w` from 0x80 up.
     @inline(__always)
-    static func nonASCII(_ w: UInt64) -> UInt64 { w & 0x8080_8080_8080_8080 }
+    static func nonASCII(_ w: UInt64) -> UInt64 { w & highs }
 
     /// `test` of every byte of `bytes`, or-ed: the bytes eight at a time, the last eight
     /// overlapping the ones before, and text shorter than eight padded with spaces (which no

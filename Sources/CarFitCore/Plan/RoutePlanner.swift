@@ -565,7 +565,9 @@ struct LocalSearch {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for the planner's kicks.
+/// A small deterministic generator for the planner's kicks, shaped like SplitMix64 but with its
+/// own second multiplier (so not `SplitMix64`'s sequence): plans of large days depend on this
+/// exact sequence, so it stays as it is.
 struct PlanRandom {
     private var state: UInt64
 

@@ -58,9 +58,8 @@ public struct DaySheet: Sendable {
             self.distanceMeters = distanceMeters
         }
 
-        /// Counts one more card.
-        /// Sums saturate instead of trapping: imports bound each visit's minutes, but a database
-        /// file written by other software could hold anything.
+        /// Counts one more card. Sums saturate instead of trapping: imports bound each visit's
+        /// minutes, but a database file written by other software could hold anything.
         public mutating func add(taskMinutes: Int, distanceMeters: Int?) {
             visits = Summary.sum(visits, 1)
             self.taskMinutes = Summary.sum(self.taskMinutes, taskMinutes)

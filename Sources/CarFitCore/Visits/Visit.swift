@@ -89,11 +89,7 @@ public enum VisitState: String, Sendable, CaseIterable {
     /// canonical spellings the store holds.
     public static func known(utf8: UnsafeBufferPointer<UInt8>?) -> VisitState? {
         guard let utf8 else { return nil }
-        for (state, spelling) in canonicalUTF8 where spelling.count == utf8.count {
-            var i = 0
-            while i < utf8.count && spelling[i] == utf8[i] { i += 1 }
-            if i == utf8.count { return state }
-        }
+        for (state, spelling) in canonicalUTF8 where spelling.elementsEqual(utf8) { return state }
         return VisitState(source: String(decoding: utf8, as: UTF8.self))
     }
 
@@ -101,8 +97,8 @@ public enum VisitState: String, Sendable, CaseIterable {
 }
 
 /// One stored visit as read from the store: views of the stored text (nil where the column is
-/// null; name, tasks and address are never null), valid only while the reader is on that row. `Visit(row:)` makes a `Visit` of it; the
-/// day query writes its cards from it directly.
+/// null; name, tasks and address are never null), valid only while the reader is on that row.
+/// `Visit(row:)` makes a `Visit` of it; the day query writes its cards from it directly.
 public struct VisitRow {
     public var visitId: UnsafeBufferPointer<UInt8>?
     public var employeeId: UnsafeBufferPointer<UInt8>?

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import json
-from typing import Any, Dict, Optional, Union
+from typing import Any, Dict, Optional, Tuple, Union
 
 from ._lib import load_library, take_string
 from .errors import InternalError, error_from_response
@@ -123,13 +123,9 @@ class Core(VisitsMixin, CalendarMixin, PlanMixin, TransactionsMixin, ShopMixin, 
             return None
         return json.loads(raw.decode("utf-8"))
 
-    def _call(self, method: str, request: Request = None) -> Dict[str, Any]:
-        """Run the operation ``method`` (``"<area>.<verb>"``) through ``carfit_call``.
-
-        ``request`` is a dict (sent as JSON), JSON text, or None (``{}``). Returns the parsed
-        result; a non-zero status raises the typed error built from the error document. A
-        closed core is passed on as NULL, and the library answers with a misuse error.
-        """
+    def _carfit_call(self, method: str, request: Request) -> Tuple[int, ctypes.c_void_p]:
+        """``carfit_call`` itself: the status and the response pointer, which the caller takes
+        (copies and frees)."""
         response = ctypes.c_void_p()
         status = self._lib.carfit_call(
             self._handle,
@@ -137,6 +133,16 @@ class Core(VisitsMixin, CalendarMixin, PlanMixin, TransactionsMixin, ShopMixin, 
             _encode(request),
             ctypes.byref(response),
         )
+        return status, response
+
+    def _call(self, method: str, request: Request = None) -> Dict[str, Any]:
+        """Run the operation ``method`` (``"<area>.<verb>"``) through ``carfit_call``.
+
+        ``request`` is a dict (sent as JSON), JSON text, or None (``{}``). Returns the parsed
+        result; a non-zero status raises the typed error built from the error document. A
+        closed core is passed on as NULL, and the library answers with a misuse error.
+        """
+        status, response = self._carfit_call(method, request)
         document = self._take(response)
         if status != 0:
             raise error_from_response(status, document)
@@ -158,13 +164,7 @@ class Core(VisitsMixin, CalendarMixin, PlanMixin, TransactionsMixin, ShopMixin, 
         The text is not parsed (useful for a host that forwards it, and for measuring the call
         itself); errors still raise the :class:`~carfit.CarfitError` subclass of the status.
         """
-        response = ctypes.c_void_p()
-        status = self._lib.carfit_call(
-            self._handle,
-            None if method is None else method.encode("utf-8"),
-            _encode(request),
-            ctypes.byref(response),
-        )
+        status, response = self._carfit_call(method, request)
         raw = take_string(self._lib, response)
         if status != 0:
             raise error_from_response(status, None if raw is None else json.loads(raw.decode("utf-8")))

@@ -12,23 +12,11 @@ import random
 import pytest
 
 import carfit
-from conftest import DAY_CONFIG
 
 
 EMPLOYEE = "85f99bd7-ffd2-4ca7-1174-08d7984a4cf3"
 DAY = "2020-09-10"
 
-
-@pytest.fixture()
-def core(lib):
-    with carfit.Core(DAY_CONFIG) as c:
-        yield c
-
-
-@pytest.fixture()
-def loaded(core, sample):
-    assert core.import_visits(sample)["rejected"] == []
-    return core
 
 
 def minutes(text: str) -> int:
