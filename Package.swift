@@ -44,6 +44,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CarFitCoreTests", dependencies: ["CarFitCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "CarFitStoreTests", dependencies: ["CarFitStore", "CarFitCore"]),
         .testTarget(name: "CarFitABITests", dependencies: [], exclude: ["Fixtures"]),
     ]
 )

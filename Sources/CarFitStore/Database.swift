@@ -11,10 +11,29 @@ public enum SQLValue: Sendable, Equatable {
 
 /// One SQLite connection through its C API. Not thread-safe by itself: the core serialises
 /// access. Every SQLite failure is reported as a `storage` error carrying SQLite's message.
+///
+/// Statements: `statement(_:)` hands each caller a statement of its own. Prepared statements
+/// are kept for reuse, but one is handed out again only after the `Statement` that held it is
+/// released, so the same SQL run inside a loop over another cursor gets a second prepared
+/// statement instead of resetting the first.
+///
+/// Transactions: whoever needs a group of writes to be atomic opens `transaction` (or
+/// `beginTransaction` for one that spans several calls), whatever its caller did. Transactions
+/// nest: the outermost is `BEGIN IMMEDIATE` … `COMMIT`, an inner one is a SAVEPOINT released
+/// into the outer one, and an inner one that fails rolls back only its own writes. A
+/// transaction opened with plain SQL (`execute("BEGIN")`) is refused loudly by the next
+/// `transaction`, so the two styles cannot mix silently.
 public final class Database {
     private var handle: OpaquePointer?
-    private var statements: [String: Statement] = [:]
+    /// Prepared statements not held by any `Statement`, by SQL text.
+    private var idle: [String: [OpaquePointer]] = [:]
+    /// Open transaction levels, outermost first (see `Transaction`).
+    private var levels: [Int] = []
+    private var nextLevelID = 0
     public let path: String
+
+    /// Idle prepared statements kept per SQL text; more are finalised when released.
+    static let idlePerSQL = 4
 
     /// Opens (creating if absent) the database at `path` (`":memory:"` for a private in-memory
     /// one), waits up to `busyTimeoutMs` for other connections' locks, and migrates the schema.
@@ -52,13 +71,19 @@ public final class Database {
 
     deinit { close() }
 
-    /// Finalises every statement and closes the connection. Safe to call twice.
+    /// Finalises the idle statements and closes the connection. Safe to call twice. A
+    /// `Statement` still held finalises its own when released (SQLite keeps the connection
+    /// until then); stepping it meanwhile fails with a `storage` error.
     public func close() {
-        for statement in statements.values { statement.finalize() }
-        statements.removeAll()
+        for list in idle.values { for stmt in list { sqlite3_finalize(stmt) } }
+        idle.removeAll()
+        levels.removeAll()
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
     }
+
+    /// Whether the connection is closed.
+    public var isClosed: Bool { handle == nil }
 
     func error(_ rc: Int32, _ what: String) -> CarFitError {
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
@@ -77,20 +102,34 @@ public final class Database {
         }
     }
 
-    /// A prepared statement, cached by its text for the life of the connection.
+    /// A prepared statement of `sql` for this caller alone: an idle one prepared earlier, else a
+    /// new one. It goes back to the idle ones, reset and unbound, when the returned `Statement`
+    /// is released, never while the caller holds it.
     public func statement(_ sql: String) throws(CarFitError) -> Statement {
-        if let cached = statements[sql] {
-            cached.reset()
-            return cached
-        }
         guard let handle else { throw CarFitError(.storage, "The database is closed.") }
+        if let stmt = idle[sql]?.popLast() { return Statement(stmt, sql: sql, database: self) }
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
-        guard rc == SQLITE_OK, let stmt else { throw error(rc, "prepare") }
-        let statement = Statement(stmt, database: self)
-        statements[sql] = statement
-        return statement
+        guard rc == SQLITE_OK, let stmt else {
+            sqlite3_finalize(stmt)
+            throw error(rc, "prepare")
+        }
+        return Statement(stmt, sql: sql, database: self)
     }
+
+    /// Takes back a prepared statement from a released `Statement`.
+    func checkIn(_ stmt: OpaquePointer, sql: String) {
+        sqlite3_reset(stmt)
+        sqlite3_clear_bindings(stmt)
+        guard handle != nil, idle[sql, default: []].count < Database.idlePerSQL else {
+            sqlite3_finalize(stmt)
+            return
+        }
+        idle[sql, default: []].append(stmt)
+    }
+
+    /// Prepared statements held for reuse (for tests of the reuse rule).
+    var idleStatementCount: Int { idle.values.reduce(0) { $0 + $1.count } }
 
     /// Runs a statement with arguments and returns every row.
     @discardableResult
@@ -135,34 +174,104 @@ public final class Database {
     }
     public var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 
-    /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed if it returns, rolled back
-    /// (leaving the database as it was) if it throws.
+    /// One open transaction level, from `beginTransaction`: commit or roll it back exactly once.
+    public struct Transaction: Sendable {
+        let id: Int
+        /// 1 for the outermost level (`BEGIN IMMEDIATE`), more for SAVEPOINTs inside it.
+        public let depth: Int
+    }
+
+    /// The number of open transaction levels (0: none).
+    public var transactionDepth: Int { levels.count }
+
+    /// Runs `body` in a transaction: committed if it returns, rolled back (leaving the database
+    /// as it was before the call) if it throws. Inside another transaction it is a SAVEPOINT:
+    /// its writes become part of the outer transaction, or are undone alone if `body` throws.
     public func transaction<T>(_ body: () throws(CarFitError) -> T) throws(CarFitError) -> T {
-        try execute("BEGIN IMMEDIATE")
+        let level = try beginTransaction()
         do {
             let result = try body()
-            try execute("COMMIT")
+            try commit(level)
             return result
         } catch {
-            try? execute("ROLLBACK")
+            rollback(level)
             throw error
         }
     }
+
+    /// Opens a transaction level for work that spans several calls (`transaction` is the
+    /// closure form): `BEGIN IMMEDIATE` when none is open, else a SAVEPOINT.
+    public func beginTransaction() throws(CarFitError) -> Transaction {
+        guard let handle else { throw CarFitError(.storage, "The database is closed.") }
+        if levels.isEmpty {
+            guard sqlite3_get_autocommit(handle) != 0 else {
+                throw CarFitError(.internal, "A transaction was opened on the database without Database.transaction; nested transactions must go through it.")
+            }
+            try execute("BEGIN IMMEDIATE")
+        } else {
+            // SQLite ends the whole transaction on some failures (disk full, I/O error): then
+            // there is nothing left to nest in, and writing on would autocommit.
+            guard sqlite3_get_autocommit(handle) == 0 else {
+                throw CarFitError(.storage, "The database ended the transaction after an earlier failure.")
+            }
+            try execute("SAVEPOINT \(Database.savepoint(nextLevelID))")
+        }
+        let level = Transaction(id: nextLevelID, depth: levels.count + 1)
+        nextLevelID &+= 1
+        levels.append(level.id)
+        return level
+    }
+
+    /// Commits `level`: `COMMIT` for the outermost, else releases its SAVEPOINT into the level
+    /// around it. Only the innermost open level can be committed; a level already rolled back
+    /// (by an outer rollback) or committed is refused.
+    public func commit(_ level: Transaction) throws(CarFitError) {
+        guard levels.last == level.id else {
+            throw CarFitError(.internal, levels.contains(level.id)
+                ? "A transaction was committed while a transaction inside it was still open."
+                : "A transaction was committed after it had ended.")
+        }
+        if levels.count == 1 {
+            try execute("COMMIT")
+        } else {
+            try execute("RELEASE \(Database.savepoint(level.id))")
+        }
+        levels.removeLast()
+    }
+
+    /// Rolls `level` back, with every level still open inside it: `ROLLBACK` for the outermost,
+    /// else back to its SAVEPOINT (which is then released). A level that already ended is left
+    /// alone, so rolling back twice is harmless.
+    public func rollback(_ level: Transaction) {
+        guard let index = levels.firstIndex(of: level.id) else { return }
+        if index == 0 {
+            try? execute("ROLLBACK")
+        } else {
+            let name = Database.savepoint(level.id)
+            try? execute("ROLLBACK TO \(name); RELEASE \(name)")
+        }
+        levels.removeSubrange(index...)
+    }
+
+    static func savepoint(_ id: Int) -> String { "carfit_level_\(id)" }
 }
 
-/// A prepared statement. Binding indices start at 1, columns at 0, as in SQLite.
+/// A prepared statement held by one caller. Binding indices start at 1, columns at 0, as in
+/// SQLite. Released, it goes back to its database for reuse; text read with `utf8` is valid
+/// only while the statement is held and not stepped or reset.
 public final class Statement {
     private var stmt: OpaquePointer?
-    private unowned let database: Database
+    private let sql: String
+    private let database: Database
 
-    init(_ stmt: OpaquePointer, database: Database) {
+    init(_ stmt: OpaquePointer, sql: String, database: Database) {
         self.stmt = stmt
+        self.sql = sql
         self.database = database
     }
 
-    func finalize() {
-        sqlite3_finalize(stmt)
-        stmt = nil
+    deinit {
+        if let stmt { database.checkIn(stmt, sql: sql) }
     }
 
     public func reset() {
@@ -199,6 +308,7 @@ public final class Statement {
 
     /// Advances; true when a row is available.
     public func step() throws(CarFitError) -> Bool {
+        guard !database.isClosed else { throw CarFitError(.storage, "The database is closed.") }
         let rc = sqlite3_step(stmt)
         switch rc {
         case SQLITE_ROW: return true

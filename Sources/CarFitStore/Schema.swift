@@ -1,8 +1,11 @@
 import CarFitCore
 
 /// The database schema, versioned with `PRAGMA user_version`: migration N (1-based) brings a
-/// database from version N-1 to N, each in its own transaction. Add features by appending a
-/// migration; never edit one that has shipped.
+/// database from version N-1 to N. The migrations a database lacks run together in one
+/// transaction, so a failure leaves it at its old version. Add features by appending a
+/// migration; never edit the SQL of one that has shipped. The migrations are the only place
+/// that writes the schema's DDL: code that needs an index's definition again reads it back
+/// from the database (`indexes(on:_:)`).
 enum Schema {
     static let migrations: [String] = [
         // 1: key/value facts of the core, and the visits snapshot.
@@ -40,7 +43,7 @@ enum Schema {
         );
         CREATE INDEX transactions_by_category ON transactions (category, date DESC, id);
         """,
-        // Employees, the login lock-out, the catalog, carts and orders (section 5).
+        // Employees, the login lock-out, the catalog, carts and orders.
         """
         CREATE TABLE employees (
             id INTEGER PRIMARY KEY,
@@ -92,7 +95,7 @@ enum Schema {
             PRIMARY KEY (order_id, position)
         );
         """,
-        // Articles: the snapshot of the Cars feed, the offline cache (section 7).
+        // Articles: the snapshot of the Cars feed, the offline cache.
         """
         CREATE TABLE articles (
             seq INTEGER PRIMARY KEY,          -- position in the snapshot
@@ -125,18 +128,27 @@ enum Schema {
         """,
     ]
 
-    /// The visits' indexes as the migrations leave them: dropped and created again around a
-    /// large snapshot (`VisitStore.SnapshotWriter`).
-    static let dropVisitIndexes = "DROP INDEX visits_by_day"
-    static let createVisitIndexes = """
-        CREATE INDEX visits_by_day ON visits (start_ms, seq, visit_id, employee_id, name, state, expected_time, tasks,
-                                              task_minutes, address, phone, latitude, longitude);
-        """
+    /// The indexes of `table` as the migrations left them in the database: each name with its
+    /// `CREATE INDEX` text, in name order (automatic indexes of constraints excluded). Dropping
+    /// them and running the texts again restores exactly what the migrations made.
+    static func indexes(on table: String, _ db: Database) throws(CarFitError) -> [(name: String, sql: String)] {
+        let rows = try db.query("""
+            SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?1 AND sql IS NOT NULL
+            ORDER BY name
+            """, [.text(table)])
+        return rows.compactMap { row in
+            guard row.count == 2, case .text(let name) = row[0], case .text(let sql) = row[1] else { return nil }
+            return (name, sql)
+        }
+    }
 
     static var currentVersion: Int64 { Int64(migrations.count) }
 
     static func migrate(_ db: Database) throws(CarFitError) {
         let version = try db.scalarInt("PRAGMA user_version") ?? 0
+        if version < 0 {
+            throw CarFitError(.storage, "its schema version \(version) is not one libcarfit writes.")
+        }
         if version > currentVersion {
             throw CarFitError(.storage, "it was written by a newer libcarfit (schema \(version), this one knows \(currentVersion)).")
         }

@@ -22,8 +22,8 @@ public struct VisitStore {
         }
     }
 
-    /// Writes a new snapshot record by record inside one `BEGIN IMMEDIATE` transaction, so a
-    /// large import never holds the whole document. Nothing is visible to other connections
+    /// Writes a new snapshot record by record inside one transaction (`Database.beginTransaction`),
+    /// so a large import never holds the whole document. Nothing is visible to other connections
     /// until `commit`; `rollback` (or any failure) leaves the previous snapshot as it was.
     ///
     /// A large snapshot is written without the visits' indexes, which are built again, sorted,
@@ -33,15 +33,17 @@ public struct VisitStore {
         private let db: Database
         private let insert: Statement
         private var seq: Int64 = 0
+        private let level: Database.Transaction
         private var open = true
-        private var indexesDropped = false
+        /// The visits' indexes dropped until the commit, with the migrations' text to build them.
+        private var droppedIndexes: [(name: String, sql: String)] = []
 
         /// Rows after which the indexes are dropped until the commit.
         static let bulkRows: Int64 = 1_000
 
         public init(_ db: Database) throws(CarFitError) {
             self.db = db
-            try db.execute("BEGIN IMMEDIATE")
+            level = try db.beginTransaction()
             do throws(CarFitError) {
                 try db.execute("DELETE FROM visits")
                 insert = try db.statement("""
@@ -50,7 +52,7 @@ public struct VisitStore {
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
                     """)
             } catch {
-                try? db.execute("ROLLBACK")
+                db.rollback(level)
                 throw error
             }
         }
@@ -59,9 +61,10 @@ public struct VisitStore {
 
         public func append(_ v: Visit) throws(CarFitError) {
             insert.reset()
-            if seq == SnapshotWriter.bulkRows && !indexesDropped {
-                try db.execute(Schema.dropVisitIndexes)
-                indexesDropped = true
+            if seq == SnapshotWriter.bulkRows && droppedIndexes.isEmpty {
+                let indexes = try Schema.indexes(on: "visits", db)
+                for index in indexes { try db.execute("DROP INDEX \"\(index.name)\"") }
+                droppedIndexes = indexes
             }
             try insert.bind(1, seq)
             try insert.bind(2, v.visitId)
@@ -83,15 +86,15 @@ public struct VisitStore {
         public func commit() throws(CarFitError) {
             guard open else { return }
             insert.reset()
-            if indexesDropped { try db.execute(Schema.createVisitIndexes) }
-            try db.execute("COMMIT")
+            for index in droppedIndexes { try db.execute(index.sql) }
+            try db.commit(level)
             open = false
         }
 
         public func rollback() {
             guard open else { return }
             insert.reset()
-            try? db.execute("ROLLBACK")
+            db.rollback(level)
             open = false
         }
 
