@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Section 1–2 of the contract: the call shape, statuses, error documents, lifecycle.
+/// The call shape, statuses, error documents and lifecycle every operation shares.
 final class ConventionTests: ABITestCase {
     func testVersionMatchesHeaderMacros() throws {
         let header = try Repo.text("include/carfit.h")
@@ -195,33 +195,37 @@ final class ConventionTests: ABITestCase {
         XCTAssertEqual(reply.code, "invalid")
     }
 
-    /// Every operation declared in the header is exported, and the named export and
-    /// carfit_call answer identically on identical cores.
-    func testNamedExportsAndCallAgree() throws {
+    /// Every operation declared in the header is exported; each one, sent a valid request on a
+    /// core set up so that it can succeed, gives the answer only that operation gives (checked on
+    /// the reply and, where the operation changes something, by a later call); and the named
+    /// export and carfit_call answer identically on identical cores.
+    func testEveryOperationAnswersItsOwnValidRequest() throws {
         let header = try Repo.text("include/carfit.h")
         let pattern = try NSRegularExpression(pattern: #"^int (carfit_([a-z]+)_([a-z_]+))\(carfit_core \*core, const char \*request, char \*\*response\);"#,
                                               options: [.anchorsMatchLines])
-        let matches = pattern.matches(in: header, range: NSRange(header.startIndex..., in: header))
-        XCTAssertGreaterThanOrEqual(matches.count, 7)
-        let requests: [String: String] = [
-            "visits.import": try String(contentsOf: Repo.fixtures.appendingPathComponent("carfit.json"), encoding: .utf8),
-            "calendar.select": #"{"date": "2020-09-11", "mode": "toggle"}"#,
-            "calendar.month": #"{"year": 2020, "month": 2}"#,
-        ]
-        for match in matches {
+        var declared: [String: String] = [:]
+        for match in pattern.matches(in: header, range: NSRange(header.startIndex..., in: header)) {
             guard let symbolRange = Range(match.range(at: 1), in: header),
                   let areaRange = Range(match.range(at: 2), in: header),
                   let verbRange = Range(match.range(at: 3), in: header) else { continue }
-            let symbol = String(header[symbolRange])
-            let method = "\(header[areaRange]).\(header[verbRange])"
+            declared["\(header[areaRange]).\(header[verbRange])"] = String(header[symbolRange])
+        }
+        let probes = try OperationProbes.all()
+        // Exact: every operation of the header has a probe and every probe an operation.
+        XCTAssertEqual(declared.keys.sorted(), probes.keys.sorted())
+        XCTAssertEqual(declared.count, 37)
+
+        for (method, symbol) in declared.sorted(by: { $0.key < $1.key }) {
+            guard let probe = probes[method] else { continue }
             XCTAssertNotNil(lib.operation(symbol), "\(symbol) is declared but not exported")
-            let request = requests[method] ?? "{}"
-            let a = try TestCore(lib)
-            let b = try TestCore(lib)
-            let named = a.export(symbol, request)
-            let called = b.call(method, request)
+            let a = try OperationProbes.preparedCore(lib)
+            let b = try OperationProbes.preparedCore(lib)
+            let named = a.export(symbol, probe.request)
+            let called = b.call(method, probe.request)
+            XCTAssertEqual(named.status, probe.status, "\(symbol): \(named.text ?? "no response")")
             XCTAssertEqual(named.status, called.status, method)
             XCTAssertEqual(named.text, called.text, method)
+            probe.check(named, a, method)
         }
     }
 

@@ -114,8 +114,8 @@ final class ArticleDecodingTests: XCTestCase {
     }
 
     private func fixture() throws -> JSONObject {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/articles.json")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples/data/articles.json")
         let any = try JSONSerialization.jsonObject(with: try Data(contentsOf: url))
         return try XCTUnwrap(ArticleDecodingTests.json(any).objectValue)
     }

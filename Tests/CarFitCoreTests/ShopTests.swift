@@ -154,7 +154,7 @@ final class ShopTests: XCTestCase {
 
     private func sampleCatalog() throws -> Fields {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/catalog.json")
+            .deletingLastPathComponent().appendingPathComponent("examples/data/catalog.json")
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url))
         guard case .object(let o) = ShopTests.convert(object) else { throw XCTSkip("catalog fixture is not an object") }
         return Fields(o)

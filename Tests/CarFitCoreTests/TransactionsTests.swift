@@ -6,11 +6,11 @@ import XCTest
 final class TransactionsTests: XCTestCase {
     // MARK: - Helpers
 
-    /// The challenge's sample, from Tests/Fixtures/transactions.json.
+    /// The challenge's sample, from examples/data/transactions.json.
     private func sampleDocument() throws -> JSONObject {
         let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/transactions.json")
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("examples/data/transactions.json")
         let any = try JSONSerialization.jsonObject(with: Data(contentsOf: url))
         guard case .object(let object) = Self.json(any) else { throw XCTSkip("fixture is not an object") }
         return object

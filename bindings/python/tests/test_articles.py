@@ -17,7 +17,7 @@ from carfit import CarfitError, Core, InvalidError, UnavailableError  # conftest
 from carfit.articles import ArticlesMixin
 
 ROOT = Path(__file__).resolve().parents[3]
-FIXTURES = ROOT / "Tests" / "Fixtures"
+FIXTURES = ROOT / "examples" / "data"
 ARTICLES = json.loads((FIXTURES / "articles.json").read_text())
 VISITS = json.loads((FIXTURES / "carfit.json").read_text())
 INVALID, UNAVAILABLE = InvalidError, UnavailableError

@@ -20,7 +20,7 @@ import pytest
 
 import carfit
 
-PATTERNS_PATH = Path(__file__).resolve().parents[3] / "Tests" / "Fixtures" / "patterns.json"
+PATTERNS_PATH = Path(__file__).resolve().parents[3] / "examples" / "data" / "patterns.json"
 
 
 # -- image bytes -------------------------------------------------------------------------------

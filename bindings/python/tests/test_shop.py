@@ -13,7 +13,7 @@ import carfit
 from carfit.shop import ShopMixin
 
 ROOT = Path(__file__).resolve().parents[3]
-CATALOG = json.loads((ROOT / "Tests" / "Fixtures" / "catalog.json").read_text(encoding="utf-8"))
+CATALOG = json.loads((ROOT / "examples" / "data" / "catalog.json").read_text(encoding="utf-8"))
 NOW = "2024-05-01T10:00:00Z"
 
 ShopCore = carfit.Core if issubclass(carfit.Core, ShopMixin) else type("ShopCore", (ShopMixin, carfit.Core), {})

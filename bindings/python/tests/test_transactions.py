@@ -15,7 +15,7 @@ import carfit
 
 getcontext().prec = 80
 
-FIXTURE = Path(__file__).resolve().parents[3] / "Tests" / "Fixtures" / "transactions.json"
+FIXTURE = Path(__file__).resolve().parents[3] / "examples" / "data" / "transactions.json"
 FIVE = ["food", "health", "entertainment", "shopping", "travel"]
 
 Core = carfit.Core
