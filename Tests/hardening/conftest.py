@@ -56,18 +56,6 @@ def core(lib):
         yield c
 
 
-def has_method(core: "carfit.Core", method: str) -> bool:
-    """Whether the library knows `method`: an unknown method is misuse with field "method"
-    whatever the request, a known one refuses the bad JSON text "{" as bad_json."""
-    try:
-        core.call(method, "{")
-    except carfit.MisuseError as exc:
-        return exc.field != "method"
-    except carfit.CarfitError:
-        return True
-    return True
-
-
 def worker(*args: str, start_at: float = 0.0, **kwargs) -> subprocess.Popen:
     """Starts `python worker.py args...` with the same library; stdout is a pipe of lines.
     With `start_at` (a time.time() value) the command waits for that moment once its core is

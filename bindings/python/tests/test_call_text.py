@@ -18,7 +18,9 @@ def test_call_text_is_the_text_of_call(loaded):
 
 def test_call_text_accepts_json_text_and_none(loaded):
     assert json.loads(loaded.call_text("calendar.get")) == loaded.call("calendar.get")
-    assert json.loads(loaded.call_text("visits.list", '{"dates": ["2020-09-10"]}'))["summary"]["visits"] >= 1
+    text = loaded.call_text("visits.list", '{"dates": ["2020-09-10"]}')
+    assert json.loads(text) == loaded.call("visits.list", {"dates": ["2020-09-10"]})
+    assert json.loads(text)["summary"] == {"visits": 3, "taskMinutes": 140, "distanceMeters": 978, "distanceKm": 1.0}
 
 
 def test_call_text_raises_typed_errors(loaded):

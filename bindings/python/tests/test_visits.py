@@ -42,13 +42,35 @@ def test_example_day(loaded):
     assert result["summary"] == summary
 
 
-def test_card_members(loaded):
+def test_card_members(loaded, sample):
+    """Every member of a card, in the header's order, with the value the sample record gives."""
     card = loaded.list_visits(dates=["2020-09-10"])["days"][0]["visits"][1]
-    assert set(card) >= {
+    record = next(r for r in sample["data"] if r["visitId"] == card["visitId"])
+    assert card == {
+        "visitId": "eefa3ba5-0aa8-42a4-a7b3-cd6d3939473e",
+        "name": f'{record["houseOwnerFirstName"]} {record["houseOwnerLastName"]}',
+        "state": record["visitState"],
+        "stateColor": "#F5C709",
+        "startTime": "10:40",  # 08:40 UTC in Copenhagen's summer time
+        "startTimeUtc": record["startTimeUtc"] + "Z",
+        "expectedTime": record["expectedTime"],
+        "tasks": ", ".join(t["title"] for t in record["tasks"]),
+        "taskMinutes": sum(t["timesInMinutes"] for t in record["tasks"]),
+        "address": f'{record["houseOwnerAddress"]} {record["houseOwnerZip"]} {record["houseOwnerCity"]}',
+        "phone": record["houseOwnerMobilePhone"],
+        "latitude": record["houseOwnerLatitude"],
+        "longitude": record["houseOwnerLongitude"],
+        "employeeId": record["homeBobEmployeeId"],
+        "distanceMeters": 489,
+        "distanceKm": 0.5,
+    }
+    assert list(card) == [
         "visitId", "name", "state", "stateColor", "startTime", "startTimeUtc",
         "expectedTime", "tasks", "taskMinutes", "address", "phone", "latitude",
         "longitude", "employeeId", "distanceMeters", "distanceKm",
-    }
+    ]
+    assert (card["name"], card["tasks"], card["taskMinutes"]) == ("Kenn Jørgensen", "Pudsning udvendig", 45)
+    assert (card["address"], card["phone"]) == ("Kornagervej 67 2800 Kgs. Lyngby", "+4520441443")
 
 
 def test_twelve_hour_override(loaded):

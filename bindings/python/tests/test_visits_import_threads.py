@@ -50,12 +50,13 @@ def stored(core) -> list:
 
 
 def jansson_error(core, text: bytes):
-    """The bad_json error document of parsing `text` whole, or None when it is JSON."""
+    """The bad_json error document of parsing `text` whole, or None when it is JSON (which
+    visits.list then reads, or refuses as invalid: any other status is a failure)."""
     try:
         core.call("visits.list", text)
     except carfit.BadJSONError as e:
         return e.document
-    except carfit.CarfitError:
+    except carfit.InvalidError:
         pass
     return None
 
