@@ -156,8 +156,7 @@ final class ShopTests: XCTestCase {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("examples/data/catalog.json")
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url))
-        guard case .object(let o) = ShopTests.convert(object) else { throw XCTSkip("catalog fixture is not an object") }
-        return Fields(o)
+        return Fields(try XCTUnwrap(ShopTests.convert(object).objectValue, "the catalog fixture is not an object"))
     }
 
     /// Foundation's JSON → the core's `JSON` (integers stay integers).

@@ -12,8 +12,7 @@ final class TransactionsTests: XCTestCase {
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("examples/data/transactions.json")
         let any = try JSONSerialization.jsonObject(with: Data(contentsOf: url))
-        guard case .object(let object) = Self.json(any) else { throw XCTSkip("fixture is not an object") }
-        return object
+        return try XCTUnwrap(Self.json(any).objectValue, "the transactions fixture is not an object")
     }
 
     /// Foundation's parse tree → `JSON` (numbers with a fraction or exponent become reals).
