@@ -133,6 +133,29 @@ final class TransactionTests: XCTestCase {
         XCTAssertEqual(try items(db), [])
     }
 
+    /// A store that opens its own transaction (PatternStore.add) can be called inside a
+    /// caller's: its writes then stand or fall with the caller's.
+    func testStoreTransactionsJoinTheCallersTransaction() throws {
+        let db = try Database(path: ":memory:")
+        let patterns = PatternStore(db)
+        try patterns.add([Pattern(imageUrl: "http://example.com/1.png", title: "One", colors: ["112233"])])
+        XCTAssertThrowsError(try db.transaction { () throws(CarFitError) in
+            try patterns.add([Pattern(imageUrl: "http://example.com/2.png", title: "Two", colors: [])])
+            try VisitStore(db).replaceAll(with: [TestDatabase.visit("a")])
+            XCTAssertEqual(try patterns.count(), 2)
+            throw refusal()
+        })
+        XCTAssertEqual(try patterns.all().map(\.imageUrl), ["http://example.com/1.png"])
+        XCTAssertEqual(try VisitStore(db).count(), 0)
+
+        try db.transaction { () throws(CarFitError) in
+            try patterns.add([Pattern(imageUrl: "http://example.com/2.png", title: "Two", colors: [])])
+            try VisitStore(db).replaceAll(with: [TestDatabase.visit("a")])
+        }
+        XCTAssertEqual(try patterns.all().map(\.imageUrl), ["http://example.com/1.png", "http://example.com/2.png"])
+        XCTAssertEqual(try VisitStore(db).count(), 1)
+    }
+
     func testTransactionOpenedWithPlainSQLIsRefused() throws {
         let db = try database()
         try db.execute("BEGIN")
