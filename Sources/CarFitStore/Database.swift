@@ -121,11 +121,13 @@ public final class Database {
     func checkIn(_ stmt: OpaquePointer, sql: String) {
         sqlite3_reset(stmt)
         sqlite3_clear_bindings(stmt)
-        guard handle != nil, idle[sql, default: []].count < Database.idlePerSQL else {
-            sqlite3_finalize(stmt)
-            return
+        func keep(in list: inout [OpaquePointer]) -> Bool {
+            guard list.count < Database.idlePerSQL else { return false }
+            list.append(stmt)
+            return true
         }
-        idle[sql, default: []].append(stmt)
+        // One lookup of the SQL text: a statement run once per record comes back here each time.
+        if handle == nil || !keep(in: &idle[sql, default: []]) { sqlite3_finalize(stmt) }
     }
 
     /// Prepared statements held for reuse (for tests of the reuse rule).
