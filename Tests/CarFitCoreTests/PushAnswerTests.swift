@@ -24,6 +24,16 @@ final class PushAnswerTests: XCTestCase {
         ]))
     }
 
+    func testInstantsKeepTheirMilliseconds() {
+        XCTAssertEqual(OutboxMutation.iso(Instant(milliseconds: 1_599_725_100_000)), "2020-09-10T08:05:00Z")
+        XCTAssertEqual(OutboxMutation.iso(Instant(milliseconds: 1_599_725_100_250)), "2020-09-10T08:05:00.250Z")
+        XCTAssertEqual(OutboxMutation.iso(Instant(milliseconds: 1_599_725_100_007)), "2020-09-10T08:05:00.007Z")
+        XCTAssertEqual(OutboxMutation.iso(Instant(milliseconds: -1)), "1969-12-31T23:59:59.999Z")
+        for ms: Int64 in [0, 1, 999, 1_000, 1_599_725_100_123, -62_135_596_800_000, 253_402_300_799_999] {
+            XCTAssertEqual(Instant(iso: OutboxMutation.iso(Instant(milliseconds: ms)))?.milliseconds, ms)
+        }
+    }
+
     func testBatchesOfAtMostFiveHundredOldestFirst() {
         var random = CarFitCore.SplitMix64(seed: 5)
         var pending = (1...1_234).map { mutation(Int64($0)) }

@@ -49,7 +49,7 @@ final class VisitKeyTests: XCTestCase {
 
     func testTextRoundTripsForAwkwardIds() {
         let start = Instant(milliseconds: -62_135_596_800_000)  // 0001-01-01
-        for id in [nil, "", "~", "%", "a|b", "|", "%7C", "~|0|0", "æøå 🚗", "a\u{0}b", String(repeating: "x", count: 1_000)] {
+        for id in [nil, "", "~", "%", "a|b", "|", "%7C", "~|0|0", "æøå 🚗", "a\u{0}b", "\u{0600}", "x\u{0600}", "\u{301}", "e\u{301}", String(repeating: "x", count: 1_000)] {
             for repetition in [0, 1, 12, Int.max] {
                 let key = VisitKey(visitId: id, start: start, repetition: repetition)
                 XCTAssertEqual(VisitKey(text: key.text), key, key.text)
@@ -58,6 +58,10 @@ final class VisitKeyTests: XCTestCase {
         XCTAssertEqual(VisitKey(visitId: nil, start: Instant(milliseconds: 5)).text, "~|5|0")
         XCTAssertEqual(VisitKey(visitId: "~", start: Instant(milliseconds: 5)).text, "%7E|5|0")
         XCTAssertNotEqual(VisitKey(visitId: nil, start: start).text, VisitKey(visitId: "", start: start).text)
+        // Each normalisation of an id reads back as itself, scalar for scalar (the store
+        // compares ids byte by byte).
+        XCTAssertEqual(VisitKey(text: "e\u{301}|5|0")?.visitId.map { Array($0.unicodeScalars) }, ["e", "\u{301}"])
+        XCTAssertEqual(VisitKey(text: "\u{e9}|5|0")?.visitId.map { Array($0.unicodeScalars) }, ["\u{e9}"])
     }
 
     func testDistinctKeysNeverShareText() {

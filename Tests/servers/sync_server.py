@@ -95,6 +95,8 @@ TRANSITIONS = {
     "Done": set(),
     "Rejected": set(),
 }
+#: The start of Unix time, for exact millisecond arithmetic.
+EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
 #: The fault kinds `/_control` arms.
 FAULT_KINDS = ("refuse", "fail", "drop", "delay", "malformed", "partial", "reject", "extra", "both")
 
@@ -117,7 +119,7 @@ def parse_instant(text: Any) -> int | None:
         return None
     if value.tzinfo is None:
         value = value.replace(tzinfo=_dt.timezone.utc)
-    return int(value.timestamp() * 1000)
+    return (value - EPOCH) // _dt.timedelta(milliseconds=1)
 
 
 class ControlError(ValueError):

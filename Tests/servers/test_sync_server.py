@@ -109,6 +109,8 @@ def test_helpers_normalise_states_and_instants():
     assert parse_instant("2020-09-10T08:05:00") == parse_instant("2020-09-10T08:05:00Z")
     assert parse_instant("2020-09-10T10:05:00+02:00") == parse_instant("2020-09-10T08:05:00Z")
     assert parse_instant("yesterday") is None
+    assert parse_instant("2020-09-10T08:05:00.123Z") == 1_599_725_100_123
+    assert parse_instant("1969-12-31T23:59:59.999Z") == -1
 
 
 def test_applies_a_day_of_changes_in_order_and_serves_the_snapshot(server, sample):

@@ -26,16 +26,27 @@ public struct OutboxMutation: Sendable, Equatable {
     }
 
     /// `{"mutationId", "visitId", "startTimeUtc", "state", "at", "timeUsedMinutes", "reason"}`
-    /// as the push body carries it; instants as `"2020-09-10T08:05:00Z"`.
+    /// as the push body carries it; instants as `OutboxMutation.iso` writes them.
     public var json: JSON {
         .obj([
             "mutationId": .string(mutationId),
             "visitId": .str(visitId),
-            "startTimeUtc": .string(start.iso),
+            "startTimeUtc": .string(OutboxMutation.iso(start)),
             "state": .string(state.rawValue),
-            "at": .string(at.iso),
+            "at": .string(OutboxMutation.iso(at)),
             "timeUsedMinutes": .int(timeUsedMinutes),
             "reason": .str(reason),
         ])
+    }
+
+    /// An instant as UTC text, `"2020-09-10T08:05:00Z"`, with milliseconds when it has any
+    /// (`"2020-09-10T08:05:00.250Z"`): the server matches `startTimeUtc` to its visit as an
+    /// instant, so a start with a fraction of a second must keep it.
+    public static func iso(_ instant: Instant) -> String {
+        let text = instant.iso
+        let millis = Int((instant.milliseconds % 1000 + 1000) % 1000)
+        guard millis != 0, text.hasSuffix("Z") else { return text }
+        let digits = String(millis)
+        return String(text.dropLast()) + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 }

@@ -48,12 +48,14 @@ public struct VisitKey: Sendable, Hashable {
     /// it: the caller answers `not_found`).
     public init?(text: String) {
         guard text.utf8.count <= VisitKey.maxTextLength else { return nil }
-        let parts = text.split(separator: "|", omittingEmptySubsequences: false)
+        // Split by scalars, not characters: a visit id may end in a scalar that joins the
+        // separator into one grapheme cluster (U+0600 is such a prepended mark).
+        let parts = text.unicodeScalars.split(separator: "|", omittingEmptySubsequences: false).map(Substring.init)
         guard parts.count == 3, let ms = VisitKey.decimal(parts[1], allowMinus: true),
               let repetition = VisitKey.decimal(parts[2], allowMinus: false), repetition <= Int64(Int.max)
         else { return nil }
         let id = parts[0]
-        if id == "~" {
+        if id.unicodeScalars.elementsEqual("~".unicodeScalars) {
             visitId = nil
         } else {
             guard let decoded = VisitKey.unescape(id) else { return nil }
@@ -61,8 +63,9 @@ public struct VisitKey: Sendable, Hashable {
         }
         start = Instant(milliseconds: ms)
         self.repetition = Int(repetition)
-        // Only the spelling `text` writes: one key, one text.
-        guard self.text == text else { return nil }
+        // Only the spelling `text` writes, byte for byte (String's == would also take another
+        // normalisation of the same id): one key, one text.
+        guard self.text.utf8.elementsEqual(text.utf8) else { return nil }
     }
 
     /// The keys of a snapshot's visits, in snapshot order: each (visitId, start) pair counted
