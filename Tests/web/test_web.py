@@ -138,6 +138,8 @@ def settle(browser: Browser) -> None:
 
 
 def open_screen(browser: Browser, app: App, screen: str) -> None:
+    """Load the page afresh on a screen (a new document: no state of an earlier test)."""
+    browser.get("about:blank")
     browser.get(f"{app.url}/#{screen}")
     browser.wait(lambda: browser.execute("return document.body.dataset.screen") == screen, f"screen {screen}")
     settle(browser)
@@ -609,7 +611,7 @@ def test_wine_club_login_catalog_cart_checkout(app: App, browser: Browser) -> No
 
 def test_carousel_rows_scroll_and_tiles_open(app: App, browser: Browser) -> None:
     open_screen(browser, app, "carousel")
-    feed = app.ok("carousel.generate", {"rows": 6, "columns": 12, "seed": 0})
+    feed = app.ok("carousel.generate", {"rows": 6, "columns": 10, "seed": 0})
     assert browser.texts(".row h2") == [row["title"] for row in feed["rows"]]
     tiles = browser.execute(
         "return [...document.querySelectorAll('.row')].map(r => [...r.querySelectorAll('.tile')].map(t => t.dataset.tile))")
@@ -636,7 +638,7 @@ def test_carousel_rows_scroll_and_tiles_open(app: App, browser: Browser) -> None
     assert browser.execute("return document.getElementById('tile-viewer').hidden")
 
     browser.click("#carousel-shuffle")
-    shuffled = app.ok("carousel.generate", {"rows": 6, "columns": 12, "seed": 1})
+    shuffled = app.ok("carousel.generate", {"rows": 6, "columns": 10, "seed": 1})
     browser.wait(lambda: browser.texts(".row h2") == [row["title"] for row in shuffled["rows"]], "the shuffled rows")
     settle(browser)
     assert shuffled["rows"][0]["title"] != feed["rows"][0]["title"]

@@ -124,21 +124,38 @@ class Browser:
     def find_all(self, css: str) -> List[Dict[str, str]]:
         return self.command("POST", "/elements", {"using": "css selector", "value": css})
 
+    def _on_element(self, css: str, action: Callable[[str], None]) -> None:
+        """Run action on the first match's id; a match the page has just redrawn is found again."""
+        for attempt in range(5):
+            try:
+                action(self.find(css)[ELEMENT])
+                return
+            except WebDriverError as exc:
+                if "stale element" not in str(exc) or attempt == 4:
+                    raise
+                time.sleep(0.1)
+
     def click(self, css: str) -> None:
-        element = self.find(css)
-        self.command("POST", f"/element/{element[ELEMENT]}/click", {})
+        self._on_element(css, lambda e: self.command("POST", f"/element/{e}/click", {}))
 
     def type(self, css: str, text: str) -> None:
-        element = self.find(css)
-        self.command("POST", f"/element/{element[ELEMENT]}/clear", {})
-        self.command("POST", f"/element/{element[ELEMENT]}/value", {"text": text})
+        def clear_and_type(e: str) -> None:
+            self.command("POST", f"/element/{e}/clear", {})
+            self.command("POST", f"/element/{e}/value", {"text": text})
+
+        self._on_element(css, clear_and_type)
 
     def text(self, css: str) -> str:
-        element = self.find(css)
-        return self.command("GET", f"/element/{element[ELEMENT]}/text")
+        """The rendered text of the first match (read in one script: the page may redraw)."""
+        found = self.execute("const e = document.querySelector(arguments[0]); return e ? e.innerText : null", css)
+        if found is None:
+            raise WebDriverError(f"no such element: {css}")
+        return found.strip()
 
     def texts(self, css: str) -> List[str]:
-        return [self.command("GET", f"/element/{e[ELEMENT]}/text") for e in self.find_all(css)]
+        """The rendered texts of every match, read in one script."""
+        found = self.execute("return [...document.querySelectorAll(arguments[0])].map(e => e.innerText)", css)
+        return [text.strip() for text in found]
 
     def set_size(self, width: int, height: int) -> None:
         self.command("POST", "/window/rect", {"width": width, "height": height})

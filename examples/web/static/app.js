@@ -146,6 +146,7 @@ const day = {
       const panel = $("calendar-panel");
       const open = !panel.classList.contains("open");
       panel.classList.toggle("open", open);
+      $("day-layout").classList.toggle("calendar-closed", !open);
       $("calendar-toggle").setAttribute("aria-expanded", String(open));
     });
     $("visits-refresh").addEventListener("click", (event) =>
@@ -591,6 +592,8 @@ const wine = {
 
 const carousel = {
   seed: 0,
+  rows: 6,
+  columns: 10,
 
   init() {
     $("carousel-shuffle").addEventListener("click", () => act(() => { this.seed += 1; return this.show(); }));
@@ -599,7 +602,7 @@ const carousel = {
   },
 
   async show() {
-    const feed = await api("carousel.generate", { rows: 6, columns: 12, seed: this.seed });
+    const feed = await api("carousel.generate", { rows: this.rows, columns: this.columns, seed: this.seed });
     $("carousel-seed").textContent = "Seed " + this.seed;
     $("carousel-rows").replaceChildren(...feed.rows.map((row) => h("section", { class: "row", "data-row": String(row.index) },
       h("h2", {}, row.title),
