@@ -9,7 +9,7 @@ Usage (from the repository root, after `swift build -c release`):
     python3 examples/web/app.py --database carfit.sqlite # keep the data in a file
 
 Without --database the app opens a temporary database filled with the bundled sample data
-(examples/data). It also serves those sample files under /sample/ and names them as the core's
+(examples/data); a --database file that does not exist yet starts with the sample too. It also serves those sample files under /sample/ and names them as the core's
 visits and articles sources, so the refresh controls work without a network.
 
 The page decides nothing: every rule (days, colours, distances, sums, sorting, the login and the
@@ -288,7 +288,8 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (%(default)s)")
     p.add_argument("--now", help="fixed instant for the core's clock (default: the system clock)")
     p.add_argument("--time-zone", help="IANA zone of local days and times (default: the core's, UTC)")
-    p.add_argument("--database", help="SQLite file to use (default: a temporary one with the sample data)")
+    p.add_argument("--database", help="SQLite file to keep the data in; a file that does not exist yet is "
+                   "created with the sample data (default: a temporary database with the sample data)")
     p.add_argument("--verbose", action="store_true", help="log every request")
     return p.parse_args(argv)
 
@@ -345,6 +346,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     scratch = None if args.database else tempfile.mkdtemp(prefix="carfit-web-")
     try:
         database = args.database or os.path.join(scratch, "carfit.sqlite")  # type: ignore[arg-type]
+        fresh = not os.path.exists(database)
         try:
             core = open_core(args, base_url, database)
         except CarfitError as exc:
@@ -352,7 +354,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             server.server_close()
             return 1
         with core:
-            if scratch is not None:
+            if fresh:
                 fill_with_samples(core)
             server.app = App(core)
             signal.signal(signal.SIGTERM, stop_on_sigterm)
