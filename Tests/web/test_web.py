@@ -19,6 +19,7 @@ import socket
 import subprocess
 import sys
 import threading
+import urllib.parse
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
@@ -75,6 +76,17 @@ class App:
             connection.request(method, path, body=body, headers=headers or {})
             response = connection.getresponse()
             return response.status, response.getheader("Content-Type") or "", response.read()
+        finally:
+            connection.close()
+
+    def image(self, url: str) -> Tuple[int, str, bytes, Optional[str]]:
+        """GET /api/image: status, content type, body, and the X-Image-Source header."""
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=60)
+        try:
+            connection.request("GET", "/api/image?url=" + urllib.parse.quote(url, safe=""))
+            response = connection.getresponse()
+            data = response.read()
+            return response.status, response.getheader("Content-Type") or "", data, response.getheader("X-Image-Source")
         finally:
             connection.close()
 
@@ -318,6 +330,16 @@ def test_image_failures_answer_error_documents(app: App) -> None:
 
 
 def test_image_served_through_the_core_cache(app: App) -> None:
+    icon = (APP.parent / "static" / "icon.png").read_bytes()
+    before = app.ok("images.stats")["requests"]
+    answers = [app.image(f"{app.url}/static/icon.png") for _ in range(3)]
+    assert answers == [(200, "image/png", icon, source) for source in ("network", "memory", "memory")]
+    after = app.ok("images.stats")["requests"]
+    assert after["network"] == before["network"] + 1
+    assert after["memoryHits"] == before["memoryHits"] + 2
+
+
+def test_non_images_are_refused_by_the_core(app: App) -> None:
     # The app's own address serves no image: the core answers that the body is not an image.
     status, _, data = app.request("GET", f"/api/image?url={app.url}/sample/carfit.json")
     assert status == 400

@@ -17,7 +17,8 @@ cart) comes from the core. The server only forwards:
 
     POST /api/<method>     the request document as the body; answers the core's result, or its
                            error document with the HTTP status of the error's code
-    GET  /api/image?url=   the image's bytes through the core's image cache
+    GET  /api/image?url=   the image's bytes through the core's image cache (X-Image-Source says
+                           where the core found it: memory, disk or network)
     GET  /sample/<file>    the bundled sample documents
     GET  /, /static/...    the page
 """
@@ -30,10 +31,10 @@ import mimetypes
 import os
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 import threading
-from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
@@ -141,16 +142,18 @@ class App:
         except Exception as exc:  # the server must answer whatever happens
             return 500, error_document("internal", f"{type(exc).__name__}: {exc}")
 
-    def image(self, url: str) -> Tuple[int, str, bytes]:
-        """The image at url through the core's cache: (HTTP status, content type, body)."""
+    def image(self, url: str) -> Tuple[int, str, bytes, str]:
+        """The image at url through the core's cache: (HTTP status, content type, body, and
+        where the core found it: memory, disk or network; empty on failure)."""
         try:
             data, info = self.core.image(url)
-            return 200, str(info.get("contentType") or "application/octet-stream"), data
+            content_type = str(info.get("contentType") or "application/octet-stream")
+            return 200, content_type, data, str(info.get("source") or "")
         except CarfitError as exc:
-            return HTTP_STATUS.get(exc.code, 500), "application/json", _json_bytes(exc.response)
+            return HTTP_STATUS.get(exc.code, 500), "application/json", _json_bytes(exc.response), ""
         except Exception as exc:
             document = error_document("internal", f"{type(exc).__name__}: {exc}")
-            return 500, "application/json", _json_bytes(document)
+            return 500, "application/json", _json_bytes(document), ""
 
 
 def _json_bytes(document: Any) -> bytes:
@@ -175,8 +178,11 @@ class Handler(BaseHTTPRequestHandler):
 
     # -- answers ------------------------------------------------------------------------------
 
-    def answer(self, status: int, content_type: str, body: bytes, cache: str = "no-store") -> None:
+    def answer(self, status: int, content_type: str, body: bytes, cache: str = "no-store",
+               extra: Optional[Dict[str, str]] = None) -> None:
         self.send_response(status)
+        for name, value in (extra or {}).items():
+            self.send_header(name, value)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", cache)
@@ -196,14 +202,17 @@ class Handler(BaseHTTPRequestHandler):
     # -- routes -------------------------------------------------------------------------------
 
     def do_GET(self) -> None:
+        if (self.headers.get("Content-Length") or "0") != "0" or self.headers.get("Transfer-Encoding"):
+            self.close_connection = True  # a body is not read here: no next request follows it
         path = urlsplit(self.path)
         if path.path == "/api/image":
             urls = parse_qs(path.query).get("url", [])
             if len(urls) != 1:
                 self.refuse(400, "invalid", "Name one image with ?url=.", "url")
                 return
-            status, content_type, body = self.app.image(urls[0])
-            self.answer(status, content_type, body, "max-age=3600" if status == 200 else "no-store")
+            status, content_type, body, source = self.app.image(urls[0])
+            self.answer(status, content_type, body, "max-age=3600" if status == 200 else "no-store",
+                        {"X-Image-Source": source} if source else None)
         elif path.path.startswith("/api/"):
             self.refuse(405, "misuse", "API methods are called with POST.", "method")
         elif path.path.startswith("/sample/"):
@@ -334,6 +343,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not library_present():
         print("build the library first: swift build -c release", file=sys.stderr)
         return 2
+    if ":" in args.host:
+        Server.address_family = socket.AF_INET6
     try:
         server = Server((args.host, args.port), Handler)
     except OSError as exc:
