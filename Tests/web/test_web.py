@@ -323,6 +323,9 @@ def test_image_failures_answer_error_documents(app: App) -> None:
     assert json.loads(data)["error"]["field"] == "url"
     status, _, data = app.request("GET", "/api/image")
     assert status == 400 and json.loads(data)["error"]["field"] == "url"
+    nested = f"{app.url}/api/image?url=" + urllib.parse.quote(f"{app.url}/static/icon.png", safe="")
+    status, _, data, _ = app.image(nested)
+    assert status == 400 and json.loads(data)["error"]["field"] == "url"
     # The sample's pattern images live on the public internet, out of reach here.
     tile = app.ok("carousel.generate", {"rows": 1, "columns": 1})["rows"][0]["tiles"][0]
     status, _, data = app.request("GET", "/api/image?url=" + tile["imageUrl"])
@@ -424,6 +427,27 @@ def test_select_a_day_changes_the_selection(app: App, browser: Browser) -> None:
     assert browser.text("#day-title") == "2 days"
     no_script_errors(browser)
     shot(browser, "day-several")
+    app.ok("calendar.select", {"date": TODAY})
+
+
+def test_ctrl_click_toggles_a_day_and_the_panel_slides(app: App, browser: Browser) -> None:
+    app.ok("calendar.select", {"date": TODAY})
+    open_screen(browser, app, "day")
+    browser.execute("document.querySelector('.day[data-date=\"2020-09-30\"]')"
+                    ".dispatchEvent(new MouseEvent('click', {bubbles: true, ctrlKey: true}))")
+    browser.wait(lambda: browser.execute("return document.querySelectorAll('.day-block').length") == 2, "two days")
+    settle(browser)
+    assert app.ok("calendar.get")["selected"] == [TODAY, "2020-09-30"]
+    expected = app.ok("visits.list", {"dates": ["2020-09-30"]})["days"][0]["visits"]
+    assert card_names(browser, "2020-09-30") == [card["name"] for card in expected]
+    browser.click("#calendar-toggle")
+    assert browser.execute("return document.getElementById('calendar-toggle').getAttribute('aria-expanded')") == "false"
+    browser.wait(lambda: browser.execute(
+        "return document.getElementById('calendar-panel').getBoundingClientRect().height === 0"), "the panel closed")
+    browser.click("#calendar-toggle")
+    browser.wait(lambda: browser.execute(
+        "return document.getElementById('calendar-panel').getBoundingClientRect().height > 200"), "the panel open")
+    no_script_errors(browser)
     app.ok("calendar.select", {"date": TODAY})
 
 

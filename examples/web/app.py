@@ -210,6 +210,11 @@ class Handler(BaseHTTPRequestHandler):
             if len(urls) != 1:
                 self.refuse(400, "invalid", "Name one image with ?url=.", "url")
                 return
+            if "/api/" in urlsplit(urls[0]).path:
+                # An image of this server's API would have the core call back into it, nested
+                # as deep as the URL goes; the API serves no images of its own.
+                self.refuse(400, "invalid", "An image URL may not point at an API.", "url")
+                return
             status, content_type, body, source = self.app.image(urls[0])
             self.answer(status, content_type, body, "max-age=3600" if status == 200 else "no-store",
                         {"X-Image-Source": source} if source else None)
