@@ -396,6 +396,7 @@ const wine = {
   },
 
   go(view) {
+    clearMessage();
     this.view = view;
     return this.show();
   },
@@ -549,8 +550,7 @@ const wine = {
         type: "button", class: "button", id: "checkout",
         onclick: () => act(async () => {
           this.order = await api("cart.checkout");
-          this.view = "thanks";
-          await this.show();
+          await this.go("thanks");
         }),
       }, "Check out"));
   },
