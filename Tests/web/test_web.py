@@ -484,12 +484,14 @@ def test_refresh_shows_a_spinner_and_reloads(app: App, browser: Browser) -> None
     no_script_errors(browser)
 
 
-def test_day_screen_fits_a_phone(app: App, browser: Browser) -> None:
+@pytest.mark.parametrize("screen", ["day", "news", "money", "wine", "carousel"])
+def test_every_screen_fits_a_phone(app: App, browser: Browser, screen: str) -> None:
     browser.set_size(390, 844)
     try:
-        open_screen(browser, app, "day")
-        assert browser.execute("return document.documentElement.scrollWidth <= window.innerWidth")
-        shot(browser, "day-phone")
+        open_screen(browser, app, screen)
+        assert browser.execute("return document.documentElement.scrollWidth <= window.innerWidth"), \
+            "the page scrolls sideways"
+        shot(browser, f"{screen}-phone")
     finally:
         browser.set_size(1280, 900)
     no_script_errors(browser)
