@@ -1,7 +1,7 @@
 """The reference web app (examples/web/app.py) in a real headless browser, and its JSON API.
 
 The app runs on a free port over a temporary database with the bundled sample, on the
-contract's example clock. Every screen must load without a script error and show what the core
+sample's day (2020-09-10 in Copenhagen). Every screen must load without a script error and show what the core
 answers; every interaction must change what the core answers. Screenshots of every screen go to
 .build/web-screenshots/.
 
@@ -139,7 +139,7 @@ def browser() -> Iterator[Browser]:
 
 
 # -------------------------------------------------------------------------------------------
-# Page helpers
+# Reading and driving the page
 # -------------------------------------------------------------------------------------------
 
 

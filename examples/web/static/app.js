@@ -74,7 +74,7 @@ async function busy(button, action) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Small DOM helpers
+// Building the page
 // ---------------------------------------------------------------------------------------------
 
 /** An element with attributes (on* as listeners) and children (strings become text). */
