@@ -1,9 +1,9 @@
 """The reference web app (examples/web/app.py) in a real headless browser, and its JSON API.
 
-The app runs on a free port over a temporary database with the bundled sample, on the
-sample's day (2020-09-10 in Copenhagen). Every screen must load without a script error and show what the core
-answers; every interaction must change what the core answers. Screenshots of every screen go to
-.build/web-screenshots/.
+The app runs on a free port over a temporary database with the bundled sample, on the sample's
+day (2020-09-10 in Copenhagen). Every screen must load without a script error and show what the
+core answers; every interaction must change what the core answers. Screenshots of every screen
+go to .build/web-screenshots/.
 
 The browser is Debian's chromium with chromium-driver, driven over the WebDriver protocol
 (webdriver.py). When it is missing, scripts/ensure-browser installs it; only when that fails are
