@@ -1,0 +1,648 @@
+// The CarFit reference app. The page decides nothing: it sends what the user did to the core
+// (POST /api/<method>) and draws what the core answers. No framework, no network beyond this
+// server.
+"use strict";
+
+// ---------------------------------------------------------------------------------------------
+// Calls and messages
+// ---------------------------------------------------------------------------------------------
+
+/** Requests in flight; tests wait for 0. */
+window.carfitPending = 0;
+
+/** A non-zero status of the core: its error document, as the server forwarded it. */
+class ApiError extends Error {
+  constructor(status, error) {
+    super(error && error.message ? error.message : "The server answered " + status + ".");
+    this.status = status;
+    this.error = error || {};
+  }
+}
+
+/** Run a core operation: the result document, or an ApiError with the core's message. */
+async function api(method, request) {
+  window.carfitPending++;
+  try {
+    const response = await fetch("/api/" + method, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(request || {}),
+    });
+    let document = null;
+    try { document = await response.json(); } catch (e) { document = null; }
+    if (!response.ok) throw new ApiError(response.status, document && document.error);
+    return document;
+  } finally {
+    window.carfitPending--;
+  }
+}
+
+/** Show the core's message for a failed call (or any other failure) above the screen. */
+function showMessage(text, kind) {
+  const box = document.getElementById("message");
+  document.getElementById("message-text").textContent = text;
+  box.className = "message " + (kind || "error");
+  box.hidden = false;
+}
+
+function clearMessage() {
+  document.getElementById("message").hidden = true;
+}
+
+/** Run an action; a failure shows its message instead of escaping as a script error. */
+async function act(action) {
+  try {
+    return await action();
+  } catch (error) {
+    showMessage(error.message || String(error));
+    return undefined;
+  }
+}
+
+/** A button that shows a spinner while its action runs. */
+async function busy(button, action) {
+  button.classList.add("busy");
+  button.setAttribute("aria-busy", "true");
+  button.disabled = true;
+  try {
+    return await act(action);
+  } finally {
+    button.classList.remove("busy");
+    button.removeAttribute("aria-busy");
+    button.disabled = false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building the page
+// ---------------------------------------------------------------------------------------------
+
+/** An element with attributes (on* as listeners) and children (strings become text). */
+function h(tag, attributes, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
+    else if (name === "style" && typeof value === "object") Object.assign(element.style, value);
+    else if (name === "dataset") Object.assign(element.dataset, value);
+    else element.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : String(child));
+  }
+  return element;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function s(tag, attributes, ...children) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes || {})) element.setAttribute(name, value);
+  for (const child of children) element.append(child instanceof Node ? child : String(child));
+  return element;
+}
+
+function $(id) {
+  return document.getElementById(id);
+}
+
+/** An image served through the core's image cache; on failure the element behind shows. */
+function cachedImage(url, alt) {
+  if (!url) return null;
+  const image = h("img", { src: "/api/image?url=" + encodeURIComponent(url), alt: alt || "", loading: "lazy" });
+  image.addEventListener("error", () => image.classList.add("failed"));
+  return image;
+}
+
+/** Money as the core sent it: the number it wrote, with its two decimal places. */
+function money(amount) {
+  return Number(amount).toFixed(2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hooks for what the core will offer later (state changes of visits, the sources' status):
+// each is called where its result belongs and does nothing until the core has the method.
+// ---------------------------------------------------------------------------------------------
+
+const hooks = {
+  /** Extra controls and markers of a visit card (state buttons, pending changes). */
+  cardActions(card, element) {},
+  /** The banner over a screen whose data comes from a network source. */
+  sourceBanner(screen, element) {},
+};
+
+// ---------------------------------------------------------------------------------------------
+// The washer's day
+// ---------------------------------------------------------------------------------------------
+
+const day = {
+  calendar: null,
+
+  init() {
+    $("month-previous").addEventListener("click", () => act(() => this.moveMonth("calendar.previous")));
+    $("month-next").addEventListener("click", () => act(() => this.moveMonth("calendar.next")));
+    $("calendar-toggle").addEventListener("click", () => {
+      const panel = $("calendar-panel");
+      const open = !panel.classList.contains("open");
+      panel.classList.toggle("open", open);
+      $("day-layout").classList.toggle("calendar-closed", !open);
+      $("calendar-toggle").setAttribute("aria-expanded", String(open));
+    });
+    $("visits-refresh").addEventListener("click", (event) =>
+      busy(event.currentTarget, async () => {
+        const result = await api("visits.refresh");
+        await this.show();
+        showMessage("Refreshed: " + result.imported + " visits imported, " + result.rejected.length + " rejected.", "info");
+      }));
+  },
+
+  async show() {
+    this.calendar = await api("calendar.get");
+    this.drawCalendar();
+    await this.showVisits();
+  },
+
+  async moveMonth(method) {
+    this.calendar = await api(method);
+    this.drawCalendar();
+  },
+
+  async select(date, toggle) {
+    this.calendar = await api("calendar.select", { date, mode: toggle ? "toggle" : "single" });
+    this.drawCalendar();
+    await this.showVisits();
+  },
+
+  drawCalendar() {
+    const calendar = this.calendar;
+    $("month-title").textContent = calendar.title;
+    $("month-previous").disabled = !calendar.previous;
+    $("month-next").disabled = !calendar.next;
+    const grid = $("calendar-grid");
+    grid.replaceChildren(...calendar.weekdays.map((name) => h("div", { class: "weekday" }, name)));
+    for (let i = 0; i < calendar.leadingDays; i++) grid.append(h("div", { class: "blank" }));
+    for (const d of calendar.days) {
+      const classes = ["day"];
+      if (d.isToday) classes.push("today");
+      if (d.isSelected) classes.push("selected");
+      grid.append(h("button", {
+        type: "button", class: classes.join(" "), "data-date": d.date,
+        "aria-pressed": String(d.isSelected), title: d.weekday + " " + d.date,
+        onclick: (event) => act(() => this.select(d.date, $("multi-select").checked || event.ctrlKey || event.metaKey)),
+      }, h("span", { class: "num" }, d.day), h("span", { class: "dots" }, d.visits > 0 ? h("i", {}, d.visits) : null)));
+    }
+  },
+
+  async showVisits() {
+    const list = await api("visits.list", {});
+    const selected = this.calendar.selected;
+    $("day-title").textContent = selected.length === 1 && selected[0] === this.calendar.today
+      ? "Today" : selected.length === 1 ? selected[0] : selected.length + " days";
+    const total = list.summary;
+    $("day-summary").textContent = total.visits + " visits · " + total.taskMinutes + " min of work · " +
+      (total.distanceKm === null ? "–" : total.distanceKm) + " km";
+    const plans = await Promise.all(list.days.map((d) => api("visits.plan", { date: d.date })));
+    $("day-list").replaceChildren(...list.days.map((d, i) => this.drawDay(d, plans[i])));
+  },
+
+  drawDay(d, plan) {
+    const summary = d.summary;
+    return h("article", { class: "day-block", "data-date": d.date },
+      h("header", { class: "day-head" },
+        h("h2", {}, d.date),
+        h("span", { class: "sub" }, summary.visits + " visits · " + summary.taskMinutes + " min · " +
+          (summary.distanceKm === null ? "–" : summary.distanceKm) + " km")),
+      h("div", { class: "day-body" },
+        h("div", { class: "cards" }, d.visits.length
+          ? d.visits.map((card) => this.drawCard(card))
+          : h("p", { class: "empty" }, "No visits on this day.")),
+        this.drawPlan(plan)));
+  },
+
+  drawCard(card) {
+    const element = h("div", { class: "card", "data-visit": card.visitId, style: { borderLeftColor: card.stateColor } },
+      h("div", { class: "card-top" },
+        h("span", { class: "state", style: { background: card.stateColor } }, card.state === null ? "No state" : card.state),
+        h("span", { class: "time" }, card.startTime),
+        h("span", { class: "pending-slot", "data-hook": "pending" })),
+      h("h3", {}, card.name || "Unnamed visit"),
+      card.address ? h("p", { class: "address" }, card.address) : null,
+      card.tasks ? h("p", { class: "tasks" }, card.tasks) : null,
+      h("div", { class: "card-meta" },
+        h("span", { class: "minutes" }, card.taskMinutes + " min"),
+        card.distanceKm === null ? null : h("span", { class: "distance" }, card.distanceKm + " km from the last visit"),
+        card.expectedTime ? h("span", {}, "expected " + card.expectedTime) : null),
+      h("div", { class: "card-actions", "data-hook": "card-actions" }));
+    hooks.cardActions(card, element);
+    return element;
+  },
+
+  /** The plan as a route: stops placed by their coordinates, numbered in the planned order. */
+  drawPlan(plan) {
+    const box = h("div", { class: "plan", "data-plan": plan.date });
+    box.append(h("h3", {}, "Route"));
+    if (!plan.stops.length) {
+      box.append(h("p", { class: "empty" }, "No open visits to drive to."));
+    } else {
+      const width = 320, height = 220, pad = 28;
+      const lats = plan.stops.map((stop) => stop.latitude), lons = plan.stops.map((stop) => stop.longitude);
+      const midLat = (Math.min(...lats) + Math.max(...lats)) / 2;
+      const squeeze = Math.cos((midLat * Math.PI) / 180);
+      const xs = lons.map((lon) => lon * squeeze), ys = lats.map((lat) => -lat);
+      const spanX = Math.max(...xs) - Math.min(...xs), spanY = Math.max(...ys) - Math.min(...ys);
+      const scale = Math.min((width - 2 * pad) / (spanX || 1), (height - 2 * pad) / (spanY || 1));
+      const x0 = Math.min(...xs), y0 = Math.min(...ys);
+      const px = (i) => pad + (xs[i] - x0) * scale + (width - 2 * pad - spanX * scale) / 2;
+      const py = (i) => pad + (ys[i] - y0) * scale + (height - 2 * pad - spanY * scale) / 2;
+      const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "route", role: "img",
+        "aria-label": "Route of " + plan.stops.length + " stops" });
+      svg.append(s("polyline", { class: "route-line",
+        points: plan.stops.map((_, i) => px(i).toFixed(1) + "," + py(i).toFixed(1)).join(" ") }));
+      plan.stops.forEach((stop, i) => {
+        const stateColor = stop.lateMinutes > 0 ? "late" : "";
+        svg.append(s("g", { class: "stop " + stateColor, "data-visit": stop.visitId },
+          s("circle", { cx: px(i), cy: py(i), r: 11 }),
+          s("text", { x: px(i), y: py(i) + 4, "text-anchor": "middle" }, String(i + 1)),
+          s("title", {}, stop.name + " " + stop.arrival + "–" + stop.departure)));
+      });
+      box.append(svg);
+      box.append(h("ol", { class: "stops" }, plan.stops.map((stop) =>
+        h("li", {}, h("strong", {}, stop.arrival + "–" + stop.departure), " ", stop.name || "",
+          stop.waitMinutes ? h("span", { class: "sub" }, " waits " + stop.waitMinutes + " min") : null,
+          stop.lateMinutes ? h("span", { class: "late-text" }, " " + stop.lateMinutes + " min late") : null))));
+      box.append(h("p", { class: "sub" }, "Drive " + plan.distanceMeters + " m" +
+        (plan.savedMeters ? " (" + plan.savedMeters + " m less than by start time)" : "") +
+        " · " + plan.lateStops + " late"));
+    }
+    if (plan.skipped.length) {
+      box.append(h("p", { class: "skipped" }, "Not on the route: " +
+        plan.skipped.map((skip) => (skip.name || skip.visitId) + " (" + skip.reason + ")").join(", ")));
+    }
+    return box;
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// News
+// ---------------------------------------------------------------------------------------------
+
+const news = {
+  init() {
+    $("articles-refresh").addEventListener("click", (event) =>
+      busy(event.currentTarget, async () => {
+        const result = await api("articles.refresh");
+        await this.show();
+        showMessage("Refreshed: " + result.imported + " articles.", "info");
+      }));
+  },
+
+  async show() {
+    const feed = await api("articles.list");
+    hooks.sourceBanner("news", $("news-banner"));
+    if (feed.updatedAt) {
+      const when = await api("articles.format_date", { date: feed.updatedAt });
+      $("news-updated").textContent = "Updated " + when.text;
+    } else {
+      $("news-updated").textContent = "Never updated";
+    }
+    $("news-list").replaceChildren(...feed.articles.map((article) => this.drawArticle(article)));
+    if (!feed.articles.length) $("news-list").append(h("p", { class: "empty" }, "No articles yet."));
+  },
+
+  drawArticle(article) {
+    const body = h("div", { class: "article-body", hidden: true },
+      article.content.map((block) => h("div", { class: "block" },
+        block.subject ? h("h4", {}, block.subject) : null,
+        block.description ? h("p", {}, block.description) : null)));
+    const element = h("article", { class: "article", "data-article": String(article.id) },
+      h("div", { class: "article-art" }, cachedImage(article.imageUrl, article.title)),
+      h("div", { class: "article-text" },
+        h("p", { class: "published" }, article.published),
+        h("h2", {}, article.title),
+        article.ingress ? h("p", { class: "ingress" }, article.ingress) : null,
+        article.tags.length ? h("p", { class: "tags" }, article.tags.map((tag) => h("span", {}, String(tag)))) : null,
+        body));
+    element.addEventListener("click", () => { body.hidden = !body.hidden; element.classList.toggle("open", !body.hidden); });
+    return element;
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Transactions and insights
+// ---------------------------------------------------------------------------------------------
+
+const moneyScreen = {
+  category: "all",
+
+  async show() {
+    const [list, insights] = await Promise.all([
+      api("transactions.list", { category: this.category }),
+      api("insights.get"),
+    ]);
+    this.category = list.category;
+    $("chips").replaceChildren(...list.categories.map((category) => h("button", {
+      type: "button", class: "chip" + (category === list.category ? " active" : ""), "data-category": category,
+      "aria-pressed": String(category === list.category),
+      onclick: () => act(() => { this.category = category; return this.show(); }),
+    }, category)));
+    $("money-count").textContent = list.count + " transactions";
+    $("transactions").replaceChildren(...list.transactions.map((t) => h("li", {
+      class: "transaction" + (t.pinned ? " pinned" : ""), "data-id": String(t.id) },
+      h("div", { class: "t-main" },
+        h("strong", {}, t.name || "Unnamed"),
+        h("span", { class: "sub" }, [t.provider, t.accountName, t.date].filter(Boolean).join(" · "))),
+      h("span", { class: "t-category" }, t.category),
+      h("span", { class: "amount" }, money(t.amount)),
+      h("button", {
+        type: "button", class: "pin", "aria-pressed": String(t.pinned), title: t.pinned ? "Unpin" : "Pin",
+        onclick: () => act(async () => { await api("transactions.pin", { id: t.id, pinned: !t.pinned }); await this.show(); }),
+      }, t.pinned ? "Pinned" : "Pin"))));
+    if (!list.transactions.length) $("transactions").append(h("li", { class: "empty" }, "Nothing in this category."));
+    $("pinned-sum-value").textContent = money(list.sum);
+    $("pinned-count").textContent = list.pinnedCount + " pinned";
+    this.drawInsights(insights);
+  },
+
+  drawInsights(insights) {
+    $("insights-total").textContent = money(insights.total) + " over " + insights.count + " pinned";
+    $("insights-chart").replaceChildren(...insights.categories.map((row) => h("div", { class: "bar-row", "data-category": row.category },
+      h("span", { class: "bar-label" }, row.category),
+      h("span", { class: "bar-track" }, h("span", { class: "bar", style: { width: Math.max(0, Math.min(1, row.share)) * 100 + "%" } })),
+      h("span", { class: "bar-value" }, money(row.total) + " · " + Math.round(row.share * 1000) / 10 + "%"))));
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// The wine club
+// ---------------------------------------------------------------------------------------------
+
+const wine = {
+  view: "catalog",
+  category: "",
+  sort: "name",
+  employee: null,
+  order: null,
+
+  init() {
+    for (const button of document.querySelectorAll("[data-wine]")) {
+      button.addEventListener("click", () => act(() => this.go(button.dataset.wine)));
+    }
+    $("logout").addEventListener("click", () => act(async () => {
+      await api("session.logout");
+      this.view = "catalog";
+      await this.show();
+    }));
+  },
+
+  go(view) {
+    clearMessage();
+    this.view = view;
+    return this.show();
+  },
+
+  async show() {
+    const session = await api("session.get");
+    this.employee = session.employee;
+    $("wine-nav").hidden = !this.employee;
+    $("wine-who").textContent = this.employee
+      ? "Logged in as " + this.employee.firstName + " " + this.employee.lastName : "Log in with your PIN";
+    const body = $("wine-body");
+    if (!this.employee && !["new", "forgot", "employees"].includes(this.view)) this.view = "login";
+    if (this.employee) {
+      const cart = await api("cart.get");
+      $("cart-badge").textContent = cart.cart.totalQuantity;
+    }
+    for (const button of document.querySelectorAll("[data-wine]")) {
+      button.classList.toggle("active", button.dataset.wine === this.view.split(":")[0]);
+    }
+    const [view, argument] = this.view.split(":");
+    const draw = {
+      login: () => this.drawLogin(),
+      new: () => this.drawNew(),
+      forgot: () => this.drawForgot(),
+      catalog: () => this.drawCatalog(),
+      product: () => this.drawProduct(argument),
+      cart: () => this.drawCart(),
+      thanks: () => this.drawThanks(),
+      orders: () => this.drawOrders(),
+      employees: () => this.drawEmployees(),
+    }[view];
+    body.replaceChildren(await draw());
+  },
+
+  form(id, fields, submit, onsubmit) {
+    return h("form", {
+      id, class: "form panel", onsubmit: (event) => { event.preventDefault(); act(() => onsubmit(new FormData(event.target))); },
+    }, fields, h("button", { type: "submit", class: "button" }, submit));
+  },
+
+  field(label, name, attributes) {
+    return h("label", { class: "field" }, h("span", {}, label), h("input", Object.assign({ name }, attributes || {})));
+  },
+
+  drawLogin() {
+    return h("div", { class: "narrow" },
+      this.form("login-form", [this.field("PIN", "pin", { inputmode: "numeric", autocomplete: "off", id: "pin" })], "Log in",
+        async (data) => {
+          await api("session.login", { pin: data.get("pin") });
+          clearMessage();
+          this.view = "catalog";
+          await this.show();
+        }),
+      h("p", { class: "links" },
+        h("a", { href: "#wine", id: "to-new", onclick: (e) => { e.preventDefault(); act(() => this.go("new")); } }, "New employee"),
+        " · ",
+        h("a", { href: "#wine", id: "to-forgot", onclick: (e) => { e.preventDefault(); act(() => this.go("forgot")); } }, "Forgot PIN"),
+        " · ",
+        h("a", { href: "#wine", id: "to-employees", onclick: (e) => { e.preventDefault(); act(() => this.go("employees")); } }, "Employees")));
+  },
+
+  drawNew() {
+    return h("div", { class: "narrow" },
+      this.form("new-form", [
+        this.field("First name", "firstName"),
+        this.field("Last name", "lastName"),
+        this.field("Email (optional)", "email", { type: "email" }),
+        this.field("PIN (4 to 12 digits)", "pin", { inputmode: "numeric", autocomplete: "off" }),
+      ], "Create employee", async (data) => {
+        const request = { firstName: data.get("firstName"), lastName: data.get("lastName"), pin: data.get("pin") };
+        if (data.get("email")) request.email = data.get("email");
+        const created = await api("employees.create", request);
+        this.view = "login";
+        await this.show();
+        showMessage("Welcome, " + created.employee.firstName + ". Log in with your PIN.", "info");
+      }),
+      h("p", { class: "links" }, h("a", { href: "#wine", onclick: (e) => { e.preventDefault(); act(() => this.go("login")); } }, "Back to log in")));
+  },
+
+  drawForgot() {
+    const answer = h("p", { id: "recovered", class: "recovered" });
+    return h("div", { class: "narrow" },
+      this.form("forgot-form", [this.field("Email", "email", { type: "email" })], "Find my PIN", async (data) => {
+        const found = await api("employees.recover_pin", { email: data.get("email") });
+        clearMessage();
+        answer.textContent = found.firstName + " " + found.lastName + ", your PIN is " + found.pin + ".";
+      }),
+      answer,
+      h("p", { class: "links" }, h("a", { href: "#wine", onclick: (e) => { e.preventDefault(); act(() => this.go("login")); } }, "Back to log in")));
+  },
+
+  async drawCatalog() {
+    const catalog = await api("catalog.list", { category: this.category || null, sort: this.sort });
+    const category = h("select", { id: "category", onchange: (e) => act(() => { this.category = e.target.value; return this.show(); }) },
+      h("option", { value: "" }, "All wines"),
+      catalog.categories.map((name) => h("option", { value: name, selected: name === this.category }, name)));
+    const sort = h("select", { id: "sort", onchange: (e) => act(() => { this.sort = e.target.value; return this.show(); }) },
+      [["name", "Name A–Z"], ["-name", "Name Z–A"], ["none", "As imported"]].map(([value, label]) =>
+        h("option", { value, selected: value === this.sort }, label)));
+    return h("div", {},
+      h("div", { class: "filters" }, h("label", {}, "Category ", category), h("label", {}, "Sort ", sort)),
+      h("div", { class: "products" }, catalog.products.map((product) => h("button", {
+        type: "button", class: "product", "data-product": String(product.id),
+        onclick: () => act(() => this.go("product:" + product.id)),
+      }, h("div", { class: "label-art" }, cachedImage(product.imageUrl, product.name)),
+        h("strong", {}, product.name), h("span", { class: "sub" }, product.category || ""),
+        h("span", { class: "price" }, money(product.price))))),
+      catalog.products.length ? null : h("p", { class: "empty" }, "No wines in this category."));
+  },
+
+  async drawProduct(id) {
+    const { product } = await api("catalog.product", { id });
+    const quantity = h("input", { id: "quantity", type: "number", min: "1", value: "1" });
+    return h("div", { class: "detail panel", "data-product": String(product.id) },
+      h("div", { class: "label-art big" }, cachedImage(product.imageUrl, product.name)),
+      h("div", {},
+        h("p", { class: "sub" }, product.category || ""),
+        h("h2", {}, product.name),
+        h("p", { class: "price" }, money(product.price)),
+        h("p", { class: product.hasDescription ? "description" : "description sub" }, product.description),
+        h("div", { class: "buy" }, quantity, h("button", {
+          type: "button", class: "button", id: "add-to-cart",
+          onclick: () => act(async () => {
+            const answer = await api("cart.add", { productId: product.id, quantity: Number(quantity.value) });
+            $("cart-badge").textContent = answer.cart.totalQuantity;
+            showMessage(product.name + " is in your cart.", "info");
+          }),
+        }, "Add to cart")),
+        h("p", {}, h("a", { href: "#wine", onclick: (e) => { e.preventDefault(); act(() => this.go("catalog")); } }, "Back to the catalog"))));
+  },
+
+  async drawCart() {
+    const { cart } = await api("cart.get");
+    const change = (method, request) => act(async () => { await api(method, request); await this.show(); });
+    return h("div", { class: "panel cart" },
+      h("h2", {}, "Cart"),
+      cart.lines.length ? h("ul", { class: "lines" }, cart.lines.map((line) => h("li", { "data-product": String(line.productId) },
+        h("div", { class: "label-art small" }, cachedImage(line.imageUrl, line.name)),
+        h("span", { class: "line-name" }, line.name),
+        h("span", { class: "stepper" },
+          h("button", { type: "button", class: "icon-button", "aria-label": "One less",
+            onclick: () => line.quantity > 1 ? change("cart.update", { productId: line.productId, quantity: line.quantity - 1 })
+              : change("cart.remove", { productId: line.productId }) }, "−"),
+          h("span", { class: "quantity" }, line.quantity),
+          h("button", { type: "button", class: "icon-button", "aria-label": "One more",
+            onclick: () => change("cart.update", { productId: line.productId, quantity: line.quantity + 1 }) }, "+")),
+        h("button", { type: "button", class: "link", onclick: () => change("cart.remove", { productId: line.productId }) }, "Remove"))))
+        : h("p", { class: "empty" }, "Your cart is empty."),
+      h("p", {}, "Bottles: ", h("strong", { id: "cart-total" }, cart.totalQuantity)),
+      h("button", {
+        type: "button", class: "button", id: "checkout",
+        onclick: () => act(async () => {
+          this.order = await api("cart.checkout");
+          await this.go("thanks");
+        }),
+      }, "Check out"));
+  },
+
+  drawThanks() {
+    const answer = this.order;
+    if (!answer) return this.drawCatalog();
+    return h("div", { class: "panel thanks" },
+      h("h2", { id: "thanks" }, answer.message),
+      h("p", { class: "sub" }, "Order " + answer.order.id + " · " + answer.order.placedAt),
+      h("ul", {}, answer.order.lines.map((line) => h("li", {}, line.quantity + " × " + line.name))),
+      h("button", { type: "button", class: "button", onclick: () => act(() => this.go("catalog")) }, "Back to the catalog"));
+  },
+
+  async drawOrders() {
+    const { orders } = await api("cart.orders");
+    return h("div", { class: "panel" }, h("h2", {}, "Orders"),
+      orders.length ? h("ul", { class: "orders" }, orders.map((order) => h("li", { "data-order": String(order.id) },
+        h("strong", {}, "Order " + order.id), " · " + order.placedAt + " · " + order.totalQuantity + " bottles")))
+        : h("p", { class: "empty" }, "No orders yet."));
+  },
+
+  async drawEmployees() {
+    const { employees } = await api("employees.list");
+    return h("div", { class: "panel" }, h("h2", {}, "Employees"),
+      employees.length ? h("table", { class: "employees" },
+        h("thead", {}, h("tr", {}, ["Name", "Email", "Hired", "In cart"].map((title) => h("th", {}, title)))),
+        h("tbody", {}, employees.map((e) => h("tr", { "data-employee": String(e.id) },
+          h("td", {}, e.firstName + " " + e.lastName), h("td", {}, e.email || "–"), h("td", {}, e.hiredOn),
+          h("td", { class: "num" }, e.cartQuantity)))))
+        : h("p", { class: "empty" }, "No employees yet."),
+      this.employee ? null : h("p", { class: "links" }, h("a", { href: "#wine", onclick: (e) => { e.preventDefault(); act(() => this.go("login")); } }, "Back to log in")));
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Carousels
+// ---------------------------------------------------------------------------------------------
+
+const carousel = {
+  seed: 0,
+  rows: 6,
+  columns: 10,
+
+  init() {
+    $("carousel-shuffle").addEventListener("click", () => act(() => { this.seed += 1; return this.show(); }));
+    $("viewer-close").addEventListener("click", () => this.close());
+    document.addEventListener("keydown", (event) => { if (event.key === "Escape") this.close(); });
+  },
+
+  async show() {
+    const feed = await api("carousel.generate", { rows: this.rows, columns: this.columns, seed: this.seed });
+    $("carousel-seed").textContent = "Seed " + this.seed;
+    $("carousel-rows").replaceChildren(...feed.rows.map((row) => h("section", { class: "row", "data-row": String(row.index) },
+      h("h2", {}, row.title),
+      h("div", { class: "strip" }, row.tiles.map((tile) => h("button", {
+        type: "button", class: "tile", "data-tile": tile.id, style: { background: tile.color },
+        onclick: () => this.open(tile),
+      }, cachedImage(tile.imageUrl, tile.title), h("span", { class: "tile-title" }, tile.title)))))));
+  },
+
+  open(tile) {
+    $("viewer-art").replaceChildren(cachedImage(tile.imageUrl, tile.title) || "");
+    $("viewer-art").style.background = tile.color;
+    $("viewer-title").textContent = tile.title;
+    $("viewer-detail").textContent = tile.color + (tile.imageUrl ? " · " + tile.imageUrl : "");
+    $("tile-viewer").dataset.tile = tile.id;
+    $("tile-viewer").hidden = false;
+  },
+
+  close() {
+    $("tile-viewer").hidden = true;
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Screens
+// ---------------------------------------------------------------------------------------------
+
+const screens = { day, news, money: moneyScreen, wine, carousel };
+
+async function route() {
+  const name = (location.hash || "#day").slice(1);
+  const screen = screens[name] ? name : "day";
+  for (const key of Object.keys(screens)) $("screen-" + key).hidden = key !== screen;
+  for (const link of document.querySelectorAll(".tabs a")) link.classList.toggle("active", link.dataset.screen === screen);
+  clearMessage();
+  document.body.dataset.screen = screen;
+  await act(() => screens[screen].show());
+}
+
+document.querySelector(".message-close").addEventListener("click", clearMessage);
+for (const screen of Object.values(screens)) if (screen.init) screen.init();
+window.addEventListener("hashchange", route);
+route();
