@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from ._lib import find_library, load_library
+from ._version import binding_version
 from .core import Core
 from .errors import (
     BadJSONError,
@@ -24,7 +25,8 @@ from .errors import (
     error_class,
 )
 
-__version__ = "1.0.0"
+#: This binding's version, that of the header it was made from (``"1.1.0"``).
+__version__ = binding_version()
 
 __all__ = [
     "Core",
@@ -47,7 +49,7 @@ __all__ = [
 
 
 def version() -> str:
-    """The loaded library's version, e.g. ``"1.0.0"``."""
+    """The loaded library's version, e.g. ``"1.1.0"``."""
     return load_library().carfit_version().decode("ascii")
 
 

@@ -107,6 +107,9 @@ def _declare(lib: ctypes.CDLL) -> None:
     lib.carfit_version.argtypes = []
     lib.carfit_version.restype = c_char_p
 
+    lib.carfit_version_number.argtypes = []
+    lib.carfit_version_number.restype = c_int
+
     lib.carfit_status_name.argtypes = [c_int]
     lib.carfit_status_name.restype = c_char_p
 
