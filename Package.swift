@@ -30,6 +30,7 @@ let package = Package(
             linkerSettings: [
                 .unsafeFlags([
                     "-static-stdlib",
+                    "-use-ld=lld",
                     "-Xlinker", "--version-script=\(exportsMap)",
                     "-Xlinker", "-soname=libcarfit.so.1",
                 ]),
