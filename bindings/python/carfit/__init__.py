@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from ._lib import find_library, load_library
+from ._lib import LibraryVersionError, find_library, load_library
 from ._version import binding_version
 from .core import Core
 from .errors import (
@@ -41,18 +41,27 @@ __all__ = [
     "MisuseError",
     "InternalError",
     "error_class",
+    "LibraryVersionError",
     "find_library",
     "load_library",
     "status_name",
     "version",
+    "version_number",
 ]
+
+
+def version_number() -> int:
+    """The loaded library's version as ``MAJOR * 10000 + MINOR * 100 + PATCH`` (10100 for 1.1.0)."""
+    return int(load_library().carfit_version_number())
 
 
 def version() -> str:
     """The loaded library's version, e.g. ``"1.1.0"``."""
-    return load_library().carfit_version().decode("ascii")
+    text: bytes = load_library().carfit_version()
+    return text.decode("ascii")
 
 
 def status_name(status: int) -> str:
     """The library's name of a status (``"ok"``, ``"bad_json"``, ...; ``"unknown"`` otherwise)."""
-    return load_library().carfit_status_name(int(status)).decode("ascii")
+    name: bytes = load_library().carfit_status_name(int(status))
+    return name.decode("ascii")
