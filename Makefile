@@ -13,7 +13,7 @@
 # PREFIX. INCLUDEDIR defaults to $(PREFIX)/include. The version comes from the macros of
 # include/carfit.h, the one place it is written.
 
-HERE := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+HERE := $(patsubst %/,%,$(dir $(realpath $(lastword $(MAKEFILE_LIST)))))
 HEADER := $(HERE)/include/carfit.h
 
 version_part = $(shell sed -n 's/^\#define CARFIT_VERSION_$(1) \([0-9][0-9]*\)$$/\1/p' $(HEADER))
