@@ -31,12 +31,13 @@ def header_version(header: Path) -> Tuple[int, int, int]:
 
 
 def _source_header() -> Optional[Path]:
-    """``include/carfit.h`` of the source checkout this package sits in, if it does."""
-    here = Path(__file__).resolve().parent
-    for directory in here.parents:
-        candidate = directory / "include" / HEADER_NAME
-        if candidate.is_file() and (directory / "bindings" / "python").is_dir():
-            return candidate
+    """``include/carfit.h`` of the checkout this package sits in (``bindings/python/carfit``),
+    if it does; an installed copy, even inside a checkout, has none."""
+    package = Path(__file__).resolve().parent
+    repository = package.parents[2]
+    candidate = repository / "include" / HEADER_NAME
+    if package.parent == repository / "bindings" / "python" and candidate.is_file():
+        return candidate
     return None
 
 
