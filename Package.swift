@@ -28,8 +28,12 @@ let package = Package(
             name: "CarFitLink",
             exclude: ["exports.map"],
             linkerSettings: [
+                // lld, not the driver's default gold: gold leaves symbols the version script made
+                // local in the dynamic symbol table when a GOT entry (CarFitCore's metadata reached
+                // from CarFit) or a TLS relocation (libdispatch's __dispatch_tsd) refers to them.
                 .unsafeFlags([
                     "-static-stdlib",
+                    "-use-ld=lld",
                     "-Xlinker", "--version-script=\(exportsMap)",
                     "-Xlinker", "-soname=libcarfit.so.1",
                 ]),

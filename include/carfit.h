@@ -64,10 +64,17 @@ extern "C" {
  * Version
  * ------------------------------------------------------------------------------------------- */
 
+/*
+ * The version of this header, written here and nowhere else: the library, the build files, the
+ * pkg-config and CMake packages and the Python binding all read these lines. A library of the
+ * same major version is compatible; carfit_version_number() tells which one is loaded.
+ */
 #define CARFIT_VERSION_MAJOR 1
-#define CARFIT_VERSION_MINOR 0
+#define CARFIT_VERSION_MINOR 1
 #define CARFIT_VERSION_PATCH 0
-#define CARFIT_VERSION "1.0.0"
+#define CARFIT_VERSION "1.1.0"
+/* MAJOR * 10000 + MINOR * 100 + PATCH: compare with carfit_version_number() at run time. */
+#define CARFIT_VERSION_NUMBER 10100
 
 /* ---------------------------------------------------------------------------------------------
  * Status codes (values fixed forever)
@@ -111,7 +118,7 @@ typedef struct carfit_core carfit_core;
  *                           the calling thread alone (one per processor, at most 8)
  *          core, where the new core is stored (must not be NULL);
  *          response, as for operations (may be NULL).
- * Returns: CARFIT_OK and *core set; the response is {"version": "1.0.0", "database": path}.
+ * Returns: CARFIT_OK and *core set; the response is {"version": "1.1.0", "database": path}.
  *          On failure *core is NULL and the response is an error document.
  * Owns:    the caller owns *core and closes it with carfit_close().
  * Errors:  CARFIT_BAD_JSON (config text), CARFIT_INVALID (a config member, named in field),
@@ -136,10 +143,18 @@ void carfit_close(carfit_core *core);
 void carfit_free(void *p);
 
 /*
- * carfit_version — the library's version, "1.0.0" (equal to CARFIT_VERSION for this header).
+ * carfit_version — the library's version, "1.1.0" (equal to CARFIT_VERSION for this header).
  * Returns: a static string; do not free.
  */
 const char *carfit_version(void);
+
+/*
+ * carfit_version_number — the library's version as one number, MAJOR * 10000 + MINOR * 100 +
+ *                         PATCH: 10100 for 1.1.0 (equal to CARFIT_VERSION_NUMBER for this header).
+ * Returns: the number. A host built against this header can refuse a library of another major
+ *          version: carfit_version_number() / 10000 != CARFIT_VERSION_MAJOR.
+ */
+int carfit_version_number(void);
 
 /*
  * carfit_status_name — the lowercase name of a status ("ok", "bad_json", ... "internal").

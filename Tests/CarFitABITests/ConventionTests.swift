@@ -3,13 +3,24 @@ import XCTest
 
 /// The call shape, statuses, error documents and lifecycle every operation shares.
 final class ConventionTests: ABITestCase {
-    func testVersionMatchesHeaderMacros() throws {
+    /// "MAJOR.MINOR.PATCH" from the header's macros, checked against its CARFIT_VERSION text.
+    static func headerVersion() throws -> String {
         let header = try Repo.text("include/carfit.h")
-        XCTAssertTrue(header.contains("#define CARFIT_VERSION \"1.0.0\""))
-        XCTAssertTrue(header.contains("#define CARFIT_VERSION_MAJOR 1"))
-        XCTAssertTrue(header.contains("#define CARFIT_VERSION_MINOR 0"))
-        XCTAssertTrue(header.contains("#define CARFIT_VERSION_PATCH 0"))
-        XCTAssertEqual(lib.versionFn().map { String(cString: $0) }, "1.0.0")
+        func macro(_ name: String) -> String? {
+            header.split(separator: "\n").lazy.compactMap { line -> String? in
+                let fields = line.split(separator: " ")
+                return fields.count == 3 && fields[0] == "#define" && fields[1] == name ? String(fields[2]) : nil
+            }.first
+        }
+        let parts = try ["MAJOR", "MINOR", "PATCH"].map { try XCTUnwrap(macro("CARFIT_VERSION_\($0)")) }
+        let version = parts.joined(separator: ".")
+        XCTAssertEqual(macro("CARFIT_VERSION"), "\"\(version)\"")
+        return version
+    }
+
+    func testVersionMatchesHeaderMacros() throws {
+        let version = try Self.headerVersion()
+        XCTAssertEqual(lib.versionFn().map { String(cString: $0) }, version)
         // Static: the same pointer every time.
         XCTAssertEqual(lib.versionFn(), lib.versionFn())
     }
@@ -30,7 +41,7 @@ final class ConventionTests: ABITestCase {
         var response: UnsafeMutablePointer<CChar>?
         XCTAssertEqual(lib.openFn(nil, &core, &response), 0)
         let reply = Reply(0, lib.take(response))
-        XCTAssertEqual(reply.object["version"] as? String, "1.0.0")
+        XCTAssertEqual(reply.object["version"] as? String, try Self.headerVersion())
         XCTAssertEqual(reply.object["database"] as? String, ":memory:")
         XCTAssertNotNil(core)
         lib.closeFn(core)

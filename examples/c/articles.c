@@ -200,23 +200,11 @@ static int is_url(const char *s)
     return s != NULL && (strncmp(s, "http://", 7) == 0 || strncmp(s, "https://", 8) == 0);
 }
 
-/* The bundled sample, seen from the usual places. */
+/* The bundled sample. */
 static char *load_sample(const char **path)
 {
-    static const char *const places[] = {
-        "examples/data/articles.json", "../data/articles.json", "../../data/articles.json",
-    };
-    size_t i;
-    char *text;
-
-    for (i = 0; i < sizeof places / sizeof places[0]; i++) {
-        if ((text = read_file(places[i])) != NULL) {
-            *path = places[i];
-            return text;
-        }
-    }
-    *path = places[0];
-    return NULL;
+    *path = sample_path("articles.json");
+    return read_file(*path);
 }
 
 int main(int argc, char **argv)

@@ -122,7 +122,7 @@ static void show_stats(carfit_core *core) {
 
 int main(int argc, char **argv) {
     if (argc > 3) { fprintf(stderr, "usage: %s [patterns.json] [base-url]\n", argv[0]); return 2; }
-    const char *path = argc >= 2 ? argv[1] : "examples/data/patterns.json";
+    const char *path = argc >= 2 ? argv[1] : sample_path("patterns.json");
     const char *base_url = argc == 3 ? argv[2] : NULL;
     carfit_core *core = open_or_exit(NULL);
 

@@ -368,27 +368,12 @@ static int parse_args(int argc, char **argv, struct options *o)
     return 0;
 }
 
-/* The visits document: the path given, else the bundled sample seen from the usual places. */
+/* The visits document: the path given, else the bundled sample. */
 static char *load_data(const char **path)
 {
-    static const char *const defaults[] = {
-        "examples/data/carfit.json",        /* from the repository root */
-        "../data/carfit.json",              /* from examples/c */
-        "../../data/carfit.json",           /* from examples/c/bin */
-    };
-    size_t i;
-    char *text;
-
-    if (*path != NULL)
-        return read_file(*path);
-    for (i = 0; i < sizeof defaults / sizeof defaults[0]; i++) {
-        if ((text = read_file(defaults[i])) != NULL) {
-            *path = defaults[i];
-            return text;
-        }
-    }
-    *path = defaults[0];
-    return NULL;
+    if (*path == NULL)
+        *path = sample_path("carfit.json");
+    return read_file(*path);
 }
 
 int main(int argc, char **argv)

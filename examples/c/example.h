@@ -7,6 +7,34 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The bundled samples' directory as the Makefile saw it (examples/data), for a program that
+ * cannot tell where its own file is. */
+#ifndef CARFIT_EXAMPLE_DATA
+#define CARFIT_EXAMPLE_DATA "examples/data"
+#endif
+
+/* The path of a bundled sample, examples/data/<name>, found from the program's own file
+ * (examples/c/bin/<program>), so that an example runs from any directory. A static buffer. */
+static inline const char *sample_path(const char *name) {
+    static char path[4096];
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    char *slash;
+    if (n > 0) {
+        self[n] = '\0';
+        slash = strrchr(self, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+            int length = snprintf(path, sizeof path, "%s/../../data/%s", self, name);
+            if (length > 0 && (size_t)length < sizeof path && access(path, R_OK) == 0) return path;
+        }
+    }
+    snprintf(path, sizeof path, "%s/%s", CARFIT_EXAMPLE_DATA, name);
+    return path;
+}
 
 /* Runs one operation through carfit_call; prints the error document and exits on failure;
  * returns the parsed result (release it with json_decref). */

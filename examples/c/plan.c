@@ -74,7 +74,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-    const char *data = "examples/data/carfit.json", *date = "2020-09-10";
+    const char *data = sample_path("carfit.json"), *date = "2020-09-10";
     const char *tz = "Europe/Copenhagen", *employee = NULL, *start = NULL, *at = NULL;
     double speed = 0, detour = 0;
     json_t *request, *result = NULL, *stop, *skipped;

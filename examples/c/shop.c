@@ -25,7 +25,7 @@ static void show_cart(json_t *result) {
 
 int main(int argc, char **argv) {
     if (argc > 2) { fprintf(stderr, "usage: %s [catalog.json]\n", argv[0]); return 2; }
-    const char *path = argc == 2 ? argv[1] : "examples/data/catalog.json";
+    const char *path = argc == 2 ? argv[1] : sample_path("catalog.json");
     carfit_core *core = open_or_exit(NULL);
 
     json_t *created = call(core, "employees.create",

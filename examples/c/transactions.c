@@ -52,7 +52,7 @@ static void show_insights(carfit_core *core) {
 
 int main(int argc, char **argv) {
     if (argc > 2) { fprintf(stderr, "usage: %s [transactions.json]\n", argv[0]); return 2; }
-    const char *path = argc == 2 ? argv[1] : "examples/data/transactions.json";
+    const char *path = argc == 2 ? argv[1] : sample_path("transactions.json");
     carfit_core *core = open_or_exit(NULL);
 
     char *document = read_file_or_exit(path);

@@ -2,7 +2,7 @@
 """The Cars news feed, offline first: refresh from a URL when it answers, else show the
 articles cached by the last successful refresh; or import a document from a file.
 
-Usage (from the repository root, after `swift build -c release`):
+Usage (from any directory, after `make` at the repository root):
 
     python3 examples/python/articles.py                          # the bundled sample
     python3 examples/python/articles.py https://example.com/articles.json
@@ -26,6 +26,12 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "bindings" / "python"))
 
 from carfit import CarfitError, Core, UnavailableError  # noqa: E402
+import carfit  # noqa: E402
+
+try:  # a missing library is a build step to do, not a problem of the data
+    carfit.load_library()
+except OSError as exc:
+    sys.exit(f"{Path(__file__).name}: {exc}")
 
 DEFAULT_DATA = REPO_ROOT / "examples" / "data" / "articles.json"
 WIDTH = 72
@@ -88,8 +94,13 @@ def main(argv: Optional[List[str]] = None) -> int:
                     online = False
                     print(f"Offline ({exc.document.get('reason', 'unavailable')}): {exc.message}")
             else:
-                with open(args.source, encoding="utf-8") as f:
-                    result = core.import_articles(json.load(f))
+                try:
+                    with open(args.source, encoding="utf-8") as f:
+                        document = json.load(f)
+                except (OSError, ValueError) as exc:
+                    print(f"articles.py: cannot read {args.source}: {exc}", file=sys.stderr)
+                    return 2
+                result = core.import_articles(document)
                 for r in result["rejected"]:
                     print(f"skipped article {r['index']} ({r['field']}): {r['message']}", file=sys.stderr)
                 print(f"Imported {result['imported']} articles from {args.source}")
@@ -105,9 +116,6 @@ def main(argv: Optional[List[str]] = None) -> int:
                 print(render(article))
             print("─" * WIDTH)
             print(f"{len(feed['articles'])} article{'' if len(feed['articles']) == 1 else 's'}")
-    except (OSError, ValueError) as exc:
-        print(f"articles.py: cannot read {args.source}: {exc}", file=sys.stderr)
-        return 2
     except CarfitError as exc:
         print(f"articles.py: {exc}", file=sys.stderr)
         return 1

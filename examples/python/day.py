@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The washer's day, as the CarFit app shows it: a month calendar and the selected day's cards.
 
-Usage (from the repository root, after `swift build -c release`):
+Usage (from any directory, after `make` at the repository root):
 
     python3 examples/python/day.py                       # the sample on 2020-09-10
     python3 examples/python/day.py --date 2020-09-11     # another day
@@ -26,6 +26,12 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "bindings" / "python"))
 
 from carfit import CarfitError, Core  # noqa: E402
+import carfit  # noqa: E402
+
+try:  # a missing library is a build step to do, not a problem of the data
+    carfit.load_library()
+except OSError as exc:
+    sys.exit(f"{Path(__file__).name}: {exc}")
 
 DEFAULT_DATA = REPO_ROOT / "examples" / "data" / "carfit.json"
 WIDTH = 56

@@ -2,7 +2,7 @@
 """The washer's day plan: in which order to drive the day's open visits, when the washer gets
 to each, and how much shorter that is than driving them in start-time order.
 
-Usage (from the repository root, after `swift build -c release`):
+Usage (from any directory, after `make` at the repository root):
 
     python3 examples/python/plan.py                               # the sample on 2020-09-10
     python3 examples/python/plan.py --start 55.77,12.52 --at 07:30
@@ -24,6 +24,12 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "bindings" / "python"))
 
 from carfit import CarfitError, Core  # noqa: E402
+import carfit  # noqa: E402
+
+try:  # a missing library is a build step to do, not a problem of the data
+    carfit.load_library()
+except OSError as exc:
+    sys.exit(f"{Path(__file__).name}: {exc}")
 
 
 DEFAULT_DATA = REPO_ROOT / "examples" / "data" / "carfit.json"

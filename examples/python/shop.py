@@ -15,6 +15,11 @@ sys.path.insert(0, str(REPO_ROOT / "bindings" / "python"))
 
 import carfit  # noqa: E402
 
+try:  # a missing library is a build step to do, not a problem of the data
+    carfit.load_library()
+except OSError as exc:
+    sys.exit(f"{Path(__file__).name}: {exc}")
+
 
 def show_cart(cart: dict) -> None:
     print("Cart")

@@ -3,7 +3,7 @@ import Foundation
 
 // The lifecycle and utility functions of include/carfit.h (section 2 of the contract).
 
-public let carfitVersion = "1.0.0"
+public let carfitVersion = "1.1.0"
 
 /// Static NUL-terminated strings handed to C, made once and never freed.
 private enum StaticStrings {
@@ -43,6 +43,15 @@ private enum StaticStrings {
 
 @c public func carfit_version() -> UnsafePointer<CChar>? {
     StaticStrings.version
+}
+
+/// MAJOR * 10000 + MINOR * 100 + PATCH of `carfitVersion`, so the number and the text cannot
+/// disagree; a part that is not a small number counts as 0.
+@c public func carfit_version_number() -> Int32 {
+    let parts = carfitVersion.split(separator: ".").map { Int32($0).map { min(max($0, 0), 99) } ?? 0 }
+    return parts.prefix(3).enumerated().reduce(Int32(0)) { sum, part in
+        sum + part.element * [10000, 100, 1][part.offset]
+    }
 }
 
 @c public func carfit_status_name(_ status: Int32) -> UnsafePointer<CChar>? {

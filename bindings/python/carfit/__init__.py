@@ -8,7 +8,8 @@
 
 from __future__ import annotations
 
-from ._lib import find_library, load_library
+from ._lib import LibraryVersionError, find_library, load_library
+from ._version import binding_version
 from .core import Core
 from .errors import (
     BadJSONError,
@@ -24,7 +25,8 @@ from .errors import (
     error_class,
 )
 
-__version__ = "1.0.0"
+#: This binding's version, that of the header it was made from (``"1.1.0"``).
+__version__ = binding_version()
 
 __all__ = [
     "Core",
@@ -39,18 +41,27 @@ __all__ = [
     "MisuseError",
     "InternalError",
     "error_class",
+    "LibraryVersionError",
     "find_library",
     "load_library",
     "status_name",
     "version",
+    "version_number",
 ]
 
 
+def version_number() -> int:
+    """The loaded library's version as ``MAJOR * 10000 + MINOR * 100 + PATCH`` (10100 for 1.1.0)."""
+    return int(load_library().carfit_version_number())
+
+
 def version() -> str:
-    """The loaded library's version, e.g. ``"1.0.0"``."""
-    return load_library().carfit_version().decode("ascii")
+    """The loaded library's version, e.g. ``"1.1.0"``."""
+    text: bytes = load_library().carfit_version()
+    return text.decode("ascii")
 
 
 def status_name(status: int) -> str:
     """The library's name of a status (``"ok"``, ``"bad_json"``, ...; ``"unknown"`` otherwise)."""
-    return load_library().carfit_status_name(int(status)).decode("ascii")
+    name: bytes = load_library().carfit_status_name(int(status))
+    return name.decode("ascii")

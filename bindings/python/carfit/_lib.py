@@ -1,7 +1,8 @@
 """Loading libcarfit and declaring the C signatures of its functions.
 
-Every function the library exports is declared here with its argtypes and restype, so ctypes
-never guesses (a guessed ``int`` restype would truncate pointers on 64-bit hosts).
+Every function of the header is declared here once, in :data:`FUNCTIONS`, with its argtypes
+and restype, so ctypes never guesses (a guessed ``int`` restype would truncate pointers on
+64-bit hosts). Loading checks the library's major version against the binding's.
 
 Ownership: response texts are new references that the caller must hand back to
 ``carfit_free``. They are therefore received as ``c_void_p`` (an address), copied with
@@ -16,11 +17,19 @@ import ctypes.util
 import os
 import threading
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Any, Dict, Iterator, Optional, Sequence, Tuple
+
+from ._version import binding_version
 
 __all__ = [
     "ENV_VAR",
+    "FUNCTIONS",
+    "LibraryVersionError",
     "OPERATIONS",
+    "PACKAGED_LIBRARY",
+    "check_version",
+    "library_version",
+    "open_library",
     "candidate_paths",
     "find_library",
     "load_library",
@@ -32,27 +41,81 @@ ENV_VAR = "CARFIT_LIBRARY"
 
 _LIB_NAME = "libcarfit.so"
 _SONAME = "libcarfit.so.1"
+#: The library a wheel carries, next to this module.
+PACKAGED_LIBRARY = Path(__file__).resolve().parent / _LIB_NAME
 
-#: The C functions of the operation shape
+#: (restype, argtypes) of a C function; restype None is void.
+Signature = Tuple[Any, Sequence[Any]]
+_OUT = ctypes.POINTER(ctypes.c_void_p)
+
 #: ``int carfit_<area>_<verb>(carfit_core *core, const char *request, char **response)``.
-#: Names the loaded library does not export (an older build) are skipped; ``carfit_call``
-#: reaches every operation by its method name regardless.
-OPERATIONS = (
-    "carfit_visits_import",
-    "carfit_visits_list",
-    "carfit_visits_refresh",
-    "carfit_visits_plan",
-    "carfit_calendar_get",
-    "carfit_calendar_next",
-    "carfit_calendar_previous",
-    "carfit_calendar_select",
-    "carfit_calendar_month",
-    "carfit_patterns_import",
-    "carfit_carousel_generate",
-    "carfit_images_prefetch",
-    "carfit_images_cancel",
-    "carfit_images_stats",
-)
+_OPERATION: Signature = (ctypes.c_int, (ctypes.c_void_p, ctypes.c_char_p, _OUT))
+
+#: Every function of ``include/carfit.h``, declared once: name -> (restype, argtypes). Response
+#: texts and image bytes are received as addresses (``c_void_p``) and freed by the binding;
+#: ``c_char_p`` results are the library's static strings, never freed. A test compares this
+#: table with the header's declarations both ways.
+FUNCTIONS: Dict[str, Signature] = {
+    # Lifecycle and utilities
+    "carfit_open": (ctypes.c_int, (ctypes.c_char_p, _OUT, _OUT)),
+    "carfit_close": (None, (ctypes.c_void_p,)),
+    "carfit_free": (None, (ctypes.c_void_p,)),
+    "carfit_version": (ctypes.c_char_p, ()),
+    "carfit_version_number": (ctypes.c_int, ()),
+    "carfit_status_name": (ctypes.c_char_p, (ctypes.c_int,)),
+    "carfit_call": (ctypes.c_int, (ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, _OUT)),
+    # Visits, refresh and plan
+    "carfit_visits_import": _OPERATION,
+    "carfit_visits_list": _OPERATION,
+    "carfit_visits_refresh": _OPERATION,
+    "carfit_visits_plan": _OPERATION,
+    # Calendar
+    "carfit_calendar_get": _OPERATION,
+    "carfit_calendar_next": _OPERATION,
+    "carfit_calendar_previous": _OPERATION,
+    "carfit_calendar_select": _OPERATION,
+    "carfit_calendar_month": _OPERATION,
+    # Employees and session
+    "carfit_employees_create": _OPERATION,
+    "carfit_employees_list": _OPERATION,
+    "carfit_employees_recover_pin": _OPERATION,
+    "carfit_session_login": _OPERATION,
+    "carfit_session_logout": _OPERATION,
+    "carfit_session_get": _OPERATION,
+    # Catalog and cart
+    "carfit_catalog_import": _OPERATION,
+    "carfit_catalog_list": _OPERATION,
+    "carfit_catalog_product": _OPERATION,
+    "carfit_cart_add": _OPERATION,
+    "carfit_cart_update": _OPERATION,
+    "carfit_cart_remove": _OPERATION,
+    "carfit_cart_get": _OPERATION,
+    "carfit_cart_checkout": _OPERATION,
+    "carfit_cart_orders": _OPERATION,
+    # Transactions and insights
+    "carfit_transactions_import": _OPERATION,
+    "carfit_transactions_list": _OPERATION,
+    "carfit_transactions_pin": _OPERATION,
+    "carfit_insights_get": _OPERATION,
+    # Articles
+    "carfit_articles_import": _OPERATION,
+    "carfit_articles_refresh": _OPERATION,
+    "carfit_articles_list": _OPERATION,
+    "carfit_articles_format_date": _OPERATION,
+    # Patterns, carousel and images
+    "carfit_patterns_import": _OPERATION,
+    "carfit_carousel_generate": _OPERATION,
+    "carfit_images_data": (
+        ctypes.c_int,
+        (ctypes.c_void_p, ctypes.c_char_p, _OUT, ctypes.POINTER(ctypes.c_size_t), _OUT),
+    ),
+    "carfit_images_prefetch": _OPERATION,
+    "carfit_images_cancel": _OPERATION,
+    "carfit_images_stats": _OPERATION,
+}
+
+#: The functions of the operation shape, in header order.
+OPERATIONS = tuple(name for name, signature in FUNCTIONS.items() if signature is _OPERATION)
 
 _lock = threading.Lock()
 _loaded: Optional[ctypes.CDLL] = None
@@ -76,13 +139,16 @@ def find_library() -> str:
     """Return the path (or linker name) of libcarfit to load.
 
     1. ``$CARFIT_LIBRARY``, a full path;
-    2. ``.build/release/libcarfit.so`` then ``.build/debug/libcarfit.so`` in the nearest
-       ancestor directory of this package that has one;
-    3. the system search: ``ctypes.util.find_library("carfit")``, else ``libcarfit.so.1``.
+    2. the ``libcarfit.so`` inside this package (an installed wheel carries one);
+    3. ``.build/release/libcarfit.so`` then ``.build/debug/libcarfit.so`` in the nearest
+       ancestor directory of this package that has one (a source checkout);
+    4. the system search: ``ctypes.util.find_library("carfit")``, else ``libcarfit.so.1``.
     """
     env = os.environ.get(ENV_VAR)
     if env:
         return env
+    if PACKAGED_LIBRARY.is_file():
+        return str(PACKAGED_LIBRARY)
     for path in candidate_paths():
         if path.is_file():
             return str(path)
@@ -90,45 +156,72 @@ def find_library() -> str:
 
 
 def _declare(lib: ctypes.CDLL) -> None:
-    """Set argtypes and restype on every function the library exports."""
-    c_int, c_void_p, c_char_p = ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p
-    out_ptr = ctypes.POINTER(c_void_p)
+    """Set argtypes and restype of every function of :data:`FUNCTIONS` the library exports.
 
-    lib.carfit_open.argtypes = [c_char_p, out_ptr, out_ptr]
-    lib.carfit_open.restype = c_int
-
-    lib.carfit_close.argtypes = [c_void_p]
-    lib.carfit_close.restype = None
-
-    lib.carfit_free.argtypes = [c_void_p]
-    lib.carfit_free.restype = None
-
-    # Static strings, never freed: c_char_p is right for these two only.
-    lib.carfit_version.argtypes = []
-    lib.carfit_version.restype = c_char_p
-
-    lib.carfit_status_name.argtypes = [c_int]
-    lib.carfit_status_name.restype = c_char_p
-
-    lib.carfit_call.argtypes = [c_void_p, c_char_p, c_char_p, out_ptr]
-    lib.carfit_call.restype = c_int
-
-    for name in OPERATIONS:
+    A function an older library of the same major version lacks is left undeclared; calling
+    it raises ``AttributeError``, and ``carfit_call`` answers its method with a misuse error.
+    """
+    for name, (restype, argtypes) in FUNCTIONS.items():
         try:
             fn = getattr(lib, name)
         except AttributeError:
             continue
-        fn.argtypes = [c_void_p, c_char_p, out_ptr]
-        fn.restype = c_int
+        fn.argtypes = list(argtypes)
+        fn.restype = restype
 
-    # int carfit_images_data(core, request, unsigned char **bytes, size_t *length, char **response)
+
+def library_version(lib: ctypes.CDLL) -> Tuple[int, str]:
+    """The loaded library's ``(carfit_version_number(), carfit_version())``.
+
+    A library older than ``carfit_version_number`` has its number worked out from the text.
+    """
+    version_fn = lib.carfit_version
+    version_fn.argtypes, version_fn.restype = [], ctypes.c_char_p
+    raw = version_fn()
+    text = raw.decode("ascii", "replace") if raw else ""
     try:
-        fn = lib.carfit_images_data
+        number_fn = lib.carfit_version_number
     except AttributeError:
-        pass
-    else:
-        fn.argtypes = [c_void_p, c_char_p, out_ptr, ctypes.POINTER(ctypes.c_size_t), out_ptr]
-        fn.restype = c_int
+        parts = [int(p) if p.isdigit() else 0 for p in text.split(".")[:3]] + [0, 0, 0]
+        return parts[0] * 10000 + parts[1] * 100 + parts[2], text
+    number_fn.argtypes, number_fn.restype = [], ctypes.c_int
+    return int(number_fn()), text
+
+
+class LibraryVersionError(OSError):
+    """The library found is of another major version than this binding."""
+
+
+def check_version(lib: ctypes.CDLL, path: str) -> None:
+    """Refuse a library whose major version differs from this binding's.
+
+    Raises :class:`LibraryVersionError` naming both versions and the library's path.
+    """
+    number, text = library_version(lib)
+    binding = binding_version()
+    binding_major = int(binding.split(".")[0]) if binding.split(".")[0].isdigit() else 0
+    if number // 10000 != binding_major:
+        raise LibraryVersionError(
+            f"libcarfit {text or number} at {path!r} is major version {number // 10000}, but this "
+            f"carfit binding {binding} needs major version {binding_major}: install the binding "
+            f"of that library, or set {ENV_VAR} to a libcarfit {binding_major}.x"
+        )
+
+
+def open_library(path: str) -> ctypes.CDLL:
+    """Load the library at ``path`` (a new handle, not cached), check its version and declare
+    its functions. Raises ``OSError`` (:class:`LibraryVersionError` for another major)."""
+    try:
+        lib = ctypes.CDLL(path)
+    except OSError as exc:
+        raise OSError(
+            f"cannot load libcarfit from {path!r} ({exc}); build the library first: "
+            f"'make' (or 'swift build -c release') at the repository root, or set {ENV_VAR} "
+            f"to its full path"
+        ) from exc
+    check_version(lib, path)
+    _declare(lib)
+    return lib
 
 
 def load_library(path: Optional[str] = None) -> ctypes.CDLL:
@@ -140,16 +233,7 @@ def load_library(path: Optional[str] = None) -> ctypes.CDLL:
     global _loaded
     with _lock:
         if _loaded is None:
-            target = path or find_library()
-            try:
-                lib = ctypes.CDLL(target)
-            except OSError as exc:
-                raise OSError(
-                    f"cannot load libcarfit from {target!r} ({exc}); build it with "
-                    f"'swift build -c release' or set {ENV_VAR} to its full path"
-                ) from exc
-            _declare(lib)
-            _loaded = lib
+            _loaded = open_library(path or find_library())
         return _loaded
 
 

@@ -7,9 +7,10 @@ Every method answers the month document ``{"year", "month", "title", "today", "s
 
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import cast
 
 from ._area import AreaMixin
+from .documents import Month
 
 __all__ = ["CalendarMixin"]
 
@@ -19,25 +20,25 @@ class CalendarMixin(AreaMixin):
 
     __slots__ = ()
 
-    def calendar(self) -> Dict[str, Any]:
+    def calendar(self) -> Month:
         """The displayed month with the selection (``calendar.get``)."""
-        return self._call("calendar.get")
+        return cast(Month, self._call("calendar.get"))
 
-    def next_month(self) -> Dict[str, Any]:
+    def next_month(self) -> Month:
         """Display the next month, keeping the selection (``calendar.next``).
 
         At December 9999 the month stays.
         """
-        return self._call("calendar.next")
+        return cast(Month, self._call("calendar.next"))
 
-    def previous_month(self) -> Dict[str, Any]:
+    def previous_month(self) -> Month:
         """Display the previous month, keeping the selection (``calendar.previous``).
 
         At January of year 1 the month stays.
         """
-        return self._call("calendar.previous")
+        return cast(Month, self._call("calendar.previous"))
 
-    def select_day(self, date: str, mode: str = "single") -> Dict[str, Any]:
+    def select_day(self, date: str, mode: str = "single") -> Month:
         """Select a day (``calendar.select``).
 
         Args:
@@ -50,9 +51,9 @@ class CalendarMixin(AreaMixin):
             InvalidError: the date is not a day (field ``"date"``) or the mode is neither
                 (field ``"mode"``).
         """
-        return self._call("calendar.select", {"date": date, "mode": mode})
+        return cast(Month, self._call("calendar.select", {"date": date, "mode": mode}))
 
-    def month(self, year: int, month: int) -> Dict[str, Any]:
+    def month(self, year: int, month: int) -> Month:
         """The document of any month, without changing the state (``calendar.month``).
 
         Args:
@@ -62,4 +63,4 @@ class CalendarMixin(AreaMixin):
         Raises:
             InvalidError: a member out of range (field ``"year"`` or ``"month"``).
         """
-        return self._call("calendar.month", {"year": year, "month": month})
+        return cast(Month, self._call("calendar.month", {"year": year, "month": month}))

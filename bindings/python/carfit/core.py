@@ -4,25 +4,23 @@ from __future__ import annotations
 
 import ctypes
 import json
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Optional, Tuple
 
+from ._area import Document, Request
 from ._lib import load_library, take_string
 from .errors import InternalError, error_from_response
 
-# Area mixins: to add an area, import its mixin here and list it in Core's bases.
+# Area mixins, one module per area: to add an area, import its mixin here and list it in
+# Core's bases.
 from .visits import VisitsMixin
 from .calendar import CalendarMixin
-from .plan import PlanMixin
+from .employees import EmployeesMixin
+from .catalog import CatalogMixin
 from .transactions import TransactionsMixin
-from .shop import ShopMixin
 from .articles import ArticlesMixin
 from .images import ImagesMixin
 
 __all__ = ["Core", "Request"]
-
-#: A request or config: a dict (serialised to JSON), JSON text (str or UTF-8 bytes, passed
-#: verbatim), or None (the library reads NULL as ``{}``).
-Request = Union[Dict[str, Any], str, bytes, None]
 
 
 def _encode(request: Request) -> Optional[bytes]:
@@ -36,20 +34,34 @@ def _encode(request: Request) -> Optional[bytes]:
     return json.dumps(request, ensure_ascii=False, allow_nan=False).encode("utf-8")
 
 
-class Core(VisitsMixin, CalendarMixin, PlanMixin, TransactionsMixin, ShopMixin, ArticlesMixin, ImagesMixin):
+class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, TransactionsMixin, ArticlesMixin,
+           ImagesMixin):
     """An open libcarfit core: database, clock, calendar state and caches.
 
     ``Core(config, **kwargs)`` opens a core; keyword arguments are merged into ``config``
     (``Core(now="2020-09-10T07:00:00Z", timeZone="Europe/Copenhagen")``). Config members, all
-    optional: ``database``, ``now``, ``timeZone``, ``hour24``, ``firstWeekday``, ``sources``,
-    ``http``, ``images``, ``maxRequestBytes``.
+    optional (defaults in parentheses):
+
+    - ``database``: SQLite file path, created with its schema if absent (``":memory:"``);
+    - ``now``: a fixed instant for the core's clock, ``"2020-09-10T07:00:00Z"`` (the system
+      clock);
+    - ``timeZone``: IANA zone of local days and times (``"UTC"``);
+    - ``hour24``: True/False for 24h/12h times (from the locale: LC_ALL, LC_TIME, LANG);
+    - ``firstWeekday``: ``"monday"`` or ``"sunday"`` (``"monday"``);
+    - ``sources``: ``{"visits": url, "articles": url}`` for the refresh methods (none);
+    - ``http``: ``{"timeoutMs": 1..600000}`` (10000);
+    - ``images``: ``{"directory": path, "memoryBytes": n, "diskBytes": n, "concurrency":
+      1..64}`` (a temporary directory of the core, 32 MiB, 256 MiB, 4);
+    - ``maxRequestBytes``: the largest request accepted, in bytes (536870912);
+    - ``importThreads``: 0..64 threads a large visits import parses on besides the calling
+      thread; 0 parses on the calling thread alone (one per processor, at most 8).
 
     Use it as a context manager, or call :meth:`close`. A non-zero status of any call raises
     the :class:`~carfit.CarfitError` subclass of that status. One core may be used from
     several threads; the library serialises the calls.
     """
 
-    def __init__(self, config: Union[Dict[str, Any], str, bytes, None] = None, **kwargs: Any) -> None:
+    def __init__(self, config: Request = None, **kwargs: Any) -> None:
         """Open a core with ``config`` (dict, JSON text, or None) merged with ``kwargs``.
 
         Raises:
@@ -59,10 +71,10 @@ class Core(VisitsMixin, CalendarMixin, PlanMixin, TransactionsMixin, ShopMixin, 
         """
         self._handle: Optional[ctypes.c_void_p] = None
         self._lib: ctypes.CDLL = load_library()
-        self.open_info: Dict[str, Any] = {}
+        self.open_info: Document = {}
 
         if kwargs:
-            if isinstance(config, (str, bytes)):
+            if not isinstance(config, (dict, type(None))):
                 raise TypeError("keyword config members need config to be a dict or None")
             config = {**(config or {}), **kwargs}
 
@@ -113,7 +125,7 @@ class Core(VisitsMixin, CalendarMixin, PlanMixin, TransactionsMixin, ShopMixin, 
 
     # -- calls --------------------------------------------------------------------------------
 
-    def _take(self, ptr: ctypes.c_void_p) -> Optional[Dict[str, Any]]:
+    def _take(self, ptr: ctypes.c_void_p) -> Optional[Document]:
         """Copy the response text at ``ptr``, free it with carfit_free, and parse it.
 
         Returns None when the library gave no response (a NULL pointer).
@@ -121,7 +133,8 @@ class Core(VisitsMixin, CalendarMixin, PlanMixin, TransactionsMixin, ShopMixin, 
         raw = take_string(self._lib, ptr)
         if raw is None:
             return None
-        return json.loads(raw.decode("utf-8"))
+        document: Document = json.loads(raw.decode("utf-8"))
+        return document
 
     def _carfit_call(self, method: str, request: Request) -> Tuple[int, ctypes.c_void_p]:
         """``carfit_call`` itself: the status and the response pointer, which the caller takes
@@ -135,7 +148,7 @@ class Core(VisitsMixin, CalendarMixin, PlanMixin, TransactionsMixin, ShopMixin, 
         )
         return status, response
 
-    def _call(self, method: str, request: Request = None) -> Dict[str, Any]:
+    def _call(self, method: str, request: Request = None) -> Document:
         """Run the operation ``method`` (``"<area>.<verb>"``) through ``carfit_call``.
 
         ``request`` is a dict (sent as JSON), JSON text, or None (``{}``). Returns the parsed
@@ -150,7 +163,7 @@ class Core(VisitsMixin, CalendarMixin, PlanMixin, TransactionsMixin, ShopMixin, 
             raise InternalError(9, {"message": f"{method} returned no response."})
         return document
 
-    def call(self, method: str, request: Request = None) -> Dict[str, Any]:
+    def call(self, method: str, request: Request = None) -> Document:
         """Run any operation by its method name, e.g. ``core.call("visits.list", {...})``.
 
         Returns the result document; raises the :class:`~carfit.CarfitError` subclass of a

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import ctypes
 import json
-from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
+from typing import Any, Iterable, List, Optional, Tuple, Union
 
-from ._area import AreaMixin, members
+from ._area import AreaMixin, Document, document_argument, members, string_list
 from .errors import InternalError, error_from_response
 
 __all__ = ["ImagesMixin"]
@@ -23,9 +23,17 @@ class ImagesMixin(AreaMixin):
 
     __slots__ = ()
 
+    # Provided by carfit.Core.
+    _lib: ctypes.CDLL
+    _handle: Optional[ctypes.c_void_p]
+
+    def _take(self, ptr: ctypes.c_void_p) -> Optional[Document]:
+        """Copy, free and parse a response text; implemented by :class:`carfit.Core`."""
+        raise NotImplementedError
+
     # -- feed ---------------------------------------------------------------------------------
 
-    def import_patterns(self, document: Union[List[Dict[str, Any]], Dict[str, Any]]) -> Dict[str, Any]:
+    def import_patterns(self, document: Union[List[Any], Document, str, bytes]) -> Document:
         """Add patterns to the carousel's pool (``patterns.import``).
 
         Args:
@@ -38,9 +46,9 @@ class ImagesMixin(AreaMixin):
         Raises:
             InvalidError: an object without a ``patterns`` array; nothing changes.
         """
-        return self._call("patterns.import", document)
+        return self._call("patterns.import", document_argument(document, "pass json.load(open(path)) for a file"))
 
-    def generate_carousel(self, rows: int, columns: int, seed: Optional[int] = None) -> Dict[str, Any]:
+    def generate_carousel(self, rows: int, columns: int, seed: Optional[int] = None) -> Document:
         """The carousel feed (``carousel.generate``): ``rows`` × ``columns`` tiles (1–1000 each).
 
         Returns:
@@ -55,7 +63,7 @@ class ImagesMixin(AreaMixin):
 
     # -- images -------------------------------------------------------------------------------
 
-    def image(self, url: str) -> Tuple[bytes, Dict[str, Any]]:
+    def image(self, url: str) -> Tuple[bytes, Document]:
         """Load an image from memory, disk or the network (``carfit_images_data``).
 
         Blocks until the image is there (the GIL is released meanwhile); a load of the same URL
@@ -93,7 +101,7 @@ class ImagesMixin(AreaMixin):
         """The bytes of the image at ``url``; see :meth:`image`."""
         return self.image(url)[0]
 
-    def prefetch_images(self, urls: Iterable[str], priority: Optional[str] = None) -> Dict[str, Any]:
+    def prefetch_images(self, urls: Iterable[str], priority: Optional[str] = None) -> Document:
         """Queue images for background loading (``images.prefetch``); returns at once.
 
         Args:
@@ -103,12 +111,12 @@ class ImagesMixin(AreaMixin):
         Returns:
             ``{"queued": n}``: URLs in memory or already loading are not queued.
         """
-        return self._call("images.prefetch", members(urls=list(urls), priority=priority))
+        return self._call("images.prefetch", members(urls=string_list("urls", urls), priority=priority))
 
-    def cancel_images(self, urls: Iterable[str]) -> Dict[str, Any]:
+    def cancel_images(self, urls: Iterable[str]) -> Document:
         """Drop queued prefetches not yet started (``images.cancel``); ``{"cancelled": n}``."""
-        return self._call("images.cancel", {"urls": list(urls)})
+        return self._call("images.cancel", {"urls": string_list("urls", urls)})
 
-    def image_stats(self) -> Dict[str, Any]:
+    def image_stats(self) -> Document:
         """The caches and counters (``images.stats``): ``{"memory", "disk", "requests", "prefetch"}``."""
         return self._call("images.stats")

@@ -1,34 +1,65 @@
-"""Transactions and insights (section 6 of the contract)."""
+"""Transactions and spending insights (methods ``transactions.*`` and ``insights.get``)."""
 
 from __future__ import annotations
 
-from typing import Any
+import warnings
+from typing import Dict, Optional, Union
+
+from ._area import AreaMixin, Document, document_argument, members
+
+__all__ = ["TransactionsMixin", "TransactionId"]
+
+#: A transaction id as the source gives it: a number or a string.
+TransactionId = Union[int, str]
 
 
-class TransactionsMixin:
-    """Typed methods for transactions.import, transactions.list, transactions.pin and insights.get.
+class TransactionsMixin(AreaMixin):
+    """The ``transactions`` and ``insights`` areas of the C API."""
 
-    Mixed into Core, which provides _call(method, request) -> dict.
-    """
+    __slots__ = ()
 
-    _call: Any
+    def import_transactions(self, document: Union[Document, str, bytes]) -> Document:
+        """Upsert ``{"transactions": [...]}`` by id (``transactions.import``):
+        ``{"imported": n, "rejected": [...]}``."""
+        return self._call("transactions.import", document_argument(document, "pass json.load(open(path)) for a file"))
 
-    def import_transactions(self, document: dict[str, Any]) -> dict:
-        """Upsert {"transactions": [...]} by id; returns {"imported": n, "rejected": [...]}."""
-        return self._call("transactions.import", document)
+    def list_transactions(self, category: Optional[str] = None) -> Document:
+        """One category's transactions (None or ``"all"``: every one) with the bar, the count
+        and the pinned sum (``transactions.list``)."""
+        return self._call("transactions.list", members(category=category))
 
-    def list_transactions(self, category: str | None = None) -> dict:
-        """One category's transactions (None or "all": every one) with the bar, count and pinned sum."""
-        return self._call("transactions.list", {} if category is None else {"category": category})
+    def pin_transaction(self, transaction_id: Optional[TransactionId] = None, pinned: bool = True,
+                        **deprecated: TransactionId) -> Document:
+        """Pin or unpin one transaction (``transactions.pin``): ``{"transaction": {...}}``.
 
-    def pin_transaction(self, id: int | str, pinned: bool = True) -> dict:
-        """Pin or unpin one transaction; returns {"transaction": {...}}."""
-        return self._call("transactions.pin", {"id": id, "pinned": pinned})
+        The keyword ``id=`` of earlier versions still works, with a DeprecationWarning.
 
-    def unpin_transaction(self, id: int | str) -> dict:
-        """Unpin one transaction; returns {"transaction": {...}}."""
-        return self.pin_transaction(id, False)
+        Raises:
+            NotFoundError: no transaction has that id.
+        """
+        transaction_id = _legacy_id("pin_transaction", transaction_id, deprecated)
+        return self._call("transactions.pin", {"id": transaction_id, "pinned": pinned})
 
-    def insights(self) -> dict:
-        """Per category total, count and share of the pinned transactions, and the grand total."""
+    def unpin_transaction(self, transaction_id: Optional[TransactionId] = None, **deprecated: TransactionId) -> Document:
+        """Unpin one transaction: :meth:`pin_transaction` with ``pinned=False``."""
+        return self.pin_transaction(_legacy_id("unpin_transaction", transaction_id, deprecated), False)
+
+    def insights(self) -> Document:
+        """Per category total, count and share of the pinned transactions, and the grand total
+        (``insights.get``)."""
         return self._call("insights.get")
+
+
+def _legacy_id(method: str, transaction_id: Optional[TransactionId], deprecated: Dict[str, TransactionId]) -> TransactionId:
+    """The transaction id of a call that may still use the keyword ``id=``."""
+    legacy = deprecated.pop("id", None)
+    if deprecated:
+        raise TypeError(f"{method}() got an unexpected keyword argument {next(iter(deprecated))!r}")
+    if legacy is not None:
+        if transaction_id is not None:
+            raise TypeError(f"{method}() got both transaction_id and id")
+        warnings.warn(f"{method}(id=...) is deprecated; use transaction_id=...", DeprecationWarning, stacklevel=3)
+        return legacy
+    if transaction_id is None:
+        raise TypeError(f"{method}() missing the transaction id")
+    return transaction_id

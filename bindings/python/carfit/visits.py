@@ -1,25 +1,43 @@
-"""Visits: the washer's day (methods ``visits.*``)."""
+"""Visits: the washer's day (methods ``visits.import``, ``visits.list``, ``visits.refresh`` and
+``visits.plan``)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+import os
+from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Union, cast
 
-from ._area import AreaMixin, members
+from ._area import AreaMixin, Document, document_argument, members, string_list
+from .documents import ImportResult, VisitList
 
-__all__ = ["VisitsMixin"]
+__all__ = ["VisitsMixin", "Point"]
+
+#: A start point: ``(latitude, longitude)`` or ``{"latitude": .., "longitude": ..}``.
+Point = Union[Sequence[float], Mapping[str, float]]
+
+
+def _point(start: Optional[Point]) -> Optional[Dict[str, Any]]:
+    """The request's ``start`` object of a pair or a mapping (None stays absent)."""
+    if start is None:
+        return None
+    if isinstance(start, Mapping):
+        return dict(start)
+    latitude, longitude = start
+    return {"latitude": latitude, "longitude": longitude}
 
 
 class VisitsMixin(AreaMixin):
-    """The ``visits`` area of the C API."""
+    """The ``visits`` area of the C API: import, list, refresh from the source, plan a day."""
 
     __slots__ = ()
 
-    def import_visits(self, document: Dict[str, Any]) -> Dict[str, Any]:
+    def import_visits(self, document: Union[Document, str, bytes]) -> ImportResult:
         """Replace the stored visits with a snapshot (``visits.import``).
 
         Args:
             document: the visits API document ``{"success": true, "data": [visit, ...],
-                "code": 200}``, or just ``{"data": [...]}``.
+                "code": 200}``, or just ``{"data": [...]}``, as a dict or as JSON text. To
+                import a file, use :meth:`import_visits_file`: a string that looks like a
+                path raises ``ValueError`` here.
 
         Returns:
             ``{"imported": n, "rejected": [{"index", "field", "message"}, ...]}``; rejected
@@ -28,20 +46,39 @@ class VisitsMixin(AreaMixin):
         Raises:
             InvalidError: the document has no ``data`` array (field ``"data"``); nothing
                 changes.
+            ValueError: ``document`` is a string that looks like a file path.
         """
-        return self._call("visits.import", document)
+        return cast(ImportResult, self._call("visits.import", document_argument(document, "to import a file, use import_visits_file(path)")))
+
+    def import_visits_file(self, path: Union[str, "os.PathLike[str]"]) -> ImportResult:
+        """Replace the stored visits with the snapshot in a file (``visits.import`` with
+        ``{"file": path}``): the library reads the file itself, streaming, so Python never
+        holds it.
+
+        Args:
+            path: the file's path; a relative path is taken from the current directory.
+
+        Returns:
+            As :meth:`import_visits`.
+
+        Raises:
+            InvalidError: the file cannot be read (field ``"file"``, the system's reason in
+                the message), or the document has no ``data`` array; nothing changes.
+        """
+        return cast(ImportResult, self._call("visits.import", {"file": os.path.abspath(os.fspath(path))}))
 
     def list_visits(
         self,
-        dates: Optional[List[str]] = None,
+        dates: Optional[Iterable[str]] = None,
         employee_id: Optional[str] = None,
         hour24: Optional[bool] = None,
-    ) -> Dict[str, Any]:
+    ) -> VisitList:
         """The cards of some days (``visits.list``).
 
         Args:
-            dates: days as ``"YYYY-MM-DD"``, listed in the order given (each once); None
-                means the days selected in the calendar, ascending.
+            dates: a list of days as ``"YYYY-MM-DD"``, listed in the order given (each once);
+                None means the days selected in the calendar, ascending. A single string is
+                refused with ``TypeError`` (write ``dates=["2020-09-10"]``).
             employee_id: keep only this employee's visits (``homeBobEmployeeId``).
             hour24: override the core's clock style for ``startTime`` (True "14:05",
                 False "02:05 PM").
@@ -53,10 +90,59 @@ class VisitsMixin(AreaMixin):
         Raises:
             InvalidError: a date that does not exist (field ``"dates[i]"``), or a member of
                 the wrong type.
+            TypeError: ``dates`` is a single string.
+        """
+        request = members(dates=string_list("dates", dates), employeeId=employee_id, hour24=hour24)
+        return cast(VisitList, self._call("visits.list", request))
+
+    def refresh_visits(self) -> ImportResult:
+        """Fetch ``sources.visits`` and import it (``visits.refresh``).
+
+        Raises:
+            UnavailableError: the source failed; the stored visits are kept, and
+                ``error.document["reason"]`` says why (``"refused"``, ``"timeout"``,
+                ``"http_status"``, ...).
+        """
+        return cast(ImportResult, self._call("visits.refresh"))
+
+    def plan_day(
+        self,
+        date: str,
+        employee_id: Optional[str] = None,
+        start: Optional[Point] = None,
+        start_time: Optional[str] = None,
+        speed_kmh: Optional[float] = None,
+        detour_factor: Optional[float] = None,
+    ) -> Document:
+        """The order to drive a day's open visits in, with arrival times (``visits.plan``).
+
+        Args:
+            date: the day, ``"YYYY-MM-DD"``.
+            employee_id: plan only this employee's visits (``homeBobEmployeeId``).
+            start: where the washer sets out, ``(latitude, longitude)``; without it the
+                first stop's travel is 0.
+            start_time: ``"HH:mm"`` local time of setting out; default: the start time of
+                the day's earliest stop.
+            speed_kmh: driving speed, more than 0 and at most 300 (default 30).
+            detour_factor: road length over geodesic length, 1 to 10 (default 1.3).
+
+        Returns:
+            ``{"date", "startTime", "stops": [{"visitId", "name", "arrival", "departure",
+            "waitMinutes", "lateMinutes", "distanceMeters", "travelMinutes",
+            "serviceMinutes", "window", "expectedTime", "state", "latitude", "longitude"}],
+            "distanceMeters", "originalDistanceMeters", "savedMeters", "lateStops",
+            "originalLateStops", "optimized", "skipped": [{"visitId", "reason"}]}``.
+
+        Raises:
+            InvalidError: a member is missing, of the wrong type or out of range; ``field``
+                names it (``"date"``, ``"start.latitude"``, ``"speedKmh"``, ...).
         """
         request = members(
-            dates=None if dates is None else list(dates),
+            date=date,
             employeeId=employee_id,
-            hour24=hour24,
+            start=_point(start),
+            startTime=start_time,
+            speedKmh=speed_kmh,
+            detourFactor=detour_factor,
         )
-        return self._call("visits.list", request)
+        return self._call("visits.plan", request)

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+import carfit
+import carfit.visits
 from carfit import CarfitError, Core, InvalidError, UnavailableError  # conftest puts the binding on the path
 from carfit.articles import ArticlesMixin
 
@@ -453,12 +455,14 @@ def test_mixin_methods():
     r.list_articles(hour24=False)
     assert r.format_article_date("2020-01-01T00:00:00Z") == "t"
     r.format_article_date("2020-01-01T00:00:00Z", hour24=True)
-    r.refresh_visits()
     assert calls == [
         ("articles.import", {"content": []}), ("articles.refresh", None), ("articles.list", {}),
         ("articles.list", {"hour24": False}), ("articles.format_date", {"date": "2020-01-01T00:00:00Z"}),
-        ("articles.format_date", {"date": "2020-01-01T00:00:00Z", "hour24": True}), ("visits.refresh", None),
+        ("articles.format_date", {"date": "2020-01-01T00:00:00Z", "hour24": True}),
     ]
+    # visits.refresh belongs to the visits area.
+    assert not hasattr(r, "refresh_visits")
+    assert hasattr(carfit.visits.VisitsMixin, "refresh_visits")
 
 
 def test_mixin_through_the_library(server):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import re
 import threading
 from pathlib import Path
 
@@ -13,10 +14,29 @@ from carfit import _lib
 from conftest import DAY_CONFIG, REPO_ROOT
 
 
-def test_version_matches_header(lib):
-    assert carfit.version() == "1.0.0"
+def header_macros() -> dict:
+    """The header's CARFIT_VERSION* macros: name -> value text."""
     header = (REPO_ROOT / "include" / "carfit.h").read_text(encoding="utf-8")
-    assert '#define CARFIT_VERSION "1.0.0"' in header
+    return dict(re.findall(r"^#define (CARFIT_VERSION\w*) (\S+)$", header, re.M))
+
+
+def header_version() -> str:
+    macros = header_macros()
+    return "%s.%s.%s" % (macros["CARFIT_VERSION_MAJOR"], macros["CARFIT_VERSION_MINOR"], macros["CARFIT_VERSION_PATCH"])
+
+
+def test_version_matches_header(lib):
+    macros = header_macros()
+    assert macros["CARFIT_VERSION"] == '"%s"' % header_version()
+    assert carfit.version() == header_version()
+    assert carfit.__version__ == header_version()
+
+
+def test_version_number_matches_header(lib):
+    macros = header_macros()
+    major, minor, patch = (int(macros["CARFIT_VERSION_" + part]) for part in ("MAJOR", "MINOR", "PATCH"))
+    assert int(macros["CARFIT_VERSION_NUMBER"]) == major * 10000 + minor * 100 + patch
+    assert lib.carfit_version_number() == major * 10000 + minor * 100 + patch
 
 
 @pytest.mark.parametrize(
@@ -77,7 +97,7 @@ def test_owned_strings_are_not_char_p(lib):
 
 def test_open_and_close(lib):
     core = carfit.Core()
-    assert core.open_info == {"version": "1.0.0", "database": ":memory:"}
+    assert core.open_info == {"version": header_version(), "database": ":memory:"}
     assert not core.closed
     core.close()
     assert core.closed

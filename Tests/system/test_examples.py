@@ -1,0 +1,43 @@
+"""The example programs as a new user meets them: they run from any directory (their data is
+found from their own location), and a missing library is reported as a build step to do."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+C_PROGRAMS = sorted((ROOT / "examples" / "c" / "bin").glob("*"))
+PY_PROGRAMS = sorted((ROOT / "examples" / "python").glob("*.py"))
+
+
+def test_the_examples_are_built():
+    assert C_PROGRAMS, "make -C examples/c"
+    assert {p.name for p in C_PROGRAMS} == {p.stem for p in (ROOT / "examples" / "c").glob("*.c")}
+
+
+@pytest.mark.parametrize("program", C_PROGRAMS + PY_PROGRAMS, ids=lambda p: p.name)
+def test_examples_run_from_another_directory(program, tmp_path):
+    command = [sys.executable, str(program)] if program.suffix == ".py" else [str(program)]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip()
+
+
+@pytest.mark.parametrize("program", PY_PROGRAMS, ids=lambda p: p.name)
+def test_python_examples_ask_for_the_library_build(program, tmp_path):
+    env = {**os.environ, "CARFIT_LIBRARY": str(tmp_path / "missing" / "libcarfit.so")}
+    result = subprocess.run([sys.executable, str(program)], cwd=tmp_path, env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode != 0
+    assert "build the library first: 'make'" in result.stderr
+    assert "cannot read" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_c_examples_makefile_asks_for_the_library_build(tmp_path):
+    result = subprocess.run(["make", "-C", str(ROOT / "examples" / "c"), f"LIBDIR={tmp_path}", "BIN=" + str(tmp_path / "bin")],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0
+    assert f"build the library first: make -C {ROOT}" in result.stderr
+    assert "test -e" not in result.stderr + result.stdout
