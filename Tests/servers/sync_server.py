@@ -401,6 +401,15 @@ class SyncServer:
                     raise ControlError("idleTimeoutMs must be a non-negative integer")
                 self.idle_timeout = ms / 1000
             self.faults.arm(control)
+        if "refuse" in control:
+            # Answer only once the listener is closed, so the caller's next connection is refused
+            # (the serving loop notices the fault within one turn of its 50 ms wait).
+            deadline = time.monotonic() + 2.0
+            while self._listener is not None and time.monotonic() < deadline:
+                with self.lock:
+                    if self.faults.refuse_until <= time.monotonic():
+                        break
+                time.sleep(0.005)
 
     def state(self) -> dict[str, Any]:
         """What `/_state` answers."""
