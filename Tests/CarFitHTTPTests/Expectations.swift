@@ -8,12 +8,22 @@ func assertFails<T>(_ reason: HTTPError.Reason, file: StaticString = #filePath, 
                     _ body: () throws(HTTPError) -> T) -> HTTPError? {
     do throws(HTTPError) {
         let value = try body()
-        XCTFail("expected \(reason.rawValue), got \(value)", file: file, line: line)
+        XCTFail("expected \(reason.rawValue), got \(summary(value))", file: file, line: line)
         return nil
     } catch {
         XCTAssertEqual(error.reason, reason, "\(error.message)", file: file, line: line)
         XCTAssertFalse(error.message.isEmpty, file: file, line: line)
         return error
+    }
+}
+
+/// A short description of an answer (never a whole body, which may be huge).
+func summary(_ value: Any) -> String {
+    switch value {
+    case let answer as HTTPResponseBody: "status \(answer.response.status), \(answer.body.count) body bytes"
+    case let response as HTTPResponse: "status \(response.status), \(response.bodyBytes) body bytes"
+    case let download as HTTPDownload: "status \(download.response.status), \(download.response.bodyBytes) bytes in a file"
+    default: String(describing: type(of: value))
     }
 }
 

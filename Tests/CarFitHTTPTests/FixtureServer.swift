@@ -29,7 +29,8 @@ final class FixtureServer: @unchecked Sendable {
         let script = FixtureServer.root.appendingPathComponent("Tests/servers/http_fixture.py").path
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, "--port", "0", "--watch-stdin", "--idle", "300"]
+        process.arguments = ["python3", script, "--port", "0", "--watch-stdin", "--idle", "300",
+                             "--max-endless", String(1 << 30)]
         input = Pipe()
         let output = Pipe()
         process.standardInput = input
