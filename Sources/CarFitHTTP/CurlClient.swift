@@ -56,9 +56,7 @@ public final class CurlClient: Sendable {
                 }
             }
         }
-        var response = try outcome.get()
-        if !response.stopped && response.bodyBytes == 0 { response.stopped = !head(response) }
-        return response
+        return try outcome.get()
     }
 
     /// Performs `request` and collects its body in memory, at most `maxBytes` (and at most

@@ -197,8 +197,14 @@ final class CurlTransfer {
         guard let result else { throw failure(.transport, "The transfer from \(shortURL) ended without a result.") }
         guard result == CURLE_OK else { throw mapped(result, status: httpStatus) }
         guard status > 0 else { throw failure(.noResponse, "\(shortURL) gave no HTTP response.") }
-        var response = head ?? currentHead()
-        response.bodyBytes = bodyBytes
+        if let head {
+            var response = head
+            response.bodyBytes = bodyBytes
+            return response
+        }
+        // No body came: the receiver sees the head now, once, as it would before a body.
+        var response = currentHead()
+        response.stopped = !onHead(response)
         return response
     }
 

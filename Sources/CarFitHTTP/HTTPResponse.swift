@@ -9,7 +9,8 @@ public struct HTTPResponse: Sendable, Equatable {
     public var redirects: Int
     /// The body bytes delivered to the receiver, after decoding.
     public var bodyBytes: Int64
-    /// Whether the receiver stopped the transfer before the body ended.
+    /// Whether the receiver (its head or body closure) returned false: the rest of the body,
+    /// if there was one, was not read.
     public var stopped: Bool
 
     public init(status: Int, url: String, headers: [HTTPHeader] = [], redirects: Int = 0,

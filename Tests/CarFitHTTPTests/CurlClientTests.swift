@@ -72,7 +72,7 @@ final class CurlClientTests: XCTestCase {
     func testTheBodyIsDeliveredChunkByChunkAsItArrives() throws {
         var chunks: [[UInt8]] = []
         var headSeen = 0
-        let response = try client.stream(.get(server.url("/drip?bytes=5&interval_ms=30")), head: { head in
+        let response = try client.stream(.get(server.url("/drip?bytes=5&interval_ms=100")), head: { head in
             headSeen += 1
             XCTAssertEqual(head.status, 200)
             XCTAssertTrue(chunks.isEmpty, "the head comes before the body")
@@ -267,18 +267,21 @@ final class CurlClientTests: XCTestCase {
         let patient = CurlClient(limits: HTTPLimits(timeoutMs: 20_000, totalTimeoutMs: 60_000))
         let server = try XCTUnwrap(server)
         let group = DispatchGroup()
+        let underWay = DispatchSemaphore(value: 0)
         let reasons = Collected<HTTPError.Reason>()
-        for path in ["/hang?seconds=30", "/drip?bytes=1000&interval_ms=50", "/stall?bytes=10&seconds=30"] {
+        let paths = ["/stall?bytes=10&seconds=30", "/drip?bytes=1000&interval_ms=50", "/stall?bytes=1000&seconds=30"]
+        for path in paths {
             DispatchQueue.global().async(group: group) {
                 do throws(HTTPError) {
-                    _ = try patient.fetch(.get(server.url(path)))
+                    _ = try patient.stream(.get(server.url(path)), head: { _ in underWay.signal(); return true }) { _ in true }
                     reasons.append(.transport)
                 } catch {
                     reasons.append(error.reason)
                 }
             }
         }
-        Thread.sleep(forTimeInterval: 0.5)
+        // Every transfer has its response's head before the cancellation.
+        for _ in paths { XCTAssertEqual(underWay.wait(timeout: .now() + 15), .success) }
         patient.cancelAll()
         XCTAssertEqual(group.wait(timeout: .now() + 15), .success)
         XCTAssertEqual(reasons.values, [.cancelled, .cancelled, .cancelled])
