@@ -291,7 +291,9 @@ final class CurlTransfer {
         if head == nil {
             let response = currentHead()
             head = response
-            guard onHead(response) else {
+            let proceed = onHead(response)
+            lastActivity = CurlTransfer.now()
+            guard proceed else {
                 abort = .stoppedByReceiver
                 return cf_curl_write_abort()
             }
@@ -303,7 +305,10 @@ final class CurlTransfer {
             return cf_curl_write_abort()
         }
         bodyBytes += Int64(length)
-        guard onBody(UnsafeRawBufferPointer(start: data, count: length)) else {
+        let proceed = onBody(UnsafeRawBufferPointer(start: data, count: length))
+        // Time the receiver spends on a chunk is not the server's silence.
+        lastActivity = CurlTransfer.now()
+        guard proceed else {
             abort = .stoppedByReceiver
             return cf_curl_write_abort()
         }

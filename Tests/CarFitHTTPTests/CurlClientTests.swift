@@ -87,6 +87,19 @@ final class CurlClientTests: XCTestCase {
         XCTAssertEqual(response.bodyBytes, 5)
     }
 
+    func testASlowReceiverIsNotASilentServer() throws {
+        // The receiver takes longer over a chunk than timeoutMs allows the server to be silent.
+        let hasty = CurlClient(limits: HTTPLimits(timeoutMs: 300, totalTimeoutMs: 30_000))
+        var received = 0
+        let response = try hasty.stream(.get(server.url("/drip?bytes=4&interval_ms=50"))) { chunk in
+            Thread.sleep(forTimeInterval: 0.6)
+            received += chunk.count
+            return true
+        }
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(received, 4)
+    }
+
     func testUpToFiveRedirectsAreFollowed() throws {
         let answer = try client.fetch(.get(server.url("/redirect/5")))
         XCTAssertEqual(answer.response.status, 200)
