@@ -1,7 +1,8 @@
 /// The bounds of one transfer. A hostile or broken server cannot make a request wait longer,
 /// follow more redirects or deliver more bytes than these.
 public struct HTTPLimits: Sendable, Equatable {
-    /// Connecting, and each wait for data (the longest time without a byte arriving), in ms.
+    /// Connecting, and each wait for data (the longest time without a byte arriving, checked
+    /// at least every 100 ms), in ms.
     public var timeoutMs: Int
     /// The whole transfer, from the first connection to the last byte, in ms.
     public var totalTimeoutMs: Int
