@@ -50,5 +50,10 @@ let package = Package(
         .testTarget(name: "CarFitCoreTests", dependencies: ["CarFitCore"], exclude: ["Fixtures"]),
         .testTarget(name: "CarFitStoreTests", dependencies: ["CarFitStore", "CarFitCore"]),
         .testTarget(name: "CarFitABITests", dependencies: [], exclude: ["Fixtures"]),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CarFitHTTP", dependencies: ["CCurl"]),
+        .executableTarget(name: "CarFitHTTPCheck", dependencies: ["CarFitHTTP"], path: "Tests/CarFitHTTPCheck"),
+        .testTarget(name: "CarFitHTTPTests", dependencies: ["CarFitHTTP"]),
     ]
 )

@@ -1,0 +1,50 @@
+/// What to fetch: the method, the URL (http or https), extra header lines and, for a POST, the
+/// body. The client adds `Accept-Encoding` (gzip and deflate are decoded before the body is
+/// delivered) and its `User-Agent`.
+public struct HTTPRequest: Sendable, Equatable {
+    public enum Method: String, Sendable {
+        case get = "GET"
+        case post = "POST"
+    }
+
+    public var method: Method
+    public var url: String
+    public var headers: [HTTPHeader]
+    public var body: [UInt8]
+
+    public init(method: Method = .get, url: String, headers: [HTTPHeader] = [], body: [UInt8] = []) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A GET of `url` with `headers`.
+    public static func get(_ url: String, headers: [HTTPHeader] = []) -> HTTPRequest {
+        HTTPRequest(method: .get, url: url, headers: headers)
+    }
+
+    /// A conditional GET: `If-None-Match` with the stored `etag` and `If-Modified-Since` with
+    /// the stored `lastModified`, each only when there is one. A server whose document has not
+    /// changed answers 304 with no body.
+    public static func conditionalGet(_ url: String, etag: String?, lastModified: String?,
+                                      headers: [HTTPHeader] = []) -> HTTPRequest {
+        var all = headers
+        if let etag, !etag.isEmpty { all.append(HTTPHeader("If-None-Match", etag)) }
+        if let lastModified, !lastModified.isEmpty { all.append(HTTPHeader("If-Modified-Since", lastModified)) }
+        return HTTPRequest(method: .get, url: url, headers: all)
+    }
+
+    /// A POST of a JSON document: `body` is sent as it is, with `Content-Type: application/json`.
+    public static func postJSON(_ url: String, body: [UInt8], headers: [HTTPHeader] = []) -> HTTPRequest {
+        HTTPRequest(method: .post, url: url, headers: [HTTPHeader("Content-Type", "application/json")] + headers, body: body)
+    }
+
+    /// Whether the URL names the http or https scheme (any case) and holds no blank or control
+    /// byte; libcurl checks the rest.
+    var hasHTTPURL: Bool {
+        let bytes = Array(url.utf8.prefix(8)).map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        let scheme = bytes.starts(with: Array("http://".utf8)) || bytes.starts(with: Array("https://".utf8))
+        return scheme && !url.utf8.contains { $0 <= 0x20 || $0 == 0x7F }
+    }
+}
