@@ -45,5 +45,6 @@ let package = Package(
         ),
         .testTarget(name: "CarFitCoreTests", dependencies: ["CarFitCore"], exclude: ["Fixtures"]),
         .testTarget(name: "CarFitABITests", dependencies: [], exclude: ["Fixtures"]),
+        .testTarget(name: "CarFitTests", dependencies: ["CarFit"]),
     ]
 )

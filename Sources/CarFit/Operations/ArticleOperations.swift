@@ -1,12 +1,6 @@
 import CarFitCore
 import CarFitStore
 
-let articleOperations: [(String, Operation)] = [
-    ("articles.import", .parsed { core, request throws(CarFitError) in try core.importArticles(request) }),
-    ("articles.list", .parsed { core, request throws(CarFitError) in try core.listArticles(request) }),
-    ("articles.format_date", .parsed { core, request throws(CarFitError) in try core.formatArticleDate(request) }),
-]
-
 extension Core {
     var articles: ArticleStore { ArticleStore(db) }
 

@@ -1,13 +1,5 @@
 import CarFitCore
 
-let calendarOperations: [(String, Operation)] = [
-    ("calendar.get", .parsed { core, _ throws(CarFitError) in try core.calendarDocument() }),
-    ("calendar.next", .parsed { core, _ throws(CarFitError) in core.calendar.next(); return try core.calendarDocument() }),
-    ("calendar.previous", .parsed { core, _ throws(CarFitError) in core.calendar.previous(); return try core.calendarDocument() }),
-    ("calendar.select", .parsed { core, request throws(CarFitError) in try core.selectDay(request) }),
-    ("calendar.month", .parsed { core, request throws(CarFitError) in try core.monthDocument(request) }),
-]
-
 extension Core {
     /// The document of `month` (else the displayed one), rebuilt only when the month, today,
     /// the selection or the stored visits changed.

@@ -1,22 +1,6 @@
 import CarFitCore
 import CarFitStore
 
-/// The carousel feed: the pattern pool lives in the database, so these run under the core's
-/// lock. `patterns.import` reads its bytes itself: it also takes the colourlovers array.
-let carouselOperations: [(String, Operation)] = [
-    ("patterns.import", .streamed { core, bytes throws(CarFitError) in try core.importPatterns(bytes) }),
-    ("carousel.generate", .parsed { core, request throws(CarFitError) in try core.generateCarousel(request) }),
-]
-
-/// The image pipeline has its own lock and `carfit_images_data` blocks on the network: these run
-/// without the core's lock (a closed core's pipeline answers `misuse`). `carfit_images_data`,
-/// with its binary out-parameter, has no method name.
-let imageOperations: [(String, Operation)] = [
-    ("images.prefetch", .selfLocking { core, request throws(CarFitError) in try core.prefetchImages(request) }),
-    ("images.cancel", .selfLocking { core, request throws(CarFitError) in try core.cancelImages(request) }),
-    ("images.stats", .selfLocking { core, _ throws(CarFitError) in try core.images.stats() }),
-]
-
 extension Core {
     var patterns: PatternStore { PatternStore(db) }
 

@@ -1,9 +1,5 @@
 import CarFitCore
 
-let planOperations: [(String, Operation)] = [
-    ("visits.plan", .parsed { core, request throws(CarFitError) in try core.planVisits(request) }),
-]
-
 extension Core {
     /// The order to drive a day's open visits in, with arrival and departure times.
     func planVisits(_ request: Fields) throws(CarFitError) -> JSON {

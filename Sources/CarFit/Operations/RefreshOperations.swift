@@ -1,15 +1,5 @@
 import CarFitCore
 
-// Refreshing from the configured sources (sections 3 and 7 of the contract).
-
-// Both take the core's lock themselves, around their database work only: a refresh waits for
-// the network and parses the document without holding up the core's other calls (a list can be
-// read from the cache while a refresh is under way).
-let refreshOperations: [(String, Operation)] = [
-    ("visits.refresh", .selfLocking { core, _ throws(CarFitError) in try core.refreshVisits() }),
-    ("articles.refresh", .selfLocking { core, _ throws(CarFitError) in try core.refreshArticles() }),
-]
-
 extension Core {
     /// Fetches `sources.visits` and imports it as `visits.import` does: the document is read
     /// by the import's streaming reader, which commits the snapshot only after the document's

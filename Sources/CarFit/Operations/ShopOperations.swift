@@ -1,24 +1,6 @@
 import CarFitCore
 import CarFitStore
 
-let shopOperations: [(String, Operation)] = [
-    ("employees.create", .parsed { core, request throws(CarFitError) in try core.createEmployee(request) }),
-    ("employees.list", .parsed { core, _ throws(CarFitError) in try core.listEmployees() }),
-    ("employees.recover_pin", .parsed { core, request throws(CarFitError) in try core.recoverPIN(request) }),
-    ("session.login", .parsed { core, request throws(CarFitError) in try core.login(request) }),
-    ("session.logout", .parsed { core, _ throws(CarFitError) in core.session.employeeId = nil; return .obj(["employee": .null]) }),
-    ("session.get", .parsed { core, _ throws(CarFitError) in try core.sessionDocument() }),
-    ("catalog.import", .parsed { core, request throws(CarFitError) in try core.importCatalog(request) }),
-    ("catalog.list", .parsed { core, request throws(CarFitError) in try core.listCatalog(request) }),
-    ("catalog.product", .parsed { core, request throws(CarFitError) in try core.productDocument(request) }),
-    ("cart.add", .parsed { core, request throws(CarFitError) in try core.addToCart(request) }),
-    ("cart.update", .parsed { core, request throws(CarFitError) in try core.updateCart(request) }),
-    ("cart.remove", .parsed { core, request throws(CarFitError) in try core.removeFromCart(request) }),
-    ("cart.get", .parsed { core, _ throws(CarFitError) in try core.cartDocument(try core.loggedInEmployee()) }),
-    ("cart.checkout", .parsed { core, _ throws(CarFitError) in try core.checkout() }),
-    ("cart.orders", .parsed { core, _ throws(CarFitError) in try core.ordersDocument() }),
-]
-
 extension Core {
     var shop: ShopStore { ShopStore(db) }
 
@@ -93,6 +75,11 @@ extension Core {
         case .refused(let error):
             throw error
         }
+    }
+
+    func logout() -> JSON {
+        session.employeeId = nil
+        return .obj(["employee": .null])
     }
 
     func sessionDocument() throws(CarFitError) -> JSON {

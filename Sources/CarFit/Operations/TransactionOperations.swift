@@ -1,13 +1,6 @@
 import CarFitCore
 import CarFitStore
 
-let transactionOperations: [(String, Operation)] = [
-    ("transactions.import", .parsed { core, request throws(CarFitError) in try core.importTransactions(request) }),
-    ("transactions.list", .parsed { core, request throws(CarFitError) in try core.listTransactions(request) }),
-    ("transactions.pin", .parsed { core, request throws(CarFitError) in try core.pinTransaction(request) }),
-    ("insights.get", .parsed { core, _ throws(CarFitError) in try core.insights() }),
-]
-
 extension Core {
     var transactions: TransactionStore { TransactionStore(db) }
 

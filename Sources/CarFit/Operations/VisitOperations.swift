@@ -1,10 +1,5 @@
 import CarFitCore
 
-let visitOperations: [(String, Operation)] = [
-    ("visits.import", .streamed { core, bytes throws(CarFitError) in try core.importVisits(bytes) }),
-    ("visits.list", .written { core, request throws(CarFitError) in try core.listVisits(request) }),
-]
-
 extension Core {
     /// Replaces the stored snapshot with the document's valid records, streaming the usual
     /// shape and parsing anything else whole.
