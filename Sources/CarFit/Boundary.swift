@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitIO
 import Foundation
 
 /// The one routine every exported operation goes through: find the operation and the core,
@@ -94,13 +95,7 @@ enum Boundary {
 
     /// A request as an object: empty is `{}`; anything but an object is `bad_json`.
     static func parse(_ bytes: UnsafeRawBufferPointer, what: String = "request") throws(CarFitError) -> Fields {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return Fields(JSONObject()) }
-        let value = try JanssonParser.parse(base.assumingMemoryBound(to: CChar.self), length: bytes.count, what: what)
-        guard case .object(let object) = value else {
-            throw CarFitError(.badJSON, "The \(what) must be a JSON object.",
-                              extra: JSONObject(["line": 1, "column": 1, "position": 0]))
-        }
-        return Fields(object)
+        try JanssonParser.object(bytes, what: what)
     }
 
     /// Writes the result or the error document to `*response` and returns the status.

@@ -1,15 +1,17 @@
 import CarFitCore
+import CarFitNet
+import CarFitServices
 import CarFitStore
 import Foundation
 
 /// One open core: its configuration, clock, database and calendar state. Calls on one core are
 /// serialised by its lock, so a host may call from several threads at once.
-final class Core: @unchecked Sendable {
+final class Core: Serializer, @unchecked Sendable {
     let config: CoreConfig
     let clock: Clock
     let db: Database
     var calendar: CalendarState
-    let session = ShopSession()
+    let session = Session()
     let images: ImagePipeline
     let documents = DocumentCache()
     private let lock = NSLock()
@@ -26,7 +28,15 @@ final class Core: @unchecked Sendable {
         images = try ImagePipeline(config: config.images, timeoutMs: config.timeoutMs)
     }
 
-    var visits: VisitStore { VisitStore(db) }
+    var visits: VisitsService { VisitsService(visits: VisitStore(db), clock: clock, importThreads: config.importThreads) }
+    var calendarService: CalendarService {
+        CalendarService(db: db, visits: VisitStore(db), clock: clock, firstWeekday: config.firstWeekday, documents: documents)
+    }
+    var employees: EmployeesService { EmployeesService(db: db, clock: clock, session: session) }
+    var catalog: CatalogService { CatalogService(db: db, clock: clock, session: session, documents: documents) }
+    var transactions: TransactionsService { TransactionsService(transactions: TransactionStore(db)) }
+    var articles: ArticlesService { ArticlesService(articles: ArticleStore(db), clock: clock) }
+    var imagery: ImagesService { ImagesService(patterns: PatternStore(db), images: images) }
 
     /// Runs `body` holding the core's lock; a closed core is `misuse`.
     func serialized<Result: ~Copyable>(_ body: () throws(CarFitError) -> Result) throws(CarFitError) -> Result {
@@ -34,6 +44,11 @@ final class Core: @unchecked Sendable {
         defer { lock.unlock() }
         guard !closed else { throw CarFitError(.misuse, "The core is closed.") }
         return try body()
+    }
+
+    /// The core's lock, for a use-case that takes it itself.
+    func locked<Result>(_ body: () throws(CarFitError) -> Result) throws(CarFitError) -> Result {
+        try serialized(body)
     }
 
     /// Waits for a call in progress, then stops the image pipeline (cancelling its transfers

@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitIO
 
 /// One operation of the library: its method name, its C symbol, the members its request takes,
 /// how it holds the core's lock, and the code that runs it. `Manifest.operations` lists them all.

@@ -20,12 +20,6 @@ public struct Article: Sendable, Equatable {
         self.tags = tags
         self.content = content
     }
-
-    /// `tags` as JSON text, for storage.
-    public var tagsText: String { JSON.array(tags).encoded() }
-
-    /// `content` as JSON text, for storage: `[{"type", "subject", "description"}]`.
-    public var contentText: String { JSON.array(content.map(\.json)).encoded() }
 }
 
 /// An article id as the source gives it: a whole number or a string.

@@ -514,7 +514,7 @@ struct LocalSearch {
         var bestLength = length
         var bestDepartures = departures
         var bestLates = lates
-        var random = PlanRandom(seed: 0x5EED_CA2F_17 &+ UInt64(n))
+        var random = SplitMix64(seed: 0x5EED_CA2F_17 &+ UInt64(n))
         let reach = max(1, min(50, n / 3))
         var kick = 0
         while kick < kicks && work > 0 {
@@ -562,28 +562,5 @@ struct LocalSearch {
         departures = bestDepartures
         lates = bestLates
         return self.stops
-    }
-}
-
-/// A small deterministic generator for the planner's kicks, shaped like SplitMix64 but with its
-/// own second multiplier (so not `SplitMix64`'s sequence): plans of large days depend on this
-/// exact sequence, so it stays as it is.
-struct PlanRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in 0..<bound (0 when bound < 1).
-    mutating func below(_ bound: Int) -> Int {
-        guard bound > 1 else { return 0 }
-        return Int(next() % UInt64(bound))
     }
 }

@@ -1,12 +1,22 @@
 import CarFitCore
+import CarFitIO
+import CarFitNet
 import CarFitStore
 
-extension Core {
-    var patterns: PatternStore { PatternStore(db) }
+/// The patterns, carousel and images use-cases: the pattern pool in the database, the feed
+/// drawn from it, and the image pipeline (which guards itself: these need not hold the core).
+public struct ImagesService {
+    public let patterns: PatternStore
+    public let images: ImagePipeline
+
+    public init(patterns: PatternStore, images: ImagePipeline) {
+        self.patterns = patterns
+        self.images = images
+    }
 
     /// Adds the document's valid patterns to the pool: the colourlovers array itself, or an
     /// object with a `patterns` array.
-    func importPatterns(_ bytes: UnsafeRawBufferPointer) throws(CarFitError) -> JSON {
+    public func importPatterns(_ bytes: UnsafeRawBufferPointer) throws(CarFitError) -> JSON {
         var request = Fields(JSONObject())
         if let base = bytes.baseAddress, bytes.count > 0 {
             switch try JanssonParser.parse(base.assumingMemoryBound(to: CChar.self), length: bytes.count) {
@@ -22,24 +32,28 @@ extension Core {
         return document.response(pool: try patterns.count())
     }
 
-    func generateCarousel(_ request: Fields) throws(CarFitError) -> JSON {
+    public func generateCarousel(_ request: Fields) throws(CarFitError) -> JSON {
         let feed = try CarouselFeed(request: request)
         return feed.document(pool: try patterns.all())
     }
 
-    func prefetchImages(_ request: Fields) throws(CarFitError) -> JSON {
+    public func prefetch(_ request: Fields) throws(CarFitError) -> JSON {
         let urls = try ImageRequest.urls(request)
         let priority = try ImageRequest.priority(request)
         return .obj(["queued": .int(Int64(try images.prefetch(urls, priority: priority)))])
     }
 
-    func cancelImages(_ request: Fields) throws(CarFitError) -> JSON {
+    public func cancel(_ request: Fields) throws(CarFitError) -> JSON {
         let urls = try ImageRequest.urls(request)
         return .obj(["cancelled": .int(Int64(try images.cancel(urls)))])
     }
 
+    public func stats() throws(CarFitError) -> JSON {
+        try images.stats()
+    }
+
     /// `{"url"}` → the image and `{"url", "bytes", "source", "contentType"}`.
-    func loadImage(_ request: Fields) throws(CarFitError) -> (bytes: [UInt8], response: JSON) {
+    public func load(_ request: Fields) throws(CarFitError) -> (bytes: [UInt8], response: JSON) {
         let url = try ImageRequest.url(request)
         let image = try images.load(url)
         return (image.bytes, .obj(["url": .string(url), "bytes": .int(Int64(image.bytes.count)),

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import CarFitCore
+@testable import CarFitIO
 
 /// The byte-level encoder and the fixed-width date and time texts it is fed.
 final class EncodingTests: XCTestCase {

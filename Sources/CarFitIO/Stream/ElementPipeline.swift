@@ -5,7 +5,7 @@ import Foundation
 /// Parses and decodes the elements of a large JSON array on worker threads, while the calling
 /// thread finds the next elements and takes the decoded records back in document order.
 ///
-/// The calling thread splits the array into element spans (`VisitDocumentStream.Scanner.elementSpan`,
+/// The calling thread splits the array into element spans (`DocumentScanner.elementSpan`,
 /// a scan of brackets and strings that parses nothing) and groups them in batches. A worker
 /// parses each element of a batch with jansson, exactly as a request would be, and decodes it.
 /// An element jansson refuses (or one that nests past jansson's limit) fails the run: the
@@ -43,7 +43,7 @@ struct ElementPipeline<Record: Sendable> {
     /// Walks the array whose opening bracket the scanner has just taken, handing each element's
     /// outcome to `take` in document order. A throw from `take` stops the run (after every
     /// batch in flight has finished) and is rethrown.
-    func run(_ scanner: inout VisitDocumentStream.Scanner,
+    func run(_ scanner: inout DocumentScanner,
              take: (Result<Record, Rejection>) throws(CarFitError) -> Void) throws(CarFitError) -> Outcome {
         guard let base = scanner.bytes.baseAddress else { return .malformed }
         let source = Source(base: base, level: level, decode: decode)
@@ -128,7 +128,7 @@ struct ElementPipeline<Record: Sendable> {
         init(base: UnsafeRawPointer, level: Int, decode: @escaping Decode) {
             self.base = base
             self.decode = decode
-            deepestAllowed = VisitDocumentStream.Scanner.deepestContainers(atLevel: level)
+            deepestAllowed = DocumentScanner.deepestContainers(atLevel: level)
         }
 
         /// No batch is parsed from now on (one being parsed runs to its end).
@@ -266,50 +266,4 @@ struct ElementPipeline<Record: Sendable> {
             depths.reserveCapacity(ElementPipeline.batchElements)
         }
     }
-}
-
-/// A POSIX thread that runs one closure and is joined with `pthread_join`, so that a call can
-/// promise its threads are gone when it returns.
-enum JoinableThread {
-    /// Starts `body` on a new thread named `name` (at most 15 bytes: what `ps` and
-    /// /proc/PID/task/TID/comm show) with a stack of `stackBytes`; nil when none can be started.
-    static func start(name: StaticString, stackBytes: Int, _ body: @escaping @Sendable () -> Void) -> pthread_t? {
-        var attributes = pthread_attr_t()
-        guard pthread_attr_init(&attributes) == 0 else { return nil }
-        defer { pthread_attr_destroy(&attributes) }
-        _ = pthread_attr_setstacksize(&attributes, stackBytes)
-        let context = Unmanaged.passRetained(Body(name: name, body)).toOpaque()
-        var thread = pthread_t()
-        guard pthread_create(&thread, &attributes, joinableThreadEntry, context) == 0 else {
-            Unmanaged<Body>.fromOpaque(context).release()
-            return nil
-        }
-        return thread
-    }
-
-    fileprivate final class Body {
-        let name: StaticString
-        let run: @Sendable () -> Void
-        init(name: StaticString, _ run: @escaping @Sendable () -> Void) {
-            self.name = name
-            self.run = run
-        }
-
-        /// Names the calling thread (Linux: /proc/thread-self/comm; nothing happens elsewhere
-        /// or on failure).
-        func nameThread() {
-            let fd = open("/proc/thread-self/comm", O_WRONLY)
-            guard fd >= 0 else { return }
-            _ = write(fd, name.utf8Start, min(name.utf8CodeUnitCount, 15))
-            close(fd)
-        }
-    }
-}
-
-private func joinableThreadEntry(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let context else { return nil }
-    let body = Unmanaged<JoinableThread.Body>.fromOpaque(context).takeRetainedValue()
-    body.nameThread()
-    body.run()
-    return nil
 }

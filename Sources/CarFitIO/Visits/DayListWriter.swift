@@ -1,8 +1,10 @@
+import CarFitCore
+
 /// The `visits.list` document written as JSON text straight from stored rows, without a `Visit`
 /// or a `JSON` value per card: the same text as encoding
 /// `{"days": [DaySheet.json, …], "summary": total}`, by the same rules (day membership and
-/// local times from the clock, `DaySheet.legMeters`, `DaySheet.kilometres`, `VisitState`,
-/// `DaySheet.Summary`).
+/// local times from the clock, `DaySummary.legMeters`, `DaySummary.kilometres`, `VisitState`,
+/// `DaySummary`).
 ///
 ///     var writer = DayListWriter(clock: clock, hour24: true)
 ///     for date in dates {
@@ -13,7 +15,7 @@ public struct DayListWriter: ~Copyable {
     private var out: JSONBuffer
     private let clock: Clock
     private let hour24: Bool
-    private var total = DaySheet.Summary()
+    private var total = DaySummary()
     private var days = 0
 
     /// `capacity`: bytes to start with (a busy day's cards take about 150 kB).
@@ -59,7 +61,7 @@ private struct DayCards {
     let date: CivilDate
     let times: LocalTimes
     let hour24: Bool
-    var summary = DaySheet.Summary()
+    var summary = DaySummary()
     var previous: (latitude: Double, longitude: Double)?
 
     init(date: CivilDate, times: LocalTimes, hour24: Bool) {
@@ -73,7 +75,7 @@ private struct DayCards {
         let local = times.localSeconds(row.start)
         guard Clock.date(localSeconds: local) == date else { return }
         let position = row.coordinate
-        let meters = DaySheet.legMeters(from: previous, to: position)
+        let meters = DaySummary.legMeters(from: previous, to: position)
         previous = position
         out.append(summary.visits == 0 ? "{\"visitId\":" : ",{\"visitId\":")
         summary.add(taskMinutes: row.taskMinutes, distanceMeters: meters)
@@ -110,7 +112,7 @@ private struct DayCards {
         out.append(",\"distanceMeters\":")
         if let meters { out.appendInt(Int64(meters)) } else { out.appendNull() }
         out.append(",\"distanceKm\":")
-        if let meters { out.appendDouble(DaySheet.kilometres(meters)) } else { out.appendNull() }
+        if let meters { out.appendDouble(DaySummary.kilometres(meters)) } else { out.appendNull() }
         out.append("}")
     }
 

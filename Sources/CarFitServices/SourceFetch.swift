@@ -1,5 +1,6 @@
 import CarFitCore
-import CarFitStore
+import CarFitIO
+import CarFitNet
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

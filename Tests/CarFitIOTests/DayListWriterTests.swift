@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import CarFitCore
+@testable import CarFitIO
 
 /// The day query's text writer against the domain path it replaces: stored rows made into
 /// `Visit`s, each day's visits found with `clock.localDate`, and
@@ -110,7 +111,7 @@ final class DayListWriterTests: XCTestCase {
         let visits = rows.map { Visit(row: $0.row) }
         let order = visits.indices.sorted { (visits[$0].start, $0) < (visits[$1].start, $1) }
         var days: [JSON] = []
-        var total = DaySheet.Summary()
+        var total = DaySummary()
         for date in dates {
             let dayVisits = order.map { visits[$0] }.filter { visit in
                 clock.localDate(visit.start) == date
@@ -351,7 +352,7 @@ final class RealTextTests: XCTestCase {
             values.append(Double(bitPattern: r.next()))
             values.append(Double(sign: .plus, exponent: r.below(64) - 15, significand: 1 + r.unit()))  // 2^-15 … 2^49
         }
-        for meters in 0..<20_000 { values.append(DaySheet.kilometres(meters)) }
+        for meters in 0..<20_000 { values.append(DaySummary.kilometres(meters)) }
         for value in values where value.isFinite {
             var buffer = JSONBuffer()
             buffer.appendDouble(value)

@@ -2,10 +2,22 @@ import CJansson
 import CarFitCore
 
 /// Request text → `JSON`, through jansson.
-enum JanssonParser {
+public enum JanssonParser {
+    /// A request as an object: empty is `{}`; anything but an object is `bad_json`. `bytes` is
+    /// borrowed for the duration of the call.
+    public static func object(_ bytes: UnsafeRawBufferPointer, what: String = "request") throws(CarFitError) -> Fields {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return Fields(JSONObject()) }
+        let value = try parse(base.assumingMemoryBound(to: CChar.self), length: bytes.count, what: what)
+        guard case .object(let object) = value else {
+            throw CarFitError(.badJSON, "The \(what) must be a JSON object.",
+                              extra: JSONObject(["line": 1, "column": 1, "position": 0]))
+        }
+        return Fields(object)
+    }
+
     /// Parses `length` bytes. Syntax errors (and invalid UTF-8, and nesting past jansson's
     /// limit) are `bad_json` with jansson's line, column and position.
-    static func parse(_ bytes: UnsafePointer<CChar>, length: Int, what: String = "request") throws(CarFitError) -> JSON {
+    public static func parse(_ bytes: UnsafePointer<CChar>, length: Int, what: String = "request") throws(CarFitError) -> JSON {
         var error = json_error_t()
         guard let root = json_loadb(bytes, length, cf_json_flags_any(), &error) else {
             throw badJSON(error, what: what)
@@ -15,16 +27,16 @@ enum JanssonParser {
     }
 
     /// Where and why a text is not JSON, as jansson reports it.
-    struct SyntaxError: Error {
-        var text: String
-        var line: Int
-        var column: Int
-        var position: Int
+    public struct SyntaxError: Error {
+        public var text: String
+        public var line: Int
+        public var column: Int
+        public var position: Int
     }
 
     /// Parses a byte buffer that is not a request (a fetched body, a stored text); an empty
     /// buffer is a syntax error at position 0.
-    static func parse(bytes: [UInt8]) -> Result<JSON, SyntaxError> {
+    public static func parse(bytes: [UInt8]) -> Result<JSON, SyntaxError> {
         bytes.withUnsafeBufferPointer { buffer -> Result<JSON, SyntaxError> in
             buffer.withMemoryRebound(to: CChar.self) { chars -> Result<JSON, SyntaxError> in
                 guard let base = chars.baseAddress, chars.count > 0 else {
