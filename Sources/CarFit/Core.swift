@@ -25,7 +25,11 @@ final class Core: Serializer, @unchecked Sendable {
             throw CarFitError(.invalid, "now lies outside the years 1 to 9999.", field: "now")
         }
         calendar = CalendarState(today: today)
-        images = try ImagePipeline(config: config.images, timeoutMs: config.timeoutMs)
+        do throws(ImageDirectoryError) {
+            images = try ImagePipeline(config: config.images, timeoutMs: config.timeoutMs)
+        } catch {
+            throw CarFitError(error)
+        }
     }
 
     var visits: VisitsService { VisitsService(visits: VisitStore(db), clock: clock, importThreads: config.importThreads) }

@@ -21,21 +21,21 @@ final class DiskCache: @unchecked Sendable {
 
     /// Opens `directory` (created with its parents if absent) and indexes the images in it,
     /// evicting the oldest when they pass `limit`. A directory that cannot be created or
-    /// written is `storage`, field `images.directory`.
-    init(directory: String, limit: Int64) throws(CarFitError) {
+    /// written throws.
+    init(directory: String, limit: Int64) throws(ImageDirectoryError) {
         self.directory = directory
         index = LRUCache(limit: limit)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw CarFitError(.storage, "Cannot create the image directory \"\(directory.prefix(200))\": \(error.localizedDescription)",
-                              field: "images.directory")
+            throw ImageDirectoryError(path: directory,
+                message: "Cannot create the image directory \"\(directory.prefix(200))\": \(error.localizedDescription)")
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
               access(directory, R_OK | W_OK | X_OK) == 0 else {
-            throw CarFitError(.storage, "The image directory \"\(directory.prefix(200))\" is not a writable directory.",
-                              field: "images.directory")
+            throw ImageDirectoryError(path: directory,
+                message: "The image directory \"\(directory.prefix(200))\" is not a writable directory.")
         }
         rebuild()
     }

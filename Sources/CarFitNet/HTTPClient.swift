@@ -5,14 +5,17 @@ import FoundationNetworking
 #endif
 
 /// Blocking HTTP GET over URLSession (FoundationNetworking on Linux), for the core's sources
-/// and images. Every failure is `unavailable` with a message that says which kind it was, and
-/// the error document's `reason` says it for programs: `refused`, `timeout`, `dns`, `network`,
-/// `cancelled`, `transport`, `no_response` or `too_large` (with `url`).
+/// and images. Every failure is an `HTTPFailure` whose message says which kind it was and whose
+/// reason says it for programs: `refused`, `timeout`, `dns`, `network`, `cancelled`,
+/// `transport`, `no_response` or `too_large` (`not_http` for a URL that is not http or https).
 public final class HTTPClient: @unchecked Sendable {
     public struct Response: Sendable {
         public var status: Int
         public var body: [UInt8]
         public var contentType: String?
+
+        /// The status's reason phrase ("Not Found"), empty when there is none.
+        public var statusPhrase: String { HTTPURLResponse.localizedString(forStatusCode: status) }
     }
 
     private let session: URLSession
@@ -33,11 +36,11 @@ public final class HTTPClient: @unchecked Sendable {
 
     deinit { session.invalidateAndCancel() }
 
-    /// GETs `url` and returns the response of any status; transport failures throw
-    /// `unavailable` (refused, timed out, DNS, TLS, ...). `maxBytes` bounds the body.
-    public func get(_ url: String, maxBytes: Int = 1 << 30) throws(CarFitError) -> Response {
+    /// GETs `url` and returns the response of any status; transport failures (refused, timed
+    /// out, DNS, TLS, ...) throw. `maxBytes` bounds the body.
+    public func get(_ url: String, maxBytes: Int = 1 << 30) throws(HTTPFailure) -> Response {
         guard let target = URL(string: url), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw CarFitError(.invalid, "\"\(url.prefix(200))\" is not an http or https URL.", field: "url")
+            throw HTTPFailure(.notHTTP, url: url, message: "\"\(url.prefix(200))\" is not an http or https URL.")
         }
         var request = URLRequest(url: target)
         request.timeoutInterval = HTTPClient.sessionTimeout(timeoutMs)
@@ -49,17 +52,17 @@ public final class HTTPClient: @unchecked Sendable {
         // The whole exchange (connect, headers, body) must finish within timeoutMs.
         guard box.wait(seconds: Double(timeoutMs) / 1000) else {
             task.cancel()
-            throw HTTPClient.failure(url, "timeout", "\(url.prefix(200)) timed out after \(timeoutMs) ms.")
+            throw HTTPFailure(.timeout, url: url, message: "\(url.prefix(200)) timed out after \(timeoutMs) ms.")
         }
         if let error = box.error {
             let (reason, message) = HTTPClient.describe(error, url: url, timeoutMs: timeoutMs)
-            throw HTTPClient.failure(url, reason, message)
+            throw HTTPFailure(reason, url: url, message: message)
         }
         guard let http = box.response as? HTTPURLResponse else {
-            throw HTTPClient.failure(url, "no_response", "\(url.prefix(200)) gave no HTTP response.")
+            throw HTTPFailure(.noResponse, url: url, message: "\(url.prefix(200)) gave no HTTP response.")
         }
         guard (box.data?.count ?? 0) <= maxBytes else {
-            throw HTTPClient.failure(url, "too_large", "\(url.prefix(200)) answered with more than \(maxBytes) bytes.")
+            throw HTTPFailure(.tooLarge, url: url, message: "\(url.prefix(200)) answered with more than \(maxBytes) bytes.")
         }
         let body = box.data.map { [UInt8]($0) } ?? []
         return Response(status: http.statusCode, body: body,
@@ -67,7 +70,7 @@ public final class HTTPClient: @unchecked Sendable {
     }
 
     /// Cancels every request in progress on this client; each waiting `get` then throws
-    /// `unavailable` (reason `cancelled`). Requests started afterwards are not affected.
+    /// an `HTTPFailure` (reason `cancelled`). Requests started afterwards are not affected.
     public func cancelAll() {
         session.getAllTasks { tasks in
             for task in tasks { task.cancel() }
@@ -79,28 +82,20 @@ public final class HTTPClient: @unchecked Sendable {
         Double(max(0, timeoutMs) / 1000 + 2)
     }
 
-    /// An `unavailable` error with `reason` and `url` in the error document.
-    public static func failure(_ url: String, _ reason: String, _ message: String, extra: JSONObject = JSONObject()) -> CarFitError {
-        var e = extra
-        e["reason"] = .string(reason)
-        e["url"] = .string(String(url.prefix(2000)))
-        return CarFitError(.unavailable, message, extra: e)
-    }
-
     /// The reason and the message of a transport failure.
-    static func describe(_ error: Error, url: String, timeoutMs: Int) -> (String, String) {
+    static func describe(_ error: Error, url: String, timeoutMs: Int) -> (HTTPFailure.Reason, String) {
         let where_ = String(url.prefix(200))
         if let e = error as? URLError {
             switch e.code {
-            case .timedOut: return ("timeout", "\(where_) timed out after \(timeoutMs) ms.")
-            case .cannotConnectToHost: return ("refused", "\(where_) refused the connection.")
-            case .cannotFindHost, .dnsLookupFailed: return ("dns", "\(where_): the host name could not be resolved.")
-            case .notConnectedToInternet, .networkConnectionLost: return ("network", "\(where_): the network connection was lost.")
-            case .cancelled: return ("cancelled", "\(where_): the request was cancelled.")
-            default: return ("transport", "\(where_) could not be fetched (\(e.code.rawValue): \(e.localizedDescription)).")
+            case .timedOut: return (.timeout, "\(where_) timed out after \(timeoutMs) ms.")
+            case .cannotConnectToHost: return (.refused, "\(where_) refused the connection.")
+            case .cannotFindHost, .dnsLookupFailed: return (.dns, "\(where_): the host name could not be resolved.")
+            case .notConnectedToInternet, .networkConnectionLost: return (.network, "\(where_): the network connection was lost.")
+            case .cancelled: return (.cancelled, "\(where_): the request was cancelled.")
+            default: return (.transport, "\(where_) could not be fetched (\(e.code.rawValue): \(e.localizedDescription)).")
             }
         }
-        return ("transport", "\(where_) could not be fetched: \(error.localizedDescription).")
+        return (.transport, "\(where_) could not be fetched: \(error.localizedDescription).")
     }
 }
 

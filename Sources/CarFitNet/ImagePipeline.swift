@@ -22,7 +22,7 @@ public final class ImagePipeline: @unchecked Sendable {
     /// One load in progress; every caller asking for its URL meanwhile waits for it.
     private final class Flight: @unchecked Sendable {
         let done = DispatchGroup()
-        var result: Result<Image, CarFitError>?  // set under the pipeline's lock, before `done` leaves
+        var result: Result<Image, ImageLoadError>?  // set under the pipeline's lock, before `done` leaves
         init() { done.enter() }
     }
 
@@ -48,7 +48,7 @@ public final class ImagePipeline: @unchecked Sendable {
     private let background = DispatchGroup()
     private let foreground = DispatchGroup()
 
-    public init(config: CoreConfig.Images, timeoutMs: Int) throws(CarFitError) {
+    public init(config: CoreConfig.Images, timeoutMs: Int) throws(ImageDirectoryError) {
         let directory: String
         if let configured = config.directory {
             directory = configured
@@ -70,7 +70,7 @@ public final class ImagePipeline: @unchecked Sendable {
 
     deinit { close() }
 
-    static func makeTemporaryDirectory() throws(CarFitError) -> String {
+    static func makeTemporaryDirectory() throws(ImageDirectoryError) -> String {
         var base = NSTemporaryDirectory()
         if base.isEmpty { base = "/tmp/" }
         if !base.hasSuffix("/") { base += "/" }
@@ -80,8 +80,8 @@ public final class ImagePipeline: @unchecked Sendable {
             return mkdtemp(start) != nil
         }
         guard made else {
-            throw CarFitError(.storage, "Cannot create a temporary image directory in \(base) (\(String(cString: strerror(errno)))); set images.directory.",
-                              field: "images.directory")
+            throw ImageDirectoryError(path: base,
+                message: "Cannot create a temporary image directory in \(base) (\(String(cString: strerror(errno)))); set images.directory.")
         }
         return template.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.map { String(cString: $0) } ?? base
@@ -90,18 +90,17 @@ public final class ImagePipeline: @unchecked Sendable {
 
     public var directory: String { disk.directory }
 
-    private static let closedError = CarFitError(.misuse, "The core is closed.")
 
     // MARK: - Loading
 
     /// The image at `url`: from memory, else disk, else the network, waiting for a load of the
     /// same URL already in progress (a prefetch too) instead of starting another.
-    /// Failures (`unavailable`: network, non-2xx; `invalid`: not an image) are never cached.
-    public func load(_ url: String) throws(CarFitError) -> Image {
+    /// Failures (network, non-2xx, not an image) are never cached.
+    public func load(_ url: String) throws(ImageLoadError) -> Image {
         lock.lock()
         guard !closed else {
             lock.unlock()
-            throw ImagePipeline.closedError
+            throw .closed
         }
         foreground.enter()
         defer { foreground.leave() }
@@ -117,7 +116,7 @@ public final class ImagePipeline: @unchecked Sendable {
             lock.lock()
             let result = flight.result
             lock.unlock()
-            guard let result else { throw CarFitError(.internal, "A shared image load ended without a result.") }
+            guard let result else { throw .noResult }
             return try result.get()
         }
         queue.remove(url)  // this call loads it now
@@ -130,7 +129,7 @@ public final class ImagePipeline: @unchecked Sendable {
     }
 
     /// Disk, else network; fills both caches on success. Runs without the lock.
-    private func fetch(_ url: String) -> Result<Image, CarFitError> {
+    private func fetch(_ url: String) -> Result<Image, ImageLoadError> {
         if let bytes = disk.read(url) {
             if let format = ImageFormat(sniffing: bytes) {
                 let image = Image(bytes: bytes, format: format, source: .disk)
@@ -145,24 +144,23 @@ public final class ImagePipeline: @unchecked Sendable {
         lock.lock()
         if closed {
             lock.unlock()
-            return .failure(ImagePipeline.closedError)
+            return .failure(.closed)
         }
         counters.network += 1
         lock.unlock()
 
-        let outcome: Result<Image, CarFitError>
-        do throws(CarFitError) {
+        let outcome: Result<Image, ImageLoadError>
+        do throws(HTTPFailure) {
             let response = try http.get(url, maxBytes: ImagePipeline.maxImageBytes)
-            guard (200..<300).contains(response.status) else {
-                throw HTTPClient.failure(url, "http_status", "\(url.prefix(200)) answered with HTTP status \(response.status).",
-                                         extra: JSONObject(["httpStatus": .int(Int64(response.status))]))
+            if !(200..<300).contains(response.status) {
+                outcome = .failure(.httpStatus(url: url, status: response.status))
+            } else if let format = ImageFormat(sniffing: response.body) {
+                outcome = .success(Image(bytes: response.body, format: format, source: .network))
+            } else {
+                outcome = .failure(.notAnImage(url: url))
             }
-            guard let format = ImageFormat(sniffing: response.body) else {
-                throw CarFitError(.invalid, "\(url.prefix(200)) is not a PNG, JPEG, GIF or WebP image.", field: "url")
-            }
-            outcome = .success(Image(bytes: response.body, format: format, source: .network))
         } catch {
-            outcome = .failure(error)
+            outcome = .failure(.transfer(error))
         }
 
         switch outcome {
@@ -175,14 +173,14 @@ public final class ImagePipeline: @unchecked Sendable {
         case .failure(var error):
             lock.lock()
             counters.failures += 1
-            if closed { error = CarFitError(.misuse, "The core was closed while the image was loading.") }
+            if closed { error = .closedDuringLoad }
             lock.unlock()
             return .failure(error)
         }
     }
 
     /// Hands `result` to everyone waiting for `flight`.
-    private func complete(_ url: String, _ flight: Flight, _ result: Result<Image, CarFitError>) {
+    private func complete(_ url: String, _ flight: Flight, _ result: Result<Image, ImageLoadError>) {
         lock.lock()
         if flights[url] === flight { flights[url] = nil }
         flight.result = result
@@ -194,10 +192,10 @@ public final class ImagePipeline: @unchecked Sendable {
 
     /// Queues the URLs not in memory and not loading already; returns how many are queued.
     /// A URL already queued keeps its place, or moves up to a higher `priority`.
-    public func prefetch(_ urls: [String], priority: PrefetchPriority) throws(CarFitError) -> Int {
+    public func prefetch(_ urls: [String], priority: PrefetchPriority) throws(ImageLoadError) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        guard !closed else { throw ImagePipeline.closedError }
+        guard !closed else { throw .closed }
         var queued = 0
         for url in urls where !memory.contains(url) && flights[url] == nil {
             queue.push(url, priority: priority)
@@ -208,10 +206,10 @@ public final class ImagePipeline: @unchecked Sendable {
     }
 
     /// Drops the URLs still waiting in the queue; returns how many were.
-    public func cancel(_ urls: [String]) throws(CarFitError) -> Int {
+    public func cancel(_ urls: [String]) throws(ImageLoadError) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        guard !closed else { throw ImagePipeline.closedError }
+        guard !closed else { throw .closed }
         return urls.reduce(0) { n, url in queue.remove(url) ? n + 1 : n }
     }
 
@@ -255,11 +253,11 @@ public final class ImagePipeline: @unchecked Sendable {
     // MARK: - Statistics and closing
 
     /// `{"memory", "disk", "requests", "prefetch"}`
-    public func stats() throws(CarFitError) -> JSON {
+    public func stats() throws(ImageLoadError) -> JSON {
         let diskStats = disk.stats
         lock.lock()
         defer { lock.unlock() }
-        guard !closed else { throw ImagePipeline.closedError }
+        guard !closed else { throw .closed }
         let c = counters
         return .obj([
             "memory": .obj(["count": .int(Int64(memory.count)), "bytes": .int(memory.totalCost), "limit": .int(memory.limit)]),

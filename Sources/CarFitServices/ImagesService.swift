@@ -40,22 +40,39 @@ public struct ImagesService {
     public func prefetch(_ request: Fields) throws(CarFitError) -> JSON {
         let urls = try ImageRequest.urls(request)
         let priority = try ImageRequest.priority(request)
-        return .obj(["queued": .int(Int64(try images.prefetch(urls, priority: priority)))])
+        do throws(ImageLoadError) {
+            return .obj(["queued": .int(Int64(try images.prefetch(urls, priority: priority)))])
+        } catch {
+            throw CarFitError(error)
+        }
     }
 
     public func cancel(_ request: Fields) throws(CarFitError) -> JSON {
         let urls = try ImageRequest.urls(request)
-        return .obj(["cancelled": .int(Int64(try images.cancel(urls)))])
+        do throws(ImageLoadError) {
+            return .obj(["cancelled": .int(Int64(try images.cancel(urls)))])
+        } catch {
+            throw CarFitError(error)
+        }
     }
 
     public func stats() throws(CarFitError) -> JSON {
-        try images.stats()
+        do throws(ImageLoadError) {
+            return try images.stats()
+        } catch {
+            throw CarFitError(error)
+        }
     }
 
     /// `{"url"}` → the image and `{"url", "bytes", "source", "contentType"}`.
     public func load(_ request: Fields) throws(CarFitError) -> (bytes: [UInt8], response: JSON) {
         let url = try ImageRequest.url(request)
-        let image = try images.load(url)
+        let image: ImagePipeline.Image
+        do throws(ImageLoadError) {
+            image = try images.load(url)
+        } catch {
+            throw CarFitError(error)
+        }
         return (image.bytes, .obj(["url": .string(url), "bytes": .int(Int64(image.bytes.count)),
                                     "source": .string(image.source.rawValue),
                                     "contentType": .string(image.format.contentType)]))

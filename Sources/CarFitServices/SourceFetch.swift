@@ -2,13 +2,10 @@ import CarFitCore
 import CarFitIO
 import CarFitNet
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Fetching a source's document for a refresh. Every failure is `unavailable`; the error
 /// document's `reason` says which: the transport's (`refused`, `timeout`, `dns`, …, see
-/// `HTTPClient`), `http_status` (with `httpStatus`), `empty`, `html`, `truncated`, `not_json`
+/// `HTTPFailure`), `http_status` (with `httpStatus`), `empty`, `html`, `truncated`, `not_json`
 /// or `not_document`, always with `url`.
 enum SourceFetch {
     /// A 2xx answer with a body that is not blank.
@@ -21,17 +18,22 @@ enum SourceFetch {
     /// GETs `url`: a transport failure, a status other than 2xx or a blank body is
     /// `unavailable`. `what` names the expected document in messages ("visits", "articles").
     static func fetch(_ url: String, timeoutMs: Int, what: String) throws(CarFitError) -> Body {
-        let response = try client(timeoutMs: timeoutMs).get(url)
+        let response: HTTPClient.Response
+        do throws(HTTPFailure) {
+            response = try client(timeoutMs: timeoutMs).get(url)
+        } catch {
+            throw CarFitError(error)
+        }
         let shown = String(url.prefix(200))
         guard (200...299).contains(response.status) else {
-            let phrase = HTTPURLResponse.localizedString(forStatusCode: response.status)
+            let phrase = response.statusPhrase
             let named = phrase.isEmpty ? "" : " (\(phrase))"
-            throw HTTPClient.failure(url, "http_status",
+            throw CarFitError.unavailable(url, "http_status",
                                      "\(shown) answered with HTTP status \(response.status)\(named) instead of the \(what) document.",
                                      extra: JSONObject(["httpStatus": .int(Int64(response.status))]))
         }
         if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            throw HTTPClient.failure(url, "empty", "\(shown) answered with an empty body instead of the \(what) document.")
+            throw CarFitError.unavailable(url, "empty", "\(shown) answered with an empty body instead of the \(what) document.")
         }
         return Body(url: url, bytes: response.body, contentType: response.contentType)
     }
@@ -48,20 +50,20 @@ enum SourceFetch {
         switch JanssonParser.parse(bytes: body.bytes) {
         case .failure(let e):
             if looksLikeHTML(body.bytes, contentType: body.contentType) {
-                throw HTTPClient.failure(body.url, "html",
+                throw CarFitError.unavailable(body.url, "html",
                     "\(shown) answered with an HTML page instead of the \(what) document (a network sign-in page or an error page?).")
             }
             if e.position >= body.bytes.count {
-                throw HTTPClient.failure(body.url, "truncated",
+                throw CarFitError.unavailable(body.url, "truncated",
                     "\(shown) answered with JSON that breaks off at byte \(e.position) (\(e.text)): the \(what) document is incomplete.",
                     extra: position(e))
             }
-            throw HTTPClient.failure(body.url, "not_json",
+            throw CarFitError.unavailable(body.url, "not_json",
                 "\(shown) answered with text that is not JSON (line \(e.line), column \(e.column): \(e.text)) instead of the \(what) document.",
                 extra: position(e))
         case .success(let json):
             guard case .object(let object) = json else {
-                throw HTTPClient.failure(body.url, "not_document",
+                throw CarFitError.unavailable(body.url, "not_document",
                                          "\(shown) answered with JSON that is not the \(what) document: it is not an object.")
             }
             return Fields(object)
@@ -86,7 +88,7 @@ enum SourceFetch {
     static func notDocument(_ url: String, what: String, _ error: CarFitError) -> CarFitError {
         var extra = JSONObject()
         if let field = error.field { extra["documentField"] = .string(field) }
-        return HTTPClient.failure(url, "not_document",
+        return CarFitError.unavailable(url, "not_document",
             "\(url.prefix(200)) answered with JSON that is not the \(what) document: \(error.message)", extra: extra)
     }
 

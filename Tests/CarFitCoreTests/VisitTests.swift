@@ -138,7 +138,7 @@ final class VisitTests: XCTestCase {
     func testSnapshotNeedsADataArray() {
         XCTAssertThrowsError(try VisitSnapshot(document: Fields(JSONObject(["success": true]))))
         XCTAssertThrowsError(try VisitSnapshot(document: Fields(JSONObject(["data": .obj([:])]))))
-        let snap = VisitSnapshot(records: [record([:]), .null, record(["houseOwnerLatitude": -91])])
+        let snap = VisitSnapshot([record([:]), .null, record(["houseOwnerLatitude": -91])], decode: Visit.decode)
         XCTAssertEqual(snap.visits.count, 1)
         XCTAssertEqual(snap.rejected.map(\.index), [1, 2])
     }

@@ -90,10 +90,9 @@ extension Article {
 }
 
 /// The articles of a Cars API document: `{"status": "success", "content": [...]}`.
-public struct ArticleSnapshot: Sendable {
-    public var articles: [Article]
-    public var rejected: [Rejection]
+public typealias ArticleSnapshot = RecordImport<Article>
 
+extension RecordImport where Record == Article {
     /// A document without a `content` array, or whose `status` is present and not `"success"`,
     /// is `invalid` (and nothing may be stored from it).
     public init(document f: Fields) throws(CarFitError) {
@@ -105,14 +104,8 @@ public struct ArticleSnapshot: Sendable {
         guard let content = f.object["content"], case .array(let records) = content else {
             throw .invalid("content", "The document has no content array of articles.")
         }
-        self.init(records: records)
+        self.init(records, decode: Article.decode)
     }
 
-    public init(records: [JSON]) {
-        let batch = RecordImport(records, decode: Article.decode)
-        articles = batch.accepted
-        rejected = batch.rejected
-    }
-
-    public var response: JSON { RecordImport<Article>.response(imported: articles.count, rejected: rejected) }
+    public var articles: [Article] { accepted }
 }

@@ -8,7 +8,9 @@ public struct Rejection: Error, Sendable, Equatable {
 }
 
 /// The records of an import document, validated one at a time: the valid ones in document
-/// order, and a rejection (index, offending member, message) for each of the others.
+/// order, and a rejection (index, offending member, message) for each of the others. Every
+/// import (visits, catalog, transactions, articles, patterns) is this routine; each record type
+/// adds how its document holds the array (`VisitSnapshot`, `CatalogImport`, ...).
 public struct RecordImport<Record: Sendable>: Sendable {
     public typealias Decoder = (Fields) throws(CarFitError) -> Record
 

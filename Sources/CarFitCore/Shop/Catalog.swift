@@ -150,9 +150,10 @@ public struct Product: Sendable, Equatable {
 }
 
 /// The products of a catalog document, in document order, and the records that failed.
-public struct CatalogImport: Sendable {
-    public var products: [Product]
-    public var rejected: [Rejection]
+public typealias CatalogImport = RecordImport<Product>
+
+extension RecordImport where Record == Product {
+    public var products: [Product] { accepted }
 
     /// Either the wine.com shape `{"Products": {"List": [...]}}` or `{"products": [...]}`.
     /// A document with neither list is `invalid` (and nothing may be stored from it).
@@ -172,12 +173,8 @@ public struct CatalogImport: Sendable {
             records = list
             decode = CatalogImport.plainProduct
         }
-        let batch = RecordImport(records, decode: decode)
-        products = batch.accepted
-        rejected = batch.rejected
+        self.init(records, decode: decode)
     }
-
-    public var response: JSON { RecordImport<Product>.response(imported: products.count, rejected: rejected) }
 
     /// wine.com: Id, Name, Description, Labels[0].Url, Varietal.WineType.Name, PriceRetail.
     static func wineProduct(_ f: Fields) throws(CarFitError) -> Product {

@@ -136,25 +136,18 @@ public struct TransactionRecord: Sendable, Equatable {
 }
 
 /// The valid records of an import document and the rejected ones.
-public struct TransactionBatch: Sendable {
-    public var records: [TransactionRecord]
-    public var rejected: [Rejection]
+public typealias TransactionBatch = RecordImport<TransactionRecord>
 
+extension RecordImport where Record == TransactionRecord {
     /// `{"transactions": [...]}`; a document without that array is `invalid` (nothing stored).
     public init(document f: Fields) throws(CarFitError) {
         guard let value = f.object["transactions"], case .array(let items) = value else {
             throw .invalid("transactions", "The document has no transactions array.")
         }
-        self.init(records: items)
+        self.init(items, decode: TransactionRecord.decode)
     }
 
-    public init(records items: [JSON]) {
-        let batch = RecordImport(items, decode: TransactionRecord.decode)
-        records = batch.accepted
-        rejected = batch.rejected
-    }
-
-    public var response: JSON { RecordImport<TransactionRecord>.response(imported: records.count, rejected: rejected) }
+    public var records: [TransactionRecord] { accepted }
 }
 
 /// The category bar: "all", the challenge's five in its order, then the other categories of the

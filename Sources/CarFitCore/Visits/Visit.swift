@@ -176,23 +176,16 @@ extension String {
 }
 
 /// The visits of an API document: `{"data": [...]}` (`success`, `message`, `code` ignored).
-public struct VisitSnapshot: Sendable {
-    public var visits: [Visit]
-    public var rejected: [Rejection]
+public typealias VisitSnapshot = RecordImport<Visit>
 
+extension RecordImport where Record == Visit {
     /// A document without a `data` array is `invalid` (and nothing may be stored from it).
     public init(document f: Fields) throws(CarFitError) {
         guard let data = f.object["data"], case .array(let records) = data else {
             throw .invalid("data", "The document has no data array of visits.")
         }
-        self.init(records: records)
+        self.init(records, decode: Visit.decode)
     }
 
-    public init(records: [JSON]) {
-        let batch = RecordImport(records, decode: Visit.decode)
-        visits = batch.accepted
-        rejected = batch.rejected
-    }
-
-    public var response: JSON { RecordImport<Visit>.response(imported: visits.count, rejected: rejected) }
+    public var visits: [Visit] { accepted }
 }
