@@ -5,6 +5,7 @@ import PackageDescription
 // docs/ARCHITECTURE.md describes the layers; Tests/system/test_architecture.py holds them.
 //
 //   CJansson, CSQLite   system libraries (Debian: libjansson-dev, libsqlite3-dev)
+//   CCarFit             include/carfit.h as a module (the version macros)
 //   CarFitCore          the domain in plain Swift: value types and rules, no I/O, unit-tested directly
 //   CarFitIO            JSON text in and out: jansson parsing, the encoder's buffer, streamed imports
 //   CarFitStore         SQLite through its C API: a small wrapper, the schema and its migrations, stores
@@ -25,12 +26,14 @@ let package = Package(
                        providers: [.apt(["libjansson-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        // include/carfit.h as a module: the library reads its version from the header's macros.
+        .systemLibrary(name: "CCarFit", path: "Sources/CCarFit"),
         .target(name: "CarFitCore"),
         .target(name: "CarFitIO", dependencies: ["CJansson", "CarFitCore"]),
         .target(name: "CarFitStore", dependencies: ["CSQLite", "CarFitCore", "CarFitIO"]),
         .target(name: "CarFitNet", dependencies: ["CarFitCore"]),
         .target(name: "CarFitServices", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet"]),
-        .target(name: "CarFit", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitServices"]),
+        .target(name: "CarFit", dependencies: ["CCarFit", "CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitServices"]),
         .target(
             name: "CarFitLink",
             exclude: ["exports.map"],
@@ -54,6 +57,6 @@ let package = Package(
         .testTarget(name: "CarFitIOTests", dependencies: ["CarFitCore", "CarFitIO"]),
         .testTarget(name: "CarFitABITests", dependencies: [], exclude: ["Fixtures"]),
         .testTarget(name: "CarFitServicesTests", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitServices"]),
-        .testTarget(name: "CarFitTests", dependencies: ["CarFit"]),
+        .testTarget(name: "CarFitTests", dependencies: ["CCarFit", "CarFit"]),
     ]
 )

@@ -1,9 +1,11 @@
+import CCarFit
 import CarFitCore
 import Foundation
 
-// The lifecycle and utility functions of include/carfit.h (section 2 of the contract).
+// The lifecycle and utility functions of include/carfit.h.
 
-public let carfitVersion = "1.0.0"
+/// The library's version: the header's CARFIT_VERSION, so the two cannot disagree.
+let carfitVersion = CARFIT_VERSION
 
 /// Static NUL-terminated strings handed to C, made once and never freed.
 private enum StaticStrings {

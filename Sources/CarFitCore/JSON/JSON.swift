@@ -1,8 +1,8 @@
 /// A JSON value as the domain sees it: plain Swift, no parser state.
 ///
-/// Requests arrive as `JSON` (parsed by the export layer) and results leave as `JSON`
-/// (encoded by the I/O module's `JSONBuffer`). Objects keep their key order so responses read the way the
-/// contract writes them.
+/// Requests arrive as `JSON` (parsed by the I/O module's jansson parser) and results leave as
+/// `JSON` (encoded into its `JSONBuffer`). Objects keep their key order so responses read the
+/// way the header documents them.
 public enum JSON: Sendable, Equatable {
     case null
     case bool(Bool)
