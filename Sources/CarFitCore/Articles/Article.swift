@@ -22,34 +22,6 @@ public struct Article: Sendable, Equatable {
     }
 }
 
-/// An article id as the source gives it: a whole number or a string.
-public enum ArticleID: Sendable, Equatable, Hashable {
-    case int(Int64)
-    case string(String)
-
-    public var json: JSON {
-        switch self {
-        case .int(let i): .int(i)
-        case .string(let s): .string(s)
-        }
-    }
-}
-
-/// One block of an article's body.
-public struct ArticleBlock: Sendable, Equatable {
-    public var type: String?
-    public var subject: String?
-    public var description: String?
-
-    public init(type: String?, subject: String?, description: String?) {
-        self.type = type
-        self.subject = subject
-        self.description = description
-    }
-
-    public var json: JSON { .obj(["type": .str(type), "subject": .str(subject), "description": .str(description)]) }
-}
-
 extension Article {
     /// Validates one source record (`content[index]` of the document). `id` (a whole number or
     /// a non-empty string), `title` and `dateTime` are required; `ingress` and `image` may be
@@ -87,25 +59,4 @@ extension Article {
         return Article(id: id, title: title, ingress: try f.string("ingress"), imageUrl: try f.string("image"),
                        published: published, tags: try f.array("tags") ?? [], content: blocks)
     }
-}
-
-/// The articles of a Cars API document: `{"status": "success", "content": [...]}`.
-public typealias ArticleSnapshot = RecordImport<Article>
-
-extension RecordImport where Record == Article {
-    /// A document without a `content` array, or whose `status` is present and not `"success"`,
-    /// is `invalid` (and nothing may be stored from it).
-    public init(document f: Fields) throws(CarFitError) {
-        if let v = f.value("status") {
-            guard case .string(let status) = v, status == "success" else {
-                throw .invalid("status", "The document's status is not \"success\": the source reported a failure.")
-            }
-        }
-        guard let content = f.object["content"], case .array(let records) = content else {
-            throw .invalid("content", "The document has no content array of articles.")
-        }
-        self.init(records, decode: Article.decode)
-    }
-
-    public var articles: [Article] { accepted }
 }

@@ -1,14 +1,3 @@
-/// One stop as the route planner sees it: how long the work takes and when it may start.
-public struct RouteStop: Sendable, Equatable {
-    public var serviceMinutes: Int
-    public var window: TimeWindow?
-
-    public init(serviceMinutes: Int, window: TimeWindow? = nil) {
-        self.serviceMinutes = serviceMinutes
-        self.window = window
-    }
-}
-
 /// A day's stops reduced to numbers: the distances between them, travel and service times,
 /// windows and the minute the day starts. Stops are numbered 0..<count in start-time order, so
 /// the start-time order is `Array(0..<count)`.

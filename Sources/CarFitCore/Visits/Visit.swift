@@ -41,61 +41,6 @@ public struct Visit: Sendable, Equatable {
     }
 }
 
-/// The four states the card knows, whatever the source's spelling and case.
-public enum VisitState: String, Sendable, CaseIterable {
-    case todo = "Todo", inProgress = "InProgress", done = "Done", rejected = "Rejected"
-
-    /// `"ToDo"`, `"todo"`, `"to_do"`, `"In Progress"` … → the canonical state; nil for others.
-    public init?(source: String) {
-        let letters = String(source.lowercased().unicodeScalars.filter { ("a"..."z").contains($0) })
-        switch letters {
-        case "todo": self = .todo
-        case "inprogress": self = .inProgress
-        case "done": self = .done
-        case "rejected": self = .rejected
-        default: return nil
-        }
-    }
-
-    public var color: String { colorText.description }
-
-    /// `color` as static text.
-    public var colorText: StaticString {
-        switch self {
-        case .todo: "#4E77D6"
-        case .inProgress: "#F5C709"
-        case .done: "#25A87B"
-        case .rejected: "#EF6565"
-        }
-    }
-
-    public static let otherColor = otherColorText.description
-    public static let otherColorText: StaticString = "#8E8E93"
-
-    /// The card's state text: canonical for the four known states, else as given.
-    public static func display(_ source: String?) -> String? {
-        guard let source else { return nil }
-        return VisitState(source: source)?.rawValue ?? source
-    }
-
-    public static func color(of state: String?) -> String {
-        colorText(of: state.flatMap(VisitState.init(source:))).description
-    }
-
-    /// The colour of a known state, or of any other.
-    public static func colorText(of state: VisitState?) -> StaticString { state?.colorText ?? otherColorText }
-
-    /// `VisitState(source:)` of stored text (nil: no state), without building a string for the
-    /// canonical spellings the store holds.
-    public static func known(utf8: UnsafeBufferPointer<UInt8>?) -> VisitState? {
-        guard let utf8 else { return nil }
-        for (state, spelling) in canonicalUTF8 where spelling.elementsEqual(utf8) { return state }
-        return VisitState(source: String(decoding: utf8, as: UTF8.self))
-    }
-
-    private static let canonicalUTF8: [(VisitState, [UInt8])] = allCases.map { ($0, Array($0.rawValue.utf8)) }
-}
-
 extension Visit {
     /// The members of a source record that `decode` reads; a reader may pass only these.
     public static let memberNames = [
@@ -173,19 +118,4 @@ extension String {
               let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         return String(scalars[first...last])
     }
-}
-
-/// The visits of an API document: `{"data": [...]}` (`success`, `message`, `code` ignored).
-public typealias VisitSnapshot = RecordImport<Visit>
-
-extension RecordImport where Record == Visit {
-    /// A document without a `data` array is `invalid` (and nothing may be stored from it).
-    public init(document f: Fields) throws(CarFitError) {
-        guard let data = f.object["data"], case .array(let records) = data else {
-            throw .invalid("data", "The document has no data array of visits.")
-        }
-        self.init(records, decode: Visit.decode)
-    }
-
-    public var visits: [Visit] { accepted }
 }
