@@ -274,7 +274,7 @@ final class DayListWriterTests: XCTestCase {
     func testStateColourOfStoredText() {
         for state in Self.states {
             let expected = VisitState.color(of: state.map { String(decoding: $0, as: UTF8.self) })
-            let known = state.map { s in s.withUnsafeBufferPointer { VisitState.known(utf8: $0) } } ?? VisitState.known(utf8: nil)
+            let known = state.flatMap { s in VisitState.known(utf8: s.span) }
             XCTAssertEqual(VisitState.colorText(of: known).description, expected, "\(String(describing: state))")
             XCTAssertEqual(known, state.flatMap { VisitState(source: String(decoding: $0, as: UTF8.self)) })
         }

@@ -76,3 +76,19 @@ def test_the_check_catches_a_forbidden_import(tmp_path):
     """The import pattern sees the forms Swift allows."""
     sample = "import CarFitCore\n@testable import CarFitIO\nimport struct CarFitStore.Database\n  import CSQLite\n// import Nope\n"
     assert IMPORT.findall(sample) == ["CarFitCore", "CarFitIO", "CarFitStore", "CSQLite"]
+
+
+POINTER = re.compile(r"\bUnsafe(?:Mutable)?(?:Raw)?(?:Buffer)?Pointer\b|\bOpaquePointer\b|\bwithUnsafe\w*|"
+                     r"unsafeUninitializedCapacity|\bunsafeBitCast\b|\bmalloc\(|\bfree\(")
+
+
+def test_the_domain_holds_no_pointers():
+    """Value types and rules only: pointer code and C memory live in CarFitIO and below."""
+    found = []
+    for path in sorted((SOURCES / "CarFitCore").rglob("*.swift")):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            code = line.split("//", 1)[0]
+            if POINTER.search(code):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
+    assert POINTER.search("let p: UnsafeMutableRawBufferPointer") and not POINTER.search("p.unsafeLength(order)")

@@ -35,10 +35,9 @@ public struct JSONObject: Sendable, Equatable {
 
     private func position(of key: String) -> Int? {
         if let index { return index[key] }
-        return members.withUnsafeBufferPointer { buffer -> Int? in
-            for i in buffer.indices where buffer[i].key == key { return i }
-            return nil
-        }
+        let members = members.span
+        for i in members.indices where members[i].key == key { return i }
+        return nil
     }
 
     public subscript(key: String) -> JSON? {

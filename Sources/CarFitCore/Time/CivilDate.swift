@@ -76,14 +76,16 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// `"2020-09-10"`
     public var description: String {
-        String(unsafeUninitializedCapacity: 10) { b in
-            putDigits(year, 4, b, 0)
+        var text = [UInt8](repeating: 0, count: 10)
+        do {
+            var b = text.mutableSpan
+            putDigits(year, 4, &b, 0)
             b[4] = UInt8(ascii: "-")
-            putDigits(month, 2, b, 5)
+            putDigits(month, 2, &b, 5)
             b[7] = UInt8(ascii: "-")
-            putDigits(day, 2, b, 8)
-            return 10
+            putDigits(day, 2, &b, 8)
         }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Parses exactly `YYYY-MM-DD`, validating the day of the month.
@@ -93,7 +95,7 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Parses `YYYY-MM-DD` from the first `length` bytes of `u`; `length` must be exactly 10.
-    init?(isoPrefix u: UnsafeBufferPointer<UInt8>, length: Int) {
+    init?(isoPrefix u: Span<UInt8>, length: Int) {
         guard length == 10, u.count >= 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"),
               let y = digits(u, 0, 4), let m = digits(u, 5, 2), let d = digits(u, 8, 2) else { return nil }
         self.init(year: y, month: m, day: d)
@@ -114,7 +116,7 @@ func pad(_ n: Int, _ width: Int) -> String {
 /// Writes `n` (0 ≤ n < 10^width) as `width` zero-padded digits at `b[at...]`: fixed-width date
 /// and time text without building intermediate strings.
 @inline(__always)
-func putDigits(_ n: Int, _ width: Int, _ b: UnsafeMutableBufferPointer<UInt8>, _ at: Int) {
+func putDigits(_ n: Int, _ width: Int, _ b: inout MutableSpan<UInt8>, _ at: Int) {
     var v = n
     var i = at + width - 1
     while i >= at {
@@ -124,14 +126,13 @@ func putDigits(_ n: Int, _ width: Int, _ b: UnsafeMutableBufferPointer<UInt8>, _
     }
 }
 
-/// Runs `body` over the UTF-8 bytes of `text` without copying when the string is contiguous.
-func withUTF8<T>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-    if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
-    return Array(text.utf8).withUnsafeBufferPointer(body)
+/// Runs `body` over the UTF-8 bytes of `text`, without copying them.
+func withUTF8<T>(_ text: String, _ body: (Span<UInt8>) -> T) -> T {
+    body(text.utf8.span)
 }
 
 /// The value of `count` ASCII digits of `u` starting at `start`, or nil.
-func digits(_ u: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
+func digits(_ u: Span<UInt8>, _ start: Int, _ count: Int) -> Int? {
     guard start >= 0, count > 0, start + count <= u.count else { return nil }
     var value = 0
     for i in start..<(start + count) {

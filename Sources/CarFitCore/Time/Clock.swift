@@ -127,22 +127,28 @@ public struct Clock: Sendable {
 
     /// `"08:05"` in 24h, `"08:05 AM"` in 12h.
     public static func timeText(minuteOfDay: Int, hour24: Bool) -> String {
-        String(unsafeUninitializedCapacity: timeTextMaxLength) { writeTimeText(minuteOfDay: minuteOfDay, hour24: hour24, into: $0) }
+        var text = [UInt8](repeating: 0, count: timeTextMaxLength)
+        let count: Int
+        do {
+            var b = text.mutableSpan
+            count = writeTimeText(minuteOfDay: minuteOfDay, hour24: hour24, into: &b)
+        }
+        return String(decoding: text[..<count], as: UTF8.self)
     }
 
     /// The longest `timeText`.
     public static let timeTextMaxLength = 8
 
     /// Writes `timeText` into `b` (at least `timeTextMaxLength` bytes) and answers its length.
-    public static func writeTimeText(minuteOfDay: Int, hour24: Bool, into b: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    public static func writeTimeText(minuteOfDay: Int, hour24: Bool, into b: inout MutableSpan<UInt8>) -> Int {
         guard b.count >= timeTextMaxLength else { return 0 }
         let m = ((minuteOfDay % 1440) + 1440) % 1440
         let hour = m / 60
         let minute = m % 60
         let h = hour24 ? hour : (hour % 12 == 0 ? 12 : hour % 12)
-        putDigits(h, 2, b, 0)
+        putDigits(h, 2, &b, 0)
         b[2] = UInt8(ascii: ":")
-        putDigits(minute, 2, b, 3)
+        putDigits(minute, 2, &b, 3)
         if hour24 { return 5 }
         b[5] = UInt8(ascii: " ")
         b[6] = UInt8(ascii: hour < 12 ? "A" : "P")

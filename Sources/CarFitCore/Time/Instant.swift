@@ -21,7 +21,7 @@ public struct Instant: Sendable, Hashable, Comparable {
     }
 
     /// Milliseconds since the epoch of an ISO 8601 instant in `u`, or nil.
-    static func parse(_ u: UnsafeBufferPointer<UInt8>) -> Int64? {
+    static func parse(_ u: Span<UInt8>) -> Int64? {
         guard u.count >= 16, u.count <= 64 else { return nil }
         guard let date = CivilDate(isoPrefix: u, length: 10) else { return nil }
         guard u[10] == UInt8(ascii: "T") || u[10] == UInt8(ascii: "t") || u[10] == UInt8(ascii: " "),
@@ -77,30 +77,36 @@ public struct Instant: Sendable, Hashable, Comparable {
 
     /// `"2020-09-10T08:05:00Z"` (whole seconds, UTC; a day outside years 1–9999 as 0000-01-01).
     public var iso: String {
-        String(unsafeUninitializedCapacity: Instant.isoLength) { writeISO(into: $0) }
+        var text = [UInt8](repeating: 0, count: Instant.isoLength)
+        let count: Int
+        do {
+            var b = text.mutableSpan
+            count = writeISO(into: &b)
+        }
+        return String(decoding: text[..<count], as: UTF8.self)
     }
 
     /// The length of `iso`.
     public static let isoLength = 20
 
     /// Writes `iso` into `b` (at least `isoLength` bytes) and answers its length.
-    public func writeISO(into b: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    public func writeISO(into b: inout MutableSpan<UInt8>) -> Int {
         guard b.count >= Instant.isoLength else { return 0 }
         let s = seconds
         let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
         let secOfDay = Int(s - days * 86_400)
         let date = CivilDate(dayNumber: Int(days))
-        putDigits(date?.year ?? 0, 4, b, 0)
+        putDigits(date?.year ?? 0, 4, &b, 0)
         b[4] = UInt8(ascii: "-")
-        putDigits(date?.month ?? 1, 2, b, 5)
+        putDigits(date?.month ?? 1, 2, &b, 5)
         b[7] = UInt8(ascii: "-")
-        putDigits(date?.day ?? 1, 2, b, 8)
+        putDigits(date?.day ?? 1, 2, &b, 8)
         b[10] = UInt8(ascii: "T")
-        putDigits(secOfDay / 3600, 2, b, 11)
+        putDigits(secOfDay / 3600, 2, &b, 11)
         b[13] = UInt8(ascii: ":")
-        putDigits(secOfDay / 60 % 60, 2, b, 14)
+        putDigits(secOfDay / 60 % 60, 2, &b, 14)
         b[16] = UInt8(ascii: ":")
-        putDigits(secOfDay % 60, 2, b, 17)
+        putDigits(secOfDay % 60, 2, &b, 17)
         b[19] = UInt8(ascii: "Z")
         return Instant.isoLength
     }

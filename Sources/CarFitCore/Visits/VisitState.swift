@@ -44,10 +44,18 @@ public enum VisitState: String, Sendable, CaseIterable {
 
     /// `VisitState(source:)` of stored text (nil: no state), without building a string for the
     /// canonical spellings the store holds.
-    public static func known(utf8: UnsafeBufferPointer<UInt8>?) -> VisitState? {
-        guard let utf8 else { return nil }
-        for (state, spelling) in canonicalUTF8 where spelling.elementsEqual(utf8) { return state }
-        return VisitState(source: String(decoding: utf8, as: UTF8.self))
+    public static func known(utf8: Span<UInt8>) -> VisitState? {
+        for (state, spelling) in canonicalUTF8 where equal(spelling, utf8) { return state }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        for i in utf8.indices { bytes.append(utf8[i]) }
+        return VisitState(source: String(decoding: bytes, as: UTF8.self))
+    }
+
+    private static func equal(_ a: [UInt8], _ b: Span<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in b.indices where a[i] != b[i] { return false }
+        return true
     }
 
     private static let canonicalUTF8: [(VisitState, [UInt8])] = allCases.map { ($0, Array($0.rawValue.utf8)) }

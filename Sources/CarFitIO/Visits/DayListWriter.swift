@@ -85,14 +85,20 @@ private struct DayCards {
         out.append(",\"state\":")
         Self.text(row.state, &out)
         out.append(",\"stateColor\":\"")
-        out.append(VisitState.colorText(of: VisitState.known(utf8: row.state)))
+        out.append(VisitState.colorText(of: row.state.flatMap { VisitState.known(utf8: $0.span) }))
         out.append("\"")
         // Times are digits, colons and letters: quoted as they are.
         out.append(",\"startTime\":\"")
         let minute = Clock.minuteOfDay(localSeconds: local)
-        out.appendASCII(maxCount: Clock.timeTextMaxLength) { Clock.writeTimeText(minuteOfDay: minute, hour24: hour24, into: $0) }
+        out.appendASCII(maxCount: Clock.timeTextMaxLength) { buffer in
+            var b = buffer.mutableSpan
+            return Clock.writeTimeText(minuteOfDay: minute, hour24: hour24, into: &b)
+        }
         out.append("\",\"startTimeUtc\":\"")
-        out.appendASCII(maxCount: Instant.isoLength) { row.start.writeISO(into: $0) }
+        out.appendASCII(maxCount: Instant.isoLength) { buffer in
+            var b = buffer.mutableSpan
+            return row.start.writeISO(into: &b)
+        }
         out.append("\",\"expectedTime\":")
         Self.text(row.expectedTime, &out)
         out.append(",\"tasks\":")
