@@ -248,7 +248,15 @@ final class JSONEncodingTests: XCTestCase {
 
 final class ConfigTests: XCTestCase {
     func config(_ pairs: KeyValuePairs<String, JSON>) throws -> CoreConfig {
-        try CoreConfig(Fields(JSONObject(pairs)), localeHour24: true)
+        try CoreConfig(Fields(JSONObject(pairs)), localeHour24: true, processors: 4)
+    }
+
+    func testImportThreadsDefaultToTheProcessorsUpToEight() throws {
+        XCTAssertEqual(try config([:]).importThreads, 4)
+        XCTAssertEqual(try CoreConfig(Fields(JSONObject()), localeHour24: true, processors: 16).importThreads, 8)
+        XCTAssertEqual(try CoreConfig(Fields(JSONObject()), localeHour24: false, processors: 1).importThreads, 1)
+        XCTAssertFalse(try CoreConfig(Fields(JSONObject()), localeHour24: false, processors: 1).hour24)
+        XCTAssertEqual(try config(["importThreads": 0]).importThreads, 0)
     }
 
     func testDefaults() throws {

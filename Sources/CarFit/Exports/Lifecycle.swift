@@ -26,7 +26,10 @@ private enum StaticStrings {
     do throws(CarFitError) {
         guard let core else { throw CarFitError(.misuse, "The core out-parameter is NULL.", field: "core") }
         let request = try Boundary.parse(try Boundary.requestBytes(config, limit: Int.max), what: "config")
-        let opened = try Core(config: try CoreConfig(request))
+        let process = ProcessInfo.processInfo
+        let config = try CoreConfig(request, localeHour24: Clock.localeUses24Hour(environment: process.environment),
+                                    processors: process.activeProcessorCount)
+        let opened = try Core(config: config)
         core.pointee = Handles.shared.register(opened)
         result = .success(.obj(["version": .string(carfitVersion), "database": .string(opened.config.database)]))
     } catch {

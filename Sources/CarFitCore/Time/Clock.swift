@@ -163,7 +163,7 @@ public struct Clock: Sendable {
     /// Whether the process locale uses a 24-hour clock: the first set of `LC_ALL`, `LC_TIME`,
     /// `LANG` names the locale (`en_US.UTF-8` → 12h, `en_GB`/`da_DK` → 24h, by the locale's own
     /// convention); `C`, `POSIX` or none → 24h.
-    public static func localeUses24Hour(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    public static func localeUses24Hour(environment: [String: String]) -> Bool {
         var name = ""
         for key in ["LC_ALL", "LC_TIME", "LANG"] {
             if let v = environment[key], !v.isEmpty { name = v; break }
