@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "CarFitCoreTests", dependencies: ["CarFitCore", "CarFitIO"], exclude: ["Fixtures"]),
         .testTarget(name: "CarFitIOTests", dependencies: ["CarFitCore", "CarFitIO"]),
         .testTarget(name: "CarFitABITests", dependencies: [], exclude: ["Fixtures"]),
-        .testTarget(name: "CarFitServicesTests", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitServices"]),
+        .testTarget(name: "CarFitServicesTests", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitServices"]),
         .testTarget(name: "CarFitTests", dependencies: ["CCarFit", "CarFit"]),
     ]
 )

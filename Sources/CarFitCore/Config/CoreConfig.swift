@@ -16,6 +16,9 @@ public struct CoreConfig: Sendable {
         public var memoryBytes: Int64 = 33_554_432
         public var diskBytes: Int64 = 268_435_456
         public var concurrency: Int = 4
+
+        /// The defaults.
+        public init() {}
     }
 
     public var database = ":memory:"
