@@ -1,21 +1,25 @@
-/// One visit as stored: the source record reduced to what the card and the plan need.
-/// Built only by `Visit.decode`, which applies every rule of the card table.
-public struct Visit: Sendable, Equatable {
-    public var visitId: String?
-    public var employeeId: String?
+/// One visit: the source record reduced to what the card and the plan need. Its text members
+/// are `Text`: owned strings for a decoded or loaded visit (`Visit`, built only by
+/// `Visit.decode`, which applies every rule of the card table), or views of a stored row's bytes
+/// for the day list written straight from the store (`VisitRow`, in the I/O module). One list
+/// of members for both.
+public struct VisitRecord<Text> {
+    public var visitId: Text?
+    public var employeeId: Text?
     public var start: Instant
-    public var name: String
-    public var state: String?
-    public var expectedTime: String?
-    public var tasks: String
+    public var name: Text
+    public var state: Text?
+    public var expectedTime: Text?
+    public var tasks: Text
     public var taskMinutes: Int
-    public var address: String
-    public var phone: String?
+    public var address: Text
+    public var phone: Text?
     public var latitude: Double?
     public var longitude: Double?
 
-    public init(visitId: String?, employeeId: String?, start: Instant, name: String, state: String?,
-                expectedTime: String?, tasks: String, taskMinutes: Int, address: String, phone: String?,
+    @inlinable
+    public init(visitId: Text?, employeeId: Text?, start: Instant, name: Text, state: Text?,
+                expectedTime: Text?, tasks: Text, taskMinutes: Int, address: Text, phone: Text?,
                 latitude: Double?, longitude: Double?) {
         self.visitId = visitId
         self.employeeId = employeeId
@@ -31,10 +35,29 @@ public struct Visit: Sendable, Equatable {
         self.longitude = longitude
     }
 
-    /// Both coordinates, when the visit has them.
-    public var coordinate: (latitude: Double, longitude: Double)? { Visit.coordinate(latitude, longitude) }
+    /// The same visit with every text member converted by `transform`.
+    @inlinable
+    public func map<Other>(_ transform: (Text) -> Other) -> VisitRecord<Other> {
+        VisitRecord<Other>(visitId: visitId.map(transform), employeeId: employeeId.map(transform), start: start,
+                           name: transform(name), state: state.map(transform), expectedTime: expectedTime.map(transform),
+                           tasks: transform(tasks), taskMinutes: taskMinutes, address: transform(address),
+                           phone: phone.map(transform), latitude: latitude, longitude: longitude)
+    }
 
+    /// Both coordinates, when the visit has them.
+    @inlinable
+    public var coordinate: (latitude: Double, longitude: Double)? { Visit.coordinate(latitude, longitude) }
+}
+
+extension VisitRecord: Sendable where Text: Sendable {}
+extension VisitRecord: Equatable where Text: Equatable {}
+
+/// A visit with its text as strings.
+public typealias Visit = VisitRecord<String>
+
+extension Visit {
     /// A position only when both of its coordinates are known.
+    @inlinable
     public static func coordinate(_ latitude: Double?, _ longitude: Double?) -> (latitude: Double, longitude: Double)? {
         guard let latitude, let longitude else { return nil }
         return (latitude, longitude)
