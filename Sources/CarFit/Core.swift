@@ -4,15 +4,16 @@ import CarFitServices
 import CarFitStore
 import Foundation
 
-/// One open core: its configuration, clock, database and calendar state. Calls on one core are
-/// serialised by its lock, so a host may call from several threads at once.
+/// One open core: its configuration, clock, database, calendar state, session, caches and image
+/// pipeline, and the services of each area built on them. Calls on one core are serialised by
+/// its lock, so a host may call from several threads at once.
 final class Core: Serializer, @unchecked Sendable {
     let config: CoreConfig
     let clock: Clock
     let db: Database
-    var calendar: CalendarState
+    var calendarState: CalendarState
     let session = Session()
-    let images: ImagePipeline
+    let imagePipeline: ImagePipeline
     let documents = DocumentCache()
     private let lock = NSLock()
     private var closed = false
@@ -24,23 +25,23 @@ final class Core: Serializer, @unchecked Sendable {
         guard let today = clock.today else {
             throw CarFitError(.invalid, "now lies outside the years 1 to 9999.", field: "now")
         }
-        calendar = CalendarState(today: today)
+        calendarState = CalendarState(today: today)
         do throws(ImageDirectoryError) {
-            images = try ImagePipeline(config: config.images, timeoutMs: config.timeoutMs)
+            imagePipeline = try ImagePipeline(config: config.images, timeoutMs: config.timeoutMs)
         } catch {
             throw CarFitError(error)
         }
     }
 
     var visits: VisitsService { VisitsService(visits: VisitStore(db), clock: clock, importThreads: config.importThreads) }
-    var calendarService: CalendarService {
+    var calendar: CalendarService {
         CalendarService(db: db, visits: VisitStore(db), clock: clock, firstWeekday: config.firstWeekday, documents: documents)
     }
     var employees: EmployeesService { EmployeesService(db: db, clock: clock, session: session) }
     var catalog: CatalogService { CatalogService(db: db, clock: clock, session: session, documents: documents) }
     var transactions: TransactionsService { TransactionsService(transactions: TransactionStore(db)) }
     var articles: ArticlesService { ArticlesService(articles: ArticleStore(db), clock: clock) }
-    var imagery: ImagesService { ImagesService(patterns: PatternStore(db), images: images) }
+    var images: ImagesService { ImagesService(patterns: PatternStore(db), images: imagePipeline) }
 
     /// Runs `body` holding the core's lock; a closed core is `misuse`.
     func serialized<Result: ~Copyable>(_ body: () throws(CarFitError) -> Result) throws(CarFitError) -> Result {
@@ -62,7 +63,7 @@ final class Core: Serializer, @unchecked Sendable {
         defer { lock.unlock() }
         guard !closed else { return }
         closed = true
-        images.close()
+        imagePipeline.close()
         db.close()
     }
 }

@@ -15,24 +15,28 @@ enum Manifest {
         Operation("visits.import", "carfit_visits_import", request: "the visits document: data[]", .streamed,
                   .bytes { core, bytes throws(CarFitError) in try core.visits.importVisits(bytes) }),
         Operation("visits.list", "carfit_visits_list", request: "dates[]?, employeeId?, hour24?", .serialized,
-                  .written { core, request throws(CarFitError) in try core.visits.list(request, selected: core.calendar.selectedDays) }),
+                  .written { core, request throws(CarFitError) in
+                      try core.visits.list(request, selected: core.calendarState.selectedDays)
+                  }),
         Operation("visits.refresh", "carfit_visits_refresh", request: "none", .selfLocking,
-                  .object { core, _ throws(CarFitError) in try core.visits.refresh(source: core.config.sources.visits, timeoutMs: core.config.timeoutMs, lock: core) }),
+                  .object { core, _ throws(CarFitError) in
+                      try core.visits.refresh(source: core.config.sources.visits, timeoutMs: core.config.timeoutMs, lock: core)
+                  }),
         Operation("visits.plan", "carfit_visits_plan",
                   request: "date, employeeId?, start{latitude, longitude}?, startTime?, speedKmh?, detourFactor?", .serialized,
                   .object { core, request throws(CarFitError) in try core.visits.plan(request) }),
 
         // Calendar
         Operation("calendar.get", "carfit_calendar_get", request: "none", .serialized,
-                  .object { core, _ throws(CarFitError) in try core.calendarService.document(core.calendar) }),
+                  .object { core, _ throws(CarFitError) in try core.calendar.document(core.calendarState) }),
         Operation("calendar.next", "carfit_calendar_next", request: "none", .serialized,
-                  .object { core, _ throws(CarFitError) in try core.calendarService.next(&core.calendar) }),
+                  .object { core, _ throws(CarFitError) in try core.calendar.next(&core.calendarState) }),
         Operation("calendar.previous", "carfit_calendar_previous", request: "none", .serialized,
-                  .object { core, _ throws(CarFitError) in try core.calendarService.previous(&core.calendar) }),
+                  .object { core, _ throws(CarFitError) in try core.calendar.previous(&core.calendarState) }),
         Operation("calendar.select", "carfit_calendar_select", request: "date, mode?", .serialized,
-                  .object { core, request throws(CarFitError) in try core.calendarService.select(request, &core.calendar) }),
+                  .object { core, request throws(CarFitError) in try core.calendar.select(request, &core.calendarState) }),
         Operation("calendar.month", "carfit_calendar_month", request: "year, month", .serialized,
-                  .object { core, request throws(CarFitError) in try core.calendarService.month(request, core.calendar) }),
+                  .object { core, request throws(CarFitError) in try core.calendar.month(request, core.calendarState) }),
 
         // Employees and session
         Operation("employees.create", "carfit_employees_create",
@@ -83,7 +87,9 @@ enum Manifest {
         Operation("articles.import", "carfit_articles_import", request: "status?, content[]", .serialized,
                   .object { core, request throws(CarFitError) in try core.articles.importArticles(request) }),
         Operation("articles.refresh", "carfit_articles_refresh", request: "none", .selfLocking,
-                  .object { core, _ throws(CarFitError) in try core.articles.refresh(source: core.config.sources.articles, timeoutMs: core.config.timeoutMs, lock: core) }),
+                  .object { core, _ throws(CarFitError) in
+                      try core.articles.refresh(source: core.config.sources.articles, timeoutMs: core.config.timeoutMs, lock: core)
+                  }),
         Operation("articles.list", "carfit_articles_list", request: "hour24?", .serialized,
                   .object { core, request throws(CarFitError) in try core.articles.list(request) }),
         Operation("articles.format_date", "carfit_articles_format_date", request: "date, hour24?", .serialized,
@@ -91,17 +97,17 @@ enum Manifest {
 
         // Patterns, carousel and images
         Operation("patterns.import", "carfit_patterns_import", request: "patterns[] or the colourlovers array", .streamed,
-                  .bytes { core, bytes throws(CarFitError) in try core.imagery.importPatterns(bytes) }),
+                  .bytes { core, bytes throws(CarFitError) in try core.images.importPatterns(bytes) }),
         Operation("carousel.generate", "carfit_carousel_generate", request: "rows, columns, seed?", .serialized,
-                  .object { core, request throws(CarFitError) in try core.imagery.generateCarousel(request) }),
+                  .object { core, request throws(CarFitError) in try core.images.generateCarousel(request) }),
         Operation(nil, "carfit_images_data", request: "url", .selfLocking,
-                  .binary { core, request throws(CarFitError) in try core.imagery.load(request) }),
+                  .binary { core, request throws(CarFitError) in try core.images.load(request) }),
         Operation("images.prefetch", "carfit_images_prefetch", request: "urls[], priority?", .selfLocking,
-                  .object { core, request throws(CarFitError) in try core.imagery.prefetch(request) }),
+                  .object { core, request throws(CarFitError) in try core.images.prefetch(request) }),
         Operation("images.cancel", "carfit_images_cancel", request: "urls[]", .selfLocking,
-                  .object { core, request throws(CarFitError) in try core.imagery.cancel(request) }),
+                  .object { core, request throws(CarFitError) in try core.images.cancel(request) }),
         Operation("images.stats", "carfit_images_stats", request: "none", .selfLocking,
-                  .object { core, _ throws(CarFitError) in try core.imagery.stats() }),
+                  .object { core, _ throws(CarFitError) in try core.images.stats() }),
     ]
 
     /// The operations `carfit_call` reaches, by method name.

@@ -1,8 +1,8 @@
 import CarFitCore
 
 /// The `visits.list` document written as JSON text straight from stored rows, without a `Visit`
-/// or a `JSON` value per card: the same text as encoding
-/// `{"days": [DaySheet.json, …], "summary": total}`, by the same rules (day membership and
+/// or a `JSON` value per card: the same text as encoding the document card by card as `JSON`
+/// values (the tests hold that reference, `DaySheet`), by the same rules (day membership and
 /// local times from the clock, `DaySummary.legMeters`, `DaySummary.kilometres`, `VisitState`,
 /// `DaySummary`).
 ///
@@ -70,7 +70,7 @@ private struct DayCards {
         self.hour24 = hour24
     }
 
-    /// Writes the card of `row` (keys in the order of `DaySheet.Card.json`) if it starts on the day.
+    /// Writes the card of `row` (keys in the order the header lists them) if it starts on the day.
     mutating func add(_ row: VisitRow, to out: inout JSONBuffer) {
         let local = times.localSeconds(row.start)
         guard Clock.date(localSeconds: local) == date else { return }
