@@ -20,7 +20,9 @@ final class Core: Serializer, @unchecked Sendable {
 
     init(config: CoreConfig) throws(CarFitError) {
         self.config = config
-        clock = try config.clock()
+        clock = try config.clock(hostNow: {
+            Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+        })
         db = try Database(path: config.database)
         guard let today = clock.today else {
             throw CarFitError(.invalid, "now lies outside the years 1 to 9999.", field: "now")

@@ -99,7 +99,8 @@ public struct CoreConfig: Sendable {
         return text
     }
 
-    public func clock() throws(CarFitError) -> Clock {
-        try Clock(zoneName: timeZone, fixedNow: now, hour24: hour24)
+    /// The clock of this config: `now` if set, else `hostNow`, the host's clock.
+    public func clock(hostNow: @escaping @Sendable () -> Instant) throws(CarFitError) -> Clock {
+        try Clock(zoneName: timeZone, fixedNow: now, hour24: hour24, hostNow: hostNow)
     }
 }

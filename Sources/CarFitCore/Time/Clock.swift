@@ -1,14 +1,18 @@
 import Foundation
 
-/// The core's sense of time: "now" (fixed by the config or the system clock), the IANA zone
+/// The core's sense of time: "now" (fixed by the config, else the host's clock), the IANA zone
 /// that turns instants into local days and times, and the 12h/24h clock style.
 public struct Clock: Sendable {
     public let zone: TimeZone
     public let zoneName: String
     public let fixedNow: Instant?
     public let hour24: Bool
+    /// Reads the host's clock when `fixedNow` is nil. The boundary hands it in (the domain reads
+    /// no clock itself); a clock with neither stands at the epoch.
+    let hostNow: (@Sendable () -> Instant)?
 
-    public init(zoneName: String = "UTC", fixedNow: Instant? = nil, hour24: Bool = true) throws(CarFitError) {
+    public init(zoneName: String = "UTC", fixedNow: Instant? = nil, hour24: Bool = true,
+                hostNow: (@Sendable () -> Instant)? = nil) throws(CarFitError) {
         guard let zone = Clock.zone(named: zoneName) else {
             throw .invalid("timeZone", "timeZone \"\(zoneName)\" is not a known IANA time zone.")
         }
@@ -16,6 +20,7 @@ public struct Clock: Sendable {
         self.zoneName = zoneName
         self.fixedNow = fixedNow
         self.hour24 = hour24
+        self.hostNow = hostNow
     }
 
     /// The zone of an IANA name (`"Europe/Copenhagen"`, `"UTC"`), or nil.
@@ -26,7 +31,7 @@ public struct Clock: Sendable {
 
     public var now: Instant {
         if let fixedNow { return fixedNow }
-        return Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+        return hostNow?() ?? Instant(milliseconds: 0)
     }
 
     /// The zone's offset from UTC at an instant, in seconds.
