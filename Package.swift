@@ -2,11 +2,16 @@
 import PackageDescription
 
 // libcarfit: the headless core of the CarFit washer app, shipped as a C-ABI shared library.
+// docs/ARCHITECTURE.md describes the layers; Tests/system/test_architecture.py holds them.
 //
 //   CJansson, CSQLite   system libraries (Debian: libjansson-dev, libsqlite3-dev)
-//   CarFitCore          the domain in plain Swift: value types, no C pointers, unit-tested directly
-//   CarFitStore         SQLite through its C API: a small wrapper, the schema and its migrations
-//   CarFit              the export layer: one boundary routine, the operation table, @c exports
+//   CCarFit             include/carfit.h as a module (the version macros)
+//   CarFitCore          the domain in plain Swift: value types and rules, no I/O, unit-tested directly
+//   CarFitIO            JSON text in and out: jansson parsing, the encoder's buffer, streamed imports
+//   CarFitStore         SQLite through its C API: a small wrapper, the schema and its migrations, stores
+//   CarFitNet           HTTP (URLSession) and the image pipeline with its caches
+//   CarFitServices      the use-cases, as functions of their stores and clients
+//   CarFit              the boundary: the operation manifest, one boundary routine, handles, @c exports
 //   CarFitLink          link-only: static Swift runtime, exported-symbol list and SONAME for the .so
 
 let exportsMap = Context.packageDirectory + "/Sources/CarFitLink/exports.map"
@@ -21,9 +26,14 @@ let package = Package(
                        providers: [.apt(["libjansson-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        // include/carfit.h as a module: the library reads its version from the header's macros.
+        .systemLibrary(name: "CCarFit", path: "Sources/CCarFit"),
         .target(name: "CarFitCore"),
-        .target(name: "CarFitStore", dependencies: ["CSQLite", "CarFitCore"]),
-        .target(name: "CarFit", dependencies: ["CJansson", "CarFitCore", "CarFitStore"]),
+        .target(name: "CarFitIO", dependencies: ["CJansson", "CarFitCore"]),
+        .target(name: "CarFitStore", dependencies: ["CSQLite", "CarFitCore", "CarFitIO"]),
+        .target(name: "CarFitNet", dependencies: ["CarFitCore"]),
+        .target(name: "CarFitServices", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet"]),
+        .target(name: "CarFit", dependencies: ["CCarFit", "CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitServices"]),
         .target(
             name: "CarFitLink",
             exclude: ["exports.map"],
@@ -47,9 +57,12 @@ let package = Package(
                 .linkedLibrary("curl"),
             ]
         ),
-        .testTarget(name: "CarFitCoreTests", dependencies: ["CarFitCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "CarFitStoreTests", dependencies: ["CarFitStore", "CarFitCore"]),
+        .testTarget(name: "CarFitCoreTests", dependencies: ["CarFitCore", "CarFitIO"], exclude: ["Fixtures"]),
+        .testTarget(name: "CarFitIOTests", dependencies: ["CarFitCore", "CarFitIO"]),
         .testTarget(name: "CarFitABITests", dependencies: [], exclude: ["Fixtures"]),
+        .testTarget(name: "CarFitServicesTests", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitServices"]),
+        .testTarget(name: "CarFitTests", dependencies: ["CCarFit", "CarFit"]),
+        .testTarget(name: "CarFitStoreTests", dependencies: ["CarFitStore", "CarFitCore"]),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CarFitHTTP", dependencies: ["CCurl"]),

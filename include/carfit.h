@@ -172,7 +172,7 @@ const char *carfit_status_name(int status);
 int carfit_call(carfit_core *core, const char *method, const char *request, char **response);
 
 /* ---------------------------------------------------------------------------------------------
- * Visits: the washer's day
+ * Visits: the washer's day (import, list, refresh, plan)
  * ------------------------------------------------------------------------------------------- */
 
 /*
@@ -242,6 +242,77 @@ int carfit_visits_list(carfit_core *core, const char *request, char **response);
  *          body has arrived the core is held while it is read and stored, as for an import.
  */
 int carfit_visits_refresh(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_visits_plan (method "visits.plan") — the order to drive a day's open visits in, with
+ * arrival and departure times.
+ *
+ * Takes:   {"date": "2020-09-10", "employeeId": "...", "start": {"latitude": 55.77,
+ *          "longitude": 12.52}, "startTime": "07:30", "speedKmh": 30, "detourFactor": 1.3};
+ *          only "date" is required:
+ *            date          a day, YYYY-MM-DD (years 1 to 9999)
+ *            employeeId    plan only that employee's visits (homeBobEmployeeId)
+ *            start         where the washer sets out; both members required, latitude in
+ *                          [-90, 90], longitude in [-180, 180]. Without it the first stop's
+ *                          travel is 0 and the route may begin at any stop.
+ *            startTime     "HH:mm" (or "H:mm"), "00:00" to "23:59", local time of the day; by
+ *                          default the start time of the day's earliest stop
+ *            speedKmh      more than 0, at most 300 (30)
+ *            detourFactor  1 to 10 (1.3): roads are longer than the geodesic
+ * Stops:   the day's visits (local day of their start, in the core's zone) in state Todo or
+ *          InProgress (any source spelling) that have both coordinates. Every other visit of
+ *          the day is listed in "skipped", in start order, with a reason: "state Done",
+ *          "state Rejected", "state <the state as given>", "no state", "no coordinates".
+ * Times:   all in minutes of the local day. A stop's window is its expectedTime "HH:mm/HH:mm"
+ *          (the end may be "24:00"); a null expectedTime, or one that does not read as such a
+ *          window (malformed, or ending before it starts), gives no window: the stop is never
+ *          late and never waits (the response shows "window": null next to its expectedTime).
+ *          Travel minutes = geodesic metres x detourFactor / (speedKmh x 1000 / 60); service
+ *          minutes = the visit's taskMinutes. arrival = max(previous departure + travel, window
+ *          start), where the first stop's previous departure is startTime; departure = arrival
+ *          + service. A stop is late when its arrival rounded to the minute is after the
+ *          window's end, so "lateMinutes" > 0 exactly for late stops. Daylight-saving changes
+ *          within the day are not applied to these wall-clock minutes.
+ * Order:   the shortest total distance that can be found quickly with no more late stops than
+ *          driving the stops in start-time order (among equally short orders, fewer late stops
+ *          are preferred). Days without windows of up to 12 stops get the shortest order
+ *          exactly (dynamic programming over subsets); days with windows of up to 10 stops get
+ *          it by branch and bound (exact within a budget of 200000 search nodes); larger days
+ *          get nearest-neighbour routes improved by 2-opt and or-opt moves and a bounded
+ *          iterated local search. The route ends at the last stop (no return to the start).
+ *          Waiting is not minimised: a shorter order may wait for a window. The plan is never
+ *          longer than the start-time order: unless an order is found that is shorter, or as
+ *          short with fewer late stops, the start-time order is kept. All work is capped, so a
+ *          day plans in bounded time (200 stops: tens of milliseconds); days of more than 1000
+ *          stops are not searched and keep the start-time order ("optimized": false). The same
+ *          request on the same data always gives the same plan.
+ * Returns: {"date", "startTime": "07:30" | null (no stops and no startTime),
+ *           "stops": [{"visitId", "name", "arrival": "08:05", "departure": "09:05",
+ *                      "waitMinutes", "lateMinutes", "distanceMeters", "travelMinutes",
+ *                      "serviceMinutes", "window": "08:00/10:00" | null, "expectedTime",
+ *                      "state", "latitude", "longitude"}],
+ *           "distanceMeters", "originalDistanceMeters", "savedMeters", "lateStops",
+ *           "originalLateStops", "optimized", "skipped": [{"visitId", "reason", "name"}]}
+ *          Stops are in the planned order. Times are local "HH:mm", always 24-hour whatever
+ *          the hour24 setting, rounded to the nearest minute; a time past midnight keeps
+ *          counting hours ("24:10" is 00:10 the next day) so a day's times always increase.
+ *          Half minutes round up.
+ *          waitMinutes, lateMinutes and travelMinutes are whole minutes (rounded). A stop's
+ *          distanceMeters is the geodesic from the previous stop (from "start", or 0 for the
+ *          first stop without one), rounded to whole metres; "distanceMeters" sums them;
+ *          "originalDistanceMeters" and "originalLateStops" are the same for the stops in
+ *          start-time order; "savedMeters" is their difference (never negative).
+ *          Members beyond those the contract lists: "startTime", "savedMeters",
+ *          "originalLateStops", "optimized"; per stop "travelMinutes", "serviceMinutes",
+ *          "window", "expectedTime", "state", "latitude", "longitude"; per skipped visit "name".
+ * Errors:  CARFIT_INVALID with the field: "date" (missing, not a string, not a day),
+ *          "employeeId" (not a string), "start" (not an object), "start.latitude" /
+ *          "start.longitude" (missing, not a number, out of range), "startTime" (not "HH:mm"
+ *          in 00:00-23:59), "speedKmh" (not in (0, 300], or so slow that the day would take
+ *          more than 10,000,000 minutes), "detourFactor" (not in [1, 10]).
+ *          CARFIT_STORAGE (the visits cannot be read). Nothing is stored or changed.
+ */
+int carfit_visits_plan(carfit_core *core, const char *request, char **response);
 
 /* ---------------------------------------------------------------------------------------------
  * Calendar: the month grid that drives the list
@@ -736,81 +807,6 @@ int carfit_images_cancel(carfit_core *core, const char *request, char **response
  *          in progress. Counters start at 0 when the core opens.
  */
 int carfit_images_stats(carfit_core *core, const char *request, char **response);
-
-/* ---------------------------------------------------------------------------------------------
- * Day plan: the order to drive the washer's day in
- * ------------------------------------------------------------------------------------------- */
-
-/*
- * carfit_visits_plan (method "visits.plan") — the order to drive a day's open visits in, with
- * arrival and departure times.
- *
- * Takes:   {"date": "2020-09-10", "employeeId": "...", "start": {"latitude": 55.77,
- *          "longitude": 12.52}, "startTime": "07:30", "speedKmh": 30, "detourFactor": 1.3};
- *          only "date" is required:
- *            date          a day, YYYY-MM-DD (years 1 to 9999)
- *            employeeId    plan only that employee's visits (homeBobEmployeeId)
- *            start         where the washer sets out; both members required, latitude in
- *                          [-90, 90], longitude in [-180, 180]. Without it the first stop's
- *                          travel is 0 and the route may begin at any stop.
- *            startTime     "HH:mm" (or "H:mm"), "00:00" to "23:59", local time of the day; by
- *                          default the start time of the day's earliest stop
- *            speedKmh      more than 0, at most 300 (30)
- *            detourFactor  1 to 10 (1.3): roads are longer than the geodesic
- * Stops:   the day's visits (local day of their start, in the core's zone) in state Todo or
- *          InProgress (any source spelling) that have both coordinates. Every other visit of
- *          the day is listed in "skipped", in start order, with a reason: "state Done",
- *          "state Rejected", "state <the state as given>", "no state", "no coordinates".
- * Times:   all in minutes of the local day. A stop's window is its expectedTime "HH:mm/HH:mm"
- *          (the end may be "24:00"); a null expectedTime, or one that does not read as such a
- *          window (malformed, or ending before it starts), gives no window: the stop is never
- *          late and never waits (the response shows "window": null next to its expectedTime).
- *          Travel minutes = geodesic metres x detourFactor / (speedKmh x 1000 / 60); service
- *          minutes = the visit's taskMinutes. arrival = max(previous departure + travel, window
- *          start), where the first stop's previous departure is startTime; departure = arrival
- *          + service. A stop is late when its arrival rounded to the minute is after the
- *          window's end, so "lateMinutes" > 0 exactly for late stops. Daylight-saving changes
- *          within the day are not applied to these wall-clock minutes.
- * Order:   the shortest total distance that can be found quickly with no more late stops than
- *          driving the stops in start-time order (among equally short orders, fewer late stops
- *          are preferred). Days without windows of up to 12 stops get the shortest order
- *          exactly (dynamic programming over subsets); days with windows of up to 10 stops get
- *          it by branch and bound (exact within a budget of 200000 search nodes); larger days
- *          get nearest-neighbour routes improved by 2-opt and or-opt moves and a bounded
- *          iterated local search. The route ends at the last stop (no return to the start).
- *          Waiting is not minimised: a shorter order may wait for a window. The plan is never
- *          longer than the start-time order: unless an order is found that is shorter, or as
- *          short with fewer late stops, the start-time order is kept. All work is capped, so a
- *          day plans in bounded time (200 stops: tens of milliseconds); days of more than 1000
- *          stops are not searched and keep the start-time order ("optimized": false). The same
- *          request on the same data always gives the same plan.
- * Returns: {"date", "startTime": "07:30" | null (no stops and no startTime),
- *           "stops": [{"visitId", "name", "arrival": "08:05", "departure": "09:05",
- *                      "waitMinutes", "lateMinutes", "distanceMeters", "travelMinutes",
- *                      "serviceMinutes", "window": "08:00/10:00" | null, "expectedTime",
- *                      "state", "latitude", "longitude"}],
- *           "distanceMeters", "originalDistanceMeters", "savedMeters", "lateStops",
- *           "originalLateStops", "optimized", "skipped": [{"visitId", "reason", "name"}]}
- *          Stops are in the planned order. Times are local "HH:mm", always 24-hour whatever
- *          the hour24 setting, rounded to the nearest minute; a time past midnight keeps
- *          counting hours ("24:10" is 00:10 the next day) so a day's times always increase.
- *          Half minutes round up.
- *          waitMinutes, lateMinutes and travelMinutes are whole minutes (rounded). A stop's
- *          distanceMeters is the geodesic from the previous stop (from "start", or 0 for the
- *          first stop without one), rounded to whole metres; "distanceMeters" sums them;
- *          "originalDistanceMeters" and "originalLateStops" are the same for the stops in
- *          start-time order; "savedMeters" is their difference (never negative).
- *          Members beyond those the contract lists: "startTime", "savedMeters",
- *          "originalLateStops", "optimized"; per stop "travelMinutes", "serviceMinutes",
- *          "window", "expectedTime", "state", "latitude", "longitude"; per skipped visit "name".
- * Errors:  CARFIT_INVALID with the field: "date" (missing, not a string, not a day),
- *          "employeeId" (not a string), "start" (not an object), "start.latitude" /
- *          "start.longitude" (missing, not a number, out of range), "startTime" (not "HH:mm"
- *          in 00:00-23:59), "speedKmh" (not in (0, 300], or so slow that the day would take
- *          more than 10,000,000 minutes), "detourFactor" (not in [1, 10]).
- *          CARFIT_STORAGE (the visits cannot be read). Nothing is stored or changed.
- */
-int carfit_visits_plan(carfit_core *core, const char *request, char **response);
 
 #ifdef __cplusplus
 }

@@ -1,9 +1,10 @@
 import CarFitCore
+import CarFitIO
 import Foundation
 
-/// The one routine every exported operation goes through: find the core, parse the request
-/// with jansson, run the operation under the core's lock, encode the result or map the error
-/// to a status and an error document.
+/// The one routine every exported operation goes through: find the operation and the core,
+/// parse the request with jansson, run the operation as its manifest entry says (holding the
+/// core's lock or not), encode the result or map the error to a status and an error document.
 enum Boundary {
     typealias ResponseOut = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 
@@ -12,31 +13,73 @@ enum Boundary {
         response?.pointee = nil
         let result: Result<JSON, CarFitError>
         do throws(CarFitError) {
-            guard let operation = Operations.table[method] else {
+            guard let operation = Manifest.table[method] else {
                 throw CarFitError(.misuse, "There is no operation named \"\(method.prefix(80))\".", field: "method")
             }
-            guard let core = Handles.shared.core(handle) else {
-                throw CarFitError(.misuse, handle == nil ? "The core is NULL." : "The core is closed or not a core.")
-            }
+            let core = try open(handle)
             let bytes = try requestBytes(request, limit: core.config.maxRequestBytes)
-            switch operation {
-            case .parsed(let body):
+            switch (operation.locking, operation.body) {
+            case (.serialized, .object(let body)):
                 let fields = try parse(bytes)
                 result = .success(try core.serialized { () throws(CarFitError) in try body(core, fields) })
-            case .streamed(let body):
+            case (.streamed, .bytes(let body)):
                 result = .success(try core.serialized { () throws(CarFitError) in try body(core, bytes) })
-            case .selfLocking(let body):
+            case (.selfLocking, .object(let body)):
                 result = .success(try body(core, try parse(bytes)))
-            case .written(let body):
+            case (.serialized, .written(let body)):
                 let fields = try parse(bytes)
                 let text = try core.serialized { () throws(CarFitError) -> JSONBuffer in try body(core, fields) }
                 response?.pointee = text.takeCString()
                 return Status.ok.rawValue
+            default:
+                throw CarFitError(.internal, "The operation \(method) is declared with a locking its body does not have.")
             }
         } catch {
             result = .failure(error)
         }
         return finish(result, response)
+    }
+
+    /// The operation with a binary out-parameter: `*bytes` gets a `malloc`ed copy of the bytes
+    /// (freed by the host with `carfit_free`), `*length` its size, the response the JSON object.
+    /// Runs without the core's lock.
+    static func binary(_ symbol: String, _ handle: OpaquePointer?, _ request: UnsafePointer<CChar>?,
+                       _ bytes: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, _ length: UnsafeMutablePointer<UInt>?,
+                       _ response: ResponseOut?) -> Int32 {
+        response?.pointee = nil
+        bytes?.pointee = nil
+        length?.pointee = 0
+        let result: Result<JSON, CarFitError>
+        do throws(CarFitError) {
+            guard let operation = Manifest.bySymbol[symbol], operation.locking == .selfLocking,
+                  case .binary(let body) = operation.body else {
+                throw CarFitError(.internal, "\(symbol) is not declared as an operation with bytes out.")
+            }
+            let core = try open(handle)
+            guard let bytes else { throw CarFitError(.misuse, "The bytes out-parameter is NULL.", field: "bytes") }
+            guard let length else { throw CarFitError(.misuse, "The length out-parameter is NULL.", field: "length") }
+            let loaded = try body(core, try parse(try requestBytes(request, limit: core.config.maxRequestBytes)))
+            guard let copy = malloc(max(1, loaded.bytes.count))?.assumingMemoryBound(to: UInt8.self) else {
+                throw CarFitError(.internal, "Out of memory for \(loaded.bytes.count) bytes.")
+            }
+            loaded.bytes.withUnsafeBufferPointer { source in
+                if let base = source.baseAddress { copy.update(from: base, count: source.count) }
+            }
+            bytes.pointee = copy
+            length.pointee = UInt(loaded.bytes.count)
+            result = .success(loaded.response)
+        } catch {
+            result = .failure(error)
+        }
+        return finish(result, response)
+    }
+
+    /// The open core of `handle`; NULL, closed or made up is `misuse`.
+    static func open(_ handle: OpaquePointer?) throws(CarFitError) -> Core {
+        guard let core = Handles.shared.core(handle) else {
+            throw CarFitError(.misuse, handle == nil ? "The core is NULL." : "The core is closed or not a core.")
+        }
+        return core
     }
 
     /// The request's bytes (`NULL` is empty), refused past `limit`. Borrowed from the caller for
@@ -52,13 +95,7 @@ enum Boundary {
 
     /// A request as an object: empty is `{}`; anything but an object is `bad_json`.
     static func parse(_ bytes: UnsafeRawBufferPointer, what: String = "request") throws(CarFitError) -> Fields {
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return Fields(JSONObject()) }
-        let value = try JanssonParser.parse(base.assumingMemoryBound(to: CChar.self), length: bytes.count, what: what)
-        guard case .object(let object) = value else {
-            throw CarFitError(.badJSON, "The \(what) must be a JSON object.",
-                              extra: JSONObject(["line": 1, "column": 1, "position": 0]))
-        }
-        return Fields(object)
+        try JanssonParser.object(bytes, what: what)
     }
 
     /// Writes the result or the error document to `*response` and returns the status.

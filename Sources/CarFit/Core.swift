@@ -1,32 +1,49 @@
 import CarFitCore
+import CarFitNet
+import CarFitServices
 import CarFitStore
 import Foundation
 
-/// One open core: its configuration, clock, database and calendar state. Calls on one core are
-/// serialised by its lock, so a host may call from several threads at once.
-final class Core: @unchecked Sendable {
+/// One open core: its configuration, clock, database, calendar state, session, caches and image
+/// pipeline, and the services of each area built on them. Calls on one core are serialised by
+/// its lock, so a host may call from several threads at once.
+final class Core: Serializer, @unchecked Sendable {
     let config: CoreConfig
     let clock: Clock
     let db: Database
-    var calendar: CalendarState
-    let session = ShopSession()
-    let images: ImagePipeline
+    var calendarState: CalendarState
+    let session = Session()
+    let imagePipeline: ImagePipeline
     let documents = DocumentCache()
     private let lock = NSLock()
     private var closed = false
 
     init(config: CoreConfig) throws(CarFitError) {
         self.config = config
-        clock = try config.clock()
+        clock = try config.clock(hostNow: {
+            Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+        })
         db = try Database(path: config.database)
         guard let today = clock.today else {
             throw CarFitError(.invalid, "now lies outside the years 1 to 9999.", field: "now")
         }
-        calendar = CalendarState(today: today)
-        images = try ImagePipeline(config: config.images, timeoutMs: config.timeoutMs)
+        calendarState = CalendarState(today: today)
+        do throws(ImageDirectoryError) {
+            imagePipeline = try ImagePipeline(config: config.images, timeoutMs: config.timeoutMs)
+        } catch {
+            throw CarFitError(error)
+        }
     }
 
-    var visits: VisitStore { VisitStore(db) }
+    var visits: VisitsService { VisitsService(visits: VisitStore(db), clock: clock, importThreads: config.importThreads) }
+    var calendar: CalendarService {
+        CalendarService(db: db, visits: VisitStore(db), clock: clock, firstWeekday: config.firstWeekday, documents: documents)
+    }
+    var employees: EmployeesService { EmployeesService(db: db, clock: clock, session: session) }
+    var catalog: CatalogService { CatalogService(db: db, clock: clock, session: session, documents: documents) }
+    var transactions: TransactionsService { TransactionsService(transactions: TransactionStore(db)) }
+    var articles: ArticlesService { ArticlesService(articles: ArticleStore(db), clock: clock) }
+    var images: ImagesService { ImagesService(patterns: PatternStore(db), images: imagePipeline) }
 
     /// Runs `body` holding the core's lock; a closed core is `misuse`.
     func serialized<Result: ~Copyable>(_ body: () throws(CarFitError) -> Result) throws(CarFitError) -> Result {
@@ -36,6 +53,11 @@ final class Core: @unchecked Sendable {
         return try body()
     }
 
+    /// The core's lock, for a use-case that takes it itself.
+    func locked<Result>(_ body: () throws(CarFitError) -> Result) throws(CarFitError) -> Result {
+        try serialized(body)
+    }
+
     /// Waits for a call in progress, then stops the image pipeline (cancelling its transfers
     /// and waiting for them) and closes the database. Idempotent.
     func close() {
@@ -43,43 +65,7 @@ final class Core: @unchecked Sendable {
         defer { lock.unlock() }
         guard !closed else { return }
         closed = true
-        images.close()
+        imagePipeline.close()
         db.close()
-    }
-}
-
-/// The opaque `carfit_core *` handles given to hosts. A handle is a number, never an address,
-/// and is never reused, so a call with a closed or made-up handle is reported as `misuse`
-/// instead of touching freed memory.
-final class Handles: @unchecked Sendable {
-    static let shared = Handles()
-
-    private let lock = NSLock()
-    private var cores: [UInt: Core] = [:]
-    private var nextID: UInt = 1
-
-    func register(_ core: Core) -> OpaquePointer? {
-        lock.lock()
-        defer { lock.unlock() }
-        let id = nextID
-        nextID += 1
-        cores[id] = core
-        return OpaquePointer(bitPattern: id << 4)
-    }
-
-    func core(_ handle: OpaquePointer?) -> Core? {
-        guard let handle else { return nil }
-        let bits = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))
-        lock.lock()
-        defer { lock.unlock() }
-        return cores[bits >> 4]
-    }
-
-    func remove(_ handle: OpaquePointer?) -> Core? {
-        guard let handle else { return nil }
-        let bits = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))
-        lock.lock()
-        defer { lock.unlock() }
-        return cores.removeValue(forKey: bits >> 4)
     }
 }

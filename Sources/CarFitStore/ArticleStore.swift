@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitIO
 
 /// The stored articles snapshot: the offline cache of the Cars feed, with the instant of the
 /// last successful import.
@@ -82,4 +83,11 @@ public struct ArticleStore {
     public func count() throws(CarFitError) -> Int {
         Int(try db.scalarInt("SELECT count(*) FROM articles") ?? 0)
     }
+}
+
+extension Article {
+    /// `tags` as JSON text, for storage.
+    var tagsText: String { JSON.array(tags).encoded() }
+    /// `content` as JSON text, for storage: `[{"type", "subject", "description"}]`.
+    var contentText: String { JSON.array(content.map(\.json)).encoded() }
 }

@@ -31,25 +31,25 @@ public struct ShopStore {
     public func employee(pin: String) throws(CarFitError) -> Employee? { try employee(where: "pin", .text(pin)) }
     public func employee(email: String) throws(CarFitError) -> Employee? { try employee(where: "email", .text(email)) }
 
-    /// Inserts a new employee after checking the uniqueness rules in the order pin, last name,
-    /// email (`conflict` naming the field). Call inside a transaction.
-    public func insert(_ e: NewEmployee) throws(CarFitError) -> Employee {
-        if try employee(pin: e.pin) != nil {
-            throw CarFitError(.conflict, "Another employee already has that PIN; choose another.", field: "pin")
-        }
-        if try employee(where: "last_name_key", .text(e.lastNameKey)) != nil {
-            throw CarFitError(.conflict, "An employee with the last name \"\(e.lastName.prefix(100))\" already exists.", field: "lastName")
-        }
-        if let email = e.email, try employee(email: email) != nil {
-            throw CarFitError(.conflict, "Another employee already has the e-mail \(email).", field: "email")
-        }
+    /// The first uniqueness rule `e` would break (pin, last name, email, in that order), or nil.
+    public func conflict(with e: NewEmployee) throws(CarFitError) -> EmployeeConflict? {
+        if try employee(pin: e.pin) != nil { return .pin }
+        if try employee(where: "last_name_key", .text(e.lastNameKey)) != nil { return .lastName(e.lastName) }
+        if let email = e.email, try employee(email: email) != nil { return .email(email) }
+        return nil
+    }
+
+    /// Inserts a new employee; a broken uniqueness rule is that `conflict`. Call inside a
+    /// transaction.
+    public func insert(_ e: NewEmployee) throws(CarFitError) -> Result<Employee, EmployeeConflict> {
+        if let conflict = try conflict(with: e) { return .failure(conflict) }
         try db.run("""
             INSERT INTO employees (pin, first_name, last_name, last_name_key, email, hired_on)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
             """, [.text(e.pin), .text(e.firstName), .text(e.lastName), .text(e.lastNameKey),
                   e.email.map(SQLValue.text) ?? .null, .text(e.hiredOn.description)])
-        return Employee(id: db.lastInsertRowID, pin: e.pin, firstName: e.firstName, lastName: e.lastName,
-                        email: e.email, hiredOn: e.hiredOn)
+        return .success(Employee(id: db.lastInsertRowID, pin: e.pin, firstName: e.firstName, lastName: e.lastName,
+                                 email: e.email, hiredOn: e.hiredOn))
     }
 
     /// Every employee with the total quantity in their cart (unordered).

@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitIO
 
 /// The stored visits snapshot.
 public struct VisitStore {
@@ -29,7 +30,7 @@ public struct VisitStore {
     /// A large snapshot is written without the visits' indexes, which are built again, sorted,
     /// before the commit: keeping them up to date row by row, in the document's (random) start
     /// order, costs more than building them whole.
-    public final class SnapshotWriter {
+    public final class SnapshotWriter: RecordSink {
         private let db: Database
         private let insert: Statement
         private var seq: Int64 = 0

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import CarFitCore
+import CarFitIO
 
 final class ArticleDateTests: XCTestCase {
     private func instant(_ iso: String) throws -> Instant {
@@ -153,8 +154,8 @@ final class ArticleDecodingTests: XCTestCase {
         XCTAssertEqual(a, Article(id: .int(7), title: "T", ingress: "I", imageUrl: "https://x/y.jpg",
                                   published: try XCTUnwrap(Instant(iso: "2018-05-25T14:13:00Z")), tags: ["a"],
                                   content: [ArticleBlock(type: "text", subject: "S", description: "D")]))
-        XCTAssertEqual(a.contentText, #"[{"type":"text","subject":"S","description":"D"}]"#)
-        XCTAssertEqual(a.tagsText, #"["a"]"#)
+        XCTAssertEqual(JSON.array(a.content.map(\.json)).encoded(), #"[{"type":"text","subject":"S","description":"D"}]"#)
+        XCTAssertEqual(JSON.array(a.tags).encoded(), #"["a"]"#)
     }
 
     func testOptionalMembers() throws {

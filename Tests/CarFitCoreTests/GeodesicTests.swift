@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import CarFitCore
+import CarFitIO
 
 final class GeodesicTests: XCTestCase {
     private struct Reference {
@@ -156,7 +157,7 @@ final class GeodesicTests: XCTestCase {
     }
 
     func testDistanceIsTheInverseDistance() {
-        var r = DayListWriterTests.Random(state: 13)
+        var r = TestRandom(state: 13)
         let special: [Double] = [0, -0.0, 90, -90, 180, -180, 89.9999999, 1e-300, .nan, .infinity]
         for i in 0..<20_000 {
             let lat1 = i % 10 == 0 ? r.pick(special) : r.unit() * 180 - 90
@@ -172,7 +173,7 @@ final class GeodesicTests: XCTestCase {
     private func wrapped(_ lon: Double) -> Double { lon > 180 ? lon - 360 : (lon < -180 ? lon + 360 : lon) }
 
     func testRoundedDistanceIsTheRoundedSolution() {
-        var r = DayListWriterTests.Random(state: 14)
+        var r = TestRandom(state: 14)
         var byChord = 0
         let count = 100_000
         for i in 0..<count {
@@ -196,7 +197,7 @@ final class GeodesicTests: XCTestCase {
     /// Points whose solved distance lies a hair from a half metre: the chord must leave them to
     /// the solution, and the answer is still the solution's.
     func testHalfMetreBoundariesAreLeftToTheSolution() throws {
-        var r = DayListWriterTests.Random(state: 15)
+        var r = TestRandom(state: 15)
         var near = 0
         for _ in 0..<400 {
             let lat1 = r.unit() < 0.5 ? 55.5 + r.unit() : r.unit() * 170 - 85

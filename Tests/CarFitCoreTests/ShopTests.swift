@@ -256,21 +256,9 @@ final class ShopTests: XCTestCase {
         XCTAssertEqual(try Cart.readQuantity(fields(["quantity": .int(Int64.max)]), default: 1), Int.max)
     }
 
-    /// A seeded generator, so a failing sequence can be replayed.
-    private struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     func testRandomSequencesMatchAReferenceModel() {
         for seed in UInt64(1)...40 {
-            var rng = SplitMix64(state: seed)
+            var rng = SplitMix64(seed: seed)
             var cart = Cart()
             // The model: an ordered list of (product, quantity) kept with plain array code.
             var model: [(String, Int)] = []

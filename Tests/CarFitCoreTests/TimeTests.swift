@@ -72,6 +72,18 @@ final class InstantTests: XCTestCase {
 }
 
 final class ClockTests: XCTestCase {
+    func testNowIsTheConfigsElseTheHostsClock() throws {
+        let host = Instant(milliseconds: 1_600_000_000_000)
+        let fixed = try XCTUnwrap(Instant(iso: "2020-09-10T07:00:00Z"))
+        XCTAssertEqual(try Clock(hostNow: { host }).now, host)
+        XCTAssertEqual(try Clock(fixedNow: fixed, hostNow: { host }).now, fixed)
+        var config = CoreConfig(hour24: true, processors: 1)
+        XCTAssertEqual(try config.clock(hostNow: { host }).now, host)
+        config.now = fixed
+        XCTAssertEqual(try config.clock(hostNow: { host }).now, fixed)
+        XCTAssertEqual(try config.clock(hostNow: { host }).today, CivilDate(iso: "2020-09-10"))
+    }
+
     func testLocalDaysAndTimesFollowTheZone() throws {
         let cph = try Clock(zoneName: "Europe/Copenhagen")
         let summer = try XCTUnwrap(Instant(iso: "2020-09-10T22:30:00Z"))

@@ -1,5 +1,6 @@
 import XCTest
 @testable import CarFitCore
+import CarFitIO
 
 final class VisitTests: XCTestCase {
     func record(_ pairs: KeyValuePairs<String, JSON>) -> JSON {
@@ -137,46 +138,32 @@ final class VisitTests: XCTestCase {
     func testSnapshotNeedsADataArray() {
         XCTAssertThrowsError(try VisitSnapshot(document: Fields(JSONObject(["success": true]))))
         XCTAssertThrowsError(try VisitSnapshot(document: Fields(JSONObject(["data": .obj([:])]))))
-        let snap = VisitSnapshot(records: [record([:]), .null, record(["houseOwnerLatitude": -91])])
+        let snap = VisitSnapshot([record([:]), .null, record(["houseOwnerLatitude": -91])], decode: Visit.decode)
         XCTAssertEqual(snap.visits.count, 1)
         XCTAssertEqual(snap.rejected.map(\.index), [1, 2])
     }
 
-    func testDaySheetDistancesAndSummary() throws {
-        let start = try XCTUnwrap(Instant(iso: "2020-09-10T08:00:00Z"))
-        func visit(_ lat: Double?, _ lon: Double?, minutes: Int) -> Visit {
-            Visit(visitId: nil, employeeId: nil, start: start, name: "", state: "Todo", expectedTime: nil, tasks: "",
-                  taskMinutes: minutes, address: "", phone: nil, latitude: lat, longitude: lon)
-        }
-        let sheet = DaySheet(date: try XCTUnwrap(CivilDate(iso: "2020-09-10")), visits: [
-            visit(55.77883, 12.52124, minutes: 60), visit(55.77453, 12.51967, minutes: 45),
-            visit(nil, 12.5, minutes: 5), visit(55.7765, 12.5127, minutes: 35), visit(55.7765, 12.5127, minutes: 0),
-        ])
-        XCTAssertEqual(sheet.cards.map(\.distanceMeters), [nil, 489, nil, nil, 0])
-        XCTAssertEqual(sheet.summary, DaySheet.Summary(visits: 5, taskMinutes: 145, distanceMeters: 489))
-    }
-
     func testKilometresRounding() {
-        XCTAssertEqual(DaySheet.kilometres(0), 0.0)
-        XCTAssertEqual(DaySheet.kilometres(49), 0.0)
-        XCTAssertEqual(DaySheet.kilometres(50), 0.1)
-        XCTAssertEqual(DaySheet.kilometres(978), 1.0)
-        XCTAssertEqual(DaySheet.kilometres(3550), 3.6)
-        XCTAssertEqual(DaySheet.kilometres(3549), 3.5)
-        XCTAssertEqual(DaySheet.kilometres(123_456_789), 123456.8)
-        XCTAssertEqual(DaySheet.kilometres(-3550), -3.6)
-        XCTAssertEqual(DaySheet.kilometres(-3549), -3.5)
-        XCTAssertEqual(DaySheet.kilometres(Int.max), Double(Int.max / 100 + 1) / 10)
-        XCTAssertEqual(DaySheet.kilometres(Int.min), Double(Int.min / 100 - 1) / 10)
+        XCTAssertEqual(DaySummary.kilometres(0), 0.0)
+        XCTAssertEqual(DaySummary.kilometres(49), 0.0)
+        XCTAssertEqual(DaySummary.kilometres(50), 0.1)
+        XCTAssertEqual(DaySummary.kilometres(978), 1.0)
+        XCTAssertEqual(DaySummary.kilometres(3550), 3.6)
+        XCTAssertEqual(DaySummary.kilometres(3549), 3.5)
+        XCTAssertEqual(DaySummary.kilometres(123_456_789), 123456.8)
+        XCTAssertEqual(DaySummary.kilometres(-3550), -3.6)
+        XCTAssertEqual(DaySummary.kilometres(-3549), -3.5)
+        XCTAssertEqual(DaySummary.kilometres(Int.max), Double(Int.max / 100 + 1) / 10)
+        XCTAssertEqual(DaySummary.kilometres(Int.min), Double(Int.min / 100 - 1) / 10)
     }
 
     /// Minutes read from a database file are not bounded by an import: sums saturate.
     func testSummarySumsSaturate() {
-        var s = DaySheet.Summary()
+        var s = DaySummary()
         s.add(taskMinutes: Int.max, distanceMeters: 10)
         s.add(taskMinutes: 5, distanceMeters: nil)
-        XCTAssertEqual(s, DaySheet.Summary(visits: 2, taskMinutes: Int.max, distanceMeters: 10))
-        let low = DaySheet.Summary(visits: 1, taskMinutes: Int.min, distanceMeters: 0) + DaySheet.Summary(visits: 1, taskMinutes: -1)
+        XCTAssertEqual(s, DaySummary(visits: 2, taskMinutes: Int.max, distanceMeters: 10))
+        let low = DaySummary(visits: 1, taskMinutes: Int.min, distanceMeters: 0) + DaySummary(visits: 1, taskMinutes: -1)
         XCTAssertEqual(low.taskMinutes, Int.min)
         XCTAssertEqual((s + s).visits, 4)
     }
@@ -261,7 +248,15 @@ final class JSONEncodingTests: XCTestCase {
 
 final class ConfigTests: XCTestCase {
     func config(_ pairs: KeyValuePairs<String, JSON>) throws -> CoreConfig {
-        try CoreConfig(Fields(JSONObject(pairs)), localeHour24: true)
+        try CoreConfig(Fields(JSONObject(pairs)), localeHour24: true, processors: 4)
+    }
+
+    func testImportThreadsDefaultToTheProcessorsUpToEight() throws {
+        XCTAssertEqual(try config([:]).importThreads, 4)
+        XCTAssertEqual(try CoreConfig(Fields(JSONObject()), localeHour24: true, processors: 16).importThreads, 8)
+        XCTAssertEqual(try CoreConfig(Fields(JSONObject()), localeHour24: false, processors: 1).importThreads, 1)
+        XCTAssertFalse(try CoreConfig(Fields(JSONObject()), localeHour24: false, processors: 1).hour24)
+        XCTAssertEqual(try config(["importThreads": 0]).importThreads, 0)
     }
 
     func testDefaults() throws {

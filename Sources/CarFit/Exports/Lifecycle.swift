@@ -1,9 +1,11 @@
+import CCarFit
 import CarFitCore
 import Foundation
 
-// The lifecycle and utility functions of include/carfit.h (section 2 of the contract).
+// The lifecycle and utility functions of include/carfit.h.
 
-public let carfitVersion = "1.1.0"
+/// The library's version: the header's CARFIT_VERSION, so the two cannot disagree.
+let carfitVersion = CARFIT_VERSION
 
 /// Static NUL-terminated strings handed to C, made once and never freed.
 private enum StaticStrings {
@@ -24,7 +26,10 @@ private enum StaticStrings {
     do throws(CarFitError) {
         guard let core else { throw CarFitError(.misuse, "The core out-parameter is NULL.", field: "core") }
         let request = try Boundary.parse(try Boundary.requestBytes(config, limit: Int.max), what: "config")
-        let opened = try Core(config: try CoreConfig(request))
+        let process = ProcessInfo.processInfo
+        let config = try CoreConfig(request, localeHour24: Clock.localeUses24Hour(environment: process.environment),
+                                    processors: process.activeProcessorCount)
+        let opened = try Core(config: config)
         core.pointee = Handles.shared.register(opened)
         result = .success(.obj(["version": .string(carfitVersion), "database": .string(opened.config.database)]))
     } catch {
@@ -45,13 +50,9 @@ private enum StaticStrings {
     StaticStrings.version
 }
 
-/// MAJOR * 10000 + MINOR * 100 + PATCH of `carfitVersion`, so the number and the text cannot
-/// disagree; a part that is not a small number counts as 0.
+/// The header's CARFIT_VERSION_NUMBER: MAJOR * 10000 + MINOR * 100 + PATCH.
 @c public func carfit_version_number() -> Int32 {
-    let parts = carfitVersion.split(separator: ".").map { Int32($0).map { min(max($0, 0), 99) } ?? 0 }
-    return parts.prefix(3).enumerated().reduce(Int32(0)) { sum, part in
-        sum + part.element * [10000, 100, 1][part.offset]
-    }
+    Int32(CARFIT_VERSION_NUMBER)
 }
 
 @c public func carfit_status_name(_ status: Int32) -> UnsafePointer<CChar>? {

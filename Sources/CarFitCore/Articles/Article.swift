@@ -20,40 +20,6 @@ public struct Article: Sendable, Equatable {
         self.tags = tags
         self.content = content
     }
-
-    /// `tags` as JSON text, for storage.
-    public var tagsText: String { JSON.array(tags).encoded() }
-
-    /// `content` as JSON text, for storage: `[{"type", "subject", "description"}]`.
-    public var contentText: String { JSON.array(content.map(\.json)).encoded() }
-}
-
-/// An article id as the source gives it: a whole number or a string.
-public enum ArticleID: Sendable, Equatable, Hashable {
-    case int(Int64)
-    case string(String)
-
-    public var json: JSON {
-        switch self {
-        case .int(let i): .int(i)
-        case .string(let s): .string(s)
-        }
-    }
-}
-
-/// One block of an article's body.
-public struct ArticleBlock: Sendable, Equatable {
-    public var type: String?
-    public var subject: String?
-    public var description: String?
-
-    public init(type: String?, subject: String?, description: String?) {
-        self.type = type
-        self.subject = subject
-        self.description = description
-    }
-
-    public var json: JSON { .obj(["type": .str(type), "subject": .str(subject), "description": .str(description)]) }
 }
 
 extension Article {
@@ -93,32 +59,4 @@ extension Article {
         return Article(id: id, title: title, ingress: try f.string("ingress"), imageUrl: try f.string("image"),
                        published: published, tags: try f.array("tags") ?? [], content: blocks)
     }
-}
-
-/// The articles of a Cars API document: `{"status": "success", "content": [...]}`.
-public struct ArticleSnapshot: Sendable {
-    public var articles: [Article]
-    public var rejected: [Rejection]
-
-    /// A document without a `content` array, or whose `status` is present and not `"success"`,
-    /// is `invalid` (and nothing may be stored from it).
-    public init(document f: Fields) throws(CarFitError) {
-        if let v = f.value("status") {
-            guard case .string(let status) = v, status == "success" else {
-                throw .invalid("status", "The document's status is not \"success\": the source reported a failure.")
-            }
-        }
-        guard let content = f.object["content"], case .array(let records) = content else {
-            throw .invalid("content", "The document has no content array of articles.")
-        }
-        self.init(records: records)
-    }
-
-    public init(records: [JSON]) {
-        let batch = RecordImport(records, decode: Article.decode)
-        articles = batch.accepted
-        rejected = batch.rejected
-    }
-
-    public var response: JSON { RecordImport<Article>.response(imported: articles.count, rejected: rejected) }
 }

@@ -14,7 +14,7 @@ public enum ArticleDate {
         withUTF8(text) { u -> Instant? in parseSource(u) }
     }
 
-    static func parseSource(_ u: UnsafeBufferPointer<UInt8>) -> Instant? {
+    static func parseSource(_ u: Span<UInt8>) -> Instant? {
         guard u.count == 16, u[2] == UInt8(ascii: "."), u[5] == UInt8(ascii: "."), u[10] == UInt8(ascii: " "),
               u[13] == UInt8(ascii: ":"),
               let day = digits(u, 0, 2), let month = digits(u, 3, 2), let year = digits(u, 6, 4),

@@ -16,6 +16,9 @@ public struct CoreConfig: Sendable {
         public var memoryBytes: Int64 = 33_554_432
         public var diskBytes: Int64 = 268_435_456
         public var concurrency: Int = 4
+
+        /// The defaults.
+        public init() {}
     }
 
     public var database = ":memory:"
@@ -30,15 +33,19 @@ public struct CoreConfig: Sendable {
     public var maxRequestBytes: Int = 512 * 1024 * 1024
     /// Threads a large import parses on besides the calling thread: one per processor, at
     /// most 8; 0 parses on the calling thread alone.
-    public var importThreads: Int = min(8, ProcessInfo.processInfo.activeProcessorCount)
+    public var importThreads: Int
 
-    public init(hour24: Bool = Clock.localeUses24Hour()) {
+    /// The defaults, given what the host process says: whether its locale uses a 24-hour clock
+    /// (`Clock.localeUses24Hour`) and how many processors it has.
+    public init(hour24: Bool, processors: Int) {
         self.hour24 = hour24
+        importThreads = min(8, max(0, processors))
     }
 
-    /// Reads and validates a config object; unknown fields are ignored.
-    public init(_ f: Fields, localeHour24: Bool = Clock.localeUses24Hour()) throws(CarFitError) {
-        self.init(hour24: localeHour24)
+    /// Reads and validates a config object; unknown fields are ignored. The defaults come from
+    /// the host process (see `init(hour24:processors:)`).
+    public init(_ f: Fields, localeHour24: Bool, processors: Int) throws(CarFitError) {
+        self.init(hour24: localeHour24, processors: processors)
         if let db = try f.string("database") {
             guard !db.isEmpty, !db.utf8.contains(0) else { throw .invalid("database", "database must be a file path or \":memory:\".") }
             database = db
@@ -92,7 +99,8 @@ public struct CoreConfig: Sendable {
         return text
     }
 
-    public func clock() throws(CarFitError) -> Clock {
-        try Clock(zoneName: timeZone, fixedNow: now, hour24: hour24)
+    /// The clock of this config: `now` if set, else `hostNow`, the host's clock.
+    public func clock(hostNow: @escaping @Sendable () -> Instant) throws(CarFitError) -> Clock {
+        try Clock(zoneName: timeZone, fixedNow: now, hour24: hour24, hostNow: hostNow)
     }
 }

@@ -47,26 +47,3 @@ public struct Pattern: Sendable, Equatable {
         (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
     }
 }
-
-/// The patterns of an import request: the colourlovers array (`patterns/random`), which the
-/// boundary hands over as `{"patterns": [...]}`, or that object itself.
-public struct PatternImport: Sendable {
-    public var patterns: [Pattern]
-    public var rejected: [Rejection]
-
-    /// A request without a `patterns` array is `invalid` and changes nothing.
-    public init(document f: Fields) throws(CarFitError) {
-        guard let value = f.object["patterns"], case .array(let records) = value else {
-            throw .invalid("patterns", "The document has no patterns array (send the colourlovers array or {\"patterns\": [...]}).")
-        }
-        let batch = RecordImport(records, decode: Pattern.decode)
-        patterns = batch.accepted
-        rejected = batch.rejected
-    }
-
-    /// `{"imported", "rejected", "pool"}`.
-    public func response(pool: Int) -> JSON {
-        .obj(["imported": .int(Int64(patterns.count)), "rejected": .array(rejected.map(\.json)),
-              "pool": .int(Int64(pool))])
-    }
-}

@@ -1,14 +1,7 @@
-/// A record of an import that failed validation: skipped, and reported by its index.
-public struct Rejection: Error, Sendable, Equatable {
-    public var index: Int
-    public var field: String?
-    public var message: String
-
-    public var json: JSON { .obj(["index": .int(Int64(index)), "field": .str(field), "message": .string(message)]) }
-}
-
 /// The records of an import document, validated one at a time: the valid ones in document
-/// order, and a rejection (index, offending member, message) for each of the others.
+/// order, and a rejection (index, offending member, message) for each of the others. Every
+/// import (visits, catalog, transactions, articles, patterns) is this routine; each record type
+/// adds how its document holds the array (`VisitSnapshot`, `CatalogImport`, ...).
 public struct RecordImport<Record: Sendable>: Sendable {
     public typealias Decoder = (Fields) throws(CarFitError) -> Record
 

@@ -1,14 +1,18 @@
 import Foundation
 
-/// The core's sense of time: "now" (fixed by the config or the system clock), the IANA zone
+/// The core's sense of time: "now" (fixed by the config, else the host's clock), the IANA zone
 /// that turns instants into local days and times, and the 12h/24h clock style.
 public struct Clock: Sendable {
     public let zone: TimeZone
     public let zoneName: String
     public let fixedNow: Instant?
     public let hour24: Bool
+    /// Reads the host's clock when `fixedNow` is nil. The boundary hands it in (the domain reads
+    /// no clock itself); a clock with neither stands at the epoch.
+    let hostNow: (@Sendable () -> Instant)?
 
-    public init(zoneName: String = "UTC", fixedNow: Instant? = nil, hour24: Bool = true) throws(CarFitError) {
+    public init(zoneName: String = "UTC", fixedNow: Instant? = nil, hour24: Bool = true,
+                hostNow: (@Sendable () -> Instant)? = nil) throws(CarFitError) {
         guard let zone = Clock.zone(named: zoneName) else {
             throw .invalid("timeZone", "timeZone \"\(zoneName)\" is not a known IANA time zone.")
         }
@@ -16,6 +20,7 @@ public struct Clock: Sendable {
         self.zoneName = zoneName
         self.fixedNow = fixedNow
         self.hour24 = hour24
+        self.hostNow = hostNow
     }
 
     /// The zone of an IANA name (`"Europe/Copenhagen"`, `"UTC"`), or nil.
@@ -26,7 +31,7 @@ public struct Clock: Sendable {
 
     public var now: Instant {
         if let fixedNow { return fixedNow }
-        return Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+        return hostNow?() ?? Instant(milliseconds: 0)
     }
 
     /// The zone's offset from UTC at an instant, in seconds.
@@ -127,22 +132,28 @@ public struct Clock: Sendable {
 
     /// `"08:05"` in 24h, `"08:05 AM"` in 12h.
     public static func timeText(minuteOfDay: Int, hour24: Bool) -> String {
-        String(unsafeUninitializedCapacity: timeTextMaxLength) { writeTimeText(minuteOfDay: minuteOfDay, hour24: hour24, into: $0) }
+        var text = [UInt8](repeating: 0, count: timeTextMaxLength)
+        let count: Int
+        do {
+            var b = text.mutableSpan
+            count = writeTimeText(minuteOfDay: minuteOfDay, hour24: hour24, into: &b)
+        }
+        return String(decoding: text[..<count], as: UTF8.self)
     }
 
     /// The longest `timeText`.
     public static let timeTextMaxLength = 8
 
     /// Writes `timeText` into `b` (at least `timeTextMaxLength` bytes) and answers its length.
-    public static func writeTimeText(minuteOfDay: Int, hour24: Bool, into b: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    public static func writeTimeText(minuteOfDay: Int, hour24: Bool, into b: inout MutableSpan<UInt8>) -> Int {
         guard b.count >= timeTextMaxLength else { return 0 }
         let m = ((minuteOfDay % 1440) + 1440) % 1440
         let hour = m / 60
         let minute = m % 60
         let h = hour24 ? hour : (hour % 12 == 0 ? 12 : hour % 12)
-        putDigits(h, 2, b, 0)
+        putDigits(h, 2, &b, 0)
         b[2] = UInt8(ascii: ":")
-        putDigits(minute, 2, b, 3)
+        putDigits(minute, 2, &b, 3)
         if hour24 { return 5 }
         b[5] = UInt8(ascii: " ")
         b[6] = UInt8(ascii: hour < 12 ? "A" : "P")
@@ -157,7 +168,7 @@ public struct Clock: Sendable {
     /// Whether the process locale uses a 24-hour clock: the first set of `LC_ALL`, `LC_TIME`,
     /// `LANG` names the locale (`en_US.UTF-8` → 12h, `en_GB`/`da_DK` → 24h, by the locale's own
     /// convention); `C`, `POSIX` or none → 24h.
-    public static func localeUses24Hour(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    public static func localeUses24Hour(environment: [String: String]) -> Bool {
         var name = ""
         for key in ["LC_ALL", "LC_TIME", "LANG"] {
             if let v = environment[key], !v.isEmpty { name = v; break }
@@ -165,42 +176,5 @@ public struct Clock: Sendable {
         if let dot = name.firstIndex(where: { $0 == "." || $0 == "@" }) { name = String(name[..<dot]) }
         if name.isEmpty || name == "C" || name == "POSIX" { return true }
         return Locale(identifier: name).hourCycle != .oneToTwelve && Locale(identifier: name).hourCycle != .zeroToEleven
-    }
-}
-
-/// A zone's offsets from UTC (seconds) over a stretch of time with at most one change: `before`
-/// for whole seconds since the epoch below `switchSecond`, `after` from there on.
-public struct ZoneOffsets: Sendable, Equatable {
-    public var before: Int
-    public var after: Int
-    public var switchSecond: Int64
-
-    @inline(__always)
-    public func offset(atSecond second: Int64) -> Int { second < switchSecond ? before : after }
-}
-
-/// Local wall times of the instants of one stretch (a day's rows): the zone's offsets are
-/// worked out once when they change at most once within the stretch, and asked of the zone per
-/// instant otherwise (or for an instant outside it). Either way the answer is the clock's
-/// `localSeconds`.
-public struct LocalTimes: Sendable {
-    public let clock: Clock
-    public let range: Range<Int64>
-    public let offsets: ZoneOffsets?
-
-    public init(clock: Clock, over range: Range<Int64>) {
-        self.clock = clock
-        self.range = range
-        offsets = clock.offsets(over: range)
-    }
-
-    /// Seconds since 1970-01-01T00:00 local wall time, as `Clock.localSeconds`.
-    @inline(__always)
-    public func localSeconds(_ instant: Instant) -> Int64 {
-        if let offsets, range.contains(instant.milliseconds) {
-            let second = instant.seconds
-            return second + Int64(offsets.offset(atSecond: second))
-        }
-        return clock.localSeconds(instant)
     }
 }

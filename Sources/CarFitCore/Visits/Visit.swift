@@ -1,21 +1,25 @@
-/// One visit as stored: the source record reduced to what the card and the plan need.
-/// Built only by `Visit.decode`, which applies every rule of the card table.
-public struct Visit: Sendable, Equatable {
-    public var visitId: String?
-    public var employeeId: String?
+/// One visit: the source record reduced to what the card and the plan need. Its text members
+/// are `Text`: owned strings for a decoded or loaded visit (`Visit`, built only by
+/// `Visit.decode`, which applies every rule of the card table), or views of a stored row's bytes
+/// for the day list written straight from the store (`VisitRow`, in the I/O module). One list
+/// of members for both.
+public struct VisitRecord<Text> {
+    public var visitId: Text?
+    public var employeeId: Text?
     public var start: Instant
-    public var name: String
-    public var state: String?
-    public var expectedTime: String?
-    public var tasks: String
+    public var name: Text
+    public var state: Text?
+    public var expectedTime: Text?
+    public var tasks: Text
     public var taskMinutes: Int
-    public var address: String
-    public var phone: String?
+    public var address: Text
+    public var phone: Text?
     public var latitude: Double?
     public var longitude: Double?
 
-    public init(visitId: String?, employeeId: String?, start: Instant, name: String, state: String?,
-                expectedTime: String?, tasks: String, taskMinutes: Int, address: String, phone: String?,
+    @inlinable
+    public init(visitId: Text?, employeeId: Text?, start: Instant, name: Text, state: Text?,
+                expectedTime: Text?, tasks: Text, taskMinutes: Int, address: Text, phone: Text?,
                 latitude: Double?, longitude: Double?) {
         self.visitId = visitId
         self.employeeId = employeeId
@@ -29,124 +33,34 @@ public struct Visit: Sendable, Equatable {
         self.phone = phone
         self.latitude = latitude
         self.longitude = longitude
+    }
+
+    /// The same visit with every text member converted by `transform`.
+    @inlinable
+    public func map<Other>(_ transform: (Text) -> Other) -> VisitRecord<Other> {
+        VisitRecord<Other>(visitId: visitId.map(transform), employeeId: employeeId.map(transform), start: start,
+                           name: transform(name), state: state.map(transform), expectedTime: expectedTime.map(transform),
+                           tasks: transform(tasks), taskMinutes: taskMinutes, address: transform(address),
+                           phone: phone.map(transform), latitude: latitude, longitude: longitude)
     }
 
     /// Both coordinates, when the visit has them.
+    @inlinable
     public var coordinate: (latitude: Double, longitude: Double)? { Visit.coordinate(latitude, longitude) }
+}
 
+extension VisitRecord: Sendable where Text: Sendable {}
+extension VisitRecord: Equatable where Text: Equatable {}
+
+/// A visit with its text as strings.
+public typealias Visit = VisitRecord<String>
+
+extension Visit {
     /// A position only when both of its coordinates are known.
+    @inlinable
     public static func coordinate(_ latitude: Double?, _ longitude: Double?) -> (latitude: Double, longitude: Double)? {
         guard let latitude, let longitude else { return nil }
         return (latitude, longitude)
-    }
-}
-
-/// The four states the card knows, whatever the source's spelling and case.
-public enum VisitState: String, Sendable, CaseIterable {
-    case todo = "Todo", inProgress = "InProgress", done = "Done", rejected = "Rejected"
-
-    /// `"ToDo"`, `"todo"`, `"to_do"`, `"In Progress"` … → the canonical state; nil for others.
-    public init?(source: String) {
-        let letters = String(source.lowercased().unicodeScalars.filter { ("a"..."z").contains($0) })
-        switch letters {
-        case "todo": self = .todo
-        case "inprogress": self = .inProgress
-        case "done": self = .done
-        case "rejected": self = .rejected
-        default: return nil
-        }
-    }
-
-    public var color: String { colorText.description }
-
-    /// `color` as static text.
-    public var colorText: StaticString {
-        switch self {
-        case .todo: "#4E77D6"
-        case .inProgress: "#F5C709"
-        case .done: "#25A87B"
-        case .rejected: "#EF6565"
-        }
-    }
-
-    public static let otherColor = otherColorText.description
-    public static let otherColorText: StaticString = "#8E8E93"
-
-    /// The card's state text: canonical for the four known states, else as given.
-    public static func display(_ source: String?) -> String? {
-        guard let source else { return nil }
-        return VisitState(source: source)?.rawValue ?? source
-    }
-
-    public static func color(of state: String?) -> String {
-        colorText(of: state.flatMap(VisitState.init(source:))).description
-    }
-
-    /// The colour of a known state, or of any other.
-    public static func colorText(of state: VisitState?) -> StaticString { state?.colorText ?? otherColorText }
-
-    /// `VisitState(source:)` of stored text (nil: no state), without building a string for the
-    /// canonical spellings the store holds.
-    public static func known(utf8: UnsafeBufferPointer<UInt8>?) -> VisitState? {
-        guard let utf8 else { return nil }
-        for (state, spelling) in canonicalUTF8 where spelling.elementsEqual(utf8) { return state }
-        return VisitState(source: String(decoding: utf8, as: UTF8.self))
-    }
-
-    private static let canonicalUTF8: [(VisitState, [UInt8])] = allCases.map { ($0, Array($0.rawValue.utf8)) }
-}
-
-/// One stored visit as read from the store: views of the stored text (nil where the column is
-/// null; name, tasks and address are never null), valid only while the reader is on that row.
-/// `Visit(row:)` makes a `Visit` of it; the day query writes its cards from it directly.
-public struct VisitRow {
-    public var visitId: UnsafeBufferPointer<UInt8>?
-    public var employeeId: UnsafeBufferPointer<UInt8>?
-    public var start: Instant
-    public var name: UnsafeBufferPointer<UInt8>
-    public var state: UnsafeBufferPointer<UInt8>?
-    public var expectedTime: UnsafeBufferPointer<UInt8>?
-    public var tasks: UnsafeBufferPointer<UInt8>
-    public var taskMinutes: Int
-    public var address: UnsafeBufferPointer<UInt8>
-    public var phone: UnsafeBufferPointer<UInt8>?
-    public var latitude: Double?
-    public var longitude: Double?
-
-    public init(visitId: UnsafeBufferPointer<UInt8>?, employeeId: UnsafeBufferPointer<UInt8>?, start: Instant,
-                name: UnsafeBufferPointer<UInt8>, state: UnsafeBufferPointer<UInt8>?,
-                expectedTime: UnsafeBufferPointer<UInt8>?, tasks: UnsafeBufferPointer<UInt8>, taskMinutes: Int,
-                address: UnsafeBufferPointer<UInt8>, phone: UnsafeBufferPointer<UInt8>?,
-                latitude: Double?, longitude: Double?) {
-        self.visitId = visitId
-        self.employeeId = employeeId
-        self.start = start
-        self.name = name
-        self.state = state
-        self.expectedTime = expectedTime
-        self.tasks = tasks
-        self.taskMinutes = taskMinutes
-        self.address = address
-        self.phone = phone
-        self.latitude = latitude
-        self.longitude = longitude
-    }
-
-    /// Both coordinates, when the row has them.
-    public var coordinate: (latitude: Double, longitude: Double)? { Visit.coordinate(latitude, longitude) }
-}
-
-extension Visit {
-    /// The visit of a stored row.
-    public init(row: VisitRow) {
-        func text(_ utf8: UnsafeBufferPointer<UInt8>?) -> String? {
-            utf8.map { String(decoding: $0, as: UTF8.self) }
-        }
-        self.init(visitId: text(row.visitId), employeeId: text(row.employeeId), start: row.start,
-                  name: String(decoding: row.name, as: UTF8.self), state: text(row.state), expectedTime: text(row.expectedTime),
-                  tasks: String(decoding: row.tasks, as: UTF8.self), taskMinutes: row.taskMinutes,
-                  address: String(decoding: row.address, as: UTF8.self),
-                  phone: text(row.phone), latitude: row.latitude, longitude: row.longitude)
     }
 }
 
@@ -227,26 +141,4 @@ extension String {
               let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         return String(scalars[first...last])
     }
-}
-
-/// The visits of an API document: `{"data": [...]}` (`success`, `message`, `code` ignored).
-public struct VisitSnapshot: Sendable {
-    public var visits: [Visit]
-    public var rejected: [Rejection]
-
-    /// A document without a `data` array is `invalid` (and nothing may be stored from it).
-    public init(document f: Fields) throws(CarFitError) {
-        guard let data = f.object["data"], case .array(let records) = data else {
-            throw .invalid("data", "The document has no data array of visits.")
-        }
-        self.init(records: records)
-    }
-
-    public init(records: [JSON]) {
-        let batch = RecordImport(records, decode: Visit.decode)
-        visits = batch.accepted
-        rejected = batch.rejected
-    }
-
-    public var response: JSON { RecordImport<Visit>.response(imported: visits.count, rejected: rejected) }
 }

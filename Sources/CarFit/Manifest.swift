@@ -1,0 +1,128 @@
+import CarFitCore
+import CarFitServices
+
+/// Every operation of the library, in the order of include/carfit.h's sections: visits,
+/// calendar, employees and session, catalog and cart, transactions and insights, articles,
+/// patterns, carousel and images.
+///
+/// The operation table that named exports and `carfit_call` dispatch through is built from this
+/// list, and tests check it against the header's declarations, the built library's symbols and
+/// the fuzzer's method list. A new operation is one entry here, its service function and its
+/// one-line export in `Exports/`.
+enum Manifest {
+    static let operations: [Operation] = [
+        // Visits
+        Operation("visits.import", "carfit_visits_import", request: "the visits document: data[]", .streamed,
+                  .bytes { core, bytes throws(CarFitError) in try core.visits.importVisits(bytes) }),
+        Operation("visits.list", "carfit_visits_list", request: "dates[]?, employeeId?, hour24?", .serialized,
+                  .written { core, request throws(CarFitError) in
+                      try core.visits.list(request, selected: core.calendarState.selectedDays)
+                  }),
+        Operation("visits.refresh", "carfit_visits_refresh", request: "none", .selfLocking,
+                  .object { core, _ throws(CarFitError) in
+                      try core.visits.refresh(source: core.config.sources.visits, timeoutMs: core.config.timeoutMs, lock: core)
+                  }),
+        Operation("visits.plan", "carfit_visits_plan",
+                  request: "date, employeeId?, start{latitude, longitude}?, startTime?, speedKmh?, detourFactor?", .serialized,
+                  .object { core, request throws(CarFitError) in try core.visits.plan(request) }),
+
+        // Calendar
+        Operation("calendar.get", "carfit_calendar_get", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in try core.calendar.document(core.calendarState) }),
+        Operation("calendar.next", "carfit_calendar_next", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in try core.calendar.next(&core.calendarState) }),
+        Operation("calendar.previous", "carfit_calendar_previous", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in try core.calendar.previous(&core.calendarState) }),
+        Operation("calendar.select", "carfit_calendar_select", request: "date, mode?", .serialized,
+                  .object { core, request throws(CarFitError) in try core.calendar.select(request, &core.calendarState) }),
+        Operation("calendar.month", "carfit_calendar_month", request: "year, month", .serialized,
+                  .object { core, request throws(CarFitError) in try core.calendar.month(request, core.calendarState) }),
+
+        // Employees and session
+        Operation("employees.create", "carfit_employees_create",
+                  request: "pin, firstName, lastName, email?, hiredOn?", .serialized,
+                  .object { core, request throws(CarFitError) in try core.employees.create(request) }),
+        Operation("employees.list", "carfit_employees_list", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in try core.employees.list() }),
+        Operation("employees.recover_pin", "carfit_employees_recover_pin", request: "email", .serialized,
+                  .object { core, request throws(CarFitError) in try core.employees.recoverPIN(request) }),
+        Operation("session.login", "carfit_session_login", request: "pin", .serialized,
+                  .object { core, request throws(CarFitError) in try core.employees.login(request) }),
+        Operation("session.logout", "carfit_session_logout", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in core.employees.logout() }),
+        Operation("session.get", "carfit_session_get", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in try core.employees.current() }),
+
+        // Catalog and cart
+        Operation("catalog.import", "carfit_catalog_import", request: "Products.List[] or products[]", .serialized,
+                  .object { core, request throws(CarFitError) in try core.catalog.importCatalog(request) }),
+        Operation("catalog.list", "carfit_catalog_list", request: "category?, sort?", .serialized,
+                  .object { core, request throws(CarFitError) in try core.catalog.list(request) }),
+        Operation("catalog.product", "carfit_catalog_product", request: "id", .serialized,
+                  .object { core, request throws(CarFitError) in try core.catalog.product(request) }),
+        Operation("cart.add", "carfit_cart_add", request: "productId, quantity?", .serialized,
+                  .object { core, request throws(CarFitError) in try core.catalog.add(request) }),
+        Operation("cart.update", "carfit_cart_update", request: "productId, quantity", .serialized,
+                  .object { core, request throws(CarFitError) in try core.catalog.update(request) }),
+        Operation("cart.remove", "carfit_cart_remove", request: "productId", .serialized,
+                  .object { core, request throws(CarFitError) in try core.catalog.remove(request) }),
+        Operation("cart.get", "carfit_cart_get", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in try core.catalog.cart() }),
+        Operation("cart.checkout", "carfit_cart_checkout", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in try core.catalog.checkout() }),
+        Operation("cart.orders", "carfit_cart_orders", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in try core.catalog.orders() }),
+
+        // Transactions and insights
+        Operation("transactions.import", "carfit_transactions_import", request: "transactions[]", .serialized,
+                  .object { core, request throws(CarFitError) in try core.transactions.importTransactions(request) }),
+        Operation("transactions.list", "carfit_transactions_list", request: "category?", .serialized,
+                  .object { core, request throws(CarFitError) in try core.transactions.list(request) }),
+        Operation("transactions.pin", "carfit_transactions_pin", request: "id, pinned", .serialized,
+                  .object { core, request throws(CarFitError) in try core.transactions.pin(request) }),
+        Operation("insights.get", "carfit_insights_get", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in try core.transactions.insights() }),
+
+        // Articles
+        Operation("articles.import", "carfit_articles_import", request: "status?, content[]", .serialized,
+                  .object { core, request throws(CarFitError) in try core.articles.importArticles(request) }),
+        Operation("articles.refresh", "carfit_articles_refresh", request: "none", .selfLocking,
+                  .object { core, _ throws(CarFitError) in
+                      try core.articles.refresh(source: core.config.sources.articles, timeoutMs: core.config.timeoutMs, lock: core)
+                  }),
+        Operation("articles.list", "carfit_articles_list", request: "hour24?", .serialized,
+                  .object { core, request throws(CarFitError) in try core.articles.list(request) }),
+        Operation("articles.format_date", "carfit_articles_format_date", request: "date, hour24?", .serialized,
+                  .object { core, request throws(CarFitError) in try core.articles.formatDate(request) }),
+
+        // Patterns, carousel and images
+        Operation("patterns.import", "carfit_patterns_import", request: "patterns[] or the colourlovers array", .streamed,
+                  .bytes { core, bytes throws(CarFitError) in try core.images.importPatterns(bytes) }),
+        Operation("carousel.generate", "carfit_carousel_generate", request: "rows, columns, seed?", .serialized,
+                  .object { core, request throws(CarFitError) in try core.images.generateCarousel(request) }),
+        Operation(nil, "carfit_images_data", request: "url", .selfLocking,
+                  .binary { core, request throws(CarFitError) in try core.images.load(request) }),
+        Operation("images.prefetch", "carfit_images_prefetch", request: "urls[], priority?", .selfLocking,
+                  .object { core, request throws(CarFitError) in try core.images.prefetch(request) }),
+        Operation("images.cancel", "carfit_images_cancel", request: "urls[]", .selfLocking,
+                  .object { core, request throws(CarFitError) in try core.images.cancel(request) }),
+        Operation("images.stats", "carfit_images_stats", request: "none", .selfLocking,
+                  .object { core, _ throws(CarFitError) in try core.images.stats() }),
+    ]
+
+    /// The operations `carfit_call` reaches, by method name.
+    static let table: [String: Operation] = {
+        var table: [String: Operation] = [:]
+        for operation in operations {
+            if let method = operation.method { table[method] = operation }
+        }
+        return table
+    }()
+
+    /// The operations by C symbol.
+    static let bySymbol: [String: Operation] = {
+        var table: [String: Operation] = [:]
+        for operation in operations { table[operation.symbol] = operation }
+        return table
+    }()
+}

@@ -1,0 +1,8 @@
+/// A record of an import that failed validation: skipped, and reported by its index.
+public struct Rejection: Error, Sendable, Equatable {
+    public var index: Int
+    public var field: String?
+    public var message: String
+
+    public var json: JSON { .obj(["index": .int(Int64(index)), "field": .str(field), "message": .string(message)]) }
+}

@@ -1,0 +1,53 @@
+/// A transaction's id as the source gives it: a JSON integer or a string. The JSON type is part
+/// of the id, so `1` and `"1"` are two different transactions; responses echo the id with its
+/// type. Integer ids sort numerically before string ids; strings sort by code point.
+public enum TransactionID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    case int(Int64)
+    case string(String)
+
+    /// Reads an id: an integer (a real without fraction within ±2^53 counts as one) or a
+    /// non-empty string of at most 256 bytes.
+    public init(json value: JSON, field: String) throws(CarFitError) {
+        switch value {
+        case .int(let i): self = .int(i)
+        case .double(let d) where d.rounded() == d && abs(d) <= 9_007_199_254_740_992:
+            guard let i = Int64(exactly: d) else { throw TransactionID.invalid(field) }
+            self = .int(i)
+        case .string(let s):
+            guard !s.isEmpty, s.utf8.count <= 256, !s.utf8.contains(0) else {
+                throw CarFitError.invalid(field, "\(field) must be a non-empty string of at most 256 bytes without NUL, or an integer.")
+            }
+            self = .string(s)
+        default:
+            throw TransactionID.invalid(field)
+        }
+    }
+
+    static func invalid(_ field: String) -> CarFitError {
+        .invalid(field, "\(field) must be an integer or a string.")
+    }
+
+    public var json: JSON {
+        switch self {
+        case .int(let i): .int(i)
+        case .string(let s): .string(s)
+        }
+    }
+
+    /// `1` or `"1"`, as a message quotes it.
+    public var description: String {
+        switch self {
+        case .int(let i): String(i)
+        case .string(let s): "\"" + String(s.prefix(60)) + "\""
+        }
+    }
+
+    public static func < (a: TransactionID, b: TransactionID) -> Bool {
+        switch (a, b) {
+        case (.int(let x), .int(let y)): x < y
+        case (.int, .string): true
+        case (.string, .int): false
+        case (.string(let x), .string(let y)): Array(x.unicodeScalars.map(\.value)).lexicographicallyPrecedes(y.unicodeScalars.map(\.value))
+        }
+    }
+}

@@ -1,0 +1,390 @@
+import CarFitCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The encoder's output: UTF-8 bytes in `malloc`ed memory that grows as it fills, so a finished
+/// text goes to a C host as it is (`takeCString()`), without a copy. If memory runs out, further
+/// appends are dropped and `takeCString()` answers nil; nothing traps.
+public struct JSONBuffer: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>?
+    public private(set) var count = 0
+    private var capacity = 0
+    private var failed = false
+
+    public init(capacity: Int = 1024) {
+        _ = grow(to: max(capacity, 16))
+    }
+
+    deinit { free(base) }
+
+    /// Makes room for `extra` more bytes (and a NUL); false once memory has run out.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) -> Bool {
+        let (needed, overflow) = count.addingReportingOverflow(extra + 1)
+        if !overflow, needed <= capacity, base != nil { return true }
+        return !overflow && grow(to: needed)
+    }
+
+    private mutating func grow(to needed: Int) -> Bool {
+        guard !failed else { return false }
+        var size = max(capacity, 16)
+        while size < needed {
+            let (doubled, overflow) = size.multipliedReportingOverflow(by: 2)
+            guard !overflow else { failed = true; return false }
+            size = doubled
+        }
+        guard let p = realloc(base, size) else { failed = true; return false }
+        base = p.assumingMemoryBound(to: UInt8.self)
+        capacity = size
+        return true
+    }
+
+    @inline(__always)
+    public mutating func append(_ byte: UInt8) {
+        guard reserve(1), let base else { return }
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count > 0, let source = bytes.baseAddress, reserve(bytes.count), let base else { return }
+        (base + count).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        count += bytes.count
+    }
+
+    /// Text written as it is (keys and punctuation known to need no escaping). Short texts
+    /// (keys) are copied as two overlapping words rather than through `memcpy`.
+    @inline(__always)
+    public mutating func append(_ text: StaticString) {
+        let n = text.utf8CodeUnitCount
+        guard n >= 8, n <= 16, reserve(n), let base else {
+            append(UnsafeRawBufferPointer(start: text.utf8Start, count: n))
+            return
+        }
+        let source = UnsafeRawPointer(text.utf8Start)
+        let target = UnsafeMutableRawPointer(base + count)
+        target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+        target.storeBytes(of: source.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), toByteOffset: n - 8, as: UInt64.self)
+        count += n
+    }
+
+    public mutating func appendNull() { append(JSON.nullText) }
+
+    /// A real: the shortest text that reads back as the same double (Swift's description, so
+    /// whole reals keep ".0"); non-finite reals, which JSON cannot carry, as `null`.
+    public mutating func appendDouble(_ d: Double) {
+        if appendShortDecimal(d) { return }
+        if d.isFinite { appendASCII(d.description) } else { append(JSON.nullText) }
+    }
+
+    /// Writes `d` without building its description when it is the double nearest to a decimal
+    /// with at most six places, between 0.001 and 10^9 in magnitude (or +0.0): coordinates,
+    /// kilometres, prices. That decimal is then the only one of so few places that reads back
+    /// as `d` (the gap between such decimals, 10^-6, exceeds the spacing of doubles there), so
+    /// without its trailing zeros it is the shortest round-trip text, and its plain form is what
+    /// `description` writes. False, having written nothing, for any other value.
+    private mutating func appendShortDecimal(_ d: Double) -> Bool {
+        if d.bitPattern == 0 {
+            append("0.0")
+            return true
+        }
+        let magnitude = d.magnitude
+        guard magnitude >= 0.001, magnitude < 1e9 else { return false }
+        // Millionths, rounded (below 10^15, so exact in a double and an Int64); off the
+        // decimal's by less than a half when there is such a decimal.
+        let n = Int64(magnitude * 1e6 + 0.5)
+        guard Double(n) / 1e6 == magnitude else { return false }
+        var fraction = n % 1_000_000
+        var places = 6
+        while places > 1 && fraction % 10 == 0 {
+            fraction /= 10
+            places -= 1
+        }
+        if fraction == 0 { places = 1 }
+        appendASCII(maxCount: 24) { b in
+            var i = 0
+            if d < 0 {
+                b[0] = UInt8(ascii: "-")
+                i = 1
+            }
+            i += JSONBuffer.writeDigits(UInt64(n / 1_000_000), into: b, at: i)
+            b[i] = UInt8(ascii: ".")
+            i += 1
+            var k = i + places - 1
+            while k >= i {
+                b[k] = UInt8(truncatingIfNeeded: 48 + fraction % 10)
+                fraction /= 10
+                k -= 1
+            }
+            return i + places
+        }
+        return true
+    }
+
+    /// Writes the decimal digits of `n` at `b[at...]` and answers how many (at most 20).
+    private static func writeDigits(_ n: UInt64, into b: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
+        var length = 1
+        var v = n / 10
+        while v > 0 {
+            length += 1
+            v /= 10
+        }
+        v = n
+        var k = at + length - 1
+        while k >= at {
+            b[k] = UInt8(truncatingIfNeeded: 48 + v % 10)
+            v /= 10
+            k -= 1
+        }
+        return length
+    }
+
+    /// Up to `maxCount` bytes written by `write` straight into the buffer, which answers how many
+    /// it wrote: for fixed-width text known to need no escaping (times, dates), written in place.
+    @inline(__always)
+    public mutating func appendASCII(maxCount: Int, _ write: (UnsafeMutableBufferPointer<UInt8>) -> Int) {
+        guard maxCount >= 0, reserve(maxCount), let base else { return }
+        let written = write(UnsafeMutableBufferPointer(start: base + count, count: maxCount))
+        count += min(max(written, 0), maxCount)
+    }
+
+    /// Text known to need no escaping (numbers).
+    mutating func appendASCII(_ text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ append(UnsafeRawBufferPointer($0)) }) == nil {
+            Array(text.utf8).withUnsafeBytes { append($0) }
+        }
+    }
+
+    /// Decimal digits of `i`.
+    public mutating func appendInt(_ i: Int64) {
+        appendASCII(maxCount: 21) { b in  // a sign and 20 digits
+            let sign = i < 0 ? 1 : 0
+            if sign == 1 { b[0] = UInt8(ascii: "-") }
+            return sign + JSONBuffer.writeDigits(i.magnitude, into: b, at: sign)
+        }
+    }
+
+    /// A JSON string: `"` and `\` and control characters escaped, U+2028/U+2029 escaped (for
+    /// hosts that embed the text in JavaScript), everything else as raw UTF-8.
+    public mutating func appendString(_ s: String) {
+        if s.utf8.withContiguousStorageIfAvailable({ appendQuoted($0) }) == nil {
+            Array(s.utf8).withUnsafeBufferPointer { appendQuoted($0) }
+        }
+    }
+
+    /// The JSON string of text given as UTF-8 bytes, exactly as `appendString` writes the
+    /// `String` decoded from them: valid UTF-8 is escaped as it is, anything else is first
+    /// repaired the way `String(decoding:as:)` repairs it (U+FFFD for each bad sequence).
+    public mutating func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        // One pass finds both whether any byte needs a look (high bits of the marks) and
+        // whether any is not ASCII (low bits).
+        let marks = JSONBuffer.mask(bytes) { JSONBuffer.needsLook($0) | (JSONBuffer.nonASCII($0) >> 7) }
+        if marks & JSONBuffer.lows != 0 && !JSONBuffer.isWellFormedUTF8(bytes) {
+            appendString(String(decoding: bytes, as: UTF8.self))
+        } else if marks & JSONBuffer.highs == 0 {
+            appendPlainQuoted(bytes)
+        } else {
+            appendEscaped(bytes)
+        }
+    }
+
+    static var lows: UInt64 { 0x0101_0101_0101_0101 }
+    static var highs: UInt64 { 0x8080_8080_8080_8080 }
+
+    /// Whether `bytes` is well-formed UTF-8 (no overlong forms, no surrogates, nothing past
+    /// U+10FFFF), the bytes a Swift `String` holds.
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        mask(bytes, nonASCII) == 0 || isWellFormedUTF8(bytes)
+    }
+
+    /// `isValidUTF8` one byte or sequence at a time (ASCII runs eight at a time).
+    private static func isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        var i = 0
+        while i < count {
+            if count - i >= 8, let start = bytes.baseAddress,
+               nonASCII(UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)) == 0 {
+                i += 8
+                continue
+            }
+            let c = bytes[i]
+            if c < 0x80 {
+                i += 1
+                continue
+            }
+            // The ranges of Unicode's table of well-formed byte sequences (Table 3-7).
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch c {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return false
+            }
+            guard count - i >= length else { return false }
+            let second = bytes[i + 1]
+            guard second >= low, second <= high else { return false }
+            var k = 2
+            while k < length {
+                let next = bytes[i + k]
+                guard next >= 0x80, next <= 0xBF else { return false }
+                k += 1
+            }
+            i += length
+        }
+        return true
+    }
+
+    private mutating func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // Most text has nothing to escape: one test of every byte, then one copy.
+        if JSONBuffer.mask(bytes, JSONBuffer.needsLook) == 0 {
+            appendPlainQuoted(bytes)
+        } else {
+            appendEscaped(bytes)
+        }
+    }
+
+    /// `bytes` in quotes, known to need no escaping.
+    @inline(__always)
+    private mutating func appendPlainQuoted(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard reserve(bytes.count + 2), let base else { return }
+        base[count] = UInt8(ascii: "\"")
+        if let source = bytes.baseAddress { (base + count + 1).update(from: source, count: bytes.count) }
+        base[count + 1 + bytes.count] = UInt8(ascii: "\"")
+        count += bytes.count + 2
+    }
+
+    /// `bytes` in quotes with the characters that need it escaped.
+    private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        append(UInt8(ascii: "\""))
+        var pending = 0
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            // Eight bytes at a time while none of them needs a look (see `isPlain`).
+            if count - index >= 8, let start = bytes.baseAddress,
+               JSONBuffer.isPlain(UnsafeRawPointer(start + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
+            let c = bytes[index]
+            // Most bytes go out as they are: printable ASCII other than " and \, and UTF-8
+            // sequences other than those starting with 0xE2.
+            if c >= 0x20 && c != 0x22 && c != 0x5C && c != 0xE2 {
+                index += 1
+                continue
+            }
+            let escape: StaticString?
+            var control = false
+            switch c {
+            case UInt8(ascii: "\""): escape = "\\\""
+            case UInt8(ascii: "\\"): escape = "\\\\"
+            case 0x0A: escape = "\\n"
+            case 0x0D: escape = "\\r"
+            case 0x09: escape = "\\t"
+            case 0x08: escape = "\\b"
+            case 0x0C: escape = "\\f"
+            case 0x00..<0x20:
+                escape = nil
+                control = true
+            case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                escape = bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+            default:
+                index += 1
+                continue
+            }
+            append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[pending..<index])))
+            if control {
+                append(JSONBuffer.controlPrefix)
+                append(JSONBuffer.hexDigits[Int(c >> 4)])
+                append(JSONBuffer.hexDigits[Int(c & 0xF)])
+            } else if let escape {
+                append(escape)
+            }
+            index += c == 0xE2 ? 3 : 1
+            pending = index
+        }
+        append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[pending..<count])))
+        append(UInt8(ascii: "\""))
+    }
+
+    /// Whether all eight bytes of `w` go out as they are: none below 0x20, no `"`, no `\` and
+    /// no 0xE2 (the lead byte of U+2028 and U+2029); other UTF-8 bytes pass.
+    @inline(__always)
+    static func isPlain(_ w: UInt64) -> Bool { needsLook(w) == 0 }
+
+    /// The high bit of each byte of `w` that the escaper must look at (see `isPlain`); exact
+    /// word-at-a-time tests for a byte below n and a byte equal to c, which may also mark a
+    /// byte above a marked one, so only zero or not counts.
+    @inline(__always)
+    static func needsLook(_ w: UInt64) -> UInt64 {
+        let ones = lows
+        let control = (w &- 0x20 &* ones) & ~w & highs
+        let q = w ^ (0x22 &* ones)
+        let quote = (q &- ones) & ~q & highs
+        let b = w ^ (0x5C &* ones)
+        let backslash = (b &- ones) & ~b & highs
+        let e = w ^ (0xE2 &* ones)
+        let e2 = (e &- ones) & ~e & highs
+        return control | quote | backslash | e2
+    }
+
+    /// The high bit of each byte of `w` from 0x80 up.
+    @inline(__always)
+    static func nonASCII(_ w: UInt64) -> UInt64 { w & highs }
+
+    /// `test` of every byte of `bytes`, or-ed: the bytes eight at a time, the last eight
+    /// overlapping the ones before, and text shorter than eight padded with spaces (which no
+    /// test marks).
+    @inline(__always)
+    static func mask(_ bytes: UnsafeBufferPointer<UInt8>, _ test: (UInt64) -> UInt64) -> UInt64 {
+        guard let start = bytes.baseAddress else { return 0 }
+        let count = bytes.count
+        let raw = UnsafeRawPointer(start)
+        guard count >= 8 else {
+            var w: UInt64 = 0x2020_2020_2020_2020
+            var i = 0
+            while i < count {
+                w = (w << 8) | UInt64(start[i])
+                i += 1
+            }
+            return test(w)
+        }
+        var marks: UInt64 = 0
+        var i = 0
+        while i + 8 <= count {
+            marks |= test(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i += 8
+        }
+        if i < count { marks |= test(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) }
+        return marks
+    }
+
+    static let controlPrefix: StaticString = "\\u00"
+    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// A copy of the bytes.
+    public var bytes: [UInt8] {
+        guard let base, count > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// The text followed by a NUL, in `malloc`ed memory that the caller frees with `free`; nil
+    /// if memory ran out while encoding.
+    public consuming func takeCString() -> UnsafeMutablePointer<CChar>? {
+        guard !failed, reserve(0), let base else { return nil }
+        base[count] = 0
+        self.base = nil
+        return UnsafeMutableRawPointer(base).assumingMemoryBound(to: CChar.self)
+    }
+}

@@ -1,0 +1,132 @@
+import CarFitCore
+
+/// The `visits.list` document written as JSON text straight from stored rows, without a `Visit`
+/// or a `JSON` value per card: the same text as encoding the document card by card as `JSON`
+/// values (the tests hold that reference, `DaySheet`), by the same rules (day membership and
+/// local times from the clock, `DaySummary.legMeters`, `DaySummary.kilometres`, `VisitState`,
+/// `DaySummary`).
+///
+///     var writer = DayListWriter(clock: clock, hour24: true)
+///     for date in dates {
+///         try writer.writeDay(date) { range, add in try store.forEachVisit(startingIn: range, add) }
+///     }
+///     let text = writer.finish()
+public struct DayListWriter: ~Copyable {
+    private var out: JSONBuffer
+    private let clock: Clock
+    private let hour24: Bool
+    private var total = DaySummary()
+    private var days = 0
+
+    /// `capacity`: bytes to start with (a busy day's cards take about 150 kB).
+    public init(clock: Clock, hour24: Bool, capacity: Int = 1 << 18) {
+        self.clock = clock
+        self.hour24 = hour24
+        out = JSONBuffer(capacity: capacity)
+        out.append("{\"days\":[")
+    }
+
+    /// Writes the day `date`. `rows` is given the range of start instants (ms since the epoch)
+    /// that holds the day's visits and a function to hand it each stored visit of that range,
+    /// in start order with ties in snapshot order; visits whose local day is not `date` are
+    /// left out.
+    public mutating func writeDay<E: Error>(
+        _ date: CivilDate,
+        rows: (Range<Int64>, (VisitRow) -> Void) throws(E) -> Void
+    ) throws(E) {
+        out.append(days == 0 ? "{\"date\":" : ",{\"date\":")
+        days += 1
+        out.appendString(date.description)
+        out.append(",\"visits\":[")
+        let range = clock.dayRange(for: date)
+        var day = DayCards(date: date, times: LocalTimes(clock: clock, over: range), hour24: hour24)
+        try rows(range) { row in day.add(row, to: &out) }
+        out.append("],\"summary\":")
+        day.summary.json.encode(into: &out)
+        out.append("}")
+        total = total + day.summary
+    }
+
+    /// The finished document.
+    public consuming func finish() -> JSONBuffer {
+        out.append("],\"summary\":")
+        total.json.encode(into: &out)
+        out.append("}")
+        return out
+    }
+}
+
+/// The cards of one day as they are written: what a card needs of the cards before it.
+private struct DayCards {
+    let date: CivilDate
+    let times: LocalTimes
+    let hour24: Bool
+    var summary = DaySummary()
+    var previous: (latitude: Double, longitude: Double)?
+
+    init(date: CivilDate, times: LocalTimes, hour24: Bool) {
+        self.date = date
+        self.times = times
+        self.hour24 = hour24
+    }
+
+    /// Writes the card of `row` (keys in the order the header lists them) if it starts on the day.
+    mutating func add(_ row: VisitRow, to out: inout JSONBuffer) {
+        let local = times.localSeconds(row.start)
+        guard Clock.date(localSeconds: local) == date else { return }
+        let position = row.coordinate
+        let meters = DaySummary.legMeters(from: previous, to: position)
+        previous = position
+        out.append(summary.visits == 0 ? "{\"visitId\":" : ",{\"visitId\":")
+        summary.add(taskMinutes: row.taskMinutes, distanceMeters: meters)
+        Self.text(row.visitId, &out)
+        out.append(",\"name\":")
+        out.appendString(utf8: row.name)
+        out.append(",\"state\":")
+        Self.text(row.state, &out)
+        out.append(",\"stateColor\":\"")
+        out.append(VisitState.colorText(of: row.state.flatMap { VisitState.known(utf8: $0.span) }))
+        out.append("\"")
+        // Times are digits, colons and letters: quoted as they are.
+        out.append(",\"startTime\":\"")
+        let minute = Clock.minuteOfDay(localSeconds: local)
+        out.appendASCII(maxCount: Clock.timeTextMaxLength) { buffer in
+            var b = buffer.mutableSpan
+            return Clock.writeTimeText(minuteOfDay: minute, hour24: hour24, into: &b)
+        }
+        out.append("\",\"startTimeUtc\":\"")
+        out.appendASCII(maxCount: Instant.isoLength) { buffer in
+            var b = buffer.mutableSpan
+            return row.start.writeISO(into: &b)
+        }
+        out.append("\",\"expectedTime\":")
+        Self.text(row.expectedTime, &out)
+        out.append(",\"tasks\":")
+        out.appendString(utf8: row.tasks)
+        out.append(",\"taskMinutes\":")
+        out.appendInt(Int64(row.taskMinutes))
+        out.append(",\"address\":")
+        out.appendString(utf8: row.address)
+        out.append(",\"phone\":")
+        Self.text(row.phone, &out)
+        out.append(",\"latitude\":")
+        Self.number(row.latitude, &out)
+        out.append(",\"longitude\":")
+        Self.number(row.longitude, &out)
+        out.append(",\"employeeId\":")
+        Self.text(row.employeeId, &out)
+        out.append(",\"distanceMeters\":")
+        if let meters { out.appendInt(Int64(meters)) } else { out.appendNull() }
+        out.append(",\"distanceKm\":")
+        if let meters { out.appendDouble(DaySummary.kilometres(meters)) } else { out.appendNull() }
+        out.append("}")
+    }
+
+    private static func text(_ utf8: UnsafeBufferPointer<UInt8>?, _ out: inout JSONBuffer) {
+        if let utf8 { out.appendString(utf8: utf8) } else { out.appendNull() }
+    }
+
+    private static func number(_ value: Double?, _ out: inout JSONBuffer) {
+        if let value { out.appendDouble(value) } else { out.appendNull() }
+    }
+}

@@ -1,0 +1,111 @@
+import CJansson
+import CarFitCore
+
+/// Imports a visits document without holding it whole: the top-level object is walked member by
+/// member (jansson's `JSON_DISABLE_EOF_CHECK` reports where each value ends) and the `data`
+/// array by `ElementPipeline`, which parses its elements in batches on worker threads; each
+/// record is validated there and written here in document order, and the snapshot is
+/// committed only after the closing brace.
+///
+/// It handles the well-formed shape only. For anything else (a syntax error, a second `data`,
+/// no `data` array, a top level that is not an object) it rolls back and answers `.declined`,
+/// and the caller parses the document whole: errors then read exactly as for every other request.
+public enum VisitDocumentStream {
+    /// Streams the document's records into the sink `begin` opens (once the `data` array is
+    /// reached), parsing on `threads` worker threads besides the caller's.
+    public static func importVisits<Sink: RecordSink<Visit>>(
+        _ bytes: UnsafeRawBufferPointer, threads: Int, begin: () throws(CarFitError) -> Sink
+    ) throws(CarFitError) -> StreamedImport {
+        var scanner = DocumentScanner(bytes)
+        var writer: Sink?
+        var rejected: [Rejection] = []
+        var imported = 0
+
+        func abandon() -> StreamedImport {
+            writer?.rollback()
+            return .declined
+        }
+
+        scanner.skipSpace()
+        guard scanner.take(UInt8(ascii: "{")) else { return .declined }
+        scanner.skipSpace()
+        if scanner.peek == UInt8(ascii: "}") { return .declined }
+        members: while true {
+            guard let key = scanner.value(level: 2) else { return abandon() }
+            let keyText: String? = key.pointee.type == JSON_STRING ? JanssonParser.string(key) : nil
+            json_decref(key)
+            guard let name = keyText else { return abandon() }
+            scanner.skipSpace()
+            guard scanner.take(UInt8(ascii: ":")) else { return abandon() }
+            scanner.skipSpace()
+            if name == "data" {
+                guard writer == nil, scanner.take(UInt8(ascii: "[")) else { return abandon() }
+                let w = try begin()
+                writer = w
+                let pipeline = ElementPipeline<Visit>(level: 3, threads: threads) { element, index in
+                    Visit.decode(recordMembers(element), index: index)
+                }
+                let outcome = try pipeline.run(&scanner) { (result) throws(CarFitError) in
+                    switch result {
+                    case .success(let visit):
+                        try w.append(visit)
+                        imported += 1
+                    case .failure(let rejection):
+                        rejected.append(rejection)
+                    }
+                }
+                guard case .complete = outcome else { return abandon() }
+            } else {
+                guard let value = scanner.value(level: 2) else { return abandon() }
+                json_decref(value)
+            }
+            scanner.skipSpace()
+            if scanner.take(UInt8(ascii: ",")) { scanner.skipSpace(); continue members }
+            if scanner.take(UInt8(ascii: "}")) { break members }
+            return abandon()
+        }
+        scanner.skipSpace()
+        guard scanner.atEnd, let writer else { return abandon() }
+        try writer.commit()
+        return .imported(RecordImport<Visit>.response(imported: imported, rejected: rejected))
+    }
+
+    /// `Visit.memberNames` and `Visit.taskMemberNames` with their C strings for jansson.
+    static let memberKeys = Visit.memberNames.map { ($0, Array($0.utf8CString)) }
+    static let taskMemberKeys = Visit.taskMemberNames.map { ($0, Array($0.utf8CString)) }
+
+    /// A record with only the members `Visit.decode` reads, and of each task object only the
+    /// members it reads (others are not converted at all); anything but an object is null, which
+    /// `Visit.decode` refuses as not a record.
+    static func recordMembers(_ element: UnsafeMutablePointer<json_t>) -> JSON {
+        guard element.pointee.type == JSON_OBJECT else { return .null }
+        return pick(memberKeys, of: element) { name, member in
+            name == "tasks" && member.pointee.type == JSON_ARRAY ? taskMembers(member) : JanssonParser.convert(member)
+        }
+    }
+
+    /// The members named in `keys` that `object` has, each converted by `convert`, in `keys` order.
+    static func pick(_ keys: [(String, [CChar])], of object: UnsafeMutablePointer<json_t>,
+                     _ convert: (String, UnsafeMutablePointer<json_t>) -> JSON) -> JSON {
+        var picked = JSONObject(minimumCapacity: keys.count)
+        for (name, key) in keys {
+            guard let member = key.withUnsafeBufferPointer({ json_object_get(object, $0.baseAddress) }) else { continue }
+            picked.appendDistinct(name, convert(name, member))
+        }
+        return .object(picked)
+    }
+
+    /// A `tasks` array with only the members `Visit.decode` reads of each object in it.
+    static func taskMembers(_ tasks: UnsafeMutablePointer<json_t>) -> JSON {
+        let n = json_array_size(tasks)
+        var items: [JSON] = []
+        items.reserveCapacity(n)
+        for i in 0..<n {
+            guard let task = json_array_get(tasks, i) else { continue }
+            items.append(task.pointee.type == JSON_OBJECT
+                ? pick(taskMemberKeys, of: task) { _, member in JanssonParser.convert(member) }
+                : JanssonParser.convert(task))
+        }
+        return .array(items)
+    }
+}

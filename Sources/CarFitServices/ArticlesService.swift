@@ -1,0 +1,85 @@
+import CarFitCore
+import CarFitIO
+import CarFitStore
+
+/// The articles use-cases: import, refresh from the configured source, the list with its
+/// published texts, and the date text.
+public struct ArticlesService {
+    public let articles: ArticleStore
+    public let clock: Clock
+
+    public init(articles: ArticleStore, clock: Clock) {
+        self.articles = articles
+        self.clock = clock
+    }
+
+    /// Replaces the stored articles with the document's valid records.
+    public func importArticles(_ request: Fields) throws(CarFitError) -> JSON {
+        try store(try ArticleSnapshot(document: request))
+    }
+
+    /// Writes a snapshot and the instant of this import; the response is `import`'s.
+    func store(_ snapshot: ArticleSnapshot) throws(CarFitError) -> JSON {
+        let now = clock.now
+        try articles.replaceAll(with: snapshot.articles, updatedAt: now)
+        guard case .object(var response) = snapshot.response else { return snapshot.response }
+        response["updatedAt"] = .string(now.iso)
+        return .object(response)
+    }
+
+    /// Fetches `source` and imports it as `importArticles` does; a failure keeps the stored
+    /// articles. `lock` is taken only once the document has arrived.
+    public func refresh(source: String?, timeoutMs: Int, lock: some Serializer) throws(CarFitError) -> JSON {
+        guard let url = source else {
+            throw .invalid("sources.articles", "No articles source is configured: set sources.articles when opening the core.")
+        }
+        let document = try SourceFetch.document(url, timeoutMs: timeoutMs, what: "articles")
+        let snapshot: ArticleSnapshot
+        do throws(CarFitError) {
+            snapshot = try ArticleSnapshot(document: document)
+        } catch {
+            throw SourceFetch.notDocument(url, what: "articles", error)
+        }
+        return try lock.locked { () throws(CarFitError) in try store(snapshot) }
+    }
+
+    /// The stored articles, newest first, with their published texts.
+    public func list(_ request: Fields) throws(CarFitError) -> JSON {
+        let hour24 = try request.bool("hour24") ?? clock.hour24
+        var items: [JSON] = []
+        for row in try articles.all() {
+            items.append(.obj([
+                "id": row.id,
+                "title": .string(row.title),
+                "ingress": .str(row.ingress),
+                "imageUrl": .str(row.imageUrl),
+                "dateTime": .string(row.published.iso),
+                "published": .string(ArticleDate.listText(row.published, clock: clock, hour24: hour24)),
+                "tags": try ArticlesService.storedArray(row.tags),
+                "content": try ArticlesService.storedArray(row.content),
+            ]))
+        }
+        return .obj(["articles": .array(items), "updatedAt": .str(try articles.updatedAt()?.iso)])
+    }
+
+    /// `{"date": instant, "hour24": bool}` → `{"text"}`.
+    public func formatDate(_ request: Fields) throws(CarFitError) -> JSON {
+        let text = try request.requiredString("date")
+        guard let instant = Instant(iso: text) else {
+            throw .invalid("date", "date \"\(text.prefix(40))\" is not an ISO 8601 instant such as \"2018-05-25T14:13:00Z\".")
+        }
+        let hour24 = try request.bool("hour24") ?? clock.hour24
+        guard let formatted = ArticleDate.text(instant, clock: clock, hour24: hour24) else {
+            throw .invalid("date", "date \"\(text.prefix(40))\" falls outside the years 1 to 9999 in the configured time zone.")
+        }
+        return .obj(["text": .string(formatted)])
+    }
+
+    /// A JSON array stored as text by `ArticleStore`.
+    static func storedArray(_ text: String) throws(CarFitError) -> JSON {
+        guard case .success(let value) = JanssonParser.parse(bytes: Array(text.utf8)), case .array = value else {
+            throw CarFitError(.storage, "A stored article is damaged (its tags or content are not a JSON array); import the articles again.")
+        }
+        return value
+    }
+}

@@ -1,0 +1,47 @@
+import CarFitCore
+import CarFitNet
+
+/// The statuses and error documents of the network module's failures.
+extension CarFitError {
+    /// `unavailable` with `reason` and `url` (after any `extra` members) in the error document.
+    static func unavailable(_ url: String, _ reason: String, _ message: String, extra: JSONObject = JSONObject()) -> CarFitError {
+        var e = extra
+        e["reason"] = .string(reason)
+        e["url"] = .string(String(url.prefix(2000)))
+        return CarFitError(.unavailable, message, extra: e)
+    }
+
+    /// A failed transfer: `unavailable` with its reason; a URL that is not http or https is
+    /// `invalid`, field `url`.
+    public init(_ failure: HTTPFailure) {
+        switch failure.reason {
+        case .notHTTP: self = CarFitError(.invalid, failure.message, field: "url")
+        default: self = .unavailable(failure.url, failure.reason.rawValue, failure.message)
+        }
+    }
+
+    /// An image that could not be loaded: `unavailable` (transfer, non-2xx), `invalid` (not an
+    /// image, field `url`), `misuse` (the core closed).
+    public init(_ failure: ImageLoadError) {
+        switch failure {
+        case .closed:
+            self = CarFitError(.misuse, "The core is closed.")
+        case .closedDuringLoad:
+            self = CarFitError(.misuse, "The core was closed while the image was loading.")
+        case .transfer(let transfer):
+            self = CarFitError(transfer)
+        case .httpStatus(let url, let status):
+            self = .unavailable(url, "http_status", "\(url.prefix(200)) answered with HTTP status \(status).",
+                                extra: JSONObject(["httpStatus": .int(Int64(status))]))
+        case .notAnImage(let url):
+            self = CarFitError(.invalid, "\(url.prefix(200)) is not a PNG, JPEG, GIF or WebP image.", field: "url")
+        case .noResult:
+            self = CarFitError(.internal, "A shared image load ended without a result.")
+        }
+    }
+
+    /// An image directory that cannot be used: `storage`, field `images.directory`.
+    public init(_ failure: ImageDirectoryError) {
+        self = CarFitError(.storage, failure.message, field: "images.directory")
+    }
+}

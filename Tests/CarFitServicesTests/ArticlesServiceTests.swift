@@ -1,0 +1,51 @@
+import CarFitCore
+import CarFitIO
+import CarFitServices
+import CarFitStore
+import XCTest
+
+final class ArticlesServiceTests: XCTestCase {
+    func testImportStoresTheSnapshotAndTheListReadsItBack() throws {
+        let f = try ServiceFixture()
+        let service = ArticlesService(articles: ArticleStore(f.db), clock: f.clock)
+        let document = try ServiceFixture.data("articles.json")
+        let response = try service.importArticles(try document.withUnsafeBytes { bytes throws(CarFitError) in
+            try JanssonParser.object(bytes)
+        })
+        XCTAssertEqual(response.objectValue?["imported"], 9)
+        XCTAssertEqual(response.objectValue?["updatedAt"], "2020-09-10T07:00:00Z")
+        let list = try service.list(try ServiceFixture.fields(#"{"hour24": true}"#))
+        guard case .array(let articles)? = list.objectValue?["articles"] else { return XCTFail("no articles") }
+        XCTAssertEqual(articles.count, 9)
+        XCTAssertEqual(list.objectValue?["updatedAt"], "2020-09-10T07:00:00Z")
+        // Newest first; the source's 25.05.2018 14:13 UTC is 16:13 in Copenhagen, another year.
+        XCTAssertEqual(articles.first?.objectValue?["dateTime"], "2018-05-25T14:13:00Z")
+        XCTAssertEqual(articles.first?.objectValue?["published"], "25 May 2018, 16:13")
+    }
+
+    func testARefusedDocumentOrRefreshKeepsTheStoredArticles() throws {
+        let f = try ServiceFixture()
+        let service = ArticlesService(articles: ArticleStore(f.db), clock: f.clock)
+        let document = try ServiceFixture.data("articles.json")
+        _ = try service.importArticles(try document.withUnsafeBytes { bytes throws(CarFitError) in try JanssonParser.object(bytes) })
+        let failed = refusal { () throws(CarFitError) in
+            _ = try service.importArticles(try ServiceFixture.fields(#"{"status": "error", "content": []}"#))
+        }
+        XCTAssertEqual(failed?.field, "status")
+        let refused = refusal { () throws(CarFitError) in
+            _ = try service.refresh(source: "http://127.0.0.1:1/articles", timeoutMs: 2000, lock: f)
+        }
+        XCTAssertEqual(refused?.status, .unavailable)
+        XCTAssertEqual(refused?.extra["reason"], "refused")
+        XCTAssertEqual(try ArticleStore(f.db).all().count, 9)
+    }
+
+    func testFormatDate() throws {
+        let f = try ServiceFixture()
+        let service = ArticlesService(articles: ArticleStore(f.db), clock: f.clock)
+        XCTAssertEqual(try service.formatDate(try ServiceFixture.fields(#"{"date": "2020-03-16T11:34:00Z", "hour24": false}"#)),
+                       .obj(["text": "16 March, 12:34 PM"]))
+        XCTAssertEqual(refusal { () throws(CarFitError) in _ = try service.formatDate(try ServiceFixture.fields(#"{"date": "16.03.2020"}"#)) }?.field,
+                       "date")
+    }
+}

@@ -1,0 +1,67 @@
+import CarFitCore
+import CarFitIO
+import CarFitServices
+import CarFitStore
+import XCTest
+
+final class VisitsServiceTests: XCTestCase {
+    func testStreamedAndWholeImportsAgreeAndCalendarCountsThem() throws {
+        let f = try ServiceFixture()
+        let document = try ServiceFixture.data("carfit.json")
+        let streamed = try document.withUnsafeBytes { bytes throws(CarFitError) in try f.visits.importVisits(bytes) }
+        let whole = try f.visits.importVisits(try document.withUnsafeBytes { bytes throws(CarFitError) in try JanssonParser.object(bytes) })
+        XCTAssertEqual(streamed, whole)
+        XCTAssertEqual(streamed.objectValue?["imported"], 7)
+        XCTAssertEqual(try VisitStore(f.db).count(), 7)
+
+        // Visits per local day of September 2020 (Copenhagen), as the sample's start times give.
+        let counts = try f.calendarService.countVisits(in: try XCTUnwrap(YearMonth(year: 2020, month: 9)))
+        XCTAssertEqual(counts.values.reduce(0, +), 7)
+        let days = try f.calendarService.document(f.calendar).objectValue?["days"]
+        guard case .array(let cells)? = days else { return XCTFail("no days") }
+        let shown = cells.compactMap { cell -> String? in
+            guard let o = cell.objectValue, case .int(let n)? = o["visits"], n > 0, case .string(let d)? = o["date"] else { return nil }
+            return "\(d) \(n)"
+        }
+        XCTAssertEqual(shown, counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" })
+    }
+
+    func testCalendarDocumentFollowsANewImport() throws {
+        let f = try ServiceFixture()
+        let before = try f.calendarService.document(f.calendar)
+        let document = try ServiceFixture.data("carfit.json")
+        _ = try document.withUnsafeBytes { bytes throws(CarFitError) in try f.visits.importVisits(bytes) }
+        XCTAssertNotEqual(try f.calendarService.document(f.calendar), before)
+        _ = try f.visits.importVisits(try ServiceFixture.fields(#"{"data": []}"#))
+        XCTAssertEqual(try f.calendarService.document(f.calendar), before)
+    }
+
+    func testRefreshWithoutSourceOrFromAnUnreachableOneKeepsTheStoredVisits() throws {
+        let f = try ServiceFixture()
+        let document = try ServiceFixture.data("carfit.json")
+        _ = try document.withUnsafeBytes { bytes throws(CarFitError) in try f.visits.importVisits(bytes) }
+        let none = refusal { () throws(CarFitError) in _ = try f.visits.refresh(source: nil, timeoutMs: 1000, lock: f) }
+        XCTAssertEqual(none?.status, .invalid)
+        XCTAssertEqual(none?.field, "sources.visits")
+        // Port 1 on the loopback: refused at once.
+        let refused = refusal { () throws(CarFitError) in _ = try f.visits.refresh(source: "http://127.0.0.1:1/visits", timeoutMs: 2000, lock: f) }
+        XCTAssertEqual(refused?.status, .unavailable)
+        XCTAssertEqual(refused?.extra["reason"], "refused")
+        XCTAssertEqual(refused?.extra["url"], "http://127.0.0.1:1/visits")
+        XCTAssertEqual(f.lockCount, 0, "the core is not held while the network is asked")
+        XCTAssertEqual(try VisitStore(f.db).count(), 7)
+    }
+
+    func testListWritesTheAskedDaysInOrder() throws {
+        let f = try ServiceFixture()
+        let document = try ServiceFixture.data("carfit.json")
+        _ = try document.withUnsafeBytes { bytes throws(CarFitError) in try f.visits.importVisits(bytes) }
+        let text = String(decoding: try f.visits.list(try ServiceFixture.fields(#"{"dates": ["2020-09-11", "2020-09-10", "2020-09-11"]}"#),
+                                                      selected: []).bytes, as: UTF8.self)
+        let parsed = try ServiceFixture.fields(text)
+        guard case .array(let days)? = parsed.value("days") else { return XCTFail(text) }
+        XCTAssertEqual(days.map { $0.objectValue?["date"] }, ["2020-09-11", "2020-09-10"])
+        let bad = refusal { () throws(CarFitError) in _ = try f.visits.list(try ServiceFixture.fields(#"{"dates": ["2020-02-30"]}"#), selected: []) }
+        XCTAssertEqual(bad?.field, "dates[0]")
+    }
+}

@@ -1,0 +1,96 @@
+"""The module layering of docs/ARCHITECTURE.md: each target of Package.swift may depend on, and
+its sources may import, only the modules listed for it below. A new target or a new import
+fails here until the map (and the document) say it is allowed."""
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = ROOT / "Sources"
+
+# The platform's modules each layer may use besides the project's own.
+PLATFORM = {"Foundation", "Glibc", "Darwin"}
+
+# Target -> the modules it may import (and the targets it may depend on).
+ALLOWED = {
+    "CJansson": set(),
+    "CSQLite": set(),
+    "CCarFit": set(),
+    "CCurl": set(),
+    "CarFitHTTP": {"CCurl", "Synchronization"} | PLATFORM,
+    "CarFitCore": {"Foundation"},
+    "CarFitIO": {"CarFitCore", "CJansson"} | PLATFORM,
+    "CarFitStore": {"CarFitCore", "CarFitIO", "CSQLite"} | PLATFORM,
+    "CarFitNet": {"CarFitCore", "FoundationNetworking"} | PLATFORM,
+    "CarFitServices": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet"} | PLATFORM,
+    "CarFit": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitServices", "CCarFit"} | PLATFORM,
+    "CarFitLink": set(),
+}
+
+IMPORT = re.compile(r"^\s*(?:@testable\s+|@_implementationOnly\s+|(?:public|internal|package)\s+)?import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)", re.M)
+
+
+def package_targets():
+    """Each non-test target of Package.swift with its declared dependencies."""
+    text = (ROOT / "Package.swift").read_text()
+    targets = {}
+    for match in re.finditer(r"\.(target|systemLibrary)\(\s*name:\s*\"(\w+)\"(.*?)\)\s*,\s*\n", text, re.S):
+        body = match.group(3)
+        deps = re.search(r"dependencies:\s*\[(.*?)\]", body, re.S)
+        targets[match.group(2)] = set(re.findall(r"\"(\w+)\"", deps.group(1))) if deps else set()
+    return targets
+
+
+def imports(target):
+    found = {}
+    for path in sorted((SOURCES / target).rglob("*.swift")):
+        for module in IMPORT.findall(path.read_text()):
+            found.setdefault(module, []).append(path.relative_to(ROOT).as_posix())
+    return found
+
+
+def test_every_target_is_in_the_map():
+    targets = package_targets()
+    assert targets, "no targets found in Package.swift"
+    assert set(targets) == set(ALLOWED), "add the new target to ALLOWED and to docs/ARCHITECTURE.md"
+
+
+def test_package_dependencies_follow_the_layers():
+    for target, deps in package_targets().items():
+        assert deps <= ALLOWED[target], f"{target} depends on {sorted(deps - ALLOWED[target])}"
+
+
+def test_source_imports_follow_the_layers():
+    checked = 0
+    for target, allowed in ALLOWED.items():
+        if not (SOURCES / target).is_dir():
+            continue
+        for module, files in imports(target).items():
+            checked += 1
+            assert module in allowed, f"{target} imports {module} ({', '.join(files)}), which it may not"
+    assert checked > 10
+
+
+def test_the_domain_imports_no_project_module():
+    assert set(imports("CarFitCore")) <= {"Foundation"}
+
+
+def test_the_check_catches_a_forbidden_import(tmp_path):
+    """The import pattern sees the forms Swift allows."""
+    sample = "import CarFitCore\n@testable import CarFitIO\nimport struct CarFitStore.Database\n  import CSQLite\n// import Nope\n"
+    assert IMPORT.findall(sample) == ["CarFitCore", "CarFitIO", "CarFitStore", "CSQLite"]
+
+
+POINTER = re.compile(r"\bUnsafe(?:Mutable)?(?:Raw)?(?:Buffer)?Pointer\b|\bOpaquePointer\b|\bwithUnsafe\w*|"
+                     r"unsafeUninitializedCapacity|\bunsafeBitCast\b|\bmalloc\(|\bfree\(")
+
+
+def test_the_domain_holds_no_pointers():
+    """Value types and rules only: pointer code and C memory live in CarFitIO and below."""
+    found = []
+    for path in sorted((SOURCES / "CarFitCore").rglob("*.swift")):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            code = line.split("//", 1)[0]
+            if POINTER.search(code):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
+    assert POINTER.search("let p: UnsafeMutableRawBufferPointer") and not POINTER.search("p.unsafeLength(order)")
