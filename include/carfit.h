@@ -194,8 +194,9 @@ int carfit_call(carfit_core *core, const char *method, const char *request, char
  *          0..100000. Records with repeated visit ids are all kept.
  * Returns: {"imported": n, "rejected": [{"index": i, "field": "houseOwnerLatitude",
  *          "message": "..."}]}: rejected records are skipped, the others replace the stored
- *          snapshot in one transaction.
- * Errors:  CARFIT_INVALID (no "data" array; field "data"); nothing is changed.
+ *          snapshot in one transaction. An empty "data" array is a snapshot with no visits.
+ * Errors:  CARFIT_INVALID (no "data" array; or records of which none is valid, with the
+ *          "rejected" list above in the error document; field "data"); nothing is changed.
  * The document is never held whole: the data array is split into elements by a scan of
  * strings and brackets, jansson parses each element (on up to "importThreads" threads of the
  * config besides the caller's, all joined before the call returns), and records are stored in
@@ -238,14 +239,16 @@ int carfit_visits_list(carfit_core *core, const char *request, char **response);
  * Errors:  CARFIT_INVALID (no visits source configured; field "sources.visits");
  *          CARFIT_UNAVAILABLE when the source is unreachable, times out, answers with a non-2xx
  *          status, or its body is not a visits document (empty, an HTML page such as a captive
- *          portal, truncated or otherwise invalid JSON, JSON without a "data" array). The
+ *          portal, truncated or otherwise invalid JSON, JSON without a "data" array, records
+ *          of which none is valid). The
  *          whole body is fetched first and the snapshot is committed only after its last
  *          byte has been read, so on any of these the stored visits stay exactly as they
  *          were. The message says which failure it was; the error document adds "url" and
  *          "reason", one of "refused", "timeout", "dns", "network", "transport",
  *          "no_response", "too_large", "http_status" (with "httpStatus": 404), "empty",
  *          "html", "truncated", "not_json" (with "line", "column", "position" for the last
- *          two) or "not_document".
+ *          two), "not_document" or "rejected" (records of which none is valid, with the
+ *          "rejected" list carfit_visits_import answers).
  * Threads: the core is not held while the request waits for the network: other calls on the
  *          same core (e.g. carfit_visits_list from the cache) proceed meanwhile. Once the
  *          body has arrived the core is held while it is read and stored, as for an import.
@@ -649,9 +652,11 @@ int carfit_insights_get(carfit_core *core, const char *request, char **response)
  *          Records with repeated ids are all kept, as for visits.
  * Returns: {"imported": n, "rejected": [{"index", "field", "message"}], "updatedAt": instant}:
  *          rejected records are skipped, the others replace the stored articles in one
- *          transaction; updatedAt (an extension) is the core's clock at this import.
- * Errors:  CARFIT_INVALID (no "content" array, field "content"; a "status" other than
- *          "success", field "status"); nothing is changed.
+ *          transaction; updatedAt (an extension) is the core's clock at this import. An empty
+ *          "content" array is a snapshot with no articles.
+ * Errors:  CARFIT_INVALID (no "content" array, field "content"; records of which none is
+ *          valid, with the "rejected" list above in the error document, field "content"; a
+ *          "status" other than "success", field "status"); nothing is changed.
  */
 int carfit_articles_import(carfit_core *core, const char *request, char **response);
 
@@ -664,7 +669,8 @@ int carfit_articles_import(carfit_core *core, const char *request, char **respon
  * Errors:  CARFIT_INVALID (no articles source configured; field "sources.articles");
  *          CARFIT_UNAVAILABLE for every network or document failure, exactly as
  *          carfit_visits_refresh (same "reason" and "url" members; a document refused by
- *          carfit_articles_import is "not_document"). The stored articles and "updatedAt"
+ *          carfit_articles_import is "not_document", or "rejected" with the "rejected" list
+ *          when it had records and none was valid). The stored articles and "updatedAt"
  *          stay as they were. The core is not held while waiting for the network.
  */
 int carfit_articles_refresh(carfit_core *core, const char *request, char **response);
