@@ -32,7 +32,10 @@
  *       CARFIT_INVALID   a member is of the wrong type or out of range, or the request is larger
  *                        than the core's maxRequestBytes (default 512 MiB);
  *       CARFIT_MISUSE    core is NULL, closed, or not a core;
- *       CARFIT_STORAGE   the database failed (locked past the busy timeout, disk full, corrupt);
+ *       CARFIT_STORAGE   the database failed: the message names the file and says what is in
+ *                        the way and what to do (the disk is full, another program kept it
+ *                        locked past the busy timeout of 10 s, the file is damaged, read-only
+ *                        or cannot be read or written); nothing was changed;
  *       CARFIT_INTERNAL  a bug in libcarfit; the message says what.
  *   No input, however malformed, crashes, traps or hangs the host.
  *
@@ -131,9 +134,14 @@ typedef struct carfit_core carfit_core;
  *          On failure *core is NULL and the response is an error document.
  * Owns:    the caller owns *core and closes it with carfit_close().
  * Errors:  CARFIT_BAD_JSON (config text), CARFIT_INVALID (a config member unknown or wrong,
- *          named in field), CARFIT_STORAGE (the database cannot be opened or created, or is not a database, or
- *          was written by a newer libcarfit; field "database"; or the image directory cannot
- *          be created or written; field "images.directory"), CARFIT_MISUSE (core is NULL).
+ *          named in field), CARFIT_STORAGE (field "database": the database cannot be opened
+ *          or created, the message naming the file and the obstacle: its directory does not
+ *          exist, no permission to read and write it or to create files in its directory,
+ *          the file is read-only or on a read-only file system, it is a directory, it is not
+ *          a libcarfit database or is encrypted or damaged, it was written by a newer
+ *          libcarfit, the disk is full, another program holds it locked; or field
+ *          "images.directory": the image directory cannot be created or written),
+ *          CARFIT_MISUSE (core is NULL).
  * Opening selects today (by the core's clock and zone) and displays its month.
  */
 int carfit_open(const char *config, carfit_core **core, char **response);

@@ -74,7 +74,9 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
         Raises:
             BadJSONError: ``config`` is JSON text that does not parse, or is not an object.
             InvalidError: a config member is unknown or wrong (named in ``field``).
-            StorageError: the database cannot be opened or created (field ``"database"``).
+            StorageError: the database cannot be opened or created (field ``"database"``);
+                the message names the file and the obstacle (a missing directory, no
+                permission, a read-only file or disk, not a database, a full disk).
         """
         self._handle: Optional[ctypes.c_void_p] = None
         self._lib: ctypes.CDLL = load_library()
