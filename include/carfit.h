@@ -32,7 +32,10 @@
  *       CARFIT_INVALID   a member is of the wrong type or out of range, or the request is larger
  *                        than the core's maxRequestBytes (default 512 MiB);
  *       CARFIT_MISUSE    core is NULL, closed, or not a core;
- *       CARFIT_STORAGE   the database failed (locked past the busy timeout, disk full, corrupt);
+ *       CARFIT_STORAGE   the database failed: the message names the file and says what is in
+ *                        the way and what to do (the disk is full, another program kept it
+ *                        locked past the busy timeout of 10 s, the file is damaged, read-only
+ *                        or cannot be read or written); nothing was changed;
  *       CARFIT_INTERNAL  a bug in libcarfit; the message says what.
  *   No input, however malformed, crashes, traps or hangs the host.
  *
@@ -108,23 +111,37 @@ typedef struct carfit_core carfit_core;
  *            "hour24"       true/false for 24h/12h times (from LC_ALL, LC_TIME, LANG, the
  *                           first set: en_US means 12h, en_GB or da_DK 24h; C/POSIX/none 24h)
  *            "firstWeekday" "monday" or "sunday" ("monday")
- *            "sources"      {"visits": url, "articles": url}, http or https (none)
- *            "http"         {"timeoutMs": 1..600000} (10000)
+ *            "sources"      where each area's refresh fetches, http or https URLs (none):
+ *                           {"visits", "articles", "catalog", "patterns", "visitUpdates"}
+ *            "http"         limits on every transfer: {"timeoutMs": 1..600000 (10000),
+ *                           connecting and each wait for data; "totalTimeoutMs":
+ *                           1..3600000 (120000), the whole transfer; "maxBodyBytes":
+ *                           1..2^40 (268435456), the body once decoded}
  *            "images"       {"directory": path, "memoryBytes": n, "diskBytes": n,
  *                            "concurrency": 1..64} (a temp dir of the core, 32 MiB, 256 MiB, 4)
  *            "maxRequestBytes" largest request accepted, in bytes (536870912)
  *            "importThreads" 0..64: threads a large visits import parses on besides the
  *                           calling thread, all joined before the call returns; 0 parses on
  *                           the calling thread alone (one per processor, at most 8)
+ *          The config is strict, unlike requests: a member not listed here (also inside
+ *          sources, http and images) is CARFIT_INVALID with its dotted path in field
+ *          ("timezone", "sources.vists") and a message naming the nearest known member when
+ *          one is close ("Unknown config member timezone: did you mean timeZone?"), else the
+ *          members that object takes. A null member reads as absent.
  *          core, where the new core is stored (must not be NULL);
  *          response, as for operations (may be NULL).
  * Returns: CARFIT_OK and *core set; the response is {"version": "1.1.0", "database": path}.
  *          On failure *core is NULL and the response is an error document.
  * Owns:    the caller owns *core and closes it with carfit_close().
- * Errors:  CARFIT_BAD_JSON (config text), CARFIT_INVALID (a config member, named in field),
- *          CARFIT_STORAGE (the database cannot be opened or created, or is not a database, or
- *          was written by a newer libcarfit; field "database"; or the image directory cannot
- *          be created or written; field "images.directory"), CARFIT_MISUSE (core is NULL).
+ * Errors:  CARFIT_BAD_JSON (config text), CARFIT_INVALID (a config member unknown or wrong,
+ *          named in field), CARFIT_STORAGE (field "database": the database cannot be opened
+ *          or created, the message naming the file and the obstacle: its directory does not
+ *          exist, no permission to read and write it or to create files in its directory,
+ *          the file is read-only or on a read-only file system, it is a directory, it is not
+ *          a libcarfit database or is encrypted or damaged, it was written by a newer
+ *          libcarfit, the disk is full, another program holds it locked; or field
+ *          "images.directory": the image directory cannot be created or written),
+ *          CARFIT_MISUSE (core is NULL).
  * Opening selects today (by the core's clock and zone) and displays its month.
  */
 int carfit_open(const char *config, carfit_core **core, char **response);
@@ -185,8 +202,9 @@ int carfit_call(carfit_core *core, const char *method, const char *request, char
  *          0..100000. Records with repeated visit ids are all kept.
  * Returns: {"imported": n, "rejected": [{"index": i, "field": "houseOwnerLatitude",
  *          "message": "..."}]}: rejected records are skipped, the others replace the stored
- *          snapshot in one transaction.
- * Errors:  CARFIT_INVALID (no "data" array; field "data"); nothing is changed.
+ *          snapshot in one transaction. An empty "data" array is a snapshot with no visits.
+ * Errors:  CARFIT_INVALID (no "data" array; or records of which none is valid, with the
+ *          "rejected" list above in the error document; field "data"); nothing is changed.
  * The document is never held whole: the data array is split into elements by a scan of
  * strings and brackets, jansson parses each element (on up to "importThreads" threads of the
  * config besides the caller's, all joined before the call returns), and records are stored in
@@ -229,14 +247,16 @@ int carfit_visits_list(carfit_core *core, const char *request, char **response);
  * Errors:  CARFIT_INVALID (no visits source configured; field "sources.visits");
  *          CARFIT_UNAVAILABLE when the source is unreachable, times out, answers with a non-2xx
  *          status, or its body is not a visits document (empty, an HTML page such as a captive
- *          portal, truncated or otherwise invalid JSON, JSON without a "data" array). The
+ *          portal, truncated or otherwise invalid JSON, JSON without a "data" array, records
+ *          of which none is valid). The
  *          whole body is fetched first and the snapshot is committed only after its last
  *          byte has been read, so on any of these the stored visits stay exactly as they
  *          were. The message says which failure it was; the error document adds "url" and
  *          "reason", one of "refused", "timeout", "dns", "network", "transport",
  *          "no_response", "too_large", "http_status" (with "httpStatus": 404), "empty",
  *          "html", "truncated", "not_json" (with "line", "column", "position" for the last
- *          two) or "not_document".
+ *          two), "not_document" or "rejected" (records of which none is valid, with the
+ *          "rejected" list carfit_visits_import answers).
  * Threads: the core is not held while the request waits for the network: other calls on the
  *          same core (e.g. carfit_visits_list from the cache) proceed meanwhile. Once the
  *          body has arrived the core is held while it is read and stored, as for an import.
@@ -640,9 +660,11 @@ int carfit_insights_get(carfit_core *core, const char *request, char **response)
  *          Records with repeated ids are all kept, as for visits.
  * Returns: {"imported": n, "rejected": [{"index", "field", "message"}], "updatedAt": instant}:
  *          rejected records are skipped, the others replace the stored articles in one
- *          transaction; updatedAt (an extension) is the core's clock at this import.
- * Errors:  CARFIT_INVALID (no "content" array, field "content"; a "status" other than
- *          "success", field "status"); nothing is changed.
+ *          transaction; updatedAt (an extension) is the core's clock at this import. An empty
+ *          "content" array is a snapshot with no articles.
+ * Errors:  CARFIT_INVALID (no "content" array, field "content"; records of which none is
+ *          valid, with the "rejected" list above in the error document, field "content"; a
+ *          "status" other than "success", field "status"); nothing is changed.
  */
 int carfit_articles_import(carfit_core *core, const char *request, char **response);
 
@@ -655,7 +677,8 @@ int carfit_articles_import(carfit_core *core, const char *request, char **respon
  * Errors:  CARFIT_INVALID (no articles source configured; field "sources.articles");
  *          CARFIT_UNAVAILABLE for every network or document failure, exactly as
  *          carfit_visits_refresh (same "reason" and "url" members; a document refused by
- *          carfit_articles_import is "not_document"). The stored articles and "updatedAt"
+ *          carfit_articles_import is "not_document", or "rejected" with the "rejected" list
+ *          when it had records and none was valid). The stored articles and "updatedAt"
  *          stay as they were. The core is not held while waiting for the network.
  */
 int carfit_articles_refresh(carfit_core *core, const char *request, char **response);

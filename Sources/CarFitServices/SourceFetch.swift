@@ -5,8 +5,8 @@ import Foundation
 
 /// Fetching a source's document for a refresh. Every failure is `unavailable`; the error
 /// document's `reason` says which: the transport's (`refused`, `timeout`, `dns`, …, see
-/// `HTTPFailure`), `http_status` (with `httpStatus`), `empty`, `html`, `truncated`, `not_json`
-/// or `not_document`, always with `url`.
+/// `HTTPFailure`), `http_status` (with `httpStatus`), `empty`, `html`, `truncated`, `not_json`,
+/// `not_document` or `rejected`, always with `url`.
 enum SourceFetch {
     /// A 2xx answer with a body that is not blank.
     struct Body {
@@ -84,10 +84,17 @@ enum SourceFetch {
         return c
     }
 
-    /// The `unavailable` error for a fetched JSON object the import refuses as a whole.
+    /// The `unavailable` error for a fetched JSON object the import refuses as a whole:
+    /// `rejected` (with the import's `rejected` list) when it had records and all were
+    /// rejected, else `not_document`.
     static func notDocument(_ url: String, what: String, _ error: CarFitError) -> CarFitError {
         var extra = JSONObject()
         if let field = error.field { extra["documentField"] = .string(field) }
+        if let rejected = error.extra["rejected"] {
+            extra["rejected"] = rejected
+            return CarFitError.unavailable(url, "rejected",
+                "\(url.prefix(200)) answered with a \(what) document that cannot be used: \(error.message)", extra: extra)
+        }
         return CarFitError.unavailable(url, "not_document",
             "\(url.prefix(200)) answered with JSON that is not the \(what) document: \(error.message)", extra: extra)
     }

@@ -17,7 +17,8 @@ public struct VisitsService {
     }
 
     /// Replaces the stored snapshot with the document's valid records, streaming the usual
-    /// shape and parsing anything else whole.
+    /// shape and parsing anything else whole. A document with records of which none is valid
+    /// is `invalid` and changes nothing.
     public func importVisits(_ bytes: UnsafeRawBufferPointer) throws(CarFitError) -> JSON {
         let store = visits
         if case .imported(let response) = try VisitDocumentStream.importVisits(
@@ -74,6 +75,8 @@ public struct VisitsService {
         }
         switch streamed {
         case .success(.imported(let response)): return response
+        // The streamed reader refuses a document only when all its records were rejected.
+        case .failure(let error) where error.status == .invalid: throw SourceFetch.notDocument(url, what: "visits", error)
         case .failure(let error): throw error
         case .success(.declined): break
         }

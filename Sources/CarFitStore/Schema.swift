@@ -147,10 +147,10 @@ enum Schema {
     static func migrate(_ db: Database) throws(CarFitError) {
         let version = try db.scalarInt("PRAGMA user_version") ?? 0
         if version < 0 {
-            throw CarFitError(.storage, "its schema version \(version) is not one libcarfit writes.")
+            throw CarFitError(.storage, "its version mark (\(version)) is not one libcarfit writes: it belongs to another program. Choose another path.")
         }
         if version > currentVersion {
-            throw CarFitError(.storage, "it was written by a newer libcarfit (schema \(version), this one knows \(currentVersion)).")
+            throw CarFitError(.storage, "it was written by a newer libcarfit (database version \(version); this one knows up to \(currentVersion)). Use that newer libcarfit, or choose another path.")
         }
         if version == currentVersion { return }
         try db.transaction { () throws(CarFitError) in

@@ -10,6 +10,8 @@ import CarFitCore
 /// It handles the well-formed shape only. For anything else (a syntax error, a second `data`,
 /// no `data` array, a top level that is not an object) it rolls back and answers `.declined`,
 /// and the caller parses the document whole: errors then read exactly as for every other request.
+/// A document whose records were all rejected is rolled back and refused as `VisitSnapshot`
+/// refuses it.
 public enum VisitDocumentStream {
     /// Streams the document's records into the sink `begin` opens (once the `data` array is
     /// reached), parsing on `threads` worker threads besides the caller's.
@@ -66,6 +68,10 @@ public enum VisitDocumentStream {
         }
         scanner.skipSpace()
         guard scanner.atEnd, let writer else { return abandon() }
+        if imported == 0, !rejected.isEmpty {
+            writer.rollback()
+            throw RecordImport<Visit>.allRejected(rejected, field: "data", record: "visit")
+        }
         try writer.commit()
         return .imported(RecordImport<Visit>.response(imported: imported, rejected: rejected))
     }

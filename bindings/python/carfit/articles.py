@@ -14,7 +14,8 @@ class ArticlesMixin(AreaMixin):
 
     A refresh that fails raises :class:`~carfit.UnavailableError` and leaves the stored data as
     it was; ``error.document["reason"]`` says why (``"refused"``, ``"timeout"``,
-    ``"http_status"``, ``"html"``, ``"truncated"``, ``"not_json"``, ``"not_document"``, ...).
+    ``"http_status"``, ``"html"``, ``"truncated"``, ``"not_json"``, ``"not_document"``,
+    ``"rejected"``, ...).
     """
 
     __slots__ = ()
@@ -23,7 +24,8 @@ class ArticlesMixin(AreaMixin):
         """Replace the cached articles with a Cars API document (``articles.import``).
 
         Returns ``{"imported": n, "rejected": [{"index", "field", "message"}], "updatedAt"}``;
-        raises InvalidError for a document without a ``content`` array (nothing changes).
+        raises InvalidError for a document without a ``content`` array, or with articles of
+        which none is valid (``error.document["rejected"]`` lists them); nothing changes.
         """
         return self._call("articles.import", document_argument(document, "pass json.load(open(path)) for a file"))
 

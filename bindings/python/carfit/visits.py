@@ -44,8 +44,10 @@ class VisitsMixin(AreaMixin):
             records are skipped, the others replace the stored snapshot.
 
         Raises:
-            InvalidError: the document has no ``data`` array (field ``"data"``); nothing
-                changes.
+            InvalidError: the document has no ``data`` array, or has records of which none
+                is valid (``error.document["rejected"]`` lists them as a result would); field
+                ``"data"``; nothing changes. An empty ``data`` array is a snapshot with no
+                visits.
             ValueError: ``document`` is a string that looks like a file path.
         """
         return cast(ImportResult, self._call("visits.import", document_argument(document, "to import a file, use import_visits_file(path)")))
@@ -63,7 +65,8 @@ class VisitsMixin(AreaMixin):
 
         Raises:
             InvalidError: the file cannot be read (field ``"file"``, the system's reason in
-                the message), or the document has no ``data`` array; nothing changes.
+                the message), or the document is refused as by :meth:`import_visits`;
+                nothing changes.
         """
         return cast(ImportResult, self._call("visits.import", {"file": os.path.abspath(os.fspath(path))}))
 

@@ -176,6 +176,27 @@ def test_failed_import_changes_nothing(loaded):
     assert loaded.list_visits(dates=["2020-09-10"])["summary"]["visits"] == 3
 
 
+@pytest.mark.parametrize("document", [
+    {"data": [{"startTimeUtc": "yesterday"}]},
+    '{"success": true, "data": [{"startTimeUtc": "yesterday"}, 7], "code": 200}',
+    b'{"data": [], "data": [{"startTimeUtc": "yesterday"}]}',
+])
+def test_a_snapshot_of_only_rejected_records_changes_nothing(loaded, document):
+    before = loaded.list_visits(dates=["2020-09-10"])
+    with pytest.raises(carfit.InvalidError) as info:
+        loaded.import_visits(document)
+    assert info.value.field == "data"
+    rejected = info.value.document["rejected"]
+    assert rejected[0]["index"] == 0 and rejected[0]["field"] == "startTimeUtc"
+    assert "rejected" in info.value.message and "unchanged" in info.value.message
+    assert loaded.list_visits(dates=["2020-09-10"]) == before
+
+
+def test_an_empty_snapshot_is_a_snapshot(loaded):
+    assert loaded.import_visits({"data": []}) == {"imported": 0, "rejected": []}
+    assert loaded.list_visits(dates=["2020-09-10"])["summary"]["visits"] == 0
+
+
 def test_state_spellings(lib):
     records = [
         {"startTimeUtc": f"2020-09-10T0{i}:00:00", "visitState": state}
