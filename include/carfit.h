@@ -179,14 +179,18 @@ int carfit_call(carfit_core *core, const char *method, const char *request, char
  * carfit_visits_import (method "visits.import") — replace the stored visits with a snapshot.
  *
  * Takes:   the visits API document {"success": true, "data": [visit...], "code": 200}, or
- *          {"data": [...]}. A record needs "startTimeUtc" (ISO 8601; no zone means UTC);
- *          every other member may be null or missing but must have its type when present.
- *          Latitude must lie in [-90, 90], longitude in [-180, 180], timesInMinutes in
+ *          {"data": [...]}, or {"file": "/path/visits.json"}: the core reads that file itself
+ *          through a read-only mapping, never copying it into memory (a request with "data"
+ *          is a document and its "file" is ignored). A record needs "startTimeUtc" (ISO
+ *          8601; no zone means UTC); every other member may be null or missing but must
+ *          have its type when present. Latitude must lie in [-90, 90], longitude in [-180, 180], timesInMinutes in
  *          0..100000. Records with repeated visit ids are all kept.
  * Returns: {"imported": n, "rejected": [{"index": i, "field": "houseOwnerLatitude",
  *          "message": "..."}]}: rejected records are skipped, the others replace the stored
  *          snapshot in one transaction.
- * Errors:  CARFIT_INVALID (no "data" array; field "data"); nothing is changed.
+ * Errors:  CARFIT_INVALID (no "data" array; field "data"; a file that cannot be read, is
+ *          not a regular file or cannot be mapped: field "file", the system's reason such as
+ *          "No such file or directory" in the message); nothing is changed.
  * The document is never held whole: the data array is split into elements by a scan of
  * strings and brackets, jansson parses each element (on up to "importThreads" threads of the
  * config besides the caller's, all joined before the call returns), and records are stored in
@@ -224,7 +228,10 @@ int carfit_visits_list(carfit_core *core, const char *request, char **response);
  * import it as carfit_visits_import does.
  *
  * Takes:   no members. The core's config names the source ("sources": {"visits": url}) and the
- *          timeout ("http": {"timeoutMs"}), which bounds the whole download.
+ *          timeout ("http": {"timeoutMs"}: connecting, and each wait for data; the whole
+ *          transfer is bounded too). The body is streamed to a temporary file (removed
+ *          afterwards), never held whole in memory, and imported from there; redirects are
+ *          followed up to 5 times.
  * Returns: as carfit_visits_import: {"imported": n, "rejected": [...]}.
  * Errors:  CARFIT_INVALID (no visits source configured; field "sources.visits");
  *          CARFIT_UNAVAILABLE when the source is unreachable, times out, answers with a non-2xx
@@ -234,7 +241,9 @@ int carfit_visits_list(carfit_core *core, const char *request, char **response);
  *          byte has been read, so on any of these the stored visits stay exactly as they
  *          were. The message says which failure it was; the error document adds "url" and
  *          "reason", one of "refused", "timeout", "dns", "network", "transport",
- *          "no_response", "too_large", "http_status" (with "httpStatus": 404), "empty",
+ *          "no_response", "too_large" (the decoded body passed its limit), "redirects" (more
+ *          than 5 or a loop), "storage" (the temporary file could not be written),
+ *          "http_status" (with "httpStatus": 404), "empty",
  *          "html", "truncated", "not_json" (with "line", "column", "position" for the last
  *          two) or "not_document".
  * Threads: the core is not held while the request waits for the network: other calls on the

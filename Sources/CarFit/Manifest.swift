@@ -20,7 +20,7 @@ enum Manifest {
                   }),
         Operation("visits.refresh", "carfit_visits_refresh", request: "none", .selfLocking,
                   .object { core, _ throws(CarFitError) in
-                      try core.visits.refresh(source: core.config.sources.visits, timeoutMs: core.config.timeoutMs, lock: core)
+                      try core.visits.refresh(source: core.config.sources.visits, http: core.http, lock: core)
                   }),
         Operation("visits.plan", "carfit_visits_plan",
                   request: "date, employeeId?, start{latitude, longitude}?, startTime?, speedKmh?, detourFactor?", .serialized,
@@ -88,7 +88,7 @@ enum Manifest {
                   .object { core, request throws(CarFitError) in try core.articles.importArticles(request) }),
         Operation("articles.refresh", "carfit_articles_refresh", request: "none", .selfLocking,
                   .object { core, _ throws(CarFitError) in
-                      try core.articles.refresh(source: core.config.sources.articles, timeoutMs: core.config.timeoutMs, lock: core)
+                      try core.articles.refresh(source: core.config.sources.articles, http: core.http, lock: core)
                   }),
         Operation("articles.list", "carfit_articles_list", request: "hour24?", .serialized,
                   .object { core, request throws(CarFitError) in try core.articles.list(request) }),

@@ -1,5 +1,6 @@
 import CarFitCore
 import CarFitIO
+import CarFitNet
 import CarFitStore
 
 /// The articles use-cases: import, refresh from the configured source, the list with its
@@ -29,11 +30,20 @@ public struct ArticlesService {
 
     /// Fetches `source` and imports it as `importArticles` does; a failure keeps the stored
     /// articles. `lock` is taken only once the document has arrived.
-    public func refresh(source: String?, timeoutMs: Int, lock: some Serializer) throws(CarFitError) -> JSON {
+    public func refresh(source: String?, http: HTTPClient, lock: some Serializer) throws(CarFitError) -> JSON {
         guard let url = source else {
             throw .invalid("sources.articles", "No articles source is configured: set sources.articles when opening the core.")
         }
-        let document = try SourceFetch.document(url, timeoutMs: timeoutMs, what: "articles")
+        guard case .body(let body) = try SourceFetch.fetch(url, http: http, what: "articles") else {
+            return .obj(["imported": 0, "notModified": true])
+        }
+        return try refresh(body, lock: lock)
+    }
+
+    /// Imports a fetched body as the refresh does.
+    func refresh(_ body: SourceFetch.Body, lock: some Serializer) throws(CarFitError) -> JSON {
+        let url = body.url
+        let document = try SourceFetch.document(body, what: "articles")
         let snapshot: ArticleSnapshot
         do throws(CarFitError) {
             snapshot = try ArticleSnapshot(document: document)

@@ -1,5 +1,6 @@
 import CarFitCore
 import CarFitIO
+import CarFitNet
 import CarFitServices
 import CarFitStore
 import XCTest
@@ -40,11 +41,11 @@ final class VisitsServiceTests: XCTestCase {
         let f = try ServiceFixture()
         let document = try ServiceFixture.data("carfit.json")
         _ = try document.withUnsafeBytes { bytes throws(CarFitError) in try f.visits.importVisits(bytes) }
-        let none = refusal { () throws(CarFitError) in _ = try f.visits.refresh(source: nil, timeoutMs: 1000, lock: f) }
+        let none = refusal { () throws(CarFitError) in _ = try f.visits.refresh(source: nil, http: HTTPClient(timeoutMs: 1000), lock: f) }
         XCTAssertEqual(none?.status, .invalid)
         XCTAssertEqual(none?.field, "sources.visits")
         // Port 1 on the loopback: refused at once.
-        let refused = refusal { () throws(CarFitError) in _ = try f.visits.refresh(source: "http://127.0.0.1:1/visits", timeoutMs: 2000, lock: f) }
+        let refused = refusal { () throws(CarFitError) in _ = try f.visits.refresh(source: "http://127.0.0.1:1/visits", http: HTTPClient(timeoutMs: 2000), lock: f) }
         XCTAssertEqual(refused?.status, .unavailable)
         XCTAssertEqual(refused?.extra["reason"], "refused")
         XCTAssertEqual(refused?.extra["url"], "http://127.0.0.1:1/visits")
