@@ -108,21 +108,30 @@ typedef struct carfit_core carfit_core;
  *            "hour24"       true/false for 24h/12h times (from LC_ALL, LC_TIME, LANG, the
  *                           first set: en_US means 12h, en_GB or da_DK 24h; C/POSIX/none 24h)
  *            "firstWeekday" "monday" or "sunday" ("monday")
- *            "sources"      {"visits": url, "articles": url}, http or https (none)
- *            "http"         {"timeoutMs": 1..600000} (10000)
+ *            "sources"      where each area's refresh fetches, http or https URLs (none):
+ *                           {"visits", "articles", "catalog", "patterns", "visitUpdates"}
+ *            "http"         limits on every transfer: {"timeoutMs": 1..600000 (10000),
+ *                           connecting and each wait for data; "totalTimeoutMs":
+ *                           1..3600000 (120000), the whole transfer; "maxBodyBytes":
+ *                           1..2^40 (268435456), the body once decoded}
  *            "images"       {"directory": path, "memoryBytes": n, "diskBytes": n,
  *                            "concurrency": 1..64} (a temp dir of the core, 32 MiB, 256 MiB, 4)
  *            "maxRequestBytes" largest request accepted, in bytes (536870912)
  *            "importThreads" 0..64: threads a large visits import parses on besides the
  *                           calling thread, all joined before the call returns; 0 parses on
  *                           the calling thread alone (one per processor, at most 8)
+ *          The config is strict, unlike requests: a member not listed here (also inside
+ *          sources, http and images) is CARFIT_INVALID with its dotted path in field
+ *          ("timezone", "sources.vists") and a message naming the nearest known member when
+ *          one is close ("Unknown config member timezone: did you mean timeZone?"), else the
+ *          members that object takes. A null member reads as absent.
  *          core, where the new core is stored (must not be NULL);
  *          response, as for operations (may be NULL).
  * Returns: CARFIT_OK and *core set; the response is {"version": "1.1.0", "database": path}.
  *          On failure *core is NULL and the response is an error document.
  * Owns:    the caller owns *core and closes it with carfit_close().
- * Errors:  CARFIT_BAD_JSON (config text), CARFIT_INVALID (a config member, named in field),
- *          CARFIT_STORAGE (the database cannot be opened or created, or is not a database, or
+ * Errors:  CARFIT_BAD_JSON (config text), CARFIT_INVALID (a config member unknown or wrong,
+ *          named in field), CARFIT_STORAGE (the database cannot be opened or created, or is not a database, or
  *          was written by a newer libcarfit; field "database"; or the image directory cannot
  *          be created or written; field "images.directory"), CARFIT_MISUSE (core is NULL).
  * Opening selects today (by the core's clock and zone) and displays its month.
