@@ -236,12 +236,20 @@ int carfit_visits_list(carfit_core *core, const char *request, char **response);
  * carfit_visits_refresh (method "visits.refresh") — fetch the configured visits source and
  * import it as carfit_visits_import does.
  *
- * Takes:   no members. The core's config names the source ("sources": {"visits": url}) and the
+ * Takes:   {"maxAgeSeconds": n}, optional. The core's config names the source ("sources": {"visits": url}) and the
  *          timeout ("http": {"timeoutMs"}: connecting, and each wait for data; the whole
  *          transfer is bounded too). The body is streamed to a temporary file (removed
  *          afterwards), never held whole in memory, and imported from there; redirects are
  *          followed up to 5 times.
- * Returns: as carfit_visits_import: {"imported": n, "rejected": [...]}.
+ *          The request is conditional: the ETag and Last-Modified of the last stored 200 from
+ *          this URL are sent back as If-None-Match and If-Modified-Since (they survive
+ *          reopening; carfit_visits_import drops them).
+ *          Add "maxAgeSeconds": n (0 or more) to skip the network when this source's last
+ *          success (sources.status "lastSuccessAt") is younger than n seconds by the core's
+ *          clock: {"imported": 0, "fresh": true}, no request and no attempt recorded.
+ * Returns: as carfit_visits_import: {"imported": n, "rejected": [...]}; a 304 answers
+ *          {"imported": 0, "notModified": true} and changes nothing (a success). Every attempt
+ *          is recorded for carfit_sources_status.
  * Errors:  CARFIT_INVALID (no visits source configured; field "sources.visits");
  *          CARFIT_UNAVAILABLE when the source is unreachable, times out, answers with a non-2xx
  *          status, or its body is not a visits document (empty, an HTML page such as a captive
@@ -473,6 +481,22 @@ int carfit_session_get(carfit_core *core, const char *request, char **response);
 int carfit_catalog_import(carfit_core *core, const char *request, char **response);
 
 /*
+ * carfit_catalog_refresh (method "catalog.refresh") — fetch the configured catalog source and
+ * import it as carfit_catalog_import does.
+ *
+ * Takes:   {"maxAgeSeconds": n}, optional, as for carfit_visits_refresh; the source is the
+ *          config's "sources": {"catalog": url}, answering either catalog shape (the wine.com
+ *          {"Products": {"List": [...]}} or {"products": [...]}). Conditional as
+ *          carfit_visits_refresh (carfit_catalog_import drops the validators).
+ * Returns: as carfit_catalog_import; a 304 answers {"imported": 0, "notModified": true}.
+ * Errors:  CARFIT_INVALID (no catalog source configured; field "sources.catalog");
+ *          CARFIT_UNAVAILABLE for every network or document failure, with the "reason" and
+ *          "url" of carfit_visits_refresh; the stored products stay as they were. The core is
+ *          not held while waiting for the network.
+ */
+int carfit_catalog_refresh(carfit_core *core, const char *request, char **response);
+
+/*
  * carfit_catalog_list (method "catalog.list") — the catalog screen.
  * Takes:   {"category": "Red Wines", "sort": "name"}; category null or missing: all products;
  *          a category matches exactly (one nobody has gives an empty list); sort "name"
@@ -668,8 +692,10 @@ int carfit_articles_import(carfit_core *core, const char *request, char **respon
  * carfit_articles_refresh (method "articles.refresh") — fetch the configured articles source
  * and import it as carfit_articles_import does.
  *
- * Takes:   no members; the source is the config's "sources": {"articles": url}.
- * Returns: as carfit_articles_import.
+ * Takes:   {"maxAgeSeconds": n}, optional, as for carfit_visits_refresh; the source is the
+ *          config's "sources": {"articles": url}. Conditional as carfit_visits_refresh
+ *          (carfit_articles_import drops the validators).
+ * Returns: as carfit_articles_import; a 304 answers {"imported": 0, "notModified": true}.
  * Errors:  CARFIT_INVALID (no articles source configured; field "sources.articles");
  *          CARFIT_UNAVAILABLE for every network or document failure, exactly as
  *          carfit_visits_refresh (same "reason" and "url" members; a document refused by
@@ -745,6 +771,24 @@ int carfit_articles_format_date(carfit_core *core, const char *request, char **r
  *          changed.
  */
 int carfit_patterns_import(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_patterns_refresh (method "patterns.refresh") — fill the pool from the configured
+ * patterns source (colourlovers' "patterns/random" answers one pattern a call).
+ *
+ * Takes:   {"count": 10} (1-100, default 10), {"maxAgeSeconds": n} optional as for
+ *          carfit_visits_refresh. GETs "sources.patterns" count times, at most
+ *          "images.concurrency" requests at once; each answer (at most 4 MiB) is a patterns
+ *          document as carfit_patterns_import takes it.
+ * Returns: {"added": patterns new to the pool, "pool": its size, "failed": requests that
+ *          failed or did not answer a patterns document}. A pattern whose imageUrl is already
+ *          pooled is not added again (it updates its title and colours).
+ * Errors:  CARFIT_INVALID (no patterns source configured, field "sources.patterns"; count out
+ *          of range, field "count"); CARFIT_UNAVAILABLE only when every request failed (the
+ *          "reason" and "url" of one of them, as carfit_visits_refresh), the pool unchanged.
+ *          The core is not held while waiting for the network.
+ */
+int carfit_patterns_refresh(carfit_core *core, const char *request, char **response);
 
 /*
  * carfit_carousel_generate (method "carousel.generate") — the carousel feed.
@@ -825,6 +869,33 @@ int carfit_images_cancel(carfit_core *core, const char *request, char **response
  *          in progress. Counters start at 0 when the core opens.
  */
 int carfit_images_stats(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
+ * Sources: offline first
+ *
+ * Every refresh (carfit_visits_refresh, carfit_articles_refresh, carfit_catalog_refresh,
+ * carfit_patterns_refresh) records its attempt in the database: when it was made, whether it
+ * succeeded (a 304 is a success), and if not why. Hosts read it to show "no connection" on
+ * every screen while the stored data stays usable.
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_sources_status (method "sources.status") — each configured source's refresh state.
+ *
+ * Takes:   no members.
+ * Returns: {"offline": bool, "sources": {"visits": {"url", "lastAttemptAt", "lastSuccessAt",
+ *          "lastError": null | {"reason", "message", "at", "httpStatus"}, "consecutiveFailures",
+ *          "notModified"}, ...}}: one member per configured source among "visits", "articles",
+ *          "catalog" and "patterns" (not "visitUpdates"). Instants are ISO 8601 UTC by the
+ *          core's clock, or null before the first attempt or success; "lastError" is that of
+ *          the last attempt, null once one succeeds ("httpStatus" null unless the server
+ *          answered a non-2xx status); "consecutiveFailures" counts the failed attempts since
+ *          the last success; "notModified" is true when the last success was a 304. "offline"
+ *          is true when the most recent refresh attempt that failed for a network reason
+ *          ("refused", "timeout", "dns", "network") came after the last success of any
+ *          source. Stored in the database: it survives reopening.
+ */
+int carfit_sources_status(carfit_core *core, const char *request, char **response);
 
 #ifdef __cplusplus
 }

@@ -30,14 +30,13 @@ public struct ArticlesService {
 
     /// Fetches `source` and imports it as `importArticles` does; a failure keeps the stored
     /// articles. `lock` is taken only once the document has arrived.
-    public func refresh(source: String?, http: HTTPClient, lock: some Serializer) throws(CarFitError) -> JSON {
-        guard let url = source else {
-            throw .invalid("sources.articles", "No articles source is configured: set sources.articles when opening the core.")
+    public func refresh(url: String, http: HTTPClient, validators: SourceValidators = SourceValidators(),
+                        lock: some Serializer) throws(CarFitError) -> RefreshOutcome {
+        switch try SourceFetch.fetch(url, http: http, validators: validators, what: "articles") {
+        case .notModified: return .notModified
+        case .body(let body):
+            return .stored(try refresh(body, lock: lock), etag: body.response.etag, lastModified: body.response.lastModified)
         }
-        guard case .body(let body) = try SourceFetch.fetch(url, http: http, what: "articles") else {
-            return .obj(["imported": 0, "notModified": true])
-        }
-        return try refresh(body, lock: lock)
     }
 
     /// Imports a fetched body as the refresh does.

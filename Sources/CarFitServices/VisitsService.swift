@@ -61,14 +61,13 @@ public struct VisitsService {
     /// parsed whole, so that a document that is not a visits document is reported as such. Any
     /// failure leaves the stored visits as they were. `lock` is taken only once the body has
     /// arrived.
-    public func refresh(source: String?, http: HTTPClient, lock: some Serializer) throws(CarFitError) -> JSON {
-        guard let url = source else {
-            throw .invalid("sources.visits", "No visits source is configured: set sources.visits when opening the core.")
+    public func refresh(url: String, http: HTTPClient, validators: SourceValidators = SourceValidators(),
+                        lock: some Serializer) throws(CarFitError) -> RefreshOutcome {
+        switch try SourceFetch.fetch(url, http: http, validators: validators, what: "visits") {
+        case .notModified: return .notModified
+        case .body(let body):
+            return .stored(try refresh(body, lock: lock), etag: body.response.etag, lastModified: body.response.lastModified)
         }
-        guard case .body(let body) = try SourceFetch.fetch(url, http: http, what: "visits") else {
-            return .obj(["imported": 0, "notModified": true])
-        }
-        return try refresh(body, lock: lock)
     }
 
     /// Imports a fetched body as the refresh does.

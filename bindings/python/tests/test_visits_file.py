@@ -5,11 +5,13 @@ from __future__ import annotations
 import copy
 import json
 import os
+from pathlib import Path
 
 import pytest
 
 import carfit
-from conftest import SAMPLE_PATH
+
+SAMPLE_PATH = Path(__file__).resolve().parents[3] / "examples" / "data" / "carfit.json"
 
 DAYS = ["2020-09-10", "2020-09-11"]
 
