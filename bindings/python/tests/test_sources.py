@@ -242,3 +242,93 @@ def test_a_body_cut_off_at_the_default_limit_raises_the_hosts_peak_memory_by_les
     outcome, refreshed = peak(server + path)
     assert outcome == reason
     assert (refreshed - baseline) * 1024 < 256 * MIB, f"{(refreshed - baseline) / 1024:.0f} MiB over the baseline"
+
+
+# ----------------------------------------------------------------------------------------------
+# A real web server: nginx serving examples/data with its own ETags and Last-Modified
+# ----------------------------------------------------------------------------------------------
+
+NGINX_CONFIG = """
+daemon off;
+master_process off;
+worker_processes 1;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log;
+events {{ worker_connections 64; }}
+http {{
+    access_log off;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    types {{ application/json json; }}
+    server {{
+        listen 127.0.0.1:{port};
+        root {root};
+    }}
+}}
+"""
+
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def nginx(tmp_path_factory):
+    import shutil
+    import time
+    import urllib.request
+    binary = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    if binary is None:
+        pytest.skip("!!! nginx is not installed (scripts/ensure-deps test installs nginx-light): "
+                    "the conditional requests were not tried against a real web server")
+    folder = tmp_path_factory.mktemp("nginx")
+    root = folder / "www"
+    shutil.copytree(DATA, root)
+    port = free_port()
+    (folder / "nginx.conf").write_text(NGINX_CONFIG.format(dir=folder, port=port, root=root))
+    process = subprocess.Popen([binary, "-p", str(folder), "-c", str(folder / "nginx.conf")],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            urllib.request.urlopen(base + "/carfit.json", timeout=1).read()
+            break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                pytest.fail(f"nginx did not start: {process.stderr.read().decode()[-2000:]}")
+            time.sleep(0.05)
+    yield base, root
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def test_nginx_answers_304_for_an_unchanged_file_and_200_once_it_changes(nginx, tmp_path):
+    import os
+    base, root = nginx
+    database = tmp_path / "nginx.db"
+    urls = {"visits": base + "/carfit.json", "articles": base + "/articles.json", "catalog": base + "/catalog.json"}
+    with open_core(database, **urls) as core:
+        assert core.refresh_visits() == {"imported": 7, "rejected": []}
+        assert core.refresh_articles()["imported"] == 9
+        assert core.refresh_catalog()["imported"] > 0
+        assert core.refresh_visits() == {"imported": 0, "notModified": True}
+        assert core.refresh_articles() == {"imported": 0, "notModified": True}
+        assert core.refresh_catalog() == {"imported": 0, "notModified": True}
+    with open_core(database, **urls) as core:
+        assert core.refresh_visits() == {"imported": 0, "notModified": True}
+        # A new snapshot: nginx's ETag (mtime and size) changes, the body is imported again.
+        changed = dict(VISITS, data=VISITS["data"][:2])
+        (root / "carfit.json").write_text(json.dumps(changed))
+        stat = (root / "carfit.json").stat()
+        os.utime(root / "carfit.json", (stat.st_atime + 10, stat.st_mtime + 10))
+        assert core.refresh_visits() == {"imported": 2, "rejected": []}
+        assert core.sources_status()["sources"]["visits"]["notModified"] is False
+        assert core.refresh_visits() == {"imported": 0, "notModified": True}
