@@ -189,8 +189,9 @@ int carfit_call(carfit_core *core, const char *method, const char *request, char
  *
  * Takes:   the visits API document {"success": true, "data": [visit...], "code": 200}, or
  *          {"data": [...]}, or {"file": "/path/visits.json"}: the core reads that file itself
- *          through a read-only mapping, never copying it into memory (a request with "data"
- *          is a document and its "file" is ignored). A record needs "startTimeUtc" (ISO
+ *          through a read-only mapping, dropping the pages it has stored, so the file is never
+ *          held whole in memory (a request with "data" is a document and its "file" is
+ *          ignored). A record needs "startTimeUtc" (ISO
  *          8601; no zone means UTC); every other member may be null or missing but must
  *          have its type when present. Latitude must lie in [-90, 90], longitude in [-180, 180], timesInMinutes in
  *          0..100000. Records with repeated visit ids are all kept.

@@ -74,10 +74,12 @@ public struct VisitsService {
     func refresh(_ body: SourceFetch.Body, lock: some Serializer) throws(CarFitError) -> JSON {
         let store = visits
         let threads = importThreads
-        let streamed = try body.file.withBytes { bytes throws(CarFitError) -> StreamedImport in
+        let file = body.file
+        let streamed = try file.withBytes { bytes throws(CarFitError) -> StreamedImport in
             try lock.locked { () throws(CarFitError) in
                 try VisitDocumentStream.importVisits(
-                    bytes, threads: threads, begin: { () throws(CarFitError) in try store.beginSnapshot() })
+                    bytes, threads: threads, consumed: { file.release(upTo: $0) },
+                    begin: { () throws(CarFitError) in try store.beginSnapshot() })
             }
         }
         if case .imported(let response) = streamed { return response }
@@ -103,7 +105,8 @@ public struct VisitsService {
         let threads = importThreads
         return try file.withBytes { bytes throws(CarFitError) -> JSON in
             if case .imported(let response) = try VisitDocumentStream.importVisits(
-                bytes, threads: threads, begin: { () throws(CarFitError) in try store.beginSnapshot() }) {
+                bytes, threads: threads, consumed: { file.release(upTo: $0) },
+                begin: { () throws(CarFitError) in try store.beginSnapshot() }) {
                 return response
             }
             let document = try JanssonParser.object(bytes, what: "visits file")

@@ -4,12 +4,14 @@ import Glibc
 #endif
 
 /// A file read through a read-only memory mapping: its bytes are paged in from the file as the
-/// import walks them and can be dropped again by the kernel, so a document of any size is never
-/// copied into the process's own memory. Unmapped when the object goes away.
+/// import walks them, and `release` drops the pages behind it, so a document of any size is
+/// never held whole in memory. Unmapped when the object goes away.
 public final class MappedFile {
     public let path: String
     private let base: UnsafeMutableRawPointer?
     public let count: Int
+    /// The page-aligned length at the start whose pages were dropped (`release`).
+    private var released = 0
 
     /// Opens and maps `path`. A file that cannot be opened, is not a regular file or cannot be
     /// mapped is `invalid` with `field` and the system's reason in the message.
@@ -47,6 +49,18 @@ public final class MappedFile {
 
     deinit {
         if let base { munmap(base, count) }
+    }
+
+    /// Drops the resident pages of the file's first `offset` bytes (whole pages only): an
+    /// import calls it as it moves on, so its memory holds the part being read rather than the
+    /// whole file. The bytes stay readable: a later read pages them in from the file again.
+    public func release(upTo offset: Int) {
+        guard let base, offset > released else { return }
+        let page = max(Int(sysconf(Int32(_SC_PAGESIZE))), 4096)
+        let end = min(offset, count) / page * page
+        guard end > released else { return }
+        _ = madvise(base + released, end - released, MADV_DONTNEED)
+        released = end
     }
 
     /// The file's bytes, valid only inside `body`.
