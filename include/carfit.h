@@ -196,15 +196,20 @@ int carfit_call(carfit_core *core, const char *method, const char *request, char
  * carfit_visits_import (method "visits.import") — replace the stored visits with a snapshot.
  *
  * Takes:   the visits API document {"success": true, "data": [visit...], "code": 200}, or
- *          {"data": [...]}. A record needs "startTimeUtc" (ISO 8601; no zone means UTC);
- *          every other member may be null or missing but must have its type when present.
- *          Latitude must lie in [-90, 90], longitude in [-180, 180], timesInMinutes in
+ *          {"data": [...]}, or {"file": "/path/visits.json"}: the core reads that file itself
+ *          through a read-only mapping, dropping the pages it has stored, so the file is never
+ *          held whole in memory (a request with "data" is a document and its "file" is
+ *          ignored). A record needs "startTimeUtc" (ISO
+ *          8601; no zone means UTC); every other member may be null or missing but must
+ *          have its type when present. Latitude must lie in [-90, 90], longitude in [-180, 180], timesInMinutes in
  *          0..100000. Records with repeated visit ids are all kept.
  * Returns: {"imported": n, "rejected": [{"index": i, "field": "houseOwnerLatitude",
  *          "message": "..."}]}: rejected records are skipped, the others replace the stored
  *          snapshot in one transaction. An empty "data" array is a snapshot with no visits.
  * Errors:  CARFIT_INVALID (no "data" array; or records of which none is valid, with the
- *          "rejected" list above in the error document; field "data"); nothing is changed.
+ *          "rejected" list above in the error document; field "data"; a file that cannot be
+ *          read, is not a regular file or cannot be mapped: field "file", the system's reason
+ *          such as "No such file or directory" in the message); nothing is changed.
  * The document is never held whole: the data array is split into elements by a scan of
  * strings and brackets, jansson parses each element (on up to "importThreads" threads of the
  * config besides the caller's, all joined before the call returns), and records are stored in
@@ -241,9 +246,20 @@ int carfit_visits_list(carfit_core *core, const char *request, char **response);
  * carfit_visits_refresh (method "visits.refresh") — fetch the configured visits source and
  * import it as carfit_visits_import does.
  *
- * Takes:   no members. The core's config names the source ("sources": {"visits": url}) and the
- *          timeout ("http": {"timeoutMs"}), which bounds the whole download.
- * Returns: as carfit_visits_import: {"imported": n, "rejected": [...]}.
+ * Takes:   {"maxAgeSeconds": n}, optional. The core's config names the source ("sources": {"visits": url}) and the
+ *          timeout ("http": {"timeoutMs"}: connecting, and each wait for data; the whole
+ *          transfer is bounded too). The body is streamed to a temporary file (removed
+ *          afterwards), never held whole in memory, and imported from there; redirects are
+ *          followed up to 5 times.
+ *          The request is conditional: the ETag and Last-Modified of the last stored 200 from
+ *          this URL are sent back as If-None-Match and If-Modified-Since (they survive
+ *          reopening; carfit_visits_import drops them).
+ *          Add "maxAgeSeconds": n (0 or more) to skip the network when this source's last
+ *          success (sources.status "lastSuccessAt") is younger than n seconds by the core's
+ *          clock: {"imported": 0, "fresh": true}, no request and no attempt recorded.
+ * Returns: as carfit_visits_import: {"imported": n, "rejected": [...]}; a 304 answers
+ *          {"imported": 0, "notModified": true} and changes nothing (a success). Every attempt
+ *          is recorded for carfit_sources_status.
  * Errors:  CARFIT_INVALID (no visits source configured; field "sources.visits");
  *          CARFIT_UNAVAILABLE when the source is unreachable, times out, answers with a non-2xx
  *          status, or its body is not a visits document (empty, an HTML page such as a captive
@@ -253,7 +269,9 @@ int carfit_visits_list(carfit_core *core, const char *request, char **response);
  *          byte has been read, so on any of these the stored visits stay exactly as they
  *          were. The message says which failure it was; the error document adds "url" and
  *          "reason", one of "refused", "timeout", "dns", "network", "transport",
- *          "no_response", "too_large", "http_status" (with "httpStatus": 404), "empty",
+ *          "no_response", "too_large" (the decoded body passed its limit), "redirects" (more
+ *          than 5 or a loop), "storage" (the temporary file could not be written),
+ *          "http_status" (with "httpStatus": 404), "empty",
  *          "html", "truncated", "not_json" (with "line", "column", "position" for the last
  *          two), "not_document" or "rejected" (records of which none is valid, with the
  *          "rejected" list carfit_visits_import answers).
@@ -475,6 +493,22 @@ int carfit_session_get(carfit_core *core, const char *request, char **response);
 int carfit_catalog_import(carfit_core *core, const char *request, char **response);
 
 /*
+ * carfit_catalog_refresh (method "catalog.refresh") — fetch the configured catalog source and
+ * import it as carfit_catalog_import does.
+ *
+ * Takes:   {"maxAgeSeconds": n}, optional, as for carfit_visits_refresh; the source is the
+ *          config's "sources": {"catalog": url}, answering either catalog shape (the wine.com
+ *          {"Products": {"List": [...]}} or {"products": [...]}). Conditional as
+ *          carfit_visits_refresh (carfit_catalog_import drops the validators).
+ * Returns: as carfit_catalog_import; a 304 answers {"imported": 0, "notModified": true}.
+ * Errors:  CARFIT_INVALID (no catalog source configured; field "sources.catalog");
+ *          CARFIT_UNAVAILABLE for every network or document failure, with the "reason" and
+ *          "url" of carfit_visits_refresh; the stored products stay as they were. The core is
+ *          not held while waiting for the network.
+ */
+int carfit_catalog_refresh(carfit_core *core, const char *request, char **response);
+
+/*
  * carfit_catalog_list (method "catalog.list") — the catalog screen.
  * Takes:   {"category": "Red Wines", "sort": "name"}; category null or missing: all products;
  *          a category matches exactly (one nobody has gives an empty list); sort "name"
@@ -672,8 +706,10 @@ int carfit_articles_import(carfit_core *core, const char *request, char **respon
  * carfit_articles_refresh (method "articles.refresh") — fetch the configured articles source
  * and import it as carfit_articles_import does.
  *
- * Takes:   no members; the source is the config's "sources": {"articles": url}.
- * Returns: as carfit_articles_import.
+ * Takes:   {"maxAgeSeconds": n}, optional, as for carfit_visits_refresh; the source is the
+ *          config's "sources": {"articles": url}. Conditional as carfit_visits_refresh
+ *          (carfit_articles_import drops the validators).
+ * Returns: as carfit_articles_import; a 304 answers {"imported": 0, "notModified": true}.
  * Errors:  CARFIT_INVALID (no articles source configured; field "sources.articles");
  *          CARFIT_UNAVAILABLE for every network or document failure, exactly as
  *          carfit_visits_refresh (same "reason" and "url" members; a document refused by
@@ -750,6 +786,24 @@ int carfit_articles_format_date(carfit_core *core, const char *request, char **r
  *          changed.
  */
 int carfit_patterns_import(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_patterns_refresh (method "patterns.refresh") — fill the pool from the configured
+ * patterns source (colourlovers' "patterns/random" answers one pattern a call).
+ *
+ * Takes:   {"count": 10} (1-100, default 10), {"maxAgeSeconds": n} optional as for
+ *          carfit_visits_refresh. GETs "sources.patterns" count times, at most
+ *          "images.concurrency" requests at once; each answer (at most 4 MiB) is a patterns
+ *          document as carfit_patterns_import takes it.
+ * Returns: {"added": patterns new to the pool, "pool": its size, "failed": requests that
+ *          failed or did not answer a patterns document}. A pattern whose imageUrl is already
+ *          pooled is not added again (it updates its title and colours).
+ * Errors:  CARFIT_INVALID (no patterns source configured, field "sources.patterns"; count out
+ *          of range, field "count"); CARFIT_UNAVAILABLE only when every request failed (the
+ *          "reason" and "url" of one of them, as carfit_visits_refresh), the pool unchanged.
+ *          The core is not held while waiting for the network.
+ */
+int carfit_patterns_refresh(carfit_core *core, const char *request, char **response);
 
 /*
  * carfit_carousel_generate (method "carousel.generate") — the carousel feed.
@@ -830,6 +884,33 @@ int carfit_images_cancel(carfit_core *core, const char *request, char **response
  *          in progress. Counters start at 0 when the core opens.
  */
 int carfit_images_stats(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
+ * Sources: offline first
+ *
+ * Every refresh (carfit_visits_refresh, carfit_articles_refresh, carfit_catalog_refresh,
+ * carfit_patterns_refresh) records its attempt in the database: when it was made, whether it
+ * succeeded (a 304 is a success), and if not why. Hosts read it to show "no connection" on
+ * every screen while the stored data stays usable.
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_sources_status (method "sources.status") — each configured source's refresh state.
+ *
+ * Takes:   no members.
+ * Returns: {"offline": bool, "sources": {"visits": {"url", "lastAttemptAt", "lastSuccessAt",
+ *          "lastError": null | {"reason", "message", "at", "httpStatus"}, "consecutiveFailures",
+ *          "notModified"}, ...}}: one member per configured source among "visits", "articles",
+ *          "catalog" and "patterns" (not "visitUpdates"). Instants are ISO 8601 UTC by the
+ *          core's clock, or null before the first attempt or success; "lastError" is that of
+ *          the last attempt, null once one succeeds ("httpStatus" null unless the server
+ *          answered a non-2xx status); "consecutiveFailures" counts the failed attempts since
+ *          the last success; "notModified" is true when the last success was a 304. "offline"
+ *          is true when the most recent refresh attempt that failed for a network reason
+ *          ("refused", "timeout", "dns", "network") came after the last success of any
+ *          source. Stored in the database: it survives reopening.
+ */
+int carfit_sources_status(carfit_core *core, const char *request, char **response);
 
 #ifdef __cplusplus
 }

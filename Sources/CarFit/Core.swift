@@ -14,6 +14,9 @@ final class Core: Serializer, @unchecked Sendable {
     var calendarState: CalendarState
     let session = Session()
     let imagePipeline: ImagePipeline
+    /// The core's HTTP client, for its sources and its images; closing the core cancels its
+    /// transfers.
+    let http: HTTPClient
     let documents = DocumentCache()
     private let lock = NSLock()
     private var closed = false
@@ -28,8 +31,10 @@ final class Core: Serializer, @unchecked Sendable {
             throw CarFitError(.invalid, "now lies outside the years 1 to 9999.", field: "now")
         }
         calendarState = CalendarState(today: today)
+        http = HTTPClient(timeoutMs: config.http.timeoutMs, totalTimeoutMs: config.http.totalTimeoutMs,
+                          maxBodyBytes: config.http.maxBodyBytes)
         do throws(ImageDirectoryError) {
-            imagePipeline = try ImagePipeline(config: config.images, timeoutMs: config.timeoutMs)
+            imagePipeline = try ImagePipeline(config: config.images, http: http)
         } catch {
             throw CarFitError(error)
         }
@@ -43,6 +48,7 @@ final class Core: Serializer, @unchecked Sendable {
     var catalog: CatalogService { CatalogService(db: db, clock: clock, session: session, documents: documents) }
     var transactions: TransactionsService { TransactionsService(transactions: TransactionStore(db)) }
     var articles: ArticlesService { ArticlesService(articles: ArticleStore(db), clock: clock) }
+    var sources: SourcesService { SourcesService(sources: SourceStore(db), clock: clock, config: config.sources) }
     var images: ImagesService { ImagesService(patterns: PatternStore(db), images: imagePipeline) }
 
     /// Runs `body` holding the core's lock; a closed core is `misuse`.

@@ -3,7 +3,7 @@ import CarFitServices
 
 /// Every operation of the library, in the order of include/carfit.h's sections: visits,
 /// calendar, employees and session, catalog and cart, transactions and insights, articles,
-/// patterns, carousel and images.
+/// patterns, carousel and images, sources.
 ///
 /// The operation table that named exports and `carfit_call` dispatch through is built from this
 /// list, and tests check it against the header's declarations, the built library's symbols and
@@ -13,14 +13,21 @@ enum Manifest {
     static let operations: [Operation] = [
         // Visits
         Operation("visits.import", "carfit_visits_import", request: "the visits document: data[]", .streamed,
-                  .bytes { core, bytes throws(CarFitError) in try core.visits.importVisits(bytes) }),
+                  .bytes { core, bytes throws(CarFitError) in
+                      let answer = try core.visits.importVisits(bytes)
+                      try core.sources.imported("visits")
+                      return answer
+                  }),
         Operation("visits.list", "carfit_visits_list", request: "dates[]?, employeeId?, hour24?", .serialized,
                   .written { core, request throws(CarFitError) in
                       try core.visits.list(request, selected: core.calendarState.selectedDays)
                   }),
-        Operation("visits.refresh", "carfit_visits_refresh", request: "none", .selfLocking,
-                  .object { core, _ throws(CarFitError) in
-                      try core.visits.refresh(source: core.config.sources.visits, timeoutMs: core.config.timeoutMs, lock: core)
+        Operation("visits.refresh", "carfit_visits_refresh", request: "maxAgeSeconds?", .selfLocking,
+                  .object { core, request throws(CarFitError) in
+                      try core.sources.refresh("visits", url: core.config.sources.visits, request: request, conditional: true,
+                                               lock: core) { url, validators throws(CarFitError) in
+                          try core.visits.refresh(url: url, http: core.http, validators: validators, lock: core)
+                      }
                   }),
         Operation("visits.plan", "carfit_visits_plan",
                   request: "date, employeeId?, start{latitude, longitude}?, startTime?, speedKmh?, detourFactor?", .serialized,
@@ -55,7 +62,18 @@ enum Manifest {
 
         // Catalog and cart
         Operation("catalog.import", "carfit_catalog_import", request: "Products.List[] or products[]", .serialized,
-                  .object { core, request throws(CarFitError) in try core.catalog.importCatalog(request) }),
+                  .object { core, request throws(CarFitError) in
+                      let answer = try core.catalog.importCatalog(request)
+                      try core.sources.imported("catalog")
+                      return answer
+                  }),
+        Operation("catalog.refresh", "carfit_catalog_refresh", request: "maxAgeSeconds?", .selfLocking,
+                  .object { core, request throws(CarFitError) in
+                      try core.sources.refresh("catalog", url: core.config.sources.catalog, request: request, conditional: true,
+                                               lock: core) { url, validators throws(CarFitError) in
+                          try core.catalog.refresh(url: url, http: core.http, validators: validators, lock: core)
+                      }
+                  }),
         Operation("catalog.list", "carfit_catalog_list", request: "category?, sort?", .serialized,
                   .object { core, request throws(CarFitError) in try core.catalog.list(request) }),
         Operation("catalog.product", "carfit_catalog_product", request: "id", .serialized,
@@ -85,10 +103,17 @@ enum Manifest {
 
         // Articles
         Operation("articles.import", "carfit_articles_import", request: "status?, content[]", .serialized,
-                  .object { core, request throws(CarFitError) in try core.articles.importArticles(request) }),
-        Operation("articles.refresh", "carfit_articles_refresh", request: "none", .selfLocking,
-                  .object { core, _ throws(CarFitError) in
-                      try core.articles.refresh(source: core.config.sources.articles, timeoutMs: core.config.timeoutMs, lock: core)
+                  .object { core, request throws(CarFitError) in
+                      let answer = try core.articles.importArticles(request)
+                      try core.sources.imported("articles")
+                      return answer
+                  }),
+        Operation("articles.refresh", "carfit_articles_refresh", request: "maxAgeSeconds?", .selfLocking,
+                  .object { core, request throws(CarFitError) in
+                      try core.sources.refresh("articles", url: core.config.sources.articles, request: request, conditional: true,
+                                               lock: core) { url, validators throws(CarFitError) in
+                          try core.articles.refresh(url: url, http: core.http, validators: validators, lock: core)
+                      }
                   }),
         Operation("articles.list", "carfit_articles_list", request: "hour24?", .serialized,
                   .object { core, request throws(CarFitError) in try core.articles.list(request) }),
@@ -98,6 +123,14 @@ enum Manifest {
         // Patterns, carousel and images
         Operation("patterns.import", "carfit_patterns_import", request: "patterns[] or the colourlovers array", .streamed,
                   .bytes { core, bytes throws(CarFitError) in try core.images.importPatterns(bytes) }),
+        Operation("patterns.refresh", "carfit_patterns_refresh", request: "count?, maxAgeSeconds?", .selfLocking,
+                  .object { core, request throws(CarFitError) in
+                      try core.sources.refresh("patterns", url: core.config.sources.patterns, request: request, conditional: false,
+                                               lock: core) { url, _ throws(CarFitError) in
+                          try core.images.refresh(request, url: url, http: core.http, concurrency: core.config.images.concurrency,
+                                                  lock: core)
+                      }
+                  }),
         Operation("carousel.generate", "carfit_carousel_generate", request: "rows, columns, seed?", .serialized,
                   .object { core, request throws(CarFitError) in try core.images.generateCarousel(request) }),
         Operation(nil, "carfit_images_data", request: "url", .selfLocking,
@@ -108,6 +141,10 @@ enum Manifest {
                   .object { core, request throws(CarFitError) in try core.images.cancel(request) }),
         Operation("images.stats", "carfit_images_stats", request: "none", .selfLocking,
                   .object { core, _ throws(CarFitError) in try core.images.stats() }),
+
+        // Sources
+        Operation("sources.status", "carfit_sources_status", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in try core.sources.status() }),
     ]
 
     /// The operations `carfit_call` reaches, by method name.

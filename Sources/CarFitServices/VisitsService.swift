@@ -1,5 +1,6 @@
 import CarFitCore
 import CarFitIO
+import CarFitNet
 import CarFitStore
 
 /// The visits use-cases: import (streamed or whole), the day list, the refresh from the
@@ -28,8 +29,12 @@ public struct VisitsService {
         return try importVisits(try JanssonParser.object(bytes))
     }
 
-    /// Replaces the stored snapshot with the document's valid records.
+    /// Replaces the stored snapshot with the document's valid records; a request without
+    /// `data` whose `file` names a path imports that file (`importFile`).
     public func importVisits(_ request: Fields) throws(CarFitError) -> JSON {
+        if !request.has("data"), let path = try request.string("file") {
+            return try importFile(path)
+        }
         let snapshot = try VisitSnapshot(document: request)
         try visits.replaceAll(with: snapshot.visits)
         return snapshot.response
@@ -51,43 +56,68 @@ public struct VisitsService {
         return writer.finish()
     }
 
-    /// Fetches `source` and imports it as `importVisits` does: the document is read by the
-    /// import's streaming reader, which commits the snapshot only after the document's last
-    /// byte; anything that reader does not take is parsed whole, so that a document that is not
-    /// a visits document is reported as such. Any failure leaves the stored visits as they
-    /// were. `lock` is taken only once the body has arrived.
-    public func refresh(source: String?, timeoutMs: Int, lock: some Serializer) throws(CarFitError) -> JSON {
-        guard let url = source else {
-            throw .invalid("sources.visits", "No visits source is configured: set sources.visits when opening the core.")
+    /// Fetches `source` and imports it as `importVisits` does: the body is downloaded to a
+    /// temporary file and read from there by the import's streaming reader, which commits the
+    /// snapshot only after the document's last byte; anything that reader does not take is
+    /// parsed whole, so that a document that is not a visits document is reported as such. Any
+    /// failure leaves the stored visits as they were. `lock` is taken only once the body has
+    /// arrived.
+    public func refresh(url: String, http: HTTPClient, validators: SourceValidators = SourceValidators(),
+                        lock: some Serializer) throws(CarFitError) -> RefreshOutcome {
+        switch try SourceFetch.fetch(url, http: http, validators: validators, what: "visits") {
+        case .notModified: return .notModified
+        case .body(let body):
+            return .stored(try refresh(body, lock: lock), etag: body.response.etag, lastModified: body.response.lastModified)
         }
-        let body = try SourceFetch.fetch(url, timeoutMs: timeoutMs, what: "visits")
+    }
+
+    /// Imports a fetched body as the refresh does.
+    func refresh(_ body: SourceFetch.Body, lock: some Serializer) throws(CarFitError) -> JSON {
         let store = visits
         let threads = importThreads
-        let streamed = body.bytes.withUnsafeBytes { bytes -> Result<StreamedImport, CarFitError> in
-            do throws(CarFitError) {
-                return .success(try lock.locked { () throws(CarFitError) in
+        let file = body.file
+        let streamed: StreamedImport
+        do throws(CarFitError) {
+            streamed = try file.withBytes { bytes throws(CarFitError) -> StreamedImport in
+                try lock.locked { () throws(CarFitError) in
                     try VisitDocumentStream.importVisits(
-                        bytes, threads: threads, begin: { () throws(CarFitError) in try store.beginSnapshot() })
-                })
-            } catch {
-                return .failure(error)
+                        bytes, threads: threads, consumed: { file.release(upTo: $0) },
+                        begin: { () throws(CarFitError) in try store.beginSnapshot() })
+                }
             }
+        } catch where error.status == .invalid {
+            // The streamed reader refuses a document only when all its records were rejected.
+            throw SourceFetch.notDocument(body.url, what: "visits", error)
         }
-        switch streamed {
-        case .success(.imported(let response)): return response
-        // The streamed reader refuses a document only when all its records were rejected.
-        case .failure(let error) where error.status == .invalid: throw SourceFetch.notDocument(url, what: "visits", error)
-        case .failure(let error): throw error
-        case .success(.declined): break
-        }
+        if case .imported(let response) = streamed { return response }
         let document = try SourceFetch.document(body, what: "visits")
         let snapshot: VisitSnapshot
         do throws(CarFitError) {
             snapshot = try VisitSnapshot(document: document)
         } catch {
-            throw SourceFetch.notDocument(url, what: "visits", error)
+            throw SourceFetch.notDocument(body.url, what: "visits", error)
         }
         return try lock.locked { () throws(CarFitError) in
+            try store.replaceAll(with: snapshot.visits)
+            return snapshot.response
+        }
+    }
+
+    /// Imports the visits document in the file at `path` as `importVisits` does, reading it
+    /// through a mapping of the file rather than into memory. A file that cannot be read is
+    /// `invalid`, field `file`, with the system's reason.
+    public func importFile(_ path: String) throws(CarFitError) -> JSON {
+        let file = try MappedFile(path: path, field: "file")
+        let store = visits
+        let threads = importThreads
+        return try file.withBytes { bytes throws(CarFitError) -> JSON in
+            if case .imported(let response) = try VisitDocumentStream.importVisits(
+                bytes, threads: threads, consumed: { file.release(upTo: $0) },
+                begin: { () throws(CarFitError) in try store.beginSnapshot() }) {
+                return response
+            }
+            let document = try JanssonParser.object(bytes, what: "visits file")
+            let snapshot = try VisitSnapshot(document: document)
             try store.replaceAll(with: snapshot.visits)
             return snapshot.response
         }

@@ -126,6 +126,27 @@ enum Schema {
         CREATE INDEX visits_by_day ON visits (start_ms, seq, visit_id, employee_id, name, state, expected_time, tasks,
                                               task_minutes, address, phone, latitude, longitude);
         """,
+        // Each source's refresh state: the validators of its last stored 200 (for the URL they
+        // came from), its last attempt, success and error, and where those fall in the order of
+        // every source's attempts (`seq`), from which the offline flag is read.
+        """
+        CREATE TABLE source_state (
+            name TEXT PRIMARY KEY,                -- visits, articles, catalog, patterns
+            validators_url TEXT,                  -- the URL etag and last_modified answer for
+            etag TEXT,
+            last_modified TEXT,
+            last_attempt_ms INTEGER,
+            last_success_ms INTEGER,
+            not_modified INTEGER NOT NULL DEFAULT 0 CHECK (not_modified IN (0, 1)),
+            consecutive_failures INTEGER NOT NULL DEFAULT 0,
+            error_reason TEXT,                    -- NULL: the last attempt succeeded (or none)
+            error_message TEXT,
+            error_ms INTEGER,
+            error_status INTEGER,
+            success_seq INTEGER,                  -- attempt order of the last success
+            network_failure_seq INTEGER           -- attempt order of the last network failure
+        );
+        """,
     ]
 
     /// The indexes of `table` as the migrations left them in the database: each name with its

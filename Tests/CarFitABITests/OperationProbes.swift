@@ -16,10 +16,13 @@ enum OperationProbes {
     /// "refused", each naming its own URL.
     static let visitsSource = "http://127.0.0.1:1/visits.json"
     static let articlesSource = "http://127.0.0.1:1/articles.json"
+    static let catalogSource = "http://127.0.0.1:1/catalog.json"
+    static let patternsSource = "http://127.0.0.1:1/patterns/random"
 
     static let config = """
         {"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": true,
-         "sources": {"visits": "\(visitsSource)", "articles": "\(articlesSource)"}}
+         "sources": {"visits": "\(visitsSource)", "articles": "\(articlesSource)",
+                     "catalog": "\(catalogSource)", "patterns": "\(patternsSource)"}}
         """
 
     /// A core on the example day with every sample document of examples/data imported, two
@@ -137,6 +140,12 @@ enum OperationProbes {
                 XCTAssertEqual(r.object.keys.sorted(), ["imported", "rejected"], m)
                 XCTAssertEqual(core.call("catalog.product", #"{"id": 900}"#).dict("product").string("name"), "House Red", m)
             },
+            "catalog.refresh": OperationProbe(request: "{}", status: 6) { r, core, m in
+                XCTAssertEqual(r.error["reason"] as? String, "refused", m)
+                XCTAssertEqual(r.error["url"] as? String, catalogSource, m)
+                XCTAssertEqual(core.call("catalog.product", #"{"id": 101}"#).dict("product").int("id"), 101, m)
+                XCTAssertEqual(core.call("sources.status", nil).dict("sources").dict("catalog").int("consecutiveFailures"), 1, m)
+            },
             "catalog.list": OperationProbe(request: #"{"category": "Red Wines"}"#) { r, _, m in
                 XCTAssertEqual(r.strings("categories").count, 5, m)
                 XCTAssertEqual(r.list("products").map { $0.int("id") }, [101, 110, 102, 108], m)
@@ -242,6 +251,17 @@ enum OperationProbes {
             },
             "images.cancel": OperationProbe(request: #"{"urls": ["http://127.0.0.1:1/a.png"]}"#) { r, _, m in
                 XCTAssertEqual(r.object as? [String: Int], ["cancelled": 0], m)
+            },
+            "patterns.refresh": OperationProbe(request: #"{"count": 3}"#, status: 6) { r, core, m in
+                XCTAssertEqual(r.error["reason"] as? String, "refused", m)
+                XCTAssertEqual(r.error["url"] as? String, patternsSource, m)
+                XCTAssertEqual(core.call("carousel.generate", #"{"rows": 1, "columns": 1}"#).list("rows").count, 1, m)
+            },
+            "sources.status": OperationProbe(request: "{}") { r, _, m in
+                XCTAssertEqual(r.object["offline"] as? Bool, false, m)
+                XCTAssertEqual(r.dict("sources").object.keys.sorted(), ["articles", "catalog", "patterns", "visits"], m)
+                XCTAssertEqual(r.dict("sources").dict("visits").string("url"), visitsSource, m)
+                XCTAssertNil(r.dict("sources").dict("visits").string("lastAttemptAt"), m)
             },
             "images.stats": OperationProbe(request: "{}") { r, _, m in
                 XCTAssertEqual(r.object.keys.sorted(), ["disk", "memory", "prefetch", "requests"], m)

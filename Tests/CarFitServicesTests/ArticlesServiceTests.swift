@@ -1,5 +1,6 @@
 import CarFitCore
 import CarFitIO
+import CarFitNet
 import CarFitServices
 import CarFitStore
 import XCTest
@@ -33,7 +34,7 @@ final class ArticlesServiceTests: XCTestCase {
         }
         XCTAssertEqual(failed?.field, "status")
         let refused = refusal { () throws(CarFitError) in
-            _ = try service.refresh(source: "http://127.0.0.1:1/articles", timeoutMs: 2000, lock: f)
+            _ = try service.refresh(url: "http://127.0.0.1:1/articles", http: HTTPClient(timeoutMs: 2000), lock: f)
         }
         XCTAssertEqual(refused?.status, .unavailable)
         XCTAssertEqual(refused?.extra["reason"], "refused")

@@ -1,5 +1,6 @@
 import CarFitCore
 import CarFitIO
+import CarFitNet
 import CarFitServices
 import CarFitStore
 import XCTest
@@ -40,11 +41,18 @@ final class VisitsServiceTests: XCTestCase {
         let f = try ServiceFixture()
         let document = try ServiceFixture.data("carfit.json")
         _ = try document.withUnsafeBytes { bytes throws(CarFitError) in try f.visits.importVisits(bytes) }
-        let none = refusal { () throws(CarFitError) in _ = try f.visits.refresh(source: nil, timeoutMs: 1000, lock: f) }
+        let sources = SourcesService(sources: SourceStore(f.db), clock: f.clock, config: CoreConfig(hour24: true, processors: 1).sources)
+        let none = refusal { () throws(CarFitError) in
+            _ = try sources.refresh("visits", url: String?.none, request: Fields(JSONObject()), conditional: true, lock: f) { _, _ throws(CarFitError) in
+                XCTFail("no source, no attempt")
+                return RefreshOutcome.notModified
+            }
+        }
         XCTAssertEqual(none?.status, .invalid)
         XCTAssertEqual(none?.field, "sources.visits")
+        XCTAssertNil(try SourceStore(f.db).state("visits"))
         // Port 1 on the loopback: refused at once.
-        let refused = refusal { () throws(CarFitError) in _ = try f.visits.refresh(source: "http://127.0.0.1:1/visits", timeoutMs: 2000, lock: f) }
+        let refused = refusal { () throws(CarFitError) in _ = try f.visits.refresh(url: "http://127.0.0.1:1/visits", http: HTTPClient(timeoutMs: 2000), lock: f) }
         XCTAssertEqual(refused?.status, .unavailable)
         XCTAssertEqual(refused?.extra["reason"], "refused")
         XCTAssertEqual(refused?.extra["url"], "http://127.0.0.1:1/visits")

@@ -6,7 +6,7 @@ import CarFitCore
 /// it with its rows kept, a newer one is refused and left as it was.
 final class MigrationTests: XCTestCase {
     private let tables = ["articles", "cart_lines", "employees", "login_guard", "meta", "order_lines", "orders",
-                          "patterns", "products", "transactions", "visits"]
+                          "patterns", "products", "source_state", "transactions", "visits"]
 
     private func names(_ db: Database, type: String) throws -> [String] {
         try db.query("SELECT name FROM sqlite_master WHERE type = ?1 AND name NOT LIKE 'sqlite_%' ORDER BY name",
@@ -18,7 +18,7 @@ final class MigrationTests: XCTestCase {
 
     func testFreshDatabaseGetsTheLatestSchema() throws {
         let db = try Database(path: ":memory:")
-        XCTAssertEqual(Schema.currentVersion, 6)
+        XCTAssertEqual(Schema.currentVersion, 7)
         XCTAssertEqual(try db.scalarInt("PRAGMA user_version"), Schema.currentVersion)
         XCTAssertEqual(try names(db, type: "table"), tables)
         XCTAssertEqual(try names(db, type: "index"),

@@ -135,6 +135,7 @@ final class ManifestTests: XCTestCase {
             Step(method: "session.login", request: #"{"pin": "4821"}"#, compared: false),
             Step(method: "session.get", request: "{}"),
             Step(method: "catalog.import", request: try data("catalog.json")),
+            Step(method: "catalog.refresh", request: "{}"),
             Step(method: "catalog.list", request: "{}"),
             Step(method: "catalog.product", request: #"{"id": 101}"#),
             Step(method: "cart.add", request: #"{"productId": 101, "quantity": 2}"#),
@@ -154,10 +155,12 @@ final class ManifestTests: XCTestCase {
             Step(method: "articles.list", request: "{}"),
             Step(method: "articles.format_date", request: #"{"date": "2018-05-25T14:13:00Z"}"#),
             Step(method: "patterns.import", request: try data("patterns.json")),
+            Step(method: "patterns.refresh", request: "{}"),
             Step(method: "carousel.generate", request: #"{"rows": 1, "columns": 2, "seed": 7}"#),
             Step(method: "images.prefetch", request: #"{"urls": []}"#),
             Step(method: "images.cancel", request: #"{"urls": []}"#),
             Step(method: "images.stats", request: "{}"),
+            Step(method: "sources.status", request: "{}"),
         ]
     }
 }

@@ -53,7 +53,7 @@ def test_the_header_lists_the_operations(lib):
     """Every declared operation has its method name and the other way round, the library
     exports each one, and carfit_call knows each name (an unknown one is misuse on "method")."""
     assert NAMED == DECLARED
-    assert len(METHODS) == 37
+    assert len(METHODS) == 40
     for method in METHODS:
         assert hasattr(lib, "carfit_" + method.replace(".", "_")), method
     with carfit.Core(DAY_CONFIG) as core:
@@ -139,15 +139,17 @@ AT_DEPTH = {
     "calendar.select": (2, "date"), "calendar.month": (2, "year"),
     "employees.create": (2, "pin"), "employees.list": (0, None), "employees.recover_pin": (2, "email"),
     "session.login": (2, "pin"), "session.logout": (0, None), "session.get": (0, None),
-    "catalog.import": (2, "products"), "catalog.list": (0, None), "catalog.product": (2, "id"),
+    "catalog.import": (2, "products"), "catalog.refresh": (2, "sources.catalog"), "catalog.list": (0, None),
+    "catalog.product": (2, "id"),
     "cart.add": (5, None), "cart.update": (5, None), "cart.remove": (5, None), "cart.get": (5, None),
     "cart.checkout": (5, None), "cart.orders": (5, None),
     "transactions.import": (2, "transactions"), "transactions.list": (0, None), "transactions.pin": (2, "id"),
     "insights.get": (0, None),
     "articles.import": (2, "content"), "articles.refresh": (2, "sources.articles"), "articles.list": (0, None),
     "articles.format_date": (2, "date"),
-    "patterns.import": (2, "patterns"), "carousel.generate": (2, "rows"),
+    "patterns.import": (2, "patterns"), "patterns.refresh": (2, "sources.patterns"), "carousel.generate": (2, "rows"),
     "images.prefetch": (2, "urls"), "images.cancel": (2, "urls"), "images.stats": (0, None),
+    "sources.status": (0, None),
 }
 
 

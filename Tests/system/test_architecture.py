@@ -20,8 +20,8 @@ ALLOWED = {
     "CarFitCore": {"Foundation"},
     "CarFitIO": {"CarFitCore", "CJansson"} | PLATFORM,
     "CarFitStore": {"CarFitCore", "CarFitIO", "CSQLite"} | PLATFORM,
-    "CarFitNet": {"CarFitCore", "FoundationNetworking"} | PLATFORM,
-    "CarFitServices": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet"} | PLATFORM,
+    "CarFitNet": {"CarFitCore", "CarFitHTTP"} | PLATFORM,
+    "CarFitServices": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"} | PLATFORM,
     "CarFit": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitServices", "CCarFit"} | PLATFORM,
     "CarFitLink": set(),
 }

@@ -14,9 +14,11 @@ import CarFitCore
 /// refuses it.
 public enum VisitDocumentStream {
     /// Streams the document's records into the sink `begin` opens (once the `data` array is
-    /// reached), parsing on `threads` worker threads besides the caller's.
+    /// reached), parsing on `threads` worker threads besides the caller's. `consumed` hears
+    /// how far the records have been read and stored (see `ElementPipeline.run`).
     public static func importVisits<Sink: RecordSink<Visit>>(
-        _ bytes: UnsafeRawBufferPointer, threads: Int, begin: () throws(CarFitError) -> Sink
+        _ bytes: UnsafeRawBufferPointer, threads: Int, consumed: (Int) -> Void = { _ in },
+        begin: () throws(CarFitError) -> Sink
     ) throws(CarFitError) -> StreamedImport {
         var scanner = DocumentScanner(bytes)
         var writer: Sink?
@@ -47,7 +49,7 @@ public enum VisitDocumentStream {
                 let pipeline = ElementPipeline<Visit>(level: 3, threads: threads) { element, index in
                     Visit.decode(recordMembers(element), index: index)
                 }
-                let outcome = try pipeline.run(&scanner) { (result) throws(CarFitError) in
+                let outcome = try pipeline.run(&scanner, consumed: consumed) { (result) throws(CarFitError) in
                     switch result {
                     case .success(let visit):
                         try w.append(visit)

@@ -84,6 +84,7 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_session_get": _OPERATION,
     # Catalog and cart
     "carfit_catalog_import": _OPERATION,
+    "carfit_catalog_refresh": _OPERATION,
     "carfit_catalog_list": _OPERATION,
     "carfit_catalog_product": _OPERATION,
     "carfit_cart_add": _OPERATION,
@@ -104,6 +105,7 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_articles_format_date": _OPERATION,
     # Patterns, carousel and images
     "carfit_patterns_import": _OPERATION,
+    "carfit_patterns_refresh": _OPERATION,
     "carfit_carousel_generate": _OPERATION,
     "carfit_images_data": (
         ctypes.c_int,
@@ -112,6 +114,8 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_images_prefetch": _OPERATION,
     "carfit_images_cancel": _OPERATION,
     "carfit_images_stats": _OPERATION,
+    # Sources
+    "carfit_sources_status": _OPERATION,
 }
 
 #: The functions of the operation shape, in header order.

@@ -29,9 +29,10 @@ class ArticlesMixin(AreaMixin):
         """
         return self._call("articles.import", document_argument(document, "pass json.load(open(path)) for a file"))
 
-    def refresh_articles(self) -> Document:
-        """Fetch ``sources.articles`` and import it (``articles.refresh``); keeps the cache on failure."""
-        return self._call("articles.refresh")
+    def refresh_articles(self, max_age_seconds: Optional[int] = None) -> Document:
+        """Fetch ``sources.articles`` and import it (``articles.refresh``); keeps the cache on
+        failure. Conditional and ``max_age_seconds`` as :meth:`refresh_visits`."""
+        return self._call("articles.refresh", members(maxAgeSeconds=max_age_seconds) or None)
 
     def list_articles(self, hour24: Optional[bool] = None) -> Document:
         """The cached articles, newest first, and ``updatedAt`` (None before any import) (``articles.list``)."""

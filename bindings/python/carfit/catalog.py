@@ -23,6 +23,12 @@ class CatalogMixin(AreaMixin):
         ``{"imported", "rejected"}``."""
         return self._call("catalog.import", document_argument(document, "pass json.load(open(path)) for a file"))
 
+    def refresh_catalog(self, max_age_seconds: Optional[int] = None) -> Document:
+        """Fetch ``sources.catalog`` (either catalog shape) and import it (``catalog.refresh``);
+        keeps the stored products on failure (:class:`~carfit.UnavailableError` with a
+        ``reason``). Conditional and ``max_age_seconds`` as :meth:`refresh_visits`."""
+        return self._call("catalog.refresh", members(maxAgeSeconds=max_age_seconds) or None)
+
     def list_catalog(self, category: Optional[str] = None, sort: str = "name") -> Document:
         """Products of a category (all when None) sorted by ``"name"``, ``"-name"`` or
         ``"none"`` (``catalog.list``)."""

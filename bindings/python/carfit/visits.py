@@ -98,15 +98,20 @@ class VisitsMixin(AreaMixin):
         request = members(dates=string_list("dates", dates), employeeId=employee_id, hour24=hour24)
         return cast(VisitList, self._call("visits.list", request))
 
-    def refresh_visits(self) -> ImportResult:
-        """Fetch ``sources.visits`` and import it (``visits.refresh``).
+    def refresh_visits(self, max_age_seconds: Optional[int] = None) -> ImportResult:
+        """Fetch ``sources.visits`` and import it (``visits.refresh``), conditionally: an
+        unchanged source answers ``{"imported": 0, "notModified": True}``.
+
+        Args:
+            max_age_seconds: when the last success is younger than this, no request is made
+                and the answer is ``{"imported": 0, "fresh": True}``.
 
         Raises:
             UnavailableError: the source failed; the stored visits are kept, and
                 ``error.document["reason"]`` says why (``"refused"``, ``"timeout"``,
                 ``"http_status"``, ...).
         """
-        return cast(ImportResult, self._call("visits.refresh"))
+        return cast(ImportResult, self._call("visits.refresh", members(maxAgeSeconds=max_age_seconds) or None))
 
     def plan_day(
         self,
