@@ -15,6 +15,8 @@ final class Core: Serializer, @unchecked Sendable {
     let session = Session()
     let imagePipeline: ImagePipeline
     let documents = DocumentCache()
+    /// Keeps this database's pushes one at a time (with other cores and processes too).
+    let pushLock: PushLock
     private let lock = NSLock()
     private var closed = false
 
@@ -24,6 +26,7 @@ final class Core: Serializer, @unchecked Sendable {
             Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
         })
         db = try Database(path: config.database)
+        pushLock = PushLock(database: config.database)
         guard let today = clock.today else {
             throw CarFitError(.invalid, "now lies outside the years 1 to 9999.", field: "now")
         }
@@ -35,7 +38,7 @@ final class Core: Serializer, @unchecked Sendable {
         }
     }
 
-    var visits: VisitsService { VisitsService(visits: VisitStore(db), clock: clock, importThreads: config.importThreads) }
+    var visits: VisitsService { VisitsService(db: db, clock: clock, importThreads: config.importThreads) }
     var calendar: CalendarService {
         CalendarService(db: db, visits: VisitStore(db), clock: clock, firstWeekday: config.firstWeekday, documents: documents)
     }
@@ -43,6 +46,7 @@ final class Core: Serializer, @unchecked Sendable {
     var catalog: CatalogService { CatalogService(db: db, clock: clock, session: session, documents: documents) }
     var transactions: TransactionsService { TransactionsService(transactions: TransactionStore(db)) }
     var articles: ArticlesService { ArticlesService(articles: ArticleStore(db), clock: clock) }
+    var sync: SyncService { SyncService(db: db, clock: clock) }
     var images: ImagesService { ImagesService(patterns: PatternStore(db), images: imagePipeline) }
 
     /// Runs `body` holding the core's lock; a closed core is `misuse`.

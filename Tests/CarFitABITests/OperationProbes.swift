@@ -16,10 +16,14 @@ enum OperationProbes {
     /// "refused", each naming its own URL.
     static let visitsSource = "http://127.0.0.1:1/visits.json"
     static let articlesSource = "http://127.0.0.1:1/articles.json"
+    static let updatesSource = "http://127.0.0.1:1/visit-updates"
+    /// Mads Kolding's visit on the example day (Todo in the sample).
+    static let madsKey = "ec94deca-d66a-4d62-b049-72414870de00|1599729300000|0"
 
     static let config = """
         {"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": true,
-         "sources": {"visits": "\(visitsSource)", "articles": "\(articlesSource)"}}
+         "sources": {"visits": "\(visitsSource)", "articles": "\(articlesSource)",
+                     "visitUpdates": "\(updatesSource)"}}
         """
 
     /// A core on the example day with every sample document of examples/data imported, two
@@ -74,6 +78,25 @@ enum OperationProbes {
                 XCTAssertEqual(r.error["url"] as? String, visitsSource, m)
                 // The stored visits are kept.
                 XCTAssertEqual(core.call("visits.list", #"{"dates": ["2020-09-10"]}"#).list("days").first?.list("visits").count, 3, m)
+            },
+            "visits.set_state": OperationProbe(request: #"{"key": "\#(madsKey)", "state": "InProgress"}"#) { r, core, m in
+                let card = r.dict("visit")
+                XCTAssertEqual(card.string("key"), madsKey, m)
+                XCTAssertEqual(card.string("state"), "InProgress", m)
+                XCTAssertEqual(card.string("stateColor"), "#F5C709", m)
+                XCTAssertEqual(card.object["pending"] as? Bool, true, m)
+                XCTAssertEqual(core.call("sync.status", "{}").int("pending"), 1, m)
+            },
+            "sync.push": OperationProbe(request: "{}", status: 6) { r, core, m in
+                XCTAssertEqual(r.error["reason"] as? String, "refused", m)
+                let status = core.call("sync.status", "{}")
+                XCTAssertEqual(status.int("consecutiveFailures"), 1, m)
+            },
+            "sync.status": OperationProbe(request: "{}") { r, _, m in
+                XCTAssertEqual(r.int("pending"), 0, m)
+                XCTAssertEqual(r.int("consecutiveFailures"), 0, m)
+                XCTAssertEqual(r.string("clientId")?.count, 36, m)
+                XCTAssertEqual(r.list("rejected").count, 0, m)
             },
             "visits.plan": OperationProbe(request: #"{"date": "2020-09-10"}"#) { r, _, m in
                 XCTAssertEqual(r.string("date"), "2020-09-10", m)

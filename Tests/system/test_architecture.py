@@ -21,8 +21,8 @@ ALLOWED = {
     "CarFitIO": {"CarFitCore", "CJansson"} | PLATFORM,
     "CarFitStore": {"CarFitCore", "CarFitIO", "CSQLite"} | PLATFORM,
     "CarFitNet": {"CarFitCore", "FoundationNetworking"} | PLATFORM,
-    "CarFitServices": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet"} | PLATFORM,
-    "CarFit": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitServices", "CCarFit"} | PLATFORM,
+    "CarFitServices": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"} | PLATFORM,
+    "CarFit": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices", "CCarFit"} | PLATFORM,
     "CarFitLink": set(),
 }
 
