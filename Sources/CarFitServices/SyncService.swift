@@ -99,7 +99,7 @@ public struct SyncService {
         let state = try sync.state()
         guard !Backoff.isDue(now: clock.now, nextAttempt: state.nextAttemptAt), let next = state.nextAttemptAt else { return nil }
         return .obj(["pushed": .int(0), "rejected": .int(0), "pending": .int(try sync.pendingCount()),
-                     "skipped": .string("backoff"), "nextAttemptAt": .string(next.iso)])
+                     "skipped": .string("backoff"), "nextAttemptAt": .string(OutboxMutation.iso(next))])
     }
 
     /// POSTs one request and reads its answer: what it does to the entries sent, or

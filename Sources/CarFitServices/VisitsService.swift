@@ -57,7 +57,7 @@ public struct VisitsService {
         guard let date = clock.localDate(key.start),
               let card = try DayListWriter.card(
                 key, on: date, clock: clock, hour24: clock.hour24,
-                local: { range throws(CarFitError) in try sync.shown(startingIn: range) },
+                local: try sync.shown(startingIn: clock.dayRange(for: date)),
                 rows: { range, add throws(CarFitError) in try store.forEachVisit(startingIn: range, add) })
         else {
             throw CarFitError(.internal, "The changed visit has no card on its own day.")
@@ -93,7 +93,7 @@ public struct VisitsService {
         let sync = sync
         var writer = DayListWriter(clock: clock, hour24: hour24)
         for date in dates {
-            try writer.writeDay(date, local: { range throws(CarFitError) in try sync.shown(startingIn: range) }) {
+            try writer.writeDay(date, local: try sync.shown(startingIn: clock.dayRange(for: date))) {
                 range, add throws(CarFitError) in
                 try store.forEachVisit(startingIn: range, employeeId: employee, add)
             }

@@ -19,6 +19,9 @@ enum OperationProbes {
     static let updatesSource = "http://127.0.0.1:1/visit-updates"
     /// Mads Kolding's visit on the example day (Todo in the sample).
     static let madsKey = "ec94deca-d66a-4d62-b049-72414870de00|1599729300000|0"
+    /// The second of Mads Kolding's two visits on 2020-09-30, started on the prepared core: one
+    /// change waits in its outbox.
+    static let laterKey = "ec94deca-d66a-4d62-b049-72414870de00|1601457300000|1"
 
     static let config = """
         {"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": true,
@@ -28,7 +31,8 @@ enum OperationProbes {
 
     /// A core on the example day with every sample document of examples/data imported, two
     /// employees (Ada Lovelace, PIN 4821, logged in; Grace Hopper, PIN 7777), one order placed
-    /// (product 104 x 1) and product 104 x 2 in Ada's cart.
+    /// (product 104 x 1) and product 104 x 2 in Ada's cart, and one visit of 2020-09-30 started
+    /// (one change in the outbox).
     static func preparedCore(_ lib: Library) throws -> TestCore {
         let core = try TestCore(lib, config: config)
         let steps: [(String, String)] = [
@@ -43,6 +47,7 @@ enum OperationProbes {
             ("cart.add", #"{"productId": 104}"#),
             ("cart.checkout", "{}"),
             ("cart.add", #"{"productId": 104, "quantity": 2}"#),
+            ("visits.set_state", #"{"key": "\#(laterKey)", "state": "InProgress"}"#),
         ]
         for (method, request) in steps {
             let reply = core.call(method, request)
@@ -85,15 +90,16 @@ enum OperationProbes {
                 XCTAssertEqual(card.string("state"), "InProgress", m)
                 XCTAssertEqual(card.string("stateColor"), "#F5C709", m)
                 XCTAssertEqual(card.object["pending"] as? Bool, true, m)
-                XCTAssertEqual(core.call("sync.status", "{}").int("pending"), 1, m)
+                XCTAssertEqual(core.call("sync.status", "{}").int("pending"), 2, m)
             },
             "sync.push": OperationProbe(request: "{}", status: 6) { r, core, m in
                 XCTAssertEqual(r.error["reason"] as? String, "refused", m)
                 let status = core.call("sync.status", "{}")
                 XCTAssertEqual(status.int("consecutiveFailures"), 1, m)
+                XCTAssertEqual(status.int("pending"), 1, m)
             },
             "sync.status": OperationProbe(request: "{}") { r, _, m in
-                XCTAssertEqual(r.int("pending"), 0, m)
+                XCTAssertEqual(r.int("pending"), 1, m)
                 XCTAssertEqual(r.int("consecutiveFailures"), 0, m)
                 XCTAssertEqual(r.string("clientId")?.count, 36, m)
                 XCTAssertEqual(r.list("rejected").count, 0, m)

@@ -17,7 +17,7 @@ public struct SyncState: Sendable, Equatable {
 
     /// The `sync.status` members of this state (without `pending` and `rejected`).
     public var json: JSONObject {
-        func instant(_ i: Instant?) -> JSON { i.map { .string($0.iso) } ?? .null }
+        func instant(_ i: Instant?) -> JSON { i.map { .string(OutboxMutation.iso($0)) } ?? .null }
         return JSONObject([
             "clientId": .string(clientId),
             "lastAttemptAt": instant(lastAttemptAt),

@@ -29,11 +29,12 @@ public struct DayListWriter: ~Copyable {
     /// Writes the day `date`. `rows` is given the range of start instants (ms since the epoch)
     /// that holds the day's visits and a function to hand it each stored visit of that range,
     /// in start order with ties in snapshot order; visits whose local day is not `date` are
-    /// left out. `local` gives the washer's changes shown over that range, by visit key (a
-    /// local time used of nil shows the record's own).
+    /// left out. `local` holds the washer's changes shown over the day's cards (at least those
+    /// of `Clock.dayRange(for: date)`), by visit key (a local time used of nil shows the
+    /// record's own).
     public mutating func writeDay<E: Error>(
         _ date: CivilDate,
-        local: (Range<Int64>) throws(E) -> [VisitKey: ShownVisit] = { _ in [:] },
+        local: [VisitKey: ShownVisit] = [:],
         rows: (Range<Int64>, (VisitRow) -> Void) throws(E) -> Void
     ) throws(E) {
         out.append(days == 0 ? "{\"date\":" : ",{\"date\":")
@@ -41,8 +42,7 @@ public struct DayListWriter: ~Copyable {
         out.appendString(date.description)
         out.append(",\"visits\":[")
         let range = clock.dayRange(for: date)
-        var day = DayCards(date: date, times: LocalTimes(clock: clock, over: range), hour24: hour24,
-                           local: try local(range))
+        var day = DayCards(date: date, times: LocalTimes(clock: clock, over: range), hour24: hour24, local: local)
         try rows(range) { row in day.add(row, to: &out) }
         out.append("],\"summary\":")
         day.summary.json.encode(into: &out)
@@ -55,14 +55,14 @@ public struct DayListWriter: ~Copyable {
     /// card; answers whether it was written. For a writer made only for this.
     public static func card<E: Error>(
         _ key: VisitKey, on date: CivilDate, clock: Clock, hour24: Bool,
-        local: (Range<Int64>) throws(E) -> [VisitKey: ShownVisit],
+        local: [VisitKey: ShownVisit],
         rows: (Range<Int64>, (VisitRow) -> Void) throws(E) -> Void
     ) throws(E) -> JSONBuffer? {
         var out = JSONBuffer(capacity: 1024)
         out.append("{\"visit\":")
         let range = clock.dayRange(for: date)
         var day = DayCards(date: date, times: LocalTimes(clock: clock, over: range), hour24: hour24,
-                           local: try local(range), only: key)
+                           local: local, only: key)
         try rows(range) { row in day.add(row, to: &out) }
         guard day.summary.visits > 0 else { return nil }
         out.append("}")

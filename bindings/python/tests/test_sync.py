@@ -271,3 +271,65 @@ def test_two_processes_pushing_one_database_never_overlap(lib, tmp_path):
         state = server.state()
         assert state["overlaps"] == [] and len(state["applied"]) == 600
         assert set(state["applied"].values()) == {1}
+
+
+FAULTS = [
+    {"drop": {"count": 1}},
+    {"fail": {"count": 1, "status": 503}},
+    {"malformed": {"count": 1, "kind": "wrong_shape"}},
+    {"malformed": {"count": 1, "kind": "not_json", "apply": False}},
+    {"partial": {"count": 1, "name": 1}},
+    {"partial": {"count": 1, "name": 1, "apply": "all"}},
+]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_interleavings_lose_nothing_apply_once_and_converge(lib, tmp_path, seed):
+    """Changes, imports of the server's snapshot, refreshes and pushes with faults, in a random
+    order: no mutation is ever applied twice, none is lost, and once everything is pushed and
+    a fresh snapshot stored, every card shows the server's state and nothing is pending."""
+    import random
+
+    rng = random.Random(seed)
+    database = tmp_path / "prop.db"
+    made = 0
+    with SyncServer(visits=synthetic(12), idle_timeout=120) as server, open_core(database, server) as core:
+        core.refresh_visits()
+        for _ in range(120):
+            action = rng.choice(["change", "change", "change", "import", "refresh", "push", "push_fault", "reopen"])
+            if action == "change":
+                card = rng.choice(cards(core))
+                target = rng.choice(STATES)
+                try:
+                    core.set_visit_state(card["key"], target)
+                    made += 1
+                    assert (card["state"], target) in ALLOWED
+                except carfit.ConflictError:
+                    assert (card["state"], target) not in ALLOWED
+            elif action == "import":
+                core.import_visits(server.snapshot())
+            elif action == "refresh":
+                core.refresh_visits()
+            elif action in ("push", "push_fault"):
+                if action == "push_fault":
+                    server.control(rng.choice(FAULTS))
+                try:
+                    core.push()
+                except carfit.UnavailableError:
+                    pass
+                server.control({"reset": True})
+            else:
+                core.close()
+                core = open_core(database, server)
+            state = server.state()
+            assert set(state["applied"].values()) <= {1}
+            assert state["overlaps"] == []
+        while core.push()["pending"]:
+            pass
+        state = server.state()
+        delivered = set(state["applied"]) | {r["mutationId"] for r in state["rejected"]}
+        assert len(delivered) == made and set(state["applied"].values()) <= {1}
+        core.import_visits(server.snapshot())
+        shown = {c["visitId"]: (c["state"], c["pending"]) for c in cards(core)}
+        assert shown == {r["visitId"]: (r["visitState"], False) for r in server.snapshot()["data"]}
+        core.close()
