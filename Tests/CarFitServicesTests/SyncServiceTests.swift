@@ -51,6 +51,8 @@ final class SyncServiceTests: XCTestCase {
         XCTAssertEqual(card.objectValue?["state"], "InProgress")
         XCTAssertEqual(card.objectValue?["stateColor"], "#F5C709")
         XCTAssertEqual(card.objectValue?["pending"], true)
+        // The card as its day's list shows it (its distance from the card before it included).
+        XCTAssertEqual(card, try cards(f)[1])
         XCTAssertEqual(try SyncStore(f.db).pendingCount(), 1)
         // 12 minutes 30 seconds later, by the core's clock: 13 minutes (half up).
         f.clock = try Clock(zoneName: "Europe/Copenhagen", fixedNow: try XCTUnwrap(Instant(iso: "2020-09-10T07:12:30Z")))

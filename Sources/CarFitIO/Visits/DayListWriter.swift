@@ -60,11 +60,15 @@ public struct DayListWriter: ~Copyable {
     ) throws(E) -> JSONBuffer? {
         var out = JSONBuffer(capacity: 1024)
         out.append("{\"visit\":")
-        let range = clock.dayRange(for: date)
-        var day = DayCards(date: date, times: LocalTimes(clock: clock, over: range), hour24: hour24,
-                           local: local, only: key)
-        try rows(range) { row in day.add(row, to: &out) }
-        guard day.summary.visits > 0 else { return nil }
+        // The card and the cards before it start no later than the visit: the rest of the day
+        // is not read.
+        let day = clock.dayRange(for: date)
+        let end = key.start.milliseconds < day.upperBound ? key.start.milliseconds + 1 : day.upperBound
+        let range = day.lowerBound..<max(day.lowerBound, end)
+        var cards = DayCards(date: date, times: LocalTimes(clock: clock, over: day), hour24: hour24,
+                             local: local, only: key)
+        try rows(range) { row in cards.add(row, to: &out) }
+        guard cards.summary.visits > 0 else { return nil }
         out.append("}")
         return out
     }
