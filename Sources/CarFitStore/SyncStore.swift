@@ -83,9 +83,14 @@ public struct SyncStore {
 
     /// A snapshot has just been written (inside its transaction): each overlay drops the
     /// applied changes before its first pending one, by `VisitOverlay.snapshotStored`. Costs
-    /// in proportion to the overlays, not to the snapshot.
+    /// in proportion to the overlays, not to the snapshot; an overlay with nothing applied and
+    /// something pending (the usual outbox of an offline van) stays as it is and is not read.
     func snapshotStored() throws(CarFitError) {
-        let rows = try db.query("SELECT visit_key FROM visit_local")
+        let rows = try db.query("""
+            SELECT visit_key FROM visit_local AS l
+            WHERE l.pending = 0
+               OR EXISTS (SELECT 1 FROM local_changes AS c WHERE c.visit_key = l.visit_key AND c.status = 'applied')
+            """)
         let visits = VisitStore(db)
         for row in rows {
             guard case .text(let text)? = row.first else { continue }
