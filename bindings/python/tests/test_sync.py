@@ -102,7 +102,8 @@ def test_push_applies_once_and_the_change_shows_until_the_next_snapshot(server, 
     with open_core(tmp_path / "p.db", server) as core:
         core.refresh_visits()
         key = cards(core)[2]["key"]
-        core.set_visit_state(key, "InProgress")
+        started = core.set_visit_state(key, "InProgress")["visit"]
+        assert started == cards(core)[2] and started["distanceMeters"] == 489
         core.set_visit_state(key, "Done")
         assert core.push() == {"pushed": 2, "rejected": 0, "pending": 0}
         card = cards(core)[2]
