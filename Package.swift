@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "CarFitStore", dependencies: ["CSQLite", "CarFitCore", "CarFitIO"]),
         .target(name: "CarFitNet", dependencies: ["CarFitCore", "CarFitHTTP"]),
         .target(name: "CarFitServices", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"]),
-        .target(name: "CarFit", dependencies: ["CCarFit", "CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitServices"]),
+        .target(name: "CarFit", dependencies: ["CCarFit", "CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices"]),
         .target(
             name: "CarFitLink",
             exclude: ["exports.map"],

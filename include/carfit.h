@@ -228,7 +228,8 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  *          order asked, each once. A summary is {"visits", "taskMinutes", "distanceMeters",
  *          "distanceKm"}. A card is {"visitId", "name", "state", "stateColor", "startTime",
  *          "startTimeUtc", "expectedTime", "tasks", "taskMinutes", "address", "phone",
- *          "latitude", "longitude", "employeeId", "distanceMeters", "distanceKm"}:
+ *          "latitude", "longitude", "employeeId", "distanceMeters", "distanceKm", "key",
+ *          "pending", "timeUsedMinutes"}:
  *            state        "Todo", "InProgress", "Done", "Rejected" in any source spelling and
  *                         case ("ToDo", "in_progress"); other values as given; null if absent
  *            stateColor   #4E77D6, #F5C709, #25A87B, #EF6565; #8E8E93 for others
@@ -236,6 +237,16 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  *            distance...  geodesic (WGS84, Karney) metres from the previous card of the day,
  *                         rounded; km to one decimal; null for the first card or when either
  *                         end has no coordinates
+ *            key          names this stored visit for carfit_visits_set_state: unique among the
+ *                         stored visits, the same for the same (visitId, startTimeUtc) in every
+ *                         snapshot (the n-th record of a repeated pair, in snapshot order, has
+ *                         its own key). Opaque text: hosts keep it and send it back as it is
+ *            pending      true while a state change of this visit waits to reach the update
+ *                         server (see carfit_sync_push); state, stateColor and timeUsedMinutes
+ *                         then show the washer's change, whatever the stored snapshot says
+ *            timeUsedMinutes  the minutes the washer's Done change recorded, else the source's
+ *                         visitTimeUsed (a whole number 0..100000; anything else counts as
+ *                         none), else null
  *          A visit belongs to the local day of its start in the core's zone; cards are in
  *          start order, equal starts in snapshot order.
  * Errors:  CARFIT_INVALID (a date that does not exist, e.g. "dates[1]" for "2020-02-30").
@@ -298,7 +309,7 @@ int carfit_visits_refresh(carfit_core *core, const char *request, char **respons
  *            speedKmh      more than 0, at most 300 (30)
  *            detourFactor  1 to 10 (1.3): roads are longer than the geodesic
  * Stops:   the day's visits (local day of their start, in the core's zone) in state Todo or
- *          InProgress (any source spelling) that have both coordinates. Every other visit of
+ *          InProgress (the state the card shows: a washer's change counts at once) (any source spelling) that have both coordinates. Every other visit of
  *          the day is listed in "skipped", in start order, with a reason: "state Done",
  *          "state Rejected", "state <the state as given>", "no state", "no coordinates".
  * Times:   all in minutes of the local day. A stop's window is its expectedTime "HH:mm/HH:mm"
@@ -351,6 +362,120 @@ int carfit_visits_refresh(carfit_core *core, const char *request, char **respons
  *          CARFIT_STORAGE (the visits cannot be read). Nothing is stored or changed.
  */
 int carfit_visits_plan(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_visits_set_state (method "visits.set_state") — the washer starts, finishes, rejects or
+ * un-starts a visit; the change is kept at once and sent later by carfit_sync_push.
+ *
+ * Takes:   {"key": card's key, "state": "InProgress" | "Done" | "Rejected" | "Todo",
+ *          "reason": "..." (optional, up to 1000 characters, kept for Rejected only)}.
+ * Rules:   Todo -> InProgress, InProgress -> Done, Todo or InProgress -> Rejected, and
+ *          InProgress -> Todo (a start undone). The present state is the one the card shows
+ *          (a source's spelling such as "ToDo" counts as the state it names).
+ * Returns: {"visit": card}, the card as carfit_visits_list shows it now: the new state and its
+ *          colour, "pending": true, and for Done "timeUsedMinutes": whole minutes (half up) by
+ *          the core's clock from this visit's InProgress change to the Done change (the source's
+ *          visitTimeUsed when no start was recorded on this database).
+ * Durable: the card's change and its outbox entry are one SQLite transaction: once the call
+ *          returns, the change survives closing, a crash or kill -9 and reopening, and it is
+ *          sent (once: see carfit_sync_push) by a later push of any core on this database.
+ * Errors:  CARFIT_INVALID: "key" or "state" missing or not a string; "state" not one of the
+ *          four names exactly; "reason" not a string or too long; "key" of a visit without a
+ *          visitId (the update server names visits by visitId and startTimeUtc, so such a
+ *          visit's state cannot be set). CARFIT_NOT_FOUND ("key"): no stored visit has that key
+ *          (the planner removed it, or the text is not a key). CARFIT_CONFLICT ("state"): the
+ *          rules refuse the change; the message names both states ("A visit in state Done
+ *          cannot become InProgress."). Nothing is changed on any error.
+ */
+int carfit_visits_set_state(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
+ * Sync: the washer's updates delivered to the update server, exactly once
+ *
+ * The outbox. Every carfit_visits_set_state adds an entry, in one transaction with the card's
+ * change. Entries are ordered (oldest first) and each has a "mutationId", a random UUID made
+ * once when the entry is written and never changed, however often the entry is sent. Each
+ * database has a "clientId", a random UUID made once when the database is created (or first
+ * opened by a 1.1 library), sent with every push.
+ *
+ * The protocol. carfit_sync_push POSTs to the config's "sources": {"visitUpdates": url}, with
+ * "Content-Type: application/json", the body
+ *     {"clientId": "...", "mutations": [{"mutationId", "visitId", "startTimeUtc", "state",
+ *      "at", "timeUsedMinutes", "reason"}, ...]}
+ * holding the pending entries oldest first, at most 500 a request ("startTimeUtc" and "at"
+ * are UTC instants, "2020-09-10T08:05:00Z", with milliseconds when they have any;
+ * "timeUsedMinutes" and "reason" may be null). The server must:
+ *   - record every mutationId it handles and apply each at most once: a mutationId it has seen
+ *     before gets its first answer again (applied, or rejected with the same reason) and
+ *     changes nothing. The core resends an entry whenever it cannot know the outcome (a lost
+ *     answer, a timeout, a crash between sending and storing the answer), so this is what
+ *     makes each change apply exactly once;
+ *   - apply a request's mutations in the order given, each against the state the ones before
+ *     it left; a visit is the pair (visitId, startTimeUtc compared as an instant);
+ *   - answer 200 {"applied": [mutationId...], "rejected": [{"mutationId", "reason"}]}.
+ * The core then, in one transaction per answer: drops applied entries from the outbox (the card
+ * keeps showing the change until the next snapshot is stored); drops rejected entries, undoes
+ * their change (the card shows what the changes before it, or the snapshot, say) and lists them
+ * in carfit_sync_status; keeps entries the answer does not name pending (sent again by the
+ * next push); ignores ids it did not send. An answer naming one id both applied and rejected,
+ * one that is not such a JSON object, a non-2xx status, a timeout or any network failure
+ * leaves every entry of that request pending.
+ *
+ * Snapshots. An import or refresh stores the new snapshot but never overwrites pending work:
+ * while a visit has a pending entry its card shows the washer's state with "pending": true.
+ * After the server applied it, the card still shows the washer's state until the next snapshot
+ * is stored; from then on the snapshot (which now carries the change) is the authority.
+ *
+ * Several cores. Pushes of one database, from threads, cores or processes, run one at a time:
+ * a push holds flock(LOCK_EX) on the file "<database>-sync.lock" (created next to the database)
+ * for its whole run; the kernel releases it when the process ends, also by kill -9, so no
+ * crash leaves it held. An entry is therefore never in two requests at once, and is sent again
+ * only after its earlier request failed or the process sending it died.
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_sync_push (method "sync.push") — send the outbox to the update server.
+ *
+ * Takes:   {"ifDue": bool} (optional, default false).
+ * Does:    sends the pending entries oldest first, 500 a request, request after request,
+ *          committing each answer as it comes, until the outbox is empty or an answer leaves an
+ *          entry unnamed (that entry waits for the next push). Entries added meanwhile by other
+ *          calls are sent by a later request or push.
+ * Returns: {"pushed": applied entries, "rejected": rejected entries, "pending": entries left}.
+ *          With "ifDue": true, while the backoff after a failure lasts, no request is made and
+ *          the answer is {"pushed": 0, "rejected": 0, "pending": n, "skipped": "backoff",
+ *          "nextAttemptAt": instant}; while another push of this database runs, {"pushed": 0,
+ *          "rejected": 0, "pending": n, "skipped": "busy"}.
+ * Backoff: after the n-th failed push in a row the next attempt is due at the failure's time +
+ *          min(300 s, 1 s x 2^(n-1)) +/- 20% (random jitter), by the core's clock. A push
+ *          without "ifDue" always tries (waiting for another push of the database to end, at
+ *          most http.totalTimeoutMs). A push that gets an answer resets the count.
+ * Errors:  CARFIT_INVALID ("sources.visitUpdates") when no update server is configured.
+ *          CARFIT_UNAVAILABLE when a request fails: the error document has "reason", one of
+ *          "refused", "timeout", "dns", "network", "transport", "no_response", "too_large",
+ *          "truncated", "http_status" (with "httpStatus"), "malformed" (the answer is not
+ *          {"applied": [...], "rejected": [...]}), or "busy" (another push held the database
+ *          past http.totalTimeoutMs); the failed request's entries all stay pending, the
+ *          answers of earlier requests of the same call stay committed. The failure is
+ *          recorded in carfit_sync_status and starts or extends the backoff.
+ * Threads: the core is not held while the network is waited for: other calls on the core
+ *          (carfit_visits_set_state too) proceed meanwhile.
+ */
+int carfit_sync_push(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_sync_status (method "sync.status") — where the washer's updates are.
+ *
+ * Takes:   no members.
+ * Returns: {"clientId", "pending": entries in the outbox, "lastAttemptAt", "lastSuccessAt"
+ *          (instants or null), "lastError": null | {"reason", "message", "at", "httpStatus"},
+ *          "consecutiveFailures", "nextAttemptAt" (when an "ifDue" push tries again; null
+ *          when no failure is recorded), "rejected": [{"mutationId", "visitId",
+ *          "startTimeUtc", "state", "reason", "at"}] (the last 100 rejected changes, oldest
+ *          first)}. Stored in the database: it survives closing and reopening.
+ * Errors:  CARFIT_STORAGE (the database cannot be read).
+ */
+int carfit_sync_status(carfit_core *core, const char *request, char **response);
 
 /* ---------------------------------------------------------------------------------------------
  * Calendar: the month grid that drives the list

@@ -18,6 +18,8 @@ final class Core: Serializer, @unchecked Sendable {
     /// transfers.
     let http: HTTPClient
     let documents = DocumentCache()
+    /// Keeps this database's pushes one at a time (with other cores and processes too).
+    let pushLock: PushLock
     private let lock = NSLock()
     private var closed = false
 
@@ -27,6 +29,7 @@ final class Core: Serializer, @unchecked Sendable {
             Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
         })
         db = try Database(path: config.database)
+        pushLock = PushLock(database: config.database)
         guard let today = clock.today else {
             throw CarFitError(.invalid, "now lies outside the years 1 to 9999.", field: "now")
         }
@@ -40,7 +43,7 @@ final class Core: Serializer, @unchecked Sendable {
         }
     }
 
-    var visits: VisitsService { VisitsService(visits: VisitStore(db), clock: clock, importThreads: config.importThreads) }
+    var visits: VisitsService { VisitsService(db: db, clock: clock, importThreads: config.importThreads) }
     var calendar: CalendarService {
         CalendarService(db: db, visits: VisitStore(db), clock: clock, firstWeekday: config.firstWeekday, documents: documents)
     }
@@ -49,6 +52,7 @@ final class Core: Serializer, @unchecked Sendable {
     var transactions: TransactionsService { TransactionsService(transactions: TransactionStore(db)) }
     var articles: ArticlesService { ArticlesService(articles: ArticleStore(db), clock: clock) }
     var sources: SourcesService { SourcesService(sources: SourceStore(db), clock: clock, config: config.sources) }
+    var sync: SyncService { SyncService(db: db, clock: clock) }
     var images: ImagesService { ImagesService(patterns: PatternStore(db), images: imagePipeline) }
 
     /// Runs `body` holding the core's lock; a closed core is `misuse`.

@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitHTTP
 import CarFitServices
 
 /// Every operation of the library, in the order of include/carfit.h's sections: visits,
@@ -32,6 +33,20 @@ enum Manifest {
         Operation("visits.plan", "carfit_visits_plan",
                   request: "date, employeeId?, start{latitude, longitude}?, startTime?, speedKmh?, detourFactor?", .serialized,
                   .object { core, request throws(CarFitError) in try core.visits.plan(request) }),
+        Operation("visits.set_state", "carfit_visits_set_state", request: "key, state, reason?", .serialized,
+                  .written { core, request throws(CarFitError) in try core.visits.setState(request) }),
+
+        // Sync
+        Operation("sync.push", "carfit_sync_push", request: "ifDue?", .selfLocking,
+                  .object { core, request throws(CarFitError) in
+                      let http = core.config.http
+                      let client = CurlClient(limits: HTTPLimits(timeoutMs: http.timeoutMs, totalTimeoutMs: http.totalTimeoutMs,
+                                                                 maxBodyBytes: http.maxBodyBytes))
+                      return try core.sync.push(request, source: core.config.sources.visitUpdates, client: client,
+                                                pushLock: core.pushLock, waitMs: http.totalTimeoutMs, lock: core)
+                  }),
+        Operation("sync.status", "carfit_sync_status", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in try core.sync.status() }),
 
         // Calendar
         Operation("calendar.get", "carfit_calendar_get", request: "none", .serialized,

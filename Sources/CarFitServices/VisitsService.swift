@@ -4,17 +4,66 @@ import CarFitNet
 import CarFitStore
 
 /// The visits use-cases: import (streamed or whole), the day list, the refresh from the
-/// configured source and the day plan.
+/// configured source, the day plan and the washer's state changes.
 public struct VisitsService {
+    public let db: Database
     public let visits: VisitStore
+    /// The washer's changes laid over the stored snapshot, and the outbox.
+    public let sync: SyncStore
     public let clock: Clock
     /// Threads a large import parses on besides the calling thread.
     public let importThreads: Int
 
-    public init(visits: VisitStore, clock: Clock, importThreads: Int) {
-        self.visits = visits
+    public init(db: Database, clock: Clock, importThreads: Int) {
+        self.db = db
+        visits = VisitStore(db)
+        sync = SyncStore(db)
         self.clock = clock
         self.importThreads = importThreads
+    }
+
+    /// The longest `reason` a state change takes, in characters.
+    public static let maxReasonLength = 1_000
+
+    /// The washer changes a visit's state: `{"key", "state", "reason"}`. The change, the card's
+    /// new state and the outbox entry are one transaction; answers `{"visit": card}`.
+    /// `not_found` for a key no stored visit has; `invalid` for a state that is not one of the
+    /// four, a reason too long, or a visit without a visitId (the update server could not tell
+    /// which visit changed); `conflict` for a change the rules refuse.
+    public func setState(_ request: Fields) throws(CarFitError) -> JSONBuffer {
+        let keyText = try request.requiredString("key")
+        let target = try VisitTransition.requested(try request.requiredString("state"))
+        let reason = try request.string("reason")
+        if let reason, reason.count > VisitsService.maxReasonLength {
+            throw .invalid("reason", "reason is longer than \(VisitsService.maxReasonLength) characters.")
+        }
+        let notFound = CarFitError(.notFound, "No stored visit has the key \"\(keyText.prefix(80))\".", field: "key")
+        guard let key = VisitKey(text: keyText) else { throw notFound }
+        let now = clock.now
+        let store = visits
+        let sync = sync
+        try db.transaction { () throws(CarFitError) in
+            guard let visit = try store.visit(key) else { throw notFound }
+            guard visit.visitId != nil else {
+                throw CarFitError(.invalid, "This visit has no visitId, so the update server could not tell which visit changed; its state cannot be set.",
+                                  field: "key")
+            }
+            var overlay = try sync.overlay(key)
+            var random = SystemRandomNumberGenerator()
+            let change = try overlay.record(target, at: now, mutationId: UUIDv4.make(using: &random),
+                                            reason: reason, snapshotState: visit.state, snapshotTimeUsed: visit.timeUsed)
+            try sync.append(change, for: key)
+            try sync.saveOverlay(overlay, for: key)
+        }
+        guard let date = clock.localDate(key.start),
+              let card = try DayListWriter.card(
+                key, on: date, clock: clock, hour24: clock.hour24,
+                local: try sync.shown(startingIn: clock.dayRange(for: date)),
+                rows: { range, add throws(CarFitError) in try store.forEachVisit(startingIn: range, add) })
+        else {
+            throw CarFitError(.internal, "The changed visit has no card on its own day.")
+        }
+        return card
     }
 
     /// Replaces the stored snapshot with the document's valid records, streaming the usual
@@ -47,9 +96,11 @@ public struct VisitsService {
         let employee = try request.string("employeeId")
         let hour24 = try request.bool("hour24") ?? clock.hour24
         let store = visits
+        let sync = sync
         var writer = DayListWriter(clock: clock, hour24: hour24)
         for date in dates {
-            try writer.writeDay(date) { range, add throws(CarFitError) in
+            try writer.writeDay(date, local: try sync.shown(startingIn: clock.dayRange(for: date))) {
+                range, add throws(CarFitError) in
                 try store.forEachVisit(startingIn: range, employeeId: employee, add)
             }
         }
@@ -130,10 +181,22 @@ public struct VisitsService {
         return try DayPlan(request: plan, visits: visits, clock: clock).json
     }
 
-    /// The visits whose local start day is `date`, in start order (ties in snapshot order).
+    /// The visits whose local start day is `date`, in start order (ties in snapshot order),
+    /// each with the state the washer's changes show.
     public func visitsOn(_ date: CivilDate, employeeId: String?) throws(CarFitError) -> [Visit] {
-        try visits.visits(startingIn: clock.dayRange(for: date), employeeId: employeeId)
+        let range = clock.dayRange(for: date)
+        let changed = try sync.shown(startingIn: range)
+        return try visits.visits(startingIn: range, employeeId: employeeId)
             .filter { clock.localDate($0.start) == date }
+            .map { visit in
+                guard !changed.isEmpty,
+                      let shown = changed[VisitKey(visitId: visit.visitId, start: visit.start, repetition: visit.repetition)]
+                else { return visit }
+                var local = visit
+                local.state = shown.state
+                if let used = shown.timeUsedMinutes { local.timeUsed = used }
+                return local
+            }
     }
 
     /// A request's list of ISO days, duplicates dropped (first kept); nil when absent.

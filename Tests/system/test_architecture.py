@@ -22,7 +22,7 @@ ALLOWED = {
     "CarFitStore": {"CarFitCore", "CarFitIO", "CSQLite"} | PLATFORM,
     "CarFitNet": {"CarFitCore", "CarFitHTTP"} | PLATFORM,
     "CarFitServices": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"} | PLATFORM,
-    "CarFit": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitServices", "CCarFit"} | PLATFORM,
+    "CarFit": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices", "CCarFit"} | PLATFORM,
     "CarFitLink": set(),
 }
 

@@ -69,6 +69,10 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_visits_list": _OPERATION,
     "carfit_visits_refresh": _OPERATION,
     "carfit_visits_plan": _OPERATION,
+    "carfit_visits_set_state": _OPERATION,
+    # Sync
+    "carfit_sync_push": _OPERATION,
+    "carfit_sync_status": _OPERATION,
     # Calendar
     "carfit_calendar_get": _OPERATION,
     "carfit_calendar_next": _OPERATION,

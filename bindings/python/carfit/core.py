@@ -20,6 +20,7 @@ from .transactions import TransactionsMixin
 from .articles import ArticlesMixin
 from .images import ImagesMixin
 from .sources import SourcesMixin
+from .sync import SyncMixin
 
 __all__ = ["Core", "Request"]
 
@@ -36,7 +37,7 @@ def _encode(request: Request) -> Optional[bytes]:
 
 
 class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, TransactionsMixin, ArticlesMixin,
-           ImagesMixin, SourcesMixin):
+           ImagesMixin, SourcesMixin, SyncMixin):
     """An open libcarfit core: database, clock, calendar state and caches.
 
     ``Core(config, **kwargs)`` opens a core; keyword arguments are merged into ``config``

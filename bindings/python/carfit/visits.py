@@ -1,5 +1,5 @@
-"""Visits: the washer's day (methods ``visits.import``, ``visits.list``, ``visits.refresh`` and
-``visits.plan``)."""
+"""Visits: the washer's day (methods ``visits.import``, ``visits.list``, ``visits.refresh``,
+``visits.plan`` and ``visits.set_state``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Union, cast
 
 from ._area import AreaMixin, Document, document_argument, members, string_list
-from .documents import ImportResult, VisitList
+from .documents import ImportResult, VisitChange, VisitList
 
 __all__ = ["VisitsMixin", "Point"]
 
@@ -154,3 +154,25 @@ class VisitsMixin(AreaMixin):
             detourFactor=detour_factor,
         )
         return self._call("visits.plan", request)
+
+    def set_visit_state(self, key: str, state: str, reason: Optional[str] = None) -> VisitChange:
+        """The washer changes a visit's state (``visits.set_state``): kept at once, in one
+        transaction with its outbox entry, and sent later by :meth:`push`.
+
+        Args:
+            key: the card's ``key``.
+            state: ``"InProgress"``, ``"Done"``, ``"Rejected"`` or ``"Todo"``. Allowed: Todo to
+                InProgress, InProgress to Done, Todo or InProgress to Rejected, InProgress to
+                Todo.
+            reason: optional text kept with a Rejected change (at most 1000 characters).
+
+        Returns:
+            ``{"visit": card}`` with the new state, ``"pending": True`` and, for Done, the
+            minutes since the start in ``"timeUsedMinutes"``.
+
+        Raises:
+            NotFoundError: no stored visit has the key.
+            ConflictError: the rules refuse the change (the message names both states).
+            InvalidError: an unknown state, a reason too long, or a visit without a visitId.
+        """
+        return cast(VisitChange, self._call("visits.set_state", members(key=key, state=state, reason=reason)))

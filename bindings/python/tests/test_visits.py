@@ -63,11 +63,14 @@ def test_card_members(loaded, sample):
         "employeeId": record["homeBobEmployeeId"],
         "distanceMeters": 489,
         "distanceKm": 0.5,
+        "key": "eefa3ba5-0aa8-42a4-a7b3-cd6d3939473e|1599727200000|0",
+        "pending": False,
+        "timeUsedMinutes": record["visitTimeUsed"],
     }
     assert list(card) == [
         "visitId", "name", "state", "stateColor", "startTime", "startTimeUtc",
         "expectedTime", "tasks", "taskMinutes", "address", "phone", "latitude",
-        "longitude", "employeeId", "distanceMeters", "distanceKm",
+        "longitude", "employeeId", "distanceMeters", "distanceKm", "key", "pending", "timeUsedMinutes",
     ]
     assert (card["name"], card["tasks"], card["taskMinutes"]) == ("Kenn Jørgensen", "Pudsning udvendig", 45)
     assert (card["address"], card["phone"]) == ("Kornagervej 67 2800 Kgs. Lyngby", "+4520441443")
@@ -262,7 +265,7 @@ def test_large_snapshot_keeps_the_indexes(lib, sample, tmp_path):
     with carfit.Core(DAY_CONFIG, database=fresh):
         pass
     expected = _index_columns(fresh)
-    assert set(expected) == {"visits_by_day"}
+    assert set(expected) == {"visits_by_day", "visits_by_key"}
     assert "COVERING INDEX visits_by_day" in _day_plan(fresh)
 
     records = []
