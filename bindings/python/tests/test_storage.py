@@ -47,7 +47,26 @@ def assert_plain(message: str) -> None:
         assert word not in message, message
 
 
-def open_as_nobody(database: Path) -> dict:
+@pytest.fixture(scope="module")
+def nobody_kit():
+    """The binding, the header it reads its version from and the library, copied where ``nobody``
+    may read them (the checkout may sit in a directory only root can enter, as a fresh clone
+    under a private temporary directory does): a checkout's layout, so the binding finds the header."""
+    kit = Path(tempfile.mkdtemp(prefix="carfit-nobody-"))
+    try:
+        shutil.copytree(BINDING_DIR / "carfit", kit / "bindings" / "python" / "carfit",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        (kit / "include").mkdir()
+        shutil.copy2(BINDING_DIR.parents[1] / "include" / "carfit.h", kit / "include" / "carfit.h")
+        shutil.copy2(_lib.find_library(), kit / "libcarfit.so")
+        for path in [kit, *kit.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        yield kit
+    finally:
+        shutil.rmtree(kit, ignore_errors=True)
+
+
+def open_as_nobody(database: Path, kit: Path) -> dict:
     """What opening ``database`` and importing the sample does for user ``nobody``."""
     if os.geteuid() != 0:
         pytest.skip("permission checks run as root, which switches to nobody for them")
@@ -55,11 +74,12 @@ def open_as_nobody(database: Path) -> dict:
     if setpriv is None:
         pytest.skip("setpriv is missing (util-linux): cannot run the permission checks as nobody")
     python = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
-    env = {"PATH": "/usr/bin:/bin", "CARFIT_LIBRARY": _lib.find_library(), "PYTHONDONTWRITEBYTECODE": "1",
+    env = {"PATH": "/usr/bin:/bin", "CARFIT_LIBRARY": str(kit / "libcarfit.so"), "PYTHONDONTWRITEBYTECODE": "1",
            "LANG": "C.UTF-8"}
     result = subprocess.run(
         [setpriv, "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups", "--",
-         python, "-B", "-c", CHILD, str(database), str(BINDING_DIR), SAMPLE_PATH.read_text(encoding="utf-8")],
+         python, "-B", "-c", CHILD, str(database), str(kit / "bindings" / "python"),
+         SAMPLE_PATH.read_text(encoding="utf-8")],
         capture_output=True, text=True, timeout=60, env=env, cwd="/")
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
@@ -102,28 +122,28 @@ def test_a_text_file_is_not_a_database_and_is_kept(lib, tmp_path):
     assert notes.read_bytes() == text
 
 
-def test_no_permission_to_create_the_file(lib, shared_dir):
+def test_no_permission_to_create_the_file(lib, shared_dir, nobody_kit):
     os.chmod(shared_dir, 0o755)  # root's: nobody may enter but not create files
-    answer = open_as_nobody(shared_dir / "carfit.db")
+    answer = open_as_nobody(shared_dir / "carfit.db", nobody_kit)
     assert answer["code"] == "storage" and answer["field"] == "database"
     assert f'no permission to create files in the directory "{shared_dir}"' in answer["message"]
     assert_plain(answer["message"])
     assert not (shared_dir / "carfit.db").exists()
 
 
-def test_no_permission_to_read_the_file(lib, shared_dir):
+def test_no_permission_to_read_the_file(lib, shared_dir, nobody_kit):
     database = shared_dir / "carfit.db"
     with carfit.Core(database=str(database)) as core:
         core.import_visits(json.loads(SAMPLE_PATH.read_text(encoding="utf-8")))
     os.chmod(database, 0o600)
-    answer = open_as_nobody(database)
+    answer = open_as_nobody(database, nobody_kit)
     assert answer["code"] == "storage" and answer["field"] == "database"
     assert "no permission to read and write the file" in answer["message"]
     assert str(database) in answer["message"]
     assert_plain(answer["message"])
 
 
-def test_a_read_only_file_is_named(lib, shared_dir):
+def test_a_read_only_file_is_named(lib, shared_dir, nobody_kit):
     database = shared_dir / "carfit.db"
     with carfit.Core(database=str(database)) as core:
         core.import_visits(json.loads(SAMPLE_PATH.read_text(encoding="utf-8")))
@@ -131,7 +151,7 @@ def test_a_read_only_file_is_named(lib, shared_dir):
     os.chown(database, NOBODY, NOBODY)
     os.chmod(database, 0o444)
     before = database.read_bytes()
-    answer = open_as_nobody(database)
+    answer = open_as_nobody(database, nobody_kit)
     assert answer == {"code": "storage", "field": "database", "message":
                       f'Cannot open the database "{database}": the file is read-only. Make it writable '
                       "(chmod u+w), or choose another path."}
