@@ -5,8 +5,9 @@ import CarFitStore
 import Foundation
 
 /// One open core: its configuration, clock, database, calendar state, session, caches and image
-/// pipeline, and the services of each area built on them. Calls on one core are serialised by
-/// its lock, so a host may call from several threads at once.
+/// pipeline, its change feed, and the services of each area built on them. Calls on one core
+/// are serialised by its lock, so a host may call from several threads at once; waiting for the
+/// change feed does not take the lock.
 final class Core: Serializer, @unchecked Sendable {
     let config: CoreConfig
     let clock: Clock
@@ -15,8 +16,12 @@ final class Core: Serializer, @unchecked Sendable {
     let session = Session()
     let imagePipeline: ImagePipeline
     let documents = DocumentCache()
+    /// The change feed: commits, in-memory state changes, progress, prefetches.
+    let events = EventHub()
     private let lock = NSLock()
     private var closed = false
+    /// `PRAGMA data_version` when other connections' commits were last looked for.
+    private var dataVersion: Int64 = 0
 
     init(config: CoreConfig) throws(CarFitError) {
         self.config = config
@@ -33,6 +38,11 @@ final class Core: Serializer, @unchecked Sendable {
         } catch {
             throw CarFitError(error)
         }
+        dataVersion = try db.dataVersion()
+        let feed = events
+        db.onCommit { tables in feed.publish(.changed(areas: StoredAreas.areas(of: tables), external: false)) }
+        imagePipeline.onPrefetched = { url, loaded in feed.publish(.image(url: url, status: loaded ? "loaded" : "failed")) }
+        feed.watchExternalCommits { [weak self] in self?.externalCommit() }
     }
 
     var visits: VisitsService { VisitsService(visits: VisitStore(db), clock: clock, importThreads: config.importThreads) }
@@ -44,12 +54,42 @@ final class Core: Serializer, @unchecked Sendable {
     var transactions: TransactionsService { TransactionsService(transactions: TransactionStore(db)) }
     var articles: ArticlesService { ArticlesService(articles: ArticleStore(db), clock: clock) }
     var images: ImagesService { ImagesService(patterns: PatternStore(db), images: imagePipeline) }
+    var feed: EventsService { EventsService(hub: events) }
 
-    /// Runs `body` holding the core's lock; a closed core is `misuse`.
+    /// A reporter of `operation`'s progress over `total` bytes into the change feed, nil when
+    /// `total` is too small to report (1 MiB or less). A download or a file read of a known size
+    /// reports through one too: `core.progress("visits.refresh", total: n)?.advance(to: done)`,
+    /// then `finish()` once it succeeded.
+    func progress(_ operation: String, total: Int) -> ProgressReporter? {
+        let feed = events
+        return ProgressReporter(total: Int64(total)) { done, total in
+            feed.publish(.progress(operation: operation, done: done, total: total))
+        }
+    }
+
+    /// Whether another connection committed to the database since the last look; nil when the
+    /// core is busy (a call holds its lock) or closed, so the look is left for later.
+    private func externalCommit() -> Bool? {
+        guard lock.try() else { return nil }
+        defer { lock.unlock() }
+        guard !closed, let version = try? db.dataVersion() else { return nil }
+        defer { dataVersion = version }
+        return version != dataVersion
+    }
+
+    /// Runs `body` holding the core's lock; a closed core is `misuse`. A change of the state
+    /// held in memory (who is logged in, the calendar's month and selection) is published to
+    /// the change feed as the database's commits are, as `session` or `calendar`.
     func serialized<Result: ~Copyable>(_ body: () throws(CarFitError) -> Result) throws(CarFitError) -> Result {
         lock.lock()
         defer { lock.unlock() }
         guard !closed else { throw CarFitError(.misuse, "The core is closed.") }
+        let employee = session.employeeId
+        let calendar = calendarState
+        defer {
+            if session.employeeId != employee { events.publish(.changed(areas: ["session"], external: false)) }
+            if calendarState != calendar { events.publish(.changed(areas: ["calendar"], external: false)) }
+        }
         return try body()
     }
 
@@ -58,9 +98,11 @@ final class Core: Serializer, @unchecked Sendable {
         try serialized(body)
     }
 
-    /// Waits for a call in progress, then stops the image pipeline (cancelling its transfers
+    /// Wakes the change feed's waiters (each answers `misuse`), waits for a call in progress,
+    /// then stops the image pipeline (cancelling its transfers
     /// and waiting for them) and closes the database. Idempotent.
     func close() {
+        events.close()
         lock.lock()
         defer { lock.unlock() }
         guard !closed else { return }

@@ -3,7 +3,7 @@ import CarFitServices
 
 /// Every operation of the library, in the order of include/carfit.h's sections: visits,
 /// calendar, employees and session, catalog and cart, transactions and insights, articles,
-/// patterns, carousel and images.
+/// patterns, carousel and images, events.
 ///
 /// The operation table that named exports and `carfit_call` dispatch through is built from this
 /// list, and tests check it against the header's declarations, the built library's symbols and
@@ -13,7 +13,9 @@ enum Manifest {
     static let operations: [Operation] = [
         // Visits
         Operation("visits.import", "carfit_visits_import", request: "the visits document: data[]", .streamed,
-                  .bytes { core, bytes throws(CarFitError) in try core.visits.importVisits(bytes) }),
+                  .bytes { core, bytes throws(CarFitError) in
+                      try core.visits.importVisits(bytes, progress: core.progress("visits.import", total: bytes.count))
+                  }),
         Operation("visits.list", "carfit_visits_list", request: "dates[]?, employeeId?, hour24?", .serialized,
                   .written { core, request throws(CarFitError) in
                       try core.visits.list(request, selected: core.calendarState.selectedDays)
@@ -108,6 +110,10 @@ enum Manifest {
                   .object { core, request throws(CarFitError) in try core.images.cancel(request) }),
         Operation("images.stats", "carfit_images_stats", request: "none", .selfLocking,
                   .object { core, _ throws(CarFitError) in try core.images.stats() }),
+
+        // Events
+        Operation("events.wait", "carfit_events_wait", request: "after?, timeoutMs?", .selfLocking,
+                  .object { core, request throws(CarFitError) in try core.feed.wait(request) }),
     ]
 
     /// The operations `carfit_call` reaches, by method name.

@@ -17,14 +17,19 @@ public struct VisitsService {
     }
 
     /// Replaces the stored snapshot with the document's valid records, streaming the usual
-    /// shape and parsing anything else whole.
-    public func importVisits(_ bytes: UnsafeRawBufferPointer) throws(CarFitError) -> JSON {
+    /// shape and parsing anything else whole. `progress`, when given, hears how many of the
+    /// bytes are read, and the complete count once the import has succeeded.
+    public func importVisits(_ bytes: UnsafeRawBufferPointer, progress: ProgressReporter? = nil) throws(CarFitError) -> JSON {
         let store = visits
         if case .imported(let response) = try VisitDocumentStream.importVisits(
-            bytes, threads: importThreads, begin: { () throws(CarFitError) in try store.beginSnapshot() }) {
+            bytes, threads: importThreads, progress: { done in progress?.advance(to: Int64(done)) },
+            begin: { () throws(CarFitError) in try store.beginSnapshot() }) {
+            progress?.finish()
             return response
         }
-        return try importVisits(try JanssonParser.object(bytes))
+        let response = try importVisits(try JanssonParser.object(bytes))
+        progress?.finish()
+        return response
     }
 
     /// Replaces the stored snapshot with the document's valid records.

@@ -158,6 +158,7 @@ final class ManifestTests: XCTestCase {
             Step(method: "images.prefetch", request: #"{"urls": []}"#),
             Step(method: "images.cancel", request: #"{"urls": []}"#),
             Step(method: "images.stats", request: "{}"),
+            Step(method: "events.wait", request: #"{"after": 1, "timeoutMs": 0}"#),
         ]
     }
 }

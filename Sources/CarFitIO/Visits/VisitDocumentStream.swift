@@ -12,9 +12,11 @@ import CarFitCore
 /// and the caller parses the document whole: errors then read exactly as for every other request.
 public enum VisitDocumentStream {
     /// Streams the document's records into the sink `begin` opens (once the `data` array is
-    /// reached), parsing on `threads` worker threads besides the caller's.
+    /// reached), parsing on `threads` worker threads besides the caller's. `progress` gets the
+    /// bytes read so far as the records are written.
     public static func importVisits<Sink: RecordSink<Visit>>(
-        _ bytes: UnsafeRawBufferPointer, threads: Int, begin: () throws(CarFitError) -> Sink
+        _ bytes: UnsafeRawBufferPointer, threads: Int, progress: (Int) -> Void = { _ in },
+        begin: () throws(CarFitError) -> Sink
     ) throws(CarFitError) -> StreamedImport {
         var scanner = DocumentScanner(bytes)
         var writer: Sink?
@@ -45,7 +47,7 @@ public enum VisitDocumentStream {
                 let pipeline = ElementPipeline<Visit>(level: 3, threads: threads) { element, index in
                     Visit.decode(recordMembers(element), index: index)
                 }
-                let outcome = try pipeline.run(&scanner) { (result) throws(CarFitError) in
+                let outcome = try pipeline.run(&scanner, progress: progress) { (result) throws(CarFitError) in
                     switch result {
                     case .success(let visit):
                         try w.append(visit)

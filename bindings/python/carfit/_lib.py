@@ -112,6 +112,8 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_images_prefetch": _OPERATION,
     "carfit_images_cancel": _OPERATION,
     "carfit_images_stats": _OPERATION,
+    # Events
+    "carfit_events_wait": _OPERATION,
 }
 
 #: The functions of the operation shape, in header order.
