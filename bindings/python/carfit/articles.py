@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Optional, Union
 
-from ._area import AreaMixin, Document, document_argument, members
+from ._area import Document, document_argument, members
+from .events import EventsMixin, ProgressCallback
 
 __all__ = ["ArticlesMixin"]
 
 
-class ArticlesMixin(AreaMixin):
+class ArticlesMixin(EventsMixin):
     """The ``articles`` area of the C API.
 
     A refresh that fails raises :class:`~carfit.UnavailableError` and leaves the stored data as
@@ -27,9 +28,13 @@ class ArticlesMixin(AreaMixin):
         """
         return self._call("articles.import", document_argument(document, "pass json.load(open(path)) for a file"))
 
-    def refresh_articles(self) -> Document:
-        """Fetch ``sources.articles`` and import it (``articles.refresh``); keeps the cache on failure."""
-        return self._call("articles.refresh")
+    def refresh_articles(self, progress: Optional[ProgressCallback] = None) -> Document:
+        """Fetch ``sources.articles`` and import it (``articles.refresh``); keeps the cache on failure.
+
+        ``progress(done, total)`` is called on this thread as the download of a body of more
+        than 1 MiB goes on (see :meth:`import_visits`).
+        """
+        return self._with_progress("articles.refresh", progress, lambda: self._call("articles.refresh"))
 
     def list_articles(self, hour24: Optional[bool] = None) -> Document:
         """The cached articles, newest first, and ``updatedAt`` (None before any import) (``articles.list``)."""

@@ -19,6 +19,7 @@ from .catalog import CatalogMixin
 from .transactions import TransactionsMixin
 from .articles import ArticlesMixin
 from .images import ImagesMixin
+from .events import EventsMixin
 
 __all__ = ["Core", "Request"]
 
@@ -35,7 +36,7 @@ def _encode(request: Request) -> Optional[bytes]:
 
 
 class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, TransactionsMixin, ArticlesMixin,
-           ImagesMixin):
+           ImagesMixin, EventsMixin):
     """An open libcarfit core: database, clock, calendar state and caches.
 
     ``Core(config, **kwargs)`` opens a core; keyword arguments are merged into ``config``
