@@ -67,6 +67,24 @@ final class Core: Serializer, @unchecked Sendable {
         }
     }
 
+    /// Runs a refresh of `source` ("visits", "articles", ...) and publishes its `source` event:
+    /// `failed` when it throws, `not_modified` when its answer says `notModified`, else `ok`;
+    /// none when it made no request (its answer says `fresh`). A refresh's manifest entry
+    /// wraps its body in it: `try core.refreshing("visits") { try core.visits.refresh(...) }`.
+    func refreshing(_ source: String, _ body: () throws(CarFitError) -> JSON) throws(CarFitError) -> JSON {
+        let answer: JSON
+        do {
+            answer = try body()
+        } catch {
+            events.publish(.source(source: source, status: "failed"))
+            throw error
+        }
+        let members = answer.objectValue
+        if members?["fresh"] == .bool(true) { return answer }
+        events.publish(.source(source: source, status: members?["notModified"] == .bool(true) ? "not_modified" : "ok"))
+        return answer
+    }
+
     /// Whether another connection committed to the database since the last look; nil when the
     /// core is busy (a call holds its lock) or closed, so the look is left for later.
     private func externalCommit() -> Bool? {
