@@ -101,12 +101,16 @@ public final class EventHub: @unchecked Sendable {
     private func collect(after: Int64) -> JSON {
         let oldest = max(1, last - Int64(EventHub.capacity) + 1)
         var events: [JSON] = []
-        var from = after + 1
-        var lastGiven = after
+        let from: Int64
+        var lastGiven: Int64
         if after > last || after < oldest - 1 {
             events.append(Event.gap.document(seq: oldest - 1))
             from = oldest
             lastGiven = oldest - 1
+        } else {
+            // after < last here: no overflow.
+            from = after + 1
+            lastGiven = after
         }
         var seq = from
         while seq <= last, events.count < EventHub.batch {
