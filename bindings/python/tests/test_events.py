@@ -122,3 +122,24 @@ def test_a_commit_by_another_process_is_an_external_change(lib, tmp_path, sample
         thread.join(30)
         assert got == [{"seq": 1, "kind": "changed", "areas": ["all"], "external": True}]
         assert core.list_visits(["2020-09-10"])["summary"]["visits"] == 3
+
+
+def test_a_prefetch_that_ends_is_an_image_event(lib, tmp_path):
+    from test_images import ImageServer, png
+
+    server = ImageServer()
+    try:
+        loaded = server.add("/a.png", png())
+        missing = server.add("/gone.png", b"", status=404)
+        with carfit.Core(DAY_CONFIG, images={"directory": str(tmp_path / "images"), "concurrency": 1}) as core:
+            assert core.call("images.prefetch", {"urls": [loaded, missing]}) == {"queued": 2}
+            got = []
+            for event in core.events(timeout=10):
+                if event["kind"] == "image":
+                    got.append({"url": event["url"], "status": event["status"]})
+                if len(got) == 2:
+                    break
+        assert sorted(got, key=lambda e: e["url"]) == [{"url": loaded, "status": "loaded"},
+                                                        {"url": missing, "status": "failed"}]
+    finally:
+        server.stop()
