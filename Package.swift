@@ -9,7 +9,8 @@ import PackageDescription
 //   CarFitCore          the domain in plain Swift: value types and rules, no I/O, unit-tested directly
 //   CarFitIO            JSON text in and out: jansson parsing, the encoder's buffer, streamed imports
 //   CarFitStore         SQLite through its C API: a small wrapper, the schema and its migrations, stores
-//   CarFitNet           HTTP (URLSession) and the image pipeline with its caches
+//   CarFitHTTP          a blocking HTTP client on libcurl (CCurl): streamed bodies, bounded waits
+//   CarFitNet           the core's HTTP (sources and images, on CarFitHTTP) and the image pipeline
 //   CarFitServices      the use-cases, as functions of their stores and clients
 //   CarFit              the boundary: the operation manifest, one boundary routine, handles, @c exports
 //   CarFitLink          link-only: static Swift runtime, exported-symbol list and SONAME for the .so
@@ -31,9 +32,9 @@ let package = Package(
         .target(name: "CarFitCore"),
         .target(name: "CarFitIO", dependencies: ["CJansson", "CarFitCore"]),
         .target(name: "CarFitStore", dependencies: ["CSQLite", "CarFitCore", "CarFitIO"]),
-        .target(name: "CarFitNet", dependencies: ["CarFitCore"]),
-        .target(name: "CarFitServices", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet"]),
-        .target(name: "CarFit", dependencies: ["CCarFit", "CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitServices"]),
+        .target(name: "CarFitNet", dependencies: ["CarFitCore", "CarFitHTTP"]),
+        .target(name: "CarFitServices", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"]),
+        .target(name: "CarFit", dependencies: ["CCarFit", "CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices"]),
         .target(
             name: "CarFitLink",
             exclude: ["exports.map"],
@@ -53,14 +54,13 @@ let package = Package(
                 .linkedLibrary("CoreFoundation"),
                 .linkedLibrary("_FoundationICU"),
                 .linkedLibrary("swiftSynchronization"),
-                .linkedLibrary("_CFURLSessionInterface"),
                 .linkedLibrary("curl"),
             ]
         ),
         .testTarget(name: "CarFitCoreTests", dependencies: ["CarFitCore", "CarFitIO"], exclude: ["Fixtures"]),
         .testTarget(name: "CarFitIOTests", dependencies: ["CarFitCore", "CarFitIO"]),
         .testTarget(name: "CarFitABITests", dependencies: [], exclude: ["Fixtures"]),
-        .testTarget(name: "CarFitServicesTests", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitServices"]),
+        .testTarget(name: "CarFitServicesTests", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices"]),
         .testTarget(name: "CarFitTests", dependencies: ["CCarFit", "CarFit"]),
         .testTarget(name: "CarFitStoreTests", dependencies: ["CarFitStore", "CarFitCore"]),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",

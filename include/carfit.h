@@ -32,7 +32,10 @@
  *       CARFIT_INVALID   a member is of the wrong type or out of range, or the request is larger
  *                        than the core's maxRequestBytes (default 512 MiB);
  *       CARFIT_MISUSE    core is NULL, closed, or not a core;
- *       CARFIT_STORAGE   the database failed (locked past the busy timeout, disk full, corrupt);
+ *       CARFIT_STORAGE   the database failed: the message names the file and says what is in
+ *                        the way and what to do (the disk is full, another program kept it
+ *                        locked past the busy timeout of 10 s, the file is damaged, read-only
+ *                        or cannot be read or written); nothing was changed;
  *       CARFIT_INTERNAL  a bug in libcarfit; the message says what.
  *   No input, however malformed, crashes, traps or hangs the host.
  *
@@ -108,23 +111,37 @@ typedef struct carfit_core carfit_core;
  *            "hour24"       true/false for 24h/12h times (from LC_ALL, LC_TIME, LANG, the
  *                           first set: en_US means 12h, en_GB or da_DK 24h; C/POSIX/none 24h)
  *            "firstWeekday" "monday" or "sunday" ("monday")
- *            "sources"      {"visits": url, "articles": url}, http or https (none)
- *            "http"         {"timeoutMs": 1..600000} (10000)
+ *            "sources"      where each area's refresh fetches, http or https URLs (none):
+ *                           {"visits", "articles", "catalog", "patterns", "visitUpdates"}
+ *            "http"         limits on every transfer: {"timeoutMs": 1..600000 (10000),
+ *                           connecting and each wait for data; "totalTimeoutMs":
+ *                           1..3600000 (120000), the whole transfer; "maxBodyBytes":
+ *                           1..2^40 (268435456), the body once decoded}
  *            "images"       {"directory": path, "memoryBytes": n, "diskBytes": n,
  *                            "concurrency": 1..64} (a temp dir of the core, 32 MiB, 256 MiB, 4)
  *            "maxRequestBytes" largest request accepted, in bytes (536870912)
  *            "importThreads" 0..64: threads a large visits import parses on besides the
  *                           calling thread, all joined before the call returns; 0 parses on
  *                           the calling thread alone (one per processor, at most 8)
+ *          The config is strict, unlike requests: a member not listed here (also inside
+ *          sources, http and images) is CARFIT_INVALID with its dotted path in field
+ *          ("timezone", "sources.vists") and a message naming the nearest known member when
+ *          one is close ("Unknown config member timezone: did you mean timeZone?"), else the
+ *          members that object takes. A null member reads as absent.
  *          core, where the new core is stored (must not be NULL);
  *          response, as for operations (may be NULL).
  * Returns: CARFIT_OK and *core set; the response is {"version": "1.1.0", "database": path}.
  *          On failure *core is NULL and the response is an error document.
  * Owns:    the caller owns *core and closes it with carfit_close().
- * Errors:  CARFIT_BAD_JSON (config text), CARFIT_INVALID (a config member, named in field),
- *          CARFIT_STORAGE (the database cannot be opened or created, or is not a database, or
- *          was written by a newer libcarfit; field "database"; or the image directory cannot
- *          be created or written; field "images.directory"), CARFIT_MISUSE (core is NULL).
+ * Errors:  CARFIT_BAD_JSON (config text), CARFIT_INVALID (a config member unknown or wrong,
+ *          named in field), CARFIT_STORAGE (field "database": the database cannot be opened
+ *          or created, the message naming the file and the obstacle: its directory does not
+ *          exist, no permission to read and write it or to create files in its directory,
+ *          the file is read-only or on a read-only file system, it is a directory, it is not
+ *          a libcarfit database or is encrypted or damaged, it was written by a newer
+ *          libcarfit, the disk is full, another program holds it locked; or field
+ *          "images.directory": the image directory cannot be created or written),
+ *          CARFIT_MISUSE (core is NULL).
  * Opening selects today (by the core's clock and zone) and displays its month.
  */
 int carfit_open(const char *config, carfit_core **core, char **response);
@@ -179,14 +196,20 @@ int carfit_call(carfit_core *core, const char *method, const char *request, char
  * carfit_visits_import (method "visits.import") — replace the stored visits with a snapshot.
  *
  * Takes:   the visits API document {"success": true, "data": [visit...], "code": 200}, or
- *          {"data": [...]}. A record needs "startTimeUtc" (ISO 8601; no zone means UTC);
- *          every other member may be null or missing but must have its type when present.
- *          Latitude must lie in [-90, 90], longitude in [-180, 180], timesInMinutes in
+ *          {"data": [...]}, or {"file": "/path/visits.json"}: the core reads that file itself
+ *          through a read-only mapping, dropping the pages it has stored, so the file is never
+ *          held whole in memory (a request with "data" is a document and its "file" is
+ *          ignored). A record needs "startTimeUtc" (ISO
+ *          8601; no zone means UTC); every other member may be null or missing but must
+ *          have its type when present. Latitude must lie in [-90, 90], longitude in [-180, 180], timesInMinutes in
  *          0..100000. Records with repeated visit ids are all kept.
  * Returns: {"imported": n, "rejected": [{"index": i, "field": "houseOwnerLatitude",
  *          "message": "..."}]}: rejected records are skipped, the others replace the stored
- *          snapshot in one transaction.
- * Errors:  CARFIT_INVALID (no "data" array; field "data"); nothing is changed.
+ *          snapshot in one transaction. An empty "data" array is a snapshot with no visits.
+ * Errors:  CARFIT_INVALID (no "data" array; or records of which none is valid, with the
+ *          "rejected" list above in the error document; field "data"; a file that cannot be
+ *          read, is not a regular file or cannot be mapped: field "file", the system's reason
+ *          such as "No such file or directory" in the message); nothing is changed.
  * The document is never held whole: the data array is split into elements by a scan of
  * strings and brackets, jansson parses each element (on up to "importThreads" threads of the
  * config besides the caller's, all joined before the call returns), and records are stored in
@@ -207,7 +230,8 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  *          order asked, each once. A summary is {"visits", "taskMinutes", "distanceMeters",
  *          "distanceKm"}. A card is {"visitId", "name", "state", "stateColor", "startTime",
  *          "startTimeUtc", "expectedTime", "tasks", "taskMinutes", "address", "phone",
- *          "latitude", "longitude", "employeeId", "distanceMeters", "distanceKm"}:
+ *          "latitude", "longitude", "employeeId", "distanceMeters", "distanceKm", "key",
+ *          "pending", "timeUsedMinutes"}:
  *            state        "Todo", "InProgress", "Done", "Rejected" in any source spelling and
  *                         case ("ToDo", "in_progress"); other values as given; null if absent
  *            stateColor   #4E77D6, #F5C709, #25A87B, #EF6565; #8E8E93 for others
@@ -215,6 +239,16 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  *            distance...  geodesic (WGS84, Karney) metres from the previous card of the day,
  *                         rounded; km to one decimal; null for the first card or when either
  *                         end has no coordinates
+ *            key          names this stored visit for carfit_visits_set_state: unique among the
+ *                         stored visits, the same for the same (visitId, startTimeUtc) in every
+ *                         snapshot (the n-th record of a repeated pair, in snapshot order, has
+ *                         its own key). Opaque text: hosts keep it and send it back as it is
+ *            pending      true while a state change of this visit waits to reach the update
+ *                         server (see carfit_sync_push); state, stateColor and timeUsedMinutes
+ *                         then show the washer's change, whatever the stored snapshot says
+ *            timeUsedMinutes  the minutes the washer's Done change recorded, else the source's
+ *                         visitTimeUsed (a whole number 0..100000; anything else counts as
+ *                         none), else null
  *          A visit belongs to the local day of its start in the core's zone; cards are in
  *          start order, equal starts in snapshot order.
  * Errors:  CARFIT_INVALID (a date that does not exist, e.g. "dates[1]" for "2020-02-30").
@@ -225,20 +259,35 @@ int carfit_visits_list(carfit_core *core, const char *request, char **response);
  * carfit_visits_refresh (method "visits.refresh") — fetch the configured visits source and
  * import it as carfit_visits_import does.
  *
- * Takes:   no members. The core's config names the source ("sources": {"visits": url}) and the
- *          timeout ("http": {"timeoutMs"}), which bounds the whole download.
- * Returns: as carfit_visits_import: {"imported": n, "rejected": [...]}.
+ * Takes:   {"maxAgeSeconds": n}, optional. The core's config names the source ("sources": {"visits": url}) and the
+ *          timeout ("http": {"timeoutMs"}: connecting, and each wait for data; the whole
+ *          transfer is bounded too). The body is streamed to a temporary file (removed
+ *          afterwards), never held whole in memory, and imported from there; redirects are
+ *          followed up to 5 times.
+ *          The request is conditional: the ETag and Last-Modified of the last stored 200 from
+ *          this URL are sent back as If-None-Match and If-Modified-Since (they survive
+ *          reopening; carfit_visits_import drops them).
+ *          Add "maxAgeSeconds": n (0 or more) to skip the network when this source's last
+ *          success (sources.status "lastSuccessAt") is younger than n seconds by the core's
+ *          clock: {"imported": 0, "fresh": true}, no request and no attempt recorded.
+ * Returns: as carfit_visits_import: {"imported": n, "rejected": [...]}; a 304 answers
+ *          {"imported": 0, "notModified": true} and changes nothing (a success). Every attempt
+ *          is recorded for carfit_sources_status.
  * Errors:  CARFIT_INVALID (no visits source configured; field "sources.visits");
  *          CARFIT_UNAVAILABLE when the source is unreachable, times out, answers with a non-2xx
  *          status, or its body is not a visits document (empty, an HTML page such as a captive
- *          portal, truncated or otherwise invalid JSON, JSON without a "data" array). The
+ *          portal, truncated or otherwise invalid JSON, JSON without a "data" array, records
+ *          of which none is valid). The
  *          whole body is fetched first and the snapshot is committed only after its last
  *          byte has been read, so on any of these the stored visits stay exactly as they
  *          were. The message says which failure it was; the error document adds "url" and
  *          "reason", one of "refused", "timeout", "dns", "network", "transport",
- *          "no_response", "too_large", "http_status" (with "httpStatus": 404), "empty",
+ *          "no_response", "too_large" (the decoded body passed its limit), "redirects" (more
+ *          than 5 or a loop), "storage" (the temporary file could not be written),
+ *          "http_status" (with "httpStatus": 404), "empty",
  *          "html", "truncated", "not_json" (with "line", "column", "position" for the last
- *          two) or "not_document".
+ *          two), "not_document" or "rejected" (records of which none is valid, with the
+ *          "rejected" list carfit_visits_import answers).
  * Threads: the core is not held while the request waits for the network: other calls on the
  *          same core (e.g. carfit_visits_list from the cache) proceed meanwhile. Once the
  *          body has arrived the core is held while it is read and stored, as for an import.
@@ -262,7 +311,7 @@ int carfit_visits_refresh(carfit_core *core, const char *request, char **respons
  *            speedKmh      more than 0, at most 300 (30)
  *            detourFactor  1 to 10 (1.3): roads are longer than the geodesic
  * Stops:   the day's visits (local day of their start, in the core's zone) in state Todo or
- *          InProgress (any source spelling) that have both coordinates. Every other visit of
+ *          InProgress (the state the card shows: a washer's change counts at once) (any source spelling) that have both coordinates. Every other visit of
  *          the day is listed in "skipped", in start order, with a reason: "state Done",
  *          "state Rejected", "state <the state as given>", "no state", "no coordinates".
  * Times:   all in minutes of the local day. A stop's window is its expectedTime "HH:mm/HH:mm"
@@ -315,6 +364,120 @@ int carfit_visits_refresh(carfit_core *core, const char *request, char **respons
  *          CARFIT_STORAGE (the visits cannot be read). Nothing is stored or changed.
  */
 int carfit_visits_plan(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_visits_set_state (method "visits.set_state") — the washer starts, finishes, rejects or
+ * un-starts a visit; the change is kept at once and sent later by carfit_sync_push.
+ *
+ * Takes:   {"key": card's key, "state": "InProgress" | "Done" | "Rejected" | "Todo",
+ *          "reason": "..." (optional, up to 1000 characters, kept for Rejected only)}.
+ * Rules:   Todo -> InProgress, InProgress -> Done, Todo or InProgress -> Rejected, and
+ *          InProgress -> Todo (a start undone). The present state is the one the card shows
+ *          (a source's spelling such as "ToDo" counts as the state it names).
+ * Returns: {"visit": card}, the card as carfit_visits_list shows it now: the new state and its
+ *          colour, "pending": true, and for Done "timeUsedMinutes": whole minutes (half up) by
+ *          the core's clock from this visit's InProgress change to the Done change (the source's
+ *          visitTimeUsed when no start was recorded on this database).
+ * Durable: the card's change and its outbox entry are one SQLite transaction: once the call
+ *          returns, the change survives closing, a crash or kill -9 and reopening, and it is
+ *          sent (once: see carfit_sync_push) by a later push of any core on this database.
+ * Errors:  CARFIT_INVALID: "key" or "state" missing or not a string; "state" not one of the
+ *          four names exactly; "reason" not a string or too long; "key" of a visit without a
+ *          visitId (the update server names visits by visitId and startTimeUtc, so such a
+ *          visit's state cannot be set). CARFIT_NOT_FOUND ("key"): no stored visit has that key
+ *          (the planner removed it, or the text is not a key). CARFIT_CONFLICT ("state"): the
+ *          rules refuse the change; the message names both states ("A visit in state Done
+ *          cannot become InProgress."). Nothing is changed on any error.
+ */
+int carfit_visits_set_state(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
+ * Sync: the washer's updates delivered to the update server, exactly once
+ *
+ * The outbox. Every carfit_visits_set_state adds an entry, in one transaction with the card's
+ * change. Entries are ordered (oldest first) and each has a "mutationId", a random UUID made
+ * once when the entry is written and never changed, however often the entry is sent. Each
+ * database has a "clientId", a random UUID made once when the database is created (or first
+ * opened by a 1.1 library), sent with every push.
+ *
+ * The protocol. carfit_sync_push POSTs to the config's "sources": {"visitUpdates": url}, with
+ * "Content-Type: application/json", the body
+ *     {"clientId": "...", "mutations": [{"mutationId", "visitId", "startTimeUtc", "state",
+ *      "at", "timeUsedMinutes", "reason"}, ...]}
+ * holding the pending entries oldest first, at most 500 a request ("startTimeUtc" and "at"
+ * are UTC instants, "2020-09-10T08:05:00Z", with milliseconds when they have any;
+ * "timeUsedMinutes" and "reason" may be null). The server must:
+ *   - record every mutationId it handles and apply each at most once: a mutationId it has seen
+ *     before gets its first answer again (applied, or rejected with the same reason) and
+ *     changes nothing. The core resends an entry whenever it cannot know the outcome (a lost
+ *     answer, a timeout, a crash between sending and storing the answer), so this is what
+ *     makes each change apply exactly once;
+ *   - apply a request's mutations in the order given, each against the state the ones before
+ *     it left; a visit is the pair (visitId, startTimeUtc compared as an instant);
+ *   - answer 200 {"applied": [mutationId...], "rejected": [{"mutationId", "reason"}]}.
+ * The core then, in one transaction per answer: drops applied entries from the outbox (the card
+ * keeps showing the change until the next snapshot is stored); drops rejected entries, undoes
+ * their change (the card shows what the changes before it, or the snapshot, say) and lists them
+ * in carfit_sync_status; keeps entries the answer does not name pending (sent again by the
+ * next push); ignores ids it did not send. An answer naming one id both applied and rejected,
+ * one that is not such a JSON object, a non-2xx status, a timeout or any network failure
+ * leaves every entry of that request pending.
+ *
+ * Snapshots. An import or refresh stores the new snapshot but never overwrites pending work:
+ * while a visit has a pending entry its card shows the washer's state with "pending": true.
+ * After the server applied it, the card still shows the washer's state until the next snapshot
+ * is stored; from then on the snapshot (which now carries the change) is the authority.
+ *
+ * Several cores. Pushes of one database, from threads, cores or processes, run one at a time:
+ * a push holds flock(LOCK_EX) on the file "<database>-sync.lock" (created next to the database)
+ * for its whole run; the kernel releases it when the process ends, also by kill -9, so no
+ * crash leaves it held. An entry is therefore never in two requests at once, and is sent again
+ * only after its earlier request failed or the process sending it died.
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_sync_push (method "sync.push") — send the outbox to the update server.
+ *
+ * Takes:   {"ifDue": bool} (optional, default false).
+ * Does:    sends the pending entries oldest first, 500 a request, request after request,
+ *          committing each answer as it comes, until the outbox is empty or an answer leaves an
+ *          entry unnamed (that entry waits for the next push). Entries added meanwhile by other
+ *          calls are sent by a later request or push.
+ * Returns: {"pushed": applied entries, "rejected": rejected entries, "pending": entries left}.
+ *          With "ifDue": true, while the backoff after a failure lasts, no request is made and
+ *          the answer is {"pushed": 0, "rejected": 0, "pending": n, "skipped": "backoff",
+ *          "nextAttemptAt": instant}; while another push of this database runs, {"pushed": 0,
+ *          "rejected": 0, "pending": n, "skipped": "busy"}.
+ * Backoff: after the n-th failed push in a row the next attempt is due at the failure's time +
+ *          min(300 s, 1 s x 2^(n-1)) +/- 20% (random jitter), by the core's clock. A push
+ *          without "ifDue" always tries (waiting for another push of the database to end, at
+ *          most http.totalTimeoutMs). A push that gets an answer resets the count.
+ * Errors:  CARFIT_INVALID ("sources.visitUpdates") when no update server is configured.
+ *          CARFIT_UNAVAILABLE when a request fails: the error document has "reason", one of
+ *          "refused", "timeout", "dns", "network", "transport", "no_response", "too_large",
+ *          "truncated", "http_status" (with "httpStatus"), "malformed" (the answer is not
+ *          {"applied": [...], "rejected": [...]}), or "busy" (another push held the database
+ *          past http.totalTimeoutMs); the failed request's entries all stay pending, the
+ *          answers of earlier requests of the same call stay committed. The failure is
+ *          recorded in carfit_sync_status and starts or extends the backoff.
+ * Threads: the core is not held while the network is waited for: other calls on the core
+ *          (carfit_visits_set_state too) proceed meanwhile.
+ */
+int carfit_sync_push(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_sync_status (method "sync.status") — where the washer's updates are.
+ *
+ * Takes:   no members.
+ * Returns: {"clientId", "pending": entries in the outbox, "lastAttemptAt", "lastSuccessAt"
+ *          (instants or null), "lastError": null | {"reason", "message", "at", "httpStatus"},
+ *          "consecutiveFailures", "nextAttemptAt" (when an "ifDue" push tries again; null
+ *          when no failure is recorded), "rejected": [{"mutationId", "visitId",
+ *          "startTimeUtc", "state", "reason", "at"}] (the last 100 rejected changes, oldest
+ *          first)}. Stored in the database: it survives closing and reopening.
+ * Errors:  CARFIT_STORAGE (the database cannot be read).
+ */
+int carfit_sync_status(carfit_core *core, const char *request, char **response);
 
 /* ---------------------------------------------------------------------------------------------
  * Calendar: the month grid that drives the list
@@ -455,6 +618,22 @@ int carfit_session_get(carfit_core *core, const char *request, char **response);
  *          "Products" / "Products.List" for the wine.com shape); nothing is changed.
  */
 int carfit_catalog_import(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_catalog_refresh (method "catalog.refresh") — fetch the configured catalog source and
+ * import it as carfit_catalog_import does.
+ *
+ * Takes:   {"maxAgeSeconds": n}, optional, as for carfit_visits_refresh; the source is the
+ *          config's "sources": {"catalog": url}, answering either catalog shape (the wine.com
+ *          {"Products": {"List": [...]}} or {"products": [...]}). Conditional as
+ *          carfit_visits_refresh (carfit_catalog_import drops the validators).
+ * Returns: as carfit_catalog_import; a 304 answers {"imported": 0, "notModified": true}.
+ * Errors:  CARFIT_INVALID (no catalog source configured; field "sources.catalog");
+ *          CARFIT_UNAVAILABLE for every network or document failure, with the "reason" and
+ *          "url" of carfit_visits_refresh; the stored products stay as they were. The core is
+ *          not held while waiting for the network.
+ */
+int carfit_catalog_refresh(carfit_core *core, const char *request, char **response);
 
 /*
  * carfit_catalog_list (method "catalog.list") — the catalog screen.
@@ -642,9 +821,11 @@ int carfit_insights_get(carfit_core *core, const char *request, char **response)
  *          Records with repeated ids are all kept, as for visits.
  * Returns: {"imported": n, "rejected": [{"index", "field", "message"}], "updatedAt": instant}:
  *          rejected records are skipped, the others replace the stored articles in one
- *          transaction; updatedAt (an extension) is the core's clock at this import.
- * Errors:  CARFIT_INVALID (no "content" array, field "content"; a "status" other than
- *          "success", field "status"); nothing is changed.
+ *          transaction; updatedAt (an extension) is the core's clock at this import. An empty
+ *          "content" array is a snapshot with no articles.
+ * Errors:  CARFIT_INVALID (no "content" array, field "content"; records of which none is
+ *          valid, with the "rejected" list above in the error document, field "content"; a
+ *          "status" other than "success", field "status"); nothing is changed.
  */
 int carfit_articles_import(carfit_core *core, const char *request, char **response);
 
@@ -652,12 +833,15 @@ int carfit_articles_import(carfit_core *core, const char *request, char **respon
  * carfit_articles_refresh (method "articles.refresh") — fetch the configured articles source
  * and import it as carfit_articles_import does.
  *
- * Takes:   no members; the source is the config's "sources": {"articles": url}.
- * Returns: as carfit_articles_import.
+ * Takes:   {"maxAgeSeconds": n}, optional, as for carfit_visits_refresh; the source is the
+ *          config's "sources": {"articles": url}. Conditional as carfit_visits_refresh
+ *          (carfit_articles_import drops the validators).
+ * Returns: as carfit_articles_import; a 304 answers {"imported": 0, "notModified": true}.
  * Errors:  CARFIT_INVALID (no articles source configured; field "sources.articles");
  *          CARFIT_UNAVAILABLE for every network or document failure, exactly as
  *          carfit_visits_refresh (same "reason" and "url" members; a document refused by
- *          carfit_articles_import is "not_document"). The stored articles and "updatedAt"
+ *          carfit_articles_import is "not_document", or "rejected" with the "rejected" list
+ *          when it had records and none was valid). The stored articles and "updatedAt"
  *          stay as they were. The core is not held while waiting for the network.
  */
 int carfit_articles_refresh(carfit_core *core, const char *request, char **response);
@@ -729,6 +913,24 @@ int carfit_articles_format_date(carfit_core *core, const char *request, char **r
  *          changed.
  */
 int carfit_patterns_import(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_patterns_refresh (method "patterns.refresh") — fill the pool from the configured
+ * patterns source (colourlovers' "patterns/random" answers one pattern a call).
+ *
+ * Takes:   {"count": 10} (1-100, default 10), {"maxAgeSeconds": n} optional as for
+ *          carfit_visits_refresh. GETs "sources.patterns" count times, at most
+ *          "images.concurrency" requests at once; each answer (at most 4 MiB) is a patterns
+ *          document as carfit_patterns_import takes it.
+ * Returns: {"added": patterns new to the pool, "pool": its size, "failed": requests that
+ *          failed or did not answer a patterns document}. A pattern whose imageUrl is already
+ *          pooled is not added again (it updates its title and colours).
+ * Errors:  CARFIT_INVALID (no patterns source configured, field "sources.patterns"; count out
+ *          of range, field "count"); CARFIT_UNAVAILABLE only when every request failed (the
+ *          "reason" and "url" of one of them, as carfit_visits_refresh), the pool unchanged.
+ *          The core is not held while waiting for the network.
+ */
+int carfit_patterns_refresh(carfit_core *core, const char *request, char **response);
 
 /*
  * carfit_carousel_generate (method "carousel.generate") — the carousel feed.
@@ -811,6 +1013,34 @@ int carfit_images_cancel(carfit_core *core, const char *request, char **response
 int carfit_images_stats(carfit_core *core, const char *request, char **response);
 
 /* ---------------------------------------------------------------------------------------------
+ * Sources: offline first
+ *
+ * Every refresh (carfit_visits_refresh, carfit_articles_refresh, carfit_catalog_refresh,
+ * carfit_patterns_refresh) records its attempt in the database: when it was made, whether it
+ * succeeded (a 304 is a success), and if not why. Hosts read it to show "no connection" on
+ * every screen while the stored data stays usable. Each attempt also publishes a "source" event
+ * to the change feed (see carfit_events_wait).
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_sources_status (method "sources.status") — each configured source's refresh state.
+ *
+ * Takes:   no members.
+ * Returns: {"offline": bool, "sources": {"visits": {"url", "lastAttemptAt", "lastSuccessAt",
+ *          "lastError": null | {"reason", "message", "at", "httpStatus"}, "consecutiveFailures",
+ *          "notModified"}, ...}}: one member per configured source among "visits", "articles",
+ *          "catalog" and "patterns" (not "visitUpdates"). Instants are ISO 8601 UTC by the
+ *          core's clock, or null before the first attempt or success; "lastError" is that of
+ *          the last attempt, null once one succeeds ("httpStatus" null unless the server
+ *          answered a non-2xx status); "consecutiveFailures" counts the failed attempts since
+ *          the last success; "notModified" is true when the last success was a 304. "offline"
+ *          is true when the most recent refresh attempt that failed for a network reason
+ *          ("refused", "timeout", "dns", "network") came after the last success of any
+ *          source. Stored in the database: it survives reopening.
+ */
+int carfit_sources_status(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
  * Events: the change feed
  *
  * A host learns when to render again by waiting, on a thread of its own, for the core's events:
@@ -829,8 +1059,10 @@ int carfit_images_stats(carfit_core *core, const char *request, char **response)
  *       all while none does), and shown within a second of the commit, or once the core is no
  *       longer busy with a call; several commits in between are one event.
  *   {"kind": "progress", "operation": "visits.import", "done", "total", "unit": "bytes"}
- *       during an operation over 1 MiB: at most every 100 ms, done < total, and once it
- *       succeeded a last one with done == total.
+ *       during an operation over 1 MiB: a visits import (of the request, or of the file a
+ *       {"file"} request names) or the import of a downloaded visits refresh
+ *       ("visits.refresh"); at most every 100 ms, done < total, and once it succeeded a last
+ *       one with done == total.
  *   {"kind": "source", "source", "status": "ok" | "not_modified" | "failed"}  after each
  *       refresh attempt of a source.
  *   {"kind": "image", "url", "status": "loaded" | "failed"}  when a prefetch ends.

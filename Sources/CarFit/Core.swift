@@ -15,9 +15,14 @@ final class Core: Serializer, @unchecked Sendable {
     var calendarState: CalendarState
     let session = Session()
     let imagePipeline: ImagePipeline
+    /// The core's HTTP client, for its sources and its images; closing the core cancels its
+    /// transfers.
+    let http: HTTPClient
     let documents = DocumentCache()
     /// The change feed: commits, in-memory state changes, progress, prefetches.
     let events = EventHub()
+    /// Keeps this database's pushes one at a time (with other cores and processes too).
+    let pushLock: PushLock
     private let lock = NSLock()
     private var closed = false
     /// `PRAGMA data_version` when other connections' commits were last looked for.
@@ -29,12 +34,15 @@ final class Core: Serializer, @unchecked Sendable {
             Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
         })
         db = try Database(path: config.database)
+        pushLock = PushLock(database: config.database)
         guard let today = clock.today else {
             throw CarFitError(.invalid, "now lies outside the years 1 to 9999.", field: "now")
         }
         calendarState = CalendarState(today: today)
+        http = HTTPClient(timeoutMs: config.http.timeoutMs, totalTimeoutMs: config.http.totalTimeoutMs,
+                          maxBodyBytes: config.http.maxBodyBytes)
         do throws(ImageDirectoryError) {
-            imagePipeline = try ImagePipeline(config: config.images, timeoutMs: config.timeoutMs)
+            imagePipeline = try ImagePipeline(config: config.images, http: http)
         } catch {
             throw CarFitError(error)
         }
@@ -45,7 +53,7 @@ final class Core: Serializer, @unchecked Sendable {
         feed.watchExternalCommits { [weak self] in self?.externalCommit() }
     }
 
-    var visits: VisitsService { VisitsService(visits: VisitStore(db), clock: clock, importThreads: config.importThreads) }
+    var visits: VisitsService { VisitsService(db: db, clock: clock, importThreads: config.importThreads) }
     var calendar: CalendarService {
         CalendarService(db: db, visits: VisitStore(db), clock: clock, firstWeekday: config.firstWeekday, documents: documents)
     }
@@ -53,6 +61,8 @@ final class Core: Serializer, @unchecked Sendable {
     var catalog: CatalogService { CatalogService(db: db, clock: clock, session: session, documents: documents) }
     var transactions: TransactionsService { TransactionsService(transactions: TransactionStore(db)) }
     var articles: ArticlesService { ArticlesService(articles: ArticleStore(db), clock: clock) }
+    var sources: SourcesService { SourcesService(sources: SourceStore(db), clock: clock, config: config.sources) }
+    var sync: SyncService { SyncService(db: db, clock: clock) }
     var images: ImagesService { ImagesService(patterns: PatternStore(db), images: imagePipeline) }
     var feed: EventsService { EventsService(hub: events) }
 
@@ -69,20 +79,33 @@ final class Core: Serializer, @unchecked Sendable {
 
     /// Runs a refresh of `source` ("visits", "articles", ...) and publishes its `source` event:
     /// `failed` when it throws, `not_modified` when its answer says `notModified`, else `ok`;
-    /// none when it made no request (its answer says `fresh`). A refresh's manifest entry
-    /// wraps its body in it: `try core.refreshing("visits") { try core.visits.refresh(...) }`.
+    /// none when it made no request (its answer says `fresh`, or it refused the request as
+    /// `invalid` or `misuse` before asking the network).
     func refreshing(_ source: String, _ body: () throws(CarFitError) -> JSON) throws(CarFitError) -> JSON {
         let answer: JSON
         do {
             answer = try body()
         } catch {
-            events.publish(.source(source: source, status: "failed"))
+            if error.status != .invalid && error.status != .misuse {
+                events.publish(.source(source: source, status: "failed"))
+            }
             throw error
         }
         let members = answer.objectValue
         if members?["fresh"] == .bool(true) { return answer }
         events.publish(.source(source: source, status: members?["notModified"] == .bool(true) ? "not_modified" : "ok"))
         return answer
+    }
+
+    /// One refresh of source `name` from its configured `url`: the sources' bookkeeping
+    /// (`SourcesService.refresh`, which takes the core's lock itself) around `attempt`, with
+    /// its `source` event (`refreshing`). Every refresh operation runs through here.
+    func refresh(_ name: String, url: String?, request: Fields, conditional: Bool,
+                 _ attempt: (String, SourceValidators) throws(CarFitError) -> RefreshOutcome) throws(CarFitError) -> JSON {
+        let sources = sources
+        return try refreshing(name) { () throws(CarFitError) in
+            try sources.refresh(name, url: url, request: request, conditional: conditional, lock: self, attempt)
+        }
     }
 
     /// Whether another connection committed to the database since the last look; nil when the

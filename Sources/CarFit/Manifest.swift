@@ -1,9 +1,10 @@
 import CarFitCore
+import CarFitHTTP
 import CarFitServices
 
 /// Every operation of the library, in the order of include/carfit.h's sections: visits,
 /// calendar, employees and session, catalog and cart, transactions and insights, articles,
-/// patterns, carousel and images, events.
+/// patterns, carousel and images, sources, events.
 ///
 /// The operation table that named exports and `carfit_call` dispatch through is built from this
 /// list, and tests check it against the header's declarations, the built library's symbols and
@@ -14,19 +15,40 @@ enum Manifest {
         // Visits
         Operation("visits.import", "carfit_visits_import", request: "the visits document: data[]", .streamed,
                   .bytes { core, bytes throws(CarFitError) in
-                      try core.visits.importVisits(bytes, progress: core.progress("visits.import", total: bytes.count))
+                      let answer = try core.visits.importVisits(bytes) { total in core.progress("visits.import", total: total) }
+                      try core.sources.imported("visits")
+                      return answer
                   }),
         Operation("visits.list", "carfit_visits_list", request: "dates[]?, employeeId?, hour24?", .serialized,
                   .written { core, request throws(CarFitError) in
                       try core.visits.list(request, selected: core.calendarState.selectedDays)
                   }),
-        Operation("visits.refresh", "carfit_visits_refresh", request: "none", .selfLocking,
-                  .object { core, _ throws(CarFitError) in
-                      try core.visits.refresh(source: core.config.sources.visits, timeoutMs: core.config.timeoutMs, lock: core)
+        Operation("visits.refresh", "carfit_visits_refresh", request: "maxAgeSeconds?", .selfLocking,
+                  .object { core, request throws(CarFitError) in
+                      try core.refresh("visits", url: core.config.sources.visits, request: request,
+                                       conditional: true) { url, validators throws(CarFitError) in
+                          try core.visits.refresh(url: url, http: core.http, validators: validators, lock: core) { total in
+                              core.progress("visits.refresh", total: total)
+                          }
+                      }
                   }),
         Operation("visits.plan", "carfit_visits_plan",
                   request: "date, employeeId?, start{latitude, longitude}?, startTime?, speedKmh?, detourFactor?", .serialized,
                   .object { core, request throws(CarFitError) in try core.visits.plan(request) }),
+        Operation("visits.set_state", "carfit_visits_set_state", request: "key, state, reason?", .serialized,
+                  .written { core, request throws(CarFitError) in try core.visits.setState(request) }),
+
+        // Sync
+        Operation("sync.push", "carfit_sync_push", request: "ifDue?", .selfLocking,
+                  .object { core, request throws(CarFitError) in
+                      let http = core.config.http
+                      let client = CurlClient(limits: HTTPLimits(timeoutMs: http.timeoutMs, totalTimeoutMs: http.totalTimeoutMs,
+                                                                 maxBodyBytes: http.maxBodyBytes))
+                      return try core.sync.push(request, source: core.config.sources.visitUpdates, client: client,
+                                                pushLock: core.pushLock, waitMs: http.totalTimeoutMs, lock: core)
+                  }),
+        Operation("sync.status", "carfit_sync_status", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in try core.sync.status() }),
 
         // Calendar
         Operation("calendar.get", "carfit_calendar_get", request: "none", .serialized,
@@ -57,7 +79,18 @@ enum Manifest {
 
         // Catalog and cart
         Operation("catalog.import", "carfit_catalog_import", request: "Products.List[] or products[]", .serialized,
-                  .object { core, request throws(CarFitError) in try core.catalog.importCatalog(request) }),
+                  .object { core, request throws(CarFitError) in
+                      let answer = try core.catalog.importCatalog(request)
+                      try core.sources.imported("catalog")
+                      return answer
+                  }),
+        Operation("catalog.refresh", "carfit_catalog_refresh", request: "maxAgeSeconds?", .selfLocking,
+                  .object { core, request throws(CarFitError) in
+                      try core.refresh("catalog", url: core.config.sources.catalog, request: request,
+                                       conditional: true) { url, validators throws(CarFitError) in
+                          try core.catalog.refresh(url: url, http: core.http, validators: validators, lock: core)
+                      }
+                  }),
         Operation("catalog.list", "carfit_catalog_list", request: "category?, sort?", .serialized,
                   .object { core, request throws(CarFitError) in try core.catalog.list(request) }),
         Operation("catalog.product", "carfit_catalog_product", request: "id", .serialized,
@@ -87,10 +120,17 @@ enum Manifest {
 
         // Articles
         Operation("articles.import", "carfit_articles_import", request: "status?, content[]", .serialized,
-                  .object { core, request throws(CarFitError) in try core.articles.importArticles(request) }),
-        Operation("articles.refresh", "carfit_articles_refresh", request: "none", .selfLocking,
-                  .object { core, _ throws(CarFitError) in
-                      try core.articles.refresh(source: core.config.sources.articles, timeoutMs: core.config.timeoutMs, lock: core)
+                  .object { core, request throws(CarFitError) in
+                      let answer = try core.articles.importArticles(request)
+                      try core.sources.imported("articles")
+                      return answer
+                  }),
+        Operation("articles.refresh", "carfit_articles_refresh", request: "maxAgeSeconds?", .selfLocking,
+                  .object { core, request throws(CarFitError) in
+                      try core.refresh("articles", url: core.config.sources.articles, request: request,
+                                       conditional: true) { url, validators throws(CarFitError) in
+                          try core.articles.refresh(url: url, http: core.http, validators: validators, lock: core)
+                      }
                   }),
         Operation("articles.list", "carfit_articles_list", request: "hour24?", .serialized,
                   .object { core, request throws(CarFitError) in try core.articles.list(request) }),
@@ -100,6 +140,14 @@ enum Manifest {
         // Patterns, carousel and images
         Operation("patterns.import", "carfit_patterns_import", request: "patterns[] or the colourlovers array", .streamed,
                   .bytes { core, bytes throws(CarFitError) in try core.images.importPatterns(bytes) }),
+        Operation("patterns.refresh", "carfit_patterns_refresh", request: "count?, maxAgeSeconds?", .selfLocking,
+                  .object { core, request throws(CarFitError) in
+                      try core.refresh("patterns", url: core.config.sources.patterns, request: request,
+                                       conditional: false) { url, _ throws(CarFitError) in
+                          try core.images.refresh(request, url: url, http: core.http, concurrency: core.config.images.concurrency,
+                                                  lock: core)
+                      }
+                  }),
         Operation("carousel.generate", "carfit_carousel_generate", request: "rows, columns, seed?", .serialized,
                   .object { core, request throws(CarFitError) in try core.images.generateCarousel(request) }),
         Operation(nil, "carfit_images_data", request: "url", .selfLocking,
@@ -110,6 +158,10 @@ enum Manifest {
                   .object { core, request throws(CarFitError) in try core.images.cancel(request) }),
         Operation("images.stats", "carfit_images_stats", request: "none", .selfLocking,
                   .object { core, _ throws(CarFitError) in try core.images.stats() }),
+
+        // Sources
+        Operation("sources.status", "carfit_sources_status", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in try core.sources.status() }),
 
         // Events
         Operation("events.wait", "carfit_events_wait", request: "after?, timeoutMs?", .selfLocking,

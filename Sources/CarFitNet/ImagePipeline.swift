@@ -17,7 +17,7 @@ public final class ImagePipeline: @unchecked Sendable {
     }
 
     /// Bodies larger than this are refused (`unavailable`) rather than cached.
-    public static let maxImageBytes = 100 << 20
+    public static let maxImageBytes: Int64 = 100 << 20
 
     /// One load in progress; every caller asking for its URL meanwhile waits for it.
     private final class Flight: @unchecked Sendable {
@@ -51,7 +51,8 @@ public final class ImagePipeline: @unchecked Sendable {
     /// the first prefetch; called on the worker that loaded it, holding no lock.
     public var onPrefetched: (@Sendable (_ url: String, _ loaded: Bool) -> Void)?
 
-    public init(config: CoreConfig.Images, timeoutMs: Int) throws(ImageDirectoryError) {
+    /// - Parameter http: the client images are fetched with; `close` cancels its transfers.
+    public init(config: CoreConfig.Images, http: HTTPClient) throws(ImageDirectoryError) {
         let directory: String
         if let configured = config.directory {
             directory = configured
@@ -68,7 +69,7 @@ public final class ImagePipeline: @unchecked Sendable {
         }
         memory = LRUCache(limit: config.memoryBytes)
         concurrency = max(1, config.concurrency)
-        http = HTTPClient(timeoutMs: timeoutMs)
+        self.http = http
     }
 
     deinit { close() }
@@ -154,7 +155,8 @@ public final class ImagePipeline: @unchecked Sendable {
 
         let outcome: Result<Image, ImageLoadError>
         do throws(HTTPFailure) {
-            let response = try http.get(url, maxBytes: ImagePipeline.maxImageBytes)
+            let answer = try http.get(url, maxBytes: ImagePipeline.maxImageBytes)
+            let response = (status: answer.response.status, body: answer.body)
             if !(200..<300).contains(response.status) {
                 outcome = .failure(.httpStatus(url: url, status: response.status))
             } else if let format = ImageFormat(sniffing: response.body) {

@@ -1,5 +1,6 @@
 import CarFitCore
 import CarFitIO
+import CarFitNet
 import CarFitStore
 
 /// The articles use-cases: import, refresh from the configured source, the list with its
@@ -29,11 +30,19 @@ public struct ArticlesService {
 
     /// Fetches `source` and imports it as `importArticles` does; a failure keeps the stored
     /// articles. `lock` is taken only once the document has arrived.
-    public func refresh(source: String?, timeoutMs: Int, lock: some Serializer) throws(CarFitError) -> JSON {
-        guard let url = source else {
-            throw .invalid("sources.articles", "No articles source is configured: set sources.articles when opening the core.")
+    public func refresh(url: String, http: HTTPClient, validators: SourceValidators = SourceValidators(),
+                        lock: some Serializer) throws(CarFitError) -> RefreshOutcome {
+        switch try SourceFetch.fetch(url, http: http, validators: validators, what: "articles") {
+        case .notModified: return .notModified
+        case .body(let body):
+            return .stored(try refresh(body, lock: lock), etag: body.response.etag, lastModified: body.response.lastModified)
         }
-        let document = try SourceFetch.document(url, timeoutMs: timeoutMs, what: "articles")
+    }
+
+    /// Imports a fetched body as the refresh does.
+    func refresh(_ body: SourceFetch.Body, lock: some Serializer) throws(CarFitError) -> JSON {
+        let url = body.url
+        let document = try SourceFetch.document(body, what: "articles")
         let snapshot: ArticleSnapshot
         do throws(CarFitError) {
             snapshot = try ArticleSnapshot(document: document)

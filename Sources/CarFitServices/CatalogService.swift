@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitNet
 import CarFitStore
 
 /// The catalog and cart use-cases: importing and reading products, the logged-in employee's
@@ -25,6 +26,29 @@ public struct CatalogService {
         let shop = shop
         try db.transaction { () throws(CarFitError) in try shop.upsert(batch.products) }
         return batch.response
+    }
+
+    /// Fetches the catalog source (either catalog shape) and imports it as `importCatalog`
+    /// does; any failure leaves the stored products as they were. `lock` is taken only once
+    /// the body has arrived.
+    public func refresh(url: String, http: HTTPClient, validators: SourceValidators = SourceValidators(),
+                        lock: some Serializer) throws(CarFitError) -> RefreshOutcome {
+        guard case .body(let body) = try SourceFetch.fetch(url, http: http, validators: validators, what: "catalog") else {
+            return .notModified
+        }
+        let document = try SourceFetch.document(body, what: "catalog")
+        let batch: CatalogImport
+        do throws(CarFitError) {
+            batch = try CatalogImport(document: document)
+        } catch {
+            throw SourceFetch.notDocument(url, what: "catalog", error)
+        }
+        let shop = shop
+        let db = db
+        try lock.locked { () throws(CarFitError) in
+            try db.transaction { () throws(CarFitError) in try shop.upsert(batch.products) }
+        }
+        return .stored(batch.response, etag: body.response.etag, lastModified: body.response.lastModified)
     }
 
     public func list(_ request: Fields) throws(CarFitError) -> JSON {

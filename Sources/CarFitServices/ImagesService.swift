@@ -1,7 +1,9 @@
 import CarFitCore
+import CarFitHTTP
 import CarFitIO
 import CarFitNet
 import CarFitStore
+import Foundation
 
 /// The patterns, carousel and images use-cases: the pattern pool in the database, the feed
 /// drawn from it, and the image pipeline (which guards itself: these need not hold the core).
@@ -30,6 +32,71 @@ public struct ImagesService {
         let document = try PatternImport(document: request)
         try patterns.add(document.patterns)
         return document.response(pool: try patterns.count())
+    }
+
+    /// The most bytes one pattern answer may have: colourlovers answers one pattern of a few
+    /// hundred bytes, so a larger body is refused (`too_large`) long before it costs memory.
+    public static let maxPatternBodyBytes: Int64 = 4 << 20
+
+    /// `{"count": n}` (1 to 100, default 10): GETs `url` n times, at most `concurrency` at once,
+    /// and adds each answer's patterns to the pool; a pattern whose image URL is pooled already
+    /// is not added again. `{"added", "pool", "failed"}` (failed: requests that failed or did
+    /// not answer a patterns document); `unavailable` (the first failure's) only when every
+    /// request failed. `lock` is taken only to store what arrived.
+    public func refresh(_ request: Fields, url: String, http: HTTPClient, concurrency: Int,
+                        lock: some Serializer) throws(CarFitError) -> RefreshOutcome {
+        let count = Int(try request.int("count", in: 1...100) ?? 10)
+        let answers = PatternAnswers(count: count)
+        let workers = min(max(concurrency, 1), count)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let _ = answers.next() {
+                answers.add(ImagesService.fetchPatterns(url, http: http))
+            }
+        }
+        let (found, failures) = answers.results
+        guard failures.count < count else {
+            throw failures.first ?? CarFitError(.internal, "No pattern request was made.")
+        }
+        let store = patterns
+        let (added, pool) = try lock.locked { () throws(CarFitError) -> (Int, Int) in
+            let before = try store.count()
+            try store.add(found)
+            let after = try store.count()
+            return (after - before, after)
+        }
+        return .stored(.obj(["added": .int(Int64(added)), "pool": .int(Int64(pool)), "failed": .int(Int64(failures.count))]),
+                       etag: nil, lastModified: nil)
+    }
+
+    /// One GET of the patterns source: its valid patterns, or why it failed.
+    static func fetchPatterns(_ url: String, http: HTTPClient) -> Result<[Pattern], CarFitError> {
+        let shown = String(url.prefix(200))
+        let answer: HTTPResponseBody
+        do throws(HTTPFailure) {
+            answer = try http.get(url, maxBytes: maxPatternBodyBytes)
+        } catch {
+            return .failure(CarFitError(error))
+        }
+        guard answer.response.isSuccess else {
+            return .failure(.unavailable(url, "http_status",
+                "\(shown) answered with HTTP status \(answer.response.status) instead of a patterns document.",
+                extra: JSONObject(["httpStatus": .int(Int64(answer.response.status))])))
+        }
+        let request: Fields
+        switch JanssonParser.parse(bytes: answer.body) {
+        case .success(.array(let records)): request = Fields(JSONObject(["patterns": .array(records)]))
+        case .success(.object(let object)): request = Fields(object)
+        case .success:
+            return .failure(.unavailable(url, "not_document", "\(shown) answered with JSON that is not a patterns document."))
+        case .failure(let e):
+            return .failure(.unavailable(url, answer.body.isEmpty ? "empty" : "not_json",
+                "\(shown) answered with text that is not JSON (line \(e.line), column \(e.column): \(e.text)) instead of a patterns document."))
+        }
+        do throws(CarFitError) {
+            return .success(try PatternImport(document: request).patterns)
+        } catch {
+            return .failure(SourceFetch.notDocument(url, what: "patterns", error))
+        }
     }
 
     public func generateCarousel(_ request: Fields) throws(CarFitError) -> JSON {

@@ -1,39 +1,98 @@
 import CarFitCore
 import CarFitIO
+import CarFitNet
 import CarFitStore
 
 /// The visits use-cases: import (streamed or whole), the day list, the refresh from the
-/// configured source and the day plan.
+/// configured source, the day plan and the washer's state changes.
 public struct VisitsService {
+    public let db: Database
     public let visits: VisitStore
+    /// The washer's changes laid over the stored snapshot, and the outbox.
+    public let sync: SyncStore
     public let clock: Clock
     /// Threads a large import parses on besides the calling thread.
     public let importThreads: Int
 
-    public init(visits: VisitStore, clock: Clock, importThreads: Int) {
-        self.visits = visits
+    public init(db: Database, clock: Clock, importThreads: Int) {
+        self.db = db
+        visits = VisitStore(db)
+        sync = SyncStore(db)
         self.clock = clock
         self.importThreads = importThreads
     }
 
-    /// Replaces the stored snapshot with the document's valid records, streaming the usual
-    /// shape and parsing anything else whole. `progress`, when given, hears how many of the
-    /// bytes are read, and the complete count once the import has succeeded.
-    public func importVisits(_ bytes: UnsafeRawBufferPointer, progress: ProgressReporter? = nil) throws(CarFitError) -> JSON {
+    /// The longest `reason` a state change takes, in characters.
+    public static let maxReasonLength = 1_000
+
+    /// The washer changes a visit's state: `{"key", "state", "reason"}`. The change, the card's
+    /// new state and the outbox entry are one transaction; answers `{"visit": card}`.
+    /// `not_found` for a key no stored visit has; `invalid` for a state that is not one of the
+    /// four, a reason too long, or a visit without a visitId (the update server could not tell
+    /// which visit changed); `conflict` for a change the rules refuse.
+    public func setState(_ request: Fields) throws(CarFitError) -> JSONBuffer {
+        let keyText = try request.requiredString("key")
+        let target = try VisitTransition.requested(try request.requiredString("state"))
+        let reason = try request.string("reason")
+        if let reason, reason.count > VisitsService.maxReasonLength {
+            throw .invalid("reason", "reason is longer than \(VisitsService.maxReasonLength) characters.")
+        }
+        let notFound = CarFitError(.notFound, "No stored visit has the key \"\(keyText.prefix(80))\".", field: "key")
+        guard let key = VisitKey(text: keyText) else { throw notFound }
+        let now = clock.now
         let store = visits
+        let sync = sync
+        try db.transaction { () throws(CarFitError) in
+            guard let visit = try store.visit(key) else { throw notFound }
+            guard visit.visitId != nil else {
+                throw CarFitError(.invalid, "This visit has no visitId, so the update server could not tell which visit changed; its state cannot be set.",
+                                  field: "key")
+            }
+            var overlay = try sync.overlay(key)
+            var random = SystemRandomNumberGenerator()
+            let change = try overlay.record(target, at: now, mutationId: UUIDv4.make(using: &random),
+                                            reason: reason, snapshotState: visit.state, snapshotTimeUsed: visit.timeUsed)
+            try sync.append(change, for: key)
+            try sync.saveOverlay(overlay, for: key)
+        }
+        guard let date = clock.localDate(key.start),
+              let card = try DayListWriter.card(
+                key, on: date, clock: clock, hour24: clock.hour24,
+                local: try sync.shown(startingIn: clock.dayRange(for: date)),
+                rows: { range, add throws(CarFitError) in try store.forEachVisit(startingIn: range, add) })
+        else {
+            throw CarFitError(.internal, "The changed visit has no card on its own day.")
+        }
+        return card
+    }
+
+    /// Replaces the stored snapshot with the document's valid records, streaming the usual
+    /// shape and parsing anything else whole. A document with records of which none is valid
+    /// is `invalid` and changes nothing. `progress`, given the size in bytes of what is read
+    /// (the request, or the file a `{"file"}` request names), may answer a reporter that hears
+    /// how many of those bytes are read, and the complete count once the import has succeeded.
+    public func importVisits(_ bytes: UnsafeRawBufferPointer,
+                             progress: (Int) -> ProgressReporter? = { _ in nil }) throws(CarFitError) -> JSON {
+        let store = visits
+        let reporter = progress(bytes.count)
         if case .imported(let response) = try VisitDocumentStream.importVisits(
-            bytes, threads: importThreads, progress: { done in progress?.advance(to: Int64(done)) },
+            bytes, threads: importThreads, consumed: { done in reporter?.advance(to: Int64(done)) },
             begin: { () throws(CarFitError) in try store.beginSnapshot() }) {
-            progress?.finish()
+            reporter?.finish()
             return response
         }
-        let response = try importVisits(try JanssonParser.object(bytes))
-        progress?.finish()
+        let response = try importVisits(try JanssonParser.object(bytes), progress: progress)
+        reporter?.finish()
         return response
     }
 
-    /// Replaces the stored snapshot with the document's valid records.
-    public func importVisits(_ request: Fields) throws(CarFitError) -> JSON {
+    /// Replaces the stored snapshot with the document's valid records; a request without
+    /// `data` whose `file` names a path imports that file (`importFile`, with `progress`).
+    public func importVisits(_ request: Fields,
+                             progress: (Int) -> ProgressReporter? = { _ in nil }) throws(CarFitError) -> JSON {
+        if !request.has("data"), let path = try request.string("file") {
+            return try importFile(path, progress: progress)
+        }
         let snapshot = try VisitSnapshot(document: request)
         try visits.replaceAll(with: snapshot.visits)
         return snapshot.response
@@ -46,53 +105,104 @@ public struct VisitsService {
         let employee = try request.string("employeeId")
         let hour24 = try request.bool("hour24") ?? clock.hour24
         let store = visits
+        let sync = sync
         var writer = DayListWriter(clock: clock, hour24: hour24)
         for date in dates {
-            try writer.writeDay(date) { range, add throws(CarFitError) in
+            try writer.writeDay(date, local: try sync.shown(startingIn: clock.dayRange(for: date))) {
+                range, add throws(CarFitError) in
                 try store.forEachVisit(startingIn: range, employeeId: employee, add)
             }
         }
         return writer.finish()
     }
 
-    /// Fetches `source` and imports it as `importVisits` does: the document is read by the
-    /// import's streaming reader, which commits the snapshot only after the document's last
-    /// byte; anything that reader does not take is parsed whole, so that a document that is not
-    /// a visits document is reported as such. Any failure leaves the stored visits as they
-    /// were. `lock` is taken only once the body has arrived.
-    public func refresh(source: String?, timeoutMs: Int, lock: some Serializer) throws(CarFitError) -> JSON {
-        guard let url = source else {
-            throw .invalid("sources.visits", "No visits source is configured: set sources.visits when opening the core.")
+    /// Fetches `source` and imports it as `importVisits` does: the body is downloaded to a
+    /// temporary file and read from there by the import's streaming reader, which commits the
+    /// snapshot only after the document's last byte; anything that reader does not take is
+    /// parsed whole, so that a document that is not a visits document is reported as such. Any
+    /// failure leaves the stored visits as they were. `lock` is taken only once the body has
+    /// arrived. `progress`, given the body's size, may answer a reporter of its import.
+    public func refresh(url: String, http: HTTPClient, validators: SourceValidators = SourceValidators(),
+                        lock: some Serializer,
+                        progress: (Int) -> ProgressReporter? = { _ in nil }) throws(CarFitError) -> RefreshOutcome {
+        switch try SourceFetch.fetch(url, http: http, validators: validators, what: "visits") {
+        case .notModified: return .notModified
+        case .body(let body):
+            return .stored(try refresh(body, lock: lock, progress: progress),
+                           etag: body.response.etag, lastModified: body.response.lastModified)
         }
-        let body = try SourceFetch.fetch(url, timeoutMs: timeoutMs, what: "visits")
+    }
+
+    /// Imports a fetched body as the refresh does.
+    func refresh(_ body: SourceFetch.Body, lock: some Serializer,
+                 progress: (Int) -> ProgressReporter? = { _ in nil }) throws(CarFitError) -> JSON {
         let store = visits
         let threads = importThreads
-        let streamed = body.bytes.withUnsafeBytes { bytes -> Result<StreamedImport, CarFitError> in
-            do throws(CarFitError) {
-                return .success(try lock.locked { () throws(CarFitError) in
+        let file = body.file
+        let reporter = progress(file.count)
+        let streamed: StreamedImport
+        do throws(CarFitError) {
+            streamed = try file.withBytes { bytes throws(CarFitError) -> StreamedImport in
+                try lock.locked { () throws(CarFitError) in
                     try VisitDocumentStream.importVisits(
-                        bytes, threads: threads, begin: { () throws(CarFitError) in try store.beginSnapshot() })
-                })
-            } catch {
-                return .failure(error)
+                        bytes, threads: threads,
+                        consumed: { done in
+                            file.release(upTo: done)
+                            reporter?.advance(to: Int64(done))
+                        },
+                        begin: { () throws(CarFitError) in try store.beginSnapshot() })
+                }
             }
+        } catch where error.status == .invalid {
+            // The streamed reader refuses a document only when all its records were rejected.
+            throw SourceFetch.notDocument(body.url, what: "visits", error)
         }
-        switch streamed {
-        case .success(.imported(let response)): return response
-        case .failure(let error): throw error
-        case .success(.declined): break
+        if case .imported(let response) = streamed {
+            reporter?.finish()
+            return response
         }
         let document = try SourceFetch.document(body, what: "visits")
         let snapshot: VisitSnapshot
         do throws(CarFitError) {
             snapshot = try VisitSnapshot(document: document)
         } catch {
-            throw SourceFetch.notDocument(url, what: "visits", error)
+            throw SourceFetch.notDocument(body.url, what: "visits", error)
         }
-        return try lock.locked { () throws(CarFitError) in
+        let response = try lock.locked { () throws(CarFitError) in
             try store.replaceAll(with: snapshot.visits)
             return snapshot.response
         }
+        reporter?.finish()
+        return response
+    }
+
+    /// Imports the visits document in the file at `path` as `importVisits` does, reading it
+    /// through a mapping of the file rather than into memory. A file that cannot be read is
+    /// `invalid`, field `file`, with the system's reason. `progress`, given the file's size,
+    /// may answer a reporter of the bytes read.
+    public func importFile(_ path: String,
+                           progress: (Int) -> ProgressReporter? = { _ in nil }) throws(CarFitError) -> JSON {
+        let file = try MappedFile(path: path, field: "file")
+        let store = visits
+        let threads = importThreads
+        let reporter = progress(file.count)
+        let response = try file.withBytes { bytes throws(CarFitError) -> JSON in
+            if case .imported(let response) = try VisitDocumentStream.importVisits(
+                bytes, threads: threads,
+                consumed: { done in
+                    file.release(upTo: done)
+                    reporter?.advance(to: Int64(done))
+                },
+                begin: { () throws(CarFitError) in try store.beginSnapshot() }) {
+                return response
+            }
+            let document = try JanssonParser.object(bytes, what: "visits file")
+            let snapshot = try VisitSnapshot(document: document)
+            try store.replaceAll(with: snapshot.visits)
+            return snapshot.response
+        }
+        reporter?.finish()
+        return response
     }
 
     /// The order to drive a day's open visits in, with arrival and departure times.
@@ -102,10 +212,22 @@ public struct VisitsService {
         return try DayPlan(request: plan, visits: visits, clock: clock).json
     }
 
-    /// The visits whose local start day is `date`, in start order (ties in snapshot order).
+    /// The visits whose local start day is `date`, in start order (ties in snapshot order),
+    /// each with the state the washer's changes show.
     public func visitsOn(_ date: CivilDate, employeeId: String?) throws(CarFitError) -> [Visit] {
-        try visits.visits(startingIn: clock.dayRange(for: date), employeeId: employeeId)
+        let range = clock.dayRange(for: date)
+        let changed = try sync.shown(startingIn: range)
+        return try visits.visits(startingIn: range, employeeId: employeeId)
             .filter { clock.localDate($0.start) == date }
+            .map { visit in
+                guard !changed.isEmpty,
+                      let shown = changed[VisitKey(visitId: visit.visitId, start: visit.start, repetition: visit.repetition)]
+                else { return visit }
+                var local = visit
+                local.state = shown.state
+                if let used = shown.timeUsedMinutes { local.timeUsed = used }
+                return local
+            }
     }
 
     /// A request's list of ISO days, duplicates dropped (first kept); nil when absent.

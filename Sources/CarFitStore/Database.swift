@@ -10,7 +10,8 @@ public enum SQLValue: Sendable, Equatable {
 }
 
 /// One SQLite connection through its C API. Not thread-safe by itself: the core serialises
-/// access. Every SQLite failure is reported as a `storage` error carrying SQLite's message.
+/// access. Every SQLite failure is reported as a `storage` error that names the file and says
+/// what the user can do (`StorageFailure`).
 ///
 /// Statements: `statement(_:)` hands each caller a statement of its own. Prepared statements
 /// are kept for reuse, but one is handed out again only after the `Statement` that held it is
@@ -33,30 +34,48 @@ public final class Database {
     /// The tables each committed transaction wrote, for the change feed (see `ChangeTracker`).
     private let tracker = ChangeTracker()
     public let path: String
+    /// How long a statement waits for another connection's lock before failing.
+    let busyTimeoutMs: Int32
+    /// The last SQLite failure reported, to tell it apart from other errors while opening.
+    private var lastFailure: StorageFailure?
 
     /// Idle prepared statements kept per SQL text; more are finalised when released.
     static let idlePerSQL = 4
 
     /// Opens (creating if absent) the database at `path` (`":memory:"` for a private in-memory
     /// one), waits up to `busyTimeoutMs` for other connections' locks, and migrates the schema.
+    ///
+    /// A failure is `storage` with `field` "database" and a message saying what is in the way
+    /// (a missing directory, permissions, a read-only file or disk, a file that is not a
+    /// database, a full disk, another program's lock).
     public init(path: String, busyTimeoutMs: Int32 = 10_000) throws(CarFitError) {
         self.path = path
+        self.busyTimeoutMs = busyTimeoutMs
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         handle = db
-        guard rc == SQLITE_OK, db != nil else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+        guard rc == SQLITE_OK, let db else {
+            let failure = StorageFailure(path: path, code: rc, systemError: db.map { sqlite3_system_errno($0) } ?? 0,
+                                         message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory",
+                                         busyTimeoutMs: busyTimeoutMs)
             close()
-            throw CarFitError(.storage, "Cannot open the database \"\(path)\": \(message).", field: "database")
+            throw failure.openError
         }
         sqlite3_busy_timeout(db, busyTimeoutMs)
         sqlite3_extended_result_codes(db, 1)
-        if let db { tracker.install(on: db) }
-        do {
+        tracker.install(on: db)
+        do throws(CarFitError) {
             // Reading the schema version makes SQLite read the file: a file that is not a
             // database fails here rather than on first use.
             _ = try scalarInt("PRAGMA user_version")
+            // SQLite opens a file it may not write read-only without a word; every write
+            // would fail later.
+            if sqlite3_db_readonly(db, "main") == 1 {
+                let reason = StorageFailure.obstacle(path: path, systemError: 0) ?? .readOnlyFile
+                lastFailure = StorageFailure(path: path, reason: reason)
+                throw StorageFailure(path: path, reason: reason).error
+            }
             if path != ":memory:" && !path.isEmpty {
                 try execute("PRAGMA journal_mode=WAL")
                 try execute("PRAGMA synchronous=NORMAL")
@@ -65,9 +84,10 @@ public final class Database {
             try Schema.migrate(self)
         } catch {
             close()
+            if let failure = lastFailure, error.message == failure.error.message { throw failure.openError }
             var e = error
             if e.field == nil { e.field = "database" }
-            e.message = "Cannot use the database \"\(path)\": \(e.message)"
+            e.message = "Cannot open \(StorageFailure.shown(path)): \(e.message)"
             throw e
         }
     }
@@ -92,9 +112,14 @@ public final class Database {
     /// Whether the connection is closed.
     public var isClosed: Bool { handle == nil }
 
-    func error(_ rc: Int32, _ what: String) -> CarFitError {
-        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
-        return CarFitError(.storage, "The database failed (\(what)): \(message).")
+    /// The `storage` error of SQLite's result code `rc` on this connection: what failed and
+    /// what the user can do, by `StorageFailure`.
+    func error(_ rc: Int32, message: String? = nil) -> CarFitError {
+        let text = message ?? handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+        let failure = StorageFailure(path: path, code: rc, systemError: handle.map { sqlite3_system_errno($0) } ?? 0,
+                                     message: text, busyTimeoutMs: busyTimeoutMs)
+        lastFailure = failure
+        return failure.error
     }
 
     /// Runs one or more statements that return no rows.
@@ -104,9 +129,9 @@ public final class Database {
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
         settleCommit()
         if rc != SQLITE_OK {
-            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
+            let text = message.map { String(cString: $0) }
             sqlite3_free(message)
-            throw CarFitError(.storage, "The database failed: \(text).")
+            throw error(rc, message: text)
         }
     }
 
@@ -120,7 +145,7 @@ public final class Database {
         let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
         guard rc == SQLITE_OK, let stmt else {
             sqlite3_finalize(stmt)
-            throw error(rc, "prepare")
+            throw error(rc)
         }
         return Statement(stmt, sql: sql, database: self)
     }
@@ -245,7 +270,9 @@ public final class Database {
             // SQLite ends the whole transaction on some failures (disk full, I/O error): then
             // there is nothing left to nest in, and writing on would autocommit.
             guard sqlite3_get_autocommit(handle) == 0 else {
-                throw CarFitError(.storage, "The database ended the transaction after an earlier failure.")
+                throw StorageFailure(path: path, reason: .other(
+                    "an earlier failure (such as a full disk) ended the change in progress, so nothing was saved. Try again"
+                )).error
             }
             try execute("SAVEPOINT \(Database.savepoint(nextLevelID))")
         }
@@ -324,7 +351,7 @@ public final class Statement {
         case .double(let v): rc = sqlite3_bind_double(stmt, index, v)
         case .text(let v): rc = sqlite3_bind_text(stmt, index, v, -1, cf_sqlite_transient())
         }
-        guard rc == SQLITE_OK else { throw database.error(rc, "bind") }
+        guard rc == SQLITE_OK else { throw database.error(rc) }
     }
 
     public func bind(_ index: Int32, _ value: String?) throws(CarFitError) {
@@ -347,7 +374,7 @@ public final class Statement {
         switch rc {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw database.error(rc, "step")
+        default: throw database.error(rc)
         }
     }
 

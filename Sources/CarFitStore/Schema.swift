@@ -126,6 +126,91 @@ enum Schema {
         CREATE INDEX visits_by_day ON visits (start_ms, seq, visit_id, employee_id, name, state, expected_time, tasks,
                                               task_minutes, address, phone, latitude, longitude);
         """,
+        // Each source's refresh state: the validators of its last stored 200 (for the URL they
+        // came from), its last attempt, success and error, and where those fall in the order of
+        // every source's attempts (`seq`), from which the offline flag is read.
+        """
+        CREATE TABLE source_state (
+            name TEXT PRIMARY KEY,                -- visits, articles, catalog, patterns
+            validators_url TEXT,                  -- the URL etag and last_modified answer for
+            etag TEXT,
+            last_modified TEXT,
+            last_attempt_ms INTEGER,
+            last_success_ms INTEGER,
+            not_modified INTEGER NOT NULL DEFAULT 0 CHECK (not_modified IN (0, 1)),
+            consecutive_failures INTEGER NOT NULL DEFAULT 0,
+            error_reason TEXT,                    -- NULL: the last attempt succeeded (or none)
+            error_message TEXT,
+            error_ms INTEGER,
+            error_status INTEGER,
+            success_seq INTEGER,                  -- attempt order of the last success
+            network_failure_seq INTEGER           -- attempt order of the last network failure
+        );
+        """,
+        // The washer's updates. Each visit keeps its repetition (its place among the snapshot's
+        // records of its (visit_id, start_ms) pair: the key's third part) and the source's time
+        // used. `local_changes` is the outbox and the applied changes still shown (seq = outbox
+        // order); `visit_local` is each changed visit's overlay as the day query shows it;
+        // `sync_state` is the one row of the push's bookkeeping, with the database's client id,
+        // made here once; `sync_rejected` keeps the last rejected changes.
+        """
+        ALTER TABLE visits ADD COLUMN repetition INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE visits ADD COLUMN time_used INTEGER;
+        UPDATE visits SET repetition = (SELECT count(*) FROM visits AS o
+                                        WHERE o.start_ms = visits.start_ms AND o.visit_id IS visits.visit_id
+                                          AND o.seq < visits.seq);
+        DROP INDEX visits_by_day;
+        CREATE INDEX visits_by_day ON visits (start_ms, seq, visit_id, employee_id, name, state, expected_time, tasks,
+                                              task_minutes, address, phone, latitude, longitude, repetition, time_used);
+        CREATE UNIQUE INDEX visits_by_key ON visits (visit_id, start_ms, repetition);
+        CREATE TABLE local_changes (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            mutation_id TEXT NOT NULL UNIQUE,
+            visit_key TEXT NOT NULL,
+            visit_id TEXT,
+            start_ms INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            at_ms INTEGER NOT NULL,               -- the core's clock when the washer made it
+            time_used INTEGER,
+            reason TEXT,
+            status TEXT NOT NULL CHECK (status IN ('pending', 'applied'))
+        );
+        CREATE INDEX local_changes_by_key ON local_changes (visit_key, seq);
+        CREATE INDEX local_changes_pending ON local_changes (seq) WHERE status = 'pending';
+        CREATE TABLE visit_local (
+            visit_key TEXT PRIMARY KEY,
+            visit_id TEXT,
+            start_ms INTEGER NOT NULL,
+            repetition INTEGER NOT NULL,
+            base_started_ms INTEGER,              -- the start a later Done measures from
+            shown_state TEXT,                     -- the last change's state; NULL: the snapshot's
+            pending INTEGER NOT NULL CHECK (pending IN (0, 1)),
+            time_used INTEGER                     -- the last change's time used; NULL: the snapshot's
+        );
+        CREATE INDEX visit_local_by_start ON visit_local (start_ms);
+        CREATE TABLE sync_state (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            client_id TEXT NOT NULL,
+            last_attempt_ms INTEGER,
+            last_success_ms INTEGER,
+            last_error TEXT,                      -- JSON {"reason", "message", "at", "httpStatus"}
+            consecutive_failures INTEGER NOT NULL,
+            next_attempt_ms INTEGER
+        );
+        INSERT INTO sync_state (id, client_id, consecutive_failures) VALUES (1,
+            lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2)
+            || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2)
+            || '-' || lower(hex(randomblob(6))), 0);
+        CREATE TABLE sync_rejected (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            mutation_id TEXT NOT NULL,
+            visit_id TEXT,
+            start_ms INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            at_ms INTEGER NOT NULL
+        );
+        """,
     ]
 
     /// The indexes of `table` as the migrations left them in the database: each name with its
@@ -147,10 +232,10 @@ enum Schema {
     static func migrate(_ db: Database) throws(CarFitError) {
         let version = try db.scalarInt("PRAGMA user_version") ?? 0
         if version < 0 {
-            throw CarFitError(.storage, "its schema version \(version) is not one libcarfit writes.")
+            throw CarFitError(.storage, "its version mark (\(version)) is not one libcarfit writes: it belongs to another program. Choose another path.")
         }
         if version > currentVersion {
-            throw CarFitError(.storage, "it was written by a newer libcarfit (schema \(version), this one knows \(currentVersion)).")
+            throw CarFitError(.storage, "it was written by a newer libcarfit (database version \(version); this one knows up to \(currentVersion)). Use that newer libcarfit, or choose another path.")
         }
         if version == currentVersion { return }
         try db.transaction { () throws(CarFitError) in

@@ -9,8 +9,8 @@ public enum StoredAreas {
 
     /// Table name -> the areas whose documents read it.
     public static let byTable: [String: [String]] = [
-        // Key/value facts: today the articles' last update time.
-        "meta": ["articles"],
+        // Key/value facts: the articles' last update time and the sources' attempt counter.
+        "meta": ["articles", "sources"],
         // The day list and the calendar's visit counts.
         "visits": ["visits", "calendar"],
         "transactions": ["transactions", "insights"],
@@ -24,6 +24,15 @@ public enum StoredAreas {
         "order_lines": ["orders"],
         "articles": ["articles"],
         "patterns": ["patterns"],
+        // Each source's last attempt, success, error and validators (sources.status).
+        "source_state": ["sources"],
+        // The washer's changes waiting to be pushed: the outbox, and each card's pending marker.
+        "local_changes": ["outbox", "visits"],
+        // A changed visit's state as its card shows it (the calendar's counts do not follow it).
+        "visit_local": ["visits"],
+        // The push's bookkeeping and the changes the server refused (sync.status).
+        "sync_state": ["outbox"],
+        "sync_rejected": ["outbox"],
     ]
 
     /// The areas of the written `tables`, in `areas` order; `["all"]` when a table is not mapped.

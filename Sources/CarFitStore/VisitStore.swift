@@ -38,6 +38,13 @@ public struct VisitStore {
         private var open = true
         /// The visits' indexes dropped until the commit, with the migrations' text to build them.
         private var droppedIndexes: [(name: String, sql: String)] = []
+        /// How often each (visitId, start) pair came so far: the next record's repetition.
+        private var repetitions: [Pair: Int] = [:]
+
+        private struct Pair: Hashable {
+            var visitId: String?
+            var start: Int64
+        }
 
         /// Rows after which the indexes are dropped until the commit.
         static let bulkRows: Int64 = 1_000
@@ -49,8 +56,8 @@ public struct VisitStore {
                 try db.execute("DELETE FROM visits")
                 insert = try db.statement("""
                     INSERT INTO visits (seq, visit_id, employee_id, start_ms, name, state, expected_time, tasks,
-                                        task_minutes, address, phone, latitude, longitude)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                                        task_minutes, address, phone, latitude, longitude, repetition, time_used)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
                     """)
             } catch {
                 db.rollback(level)
@@ -80,6 +87,11 @@ public struct VisitStore {
             try insert.bind(11, v.phone)
             try insert.bind(12, v.latitude)
             try insert.bind(13, v.longitude)
+            let pair = Pair(visitId: v.visitId, start: v.start.milliseconds)
+            let repetition = repetitions[pair, default: 0]
+            repetitions[pair] = repetition &+ 1
+            try insert.bind(14, Int64(repetition))
+            try insert.bind(15, v.timeUsed.map(Int64.init))
             _ = try insert.step()
             seq += 1
         }
@@ -88,6 +100,8 @@ public struct VisitStore {
             guard open else { return }
             insert.reset()
             for index in droppedIndexes { try db.execute(index.sql) }
+            repetitions = [:]
+            try SyncStore(db).snapshotStored()
             try db.commit(level)
             open = false
         }
@@ -116,7 +130,7 @@ public struct VisitStore {
                              _ body: (VisitRow) throws(CarFitError) -> Void) throws(CarFitError) {
         let s = try db.statement("""
             SELECT visit_id, employee_id, start_ms, name, state, expected_time, tasks, task_minutes,
-                   address, phone, latitude, longitude
+                   address, phone, latitude, longitude, time_used, repetition
             FROM visits WHERE start_ms >= ?1 AND start_ms < ?2 AND (?3 IS NULL OR employee_id = ?3)
             ORDER BY start_ms, seq
             """)
@@ -132,7 +146,8 @@ public struct VisitStore {
                 name: s.utf8(3) ?? none, state: s.utf8(4), expectedTime: s.utf8(5),
                 tasks: s.utf8(6) ?? none, taskMinutes: Int(s.int(7) ?? 0),
                 address: s.utf8(8) ?? none, phone: s.utf8(9),
-                latitude: s.double(10), longitude: s.double(11)))
+                latitude: s.double(10), longitude: s.double(11),
+                timeUsed: s.int(12).map { Int(clamping: $0) }, repetition: Int(clamping: s.int(13) ?? 0)))
         }
     }
 
@@ -145,6 +160,25 @@ public struct VisitStore {
         var out: [Int64] = []
         while try s.step() { if let v = s.int(0) { out.append(v) } }
         return out
+    }
+
+    /// The stored visit named by `key`, or nil.
+    public func visit(_ key: VisitKey) throws(CarFitError) -> Visit? {
+        let s = try db.statement("""
+            SELECT visit_id, employee_id, start_ms, name, state, expected_time, tasks, task_minutes,
+                   address, phone, latitude, longitude, time_used, repetition
+            FROM visits WHERE visit_id IS ?1 AND start_ms = ?2 AND repetition = ?3
+            """)
+        defer { s.reset() }
+        try s.bind(1, key.visitId)
+        try s.bind(2, key.start.milliseconds)
+        try s.bind(3, Int64(key.repetition))
+        guard try s.step() else { return nil }
+        return Visit(visitId: s.text(0), employeeId: s.text(1), start: Instant(milliseconds: s.int(2) ?? 0),
+                     name: s.text(3) ?? "", state: s.text(4), expectedTime: s.text(5), tasks: s.text(6) ?? "",
+                     taskMinutes: Int(clamping: s.int(7) ?? 0), address: s.text(8) ?? "", phone: s.text(9),
+                     latitude: s.double(10), longitude: s.double(11),
+                     timeUsed: s.int(12).map { Int(clamping: $0) }, repetition: Int(clamping: s.int(13) ?? 0))
     }
 
     public func count() throws(CarFitError) -> Int {

@@ -16,15 +16,26 @@ enum OperationProbes {
     /// "refused", each naming its own URL.
     static let visitsSource = "http://127.0.0.1:1/visits.json"
     static let articlesSource = "http://127.0.0.1:1/articles.json"
+    static let catalogSource = "http://127.0.0.1:1/catalog.json"
+    static let patternsSource = "http://127.0.0.1:1/patterns/random"
+    static let updatesSource = "http://127.0.0.1:1/visit-updates"
+    /// Mads Kolding's visit on the example day (Todo in the sample).
+    static let madsKey = "ec94deca-d66a-4d62-b049-72414870de00|1599729300000|0"
+    /// The second of Mads Kolding's two visits on 2020-09-30, started on the prepared core: one
+    /// change waits in its outbox.
+    static let laterKey = "ec94deca-d66a-4d62-b049-72414870de00|1601457300000|1"
 
     static let config = """
         {"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": true,
-         "sources": {"visits": "\(visitsSource)", "articles": "\(articlesSource)"}}
+         "sources": {"visits": "\(visitsSource)", "articles": "\(articlesSource)",
+                     "catalog": "\(catalogSource)", "patterns": "\(patternsSource)",
+                     "visitUpdates": "\(updatesSource)"}}
         """
 
     /// A core on the example day with every sample document of examples/data imported, two
     /// employees (Ada Lovelace, PIN 4821, logged in; Grace Hopper, PIN 7777), one order placed
-    /// (product 104 x 1) and product 104 x 2 in Ada's cart.
+    /// (product 104 x 1) and product 104 x 2 in Ada's cart, and one visit of 2020-09-30 started
+    /// (one change in the outbox).
     static func preparedCore(_ lib: Library) throws -> TestCore {
         let core = try TestCore(lib, config: config)
         let steps: [(String, String)] = [
@@ -39,6 +50,7 @@ enum OperationProbes {
             ("cart.add", #"{"productId": 104}"#),
             ("cart.checkout", "{}"),
             ("cart.add", #"{"productId": 104, "quantity": 2}"#),
+            ("visits.set_state", #"{"key": "\#(laterKey)", "state": "InProgress"}"#),
         ]
         for (method, request) in steps {
             let reply = core.call(method, request)
@@ -74,6 +86,26 @@ enum OperationProbes {
                 XCTAssertEqual(r.error["url"] as? String, visitsSource, m)
                 // The stored visits are kept.
                 XCTAssertEqual(core.call("visits.list", #"{"dates": ["2020-09-10"]}"#).list("days").first?.list("visits").count, 3, m)
+            },
+            "visits.set_state": OperationProbe(request: #"{"key": "\#(madsKey)", "state": "InProgress"}"#) { r, core, m in
+                let card = r.dict("visit")
+                XCTAssertEqual(card.string("key"), madsKey, m)
+                XCTAssertEqual(card.string("state"), "InProgress", m)
+                XCTAssertEqual(card.string("stateColor"), "#F5C709", m)
+                XCTAssertEqual(card.object["pending"] as? Bool, true, m)
+                XCTAssertEqual(core.call("sync.status", "{}").int("pending"), 2, m)
+            },
+            "sync.push": OperationProbe(request: "{}", status: 6) { r, core, m in
+                XCTAssertEqual(r.error["reason"] as? String, "refused", m)
+                let status = core.call("sync.status", "{}")
+                XCTAssertEqual(status.int("consecutiveFailures"), 1, m)
+                XCTAssertEqual(status.int("pending"), 1, m)
+            },
+            "sync.status": OperationProbe(request: "{}") { r, _, m in
+                XCTAssertEqual(r.int("pending"), 1, m)
+                XCTAssertEqual(r.int("consecutiveFailures"), 0, m)
+                XCTAssertEqual(r.string("clientId")?.count, 36, m)
+                XCTAssertEqual(r.list("rejected").count, 0, m)
             },
             "visits.plan": OperationProbe(request: #"{"date": "2020-09-10"}"#) { r, _, m in
                 XCTAssertEqual(r.string("date"), "2020-09-10", m)
@@ -136,6 +168,12 @@ enum OperationProbes {
                 XCTAssertEqual(r.int("imported"), 1, m)
                 XCTAssertEqual(r.object.keys.sorted(), ["imported", "rejected"], m)
                 XCTAssertEqual(core.call("catalog.product", #"{"id": 900}"#).dict("product").string("name"), "House Red", m)
+            },
+            "catalog.refresh": OperationProbe(request: "{}", status: 6) { r, core, m in
+                XCTAssertEqual(r.error["reason"] as? String, "refused", m)
+                XCTAssertEqual(r.error["url"] as? String, catalogSource, m)
+                XCTAssertEqual(core.call("catalog.product", #"{"id": 101}"#).dict("product").int("id"), 101, m)
+                XCTAssertEqual(core.call("sources.status", nil).dict("sources").dict("catalog").int("consecutiveFailures"), 1, m)
             },
             "catalog.list": OperationProbe(request: #"{"category": "Red Wines"}"#) { r, _, m in
                 XCTAssertEqual(r.strings("categories").count, 5, m)
@@ -242,6 +280,17 @@ enum OperationProbes {
             },
             "images.cancel": OperationProbe(request: #"{"urls": ["http://127.0.0.1:1/a.png"]}"#) { r, _, m in
                 XCTAssertEqual(r.object as? [String: Int], ["cancelled": 0], m)
+            },
+            "patterns.refresh": OperationProbe(request: #"{"count": 3}"#, status: 6) { r, core, m in
+                XCTAssertEqual(r.error["reason"] as? String, "refused", m)
+                XCTAssertEqual(r.error["url"] as? String, patternsSource, m)
+                XCTAssertEqual(core.call("carousel.generate", #"{"rows": 1, "columns": 1}"#).list("rows").count, 1, m)
+            },
+            "sources.status": OperationProbe(request: "{}") { r, _, m in
+                XCTAssertEqual(r.object["offline"] as? Bool, false, m)
+                XCTAssertEqual(r.dict("sources").object.keys.sorted(), ["articles", "catalog", "patterns", "visits"], m)
+                XCTAssertEqual(r.dict("sources").dict("visits").string("url"), visitsSource, m)
+                XCTAssertNil(r.dict("sources").dict("visits").string("lastAttemptAt"), m)
             },
             "images.stats": OperationProbe(request: "{}") { r, _, m in
                 XCTAssertEqual(r.object.keys.sorted(), ["disk", "memory", "prefetch", "requests"], m)

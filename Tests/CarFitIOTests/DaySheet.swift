@@ -61,6 +61,9 @@ extension DaySheet.Card {
             "employeeId": .str(v.employeeId),
             "distanceMeters": distanceMeters.map { .int(Int64($0)) } ?? .null,
             "distanceKm": distanceMeters.map { .double(DaySummary.kilometres($0)) } ?? .null,
+            "key": .string(VisitKey(visitId: v.visitId, start: v.start, repetition: v.repetition).text),
+            "pending": .bool(false),
+            "timeUsedMinutes": .int(v.timeUsed),
         ])
     }
 }

@@ -1,5 +1,6 @@
 import CarFitCore
 import CarFitIO
+import CarFitNet
 import CarFitServices
 import CarFitStore
 import XCTest
@@ -33,11 +34,38 @@ final class ArticlesServiceTests: XCTestCase {
         }
         XCTAssertEqual(failed?.field, "status")
         let refused = refusal { () throws(CarFitError) in
-            _ = try service.refresh(source: "http://127.0.0.1:1/articles", timeoutMs: 2000, lock: f)
+            _ = try service.refresh(url: "http://127.0.0.1:1/articles", http: HTTPClient(timeoutMs: 2000), lock: f)
         }
         XCTAssertEqual(refused?.status, .unavailable)
         XCTAssertEqual(refused?.extra["reason"], "refused")
         XCTAssertEqual(try ArticleStore(f.db).all().count, 9)
+    }
+
+    /// A document whose every article is rejected is refused with the rejections and keeps
+    /// the stored articles and their instant; an empty one is a snapshot.
+    func testASnapshotWhoseArticlesWereAllRejectedChangesNothing() throws {
+        var f = try ServiceFixture()
+        let document = try ServiceFixture.data("articles.json")
+        _ = try ArticlesService(articles: ArticleStore(f.db), clock: f.clock)
+            .importArticles(try document.withUnsafeBytes { bytes throws(CarFitError) in try JanssonParser.object(bytes) })
+        f.clock = try Clock(zoneName: "UTC", fixedNow: try XCTUnwrap(Instant(iso: "2020-09-11T07:00:00Z")))
+        let service = ArticlesService(articles: ArticleStore(f.db), clock: f.clock)
+        let failed = refusal { () throws(CarFitError) in
+            _ = try service.importArticles(try ServiceFixture.fields(#"{"status": "success", "content": [{"id": 1}]}"#))
+        }
+        XCTAssertEqual(failed?.status, .invalid)
+        XCTAssertEqual(failed?.field, "content")
+        XCTAssertEqual(failed?.message.hasPrefix("The document's only article was rejected (content[0]."), true, failed?.message ?? "")
+        guard case .array(let rejected)? = failed?.extra["rejected"] else { return XCTFail("no rejected list") }
+        XCTAssertEqual(rejected.count, 1)
+        XCTAssertEqual(rejected.first?.objectValue?["index"], 0)
+        XCTAssertEqual(try ArticleStore(f.db).count(), 9)
+        XCTAssertEqual(try ArticleStore(f.db).updatedAt()?.iso, "2020-09-10T07:00:00Z")
+
+        let empty = try service.importArticles(try ServiceFixture.fields(#"{"status": "success", "content": []}"#))
+        XCTAssertEqual(empty.objectValue?["imported"], 0)
+        XCTAssertEqual(try ArticleStore(f.db).count(), 0)
+        XCTAssertEqual(try ArticleStore(f.db).updatedAt()?.iso, "2020-09-11T07:00:00Z")
     }
 
     func testFormatDate() throws {

@@ -10,7 +10,7 @@ final class ImagesServiceTests: XCTestCase {
     func service(_ f: ServiceFixture) throws -> ImagesService {
         var images = CoreConfig.Images()
         images.directory = NSTemporaryDirectory() + "carfit-images-test-\(UInt32.random(in: 0...UInt32.max))"
-        let pipeline = try ImagePipeline(config: images, timeoutMs: 2000)
+        let pipeline = try ImagePipeline(config: images, http: HTTPClient(timeoutMs: 2000))
         addTeardownBlock {
             pipeline.close()
             try? FileManager.default.removeItem(atPath: images.directory ?? "")

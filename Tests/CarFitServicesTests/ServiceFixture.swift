@@ -27,7 +27,7 @@ final class ServiceFixture: Serializer {
         return try body()
     }
 
-    var visits: VisitsService { VisitsService(visits: VisitStore(db), clock: clock, importThreads: 2) }
+    var visits: VisitsService { VisitsService(db: db, clock: clock, importThreads: 2) }
     var calendarService: CalendarService {
         CalendarService(db: db, visits: VisitStore(db), clock: clock, firstWeekday: .monday, documents: documents)
     }

@@ -5,8 +5,11 @@ import CarFitCore
 /// The schema's migrations: a new file gets the latest schema, an older one is brought up to
 /// it with its rows kept, a newer one is refused and left as it was.
 final class MigrationTests: XCTestCase {
-    private let tables = ["articles", "cart_lines", "employees", "login_guard", "meta", "order_lines", "orders",
-                          "patterns", "products", "transactions", "visits"]
+    private let tables = ["articles", "cart_lines", "employees", "local_changes", "login_guard", "meta", "order_lines",
+                          "orders", "patterns", "products", "source_state", "sync_rejected", "sync_state", "transactions",
+                          "visit_local", "visits"]
+    private let indexes = ["articles_by_published", "local_changes_by_key", "local_changes_pending", "orders_by_employee",
+                           "transactions_by_category", "visit_local_by_start", "visits_by_day", "visits_by_key"]
 
     private func names(_ db: Database, type: String) throws -> [String] {
         try db.query("SELECT name FROM sqlite_master WHERE type = ?1 AND name NOT LIKE 'sqlite_%' ORDER BY name",
@@ -18,11 +21,14 @@ final class MigrationTests: XCTestCase {
 
     func testFreshDatabaseGetsTheLatestSchema() throws {
         let db = try Database(path: ":memory:")
-        XCTAssertEqual(Schema.currentVersion, 6)
+        XCTAssertEqual(Schema.currentVersion, 8)
         XCTAssertEqual(try db.scalarInt("PRAGMA user_version"), Schema.currentVersion)
         XCTAssertEqual(try names(db, type: "table"), tables)
-        XCTAssertEqual(try names(db, type: "index"),
-                       ["articles_by_published", "orders_by_employee", "transactions_by_category", "visits_by_day"])
+        XCTAssertEqual(try names(db, type: "index"), indexes)
+        // The database's client id, made once by the migration: a version 4 UUID.
+        let client = try db.query("SELECT client_id FROM sync_state")
+        guard case .text(let id)? = client.first?.first else { return XCTFail("no client id") }
+        XCTAssertTrue(UUIDv4.isValid(id), id)
     }
 
     func testOlderSchemaIsMigratedAndKeepsItsRows() throws {
@@ -44,9 +50,9 @@ final class MigrationTests: XCTestCase {
         let db = try Database(path: path)
         XCTAssertEqual(try db.scalarInt("PRAGMA user_version"), Schema.currentVersion)
         XCTAssertEqual(try names(db, type: "table"), tables)
-        // Migration 6 replaced the first visits index with the covering one.
-        XCTAssertEqual(try names(db, type: "index"),
-                       ["articles_by_published", "orders_by_employee", "transactions_by_category", "visits_by_day"])
+        // Migration 6 replaced the first visits index with the covering one, migration 7 added
+        // the visit keys and the outbox.
+        XCTAssertEqual(try names(db, type: "index"), indexes)
         XCTAssertEqual(try TestDatabase.visitNames(db), ["Kept"])
         let day = Int64(1_599_696_000_000)..<Int64(1_599_782_400_000)
         XCTAssertEqual(try VisitStore(db).visits(startingIn: day).map(\.visitId), ["a"])

@@ -37,7 +37,7 @@ final class SnapshotTests: XCTestCase {
         let db = try Database(path: ":memory:")
         let store = VisitStore(db)
         let indexes = try TestDatabase.visitIndexes(db)
-        XCTAssertEqual(indexes.count, 1)
+        XCTAssertEqual(indexes.count, 2)
         try store.replaceAll(with: visits(3, prefix: "old"))
         // Past the point where the writer drops the indexes.
         let count = Int(VisitStore.SnapshotWriter.bulkRows) + 10

@@ -26,7 +26,11 @@ final class CoreEventsTests: XCTestCase {
         XCTAssertThrowsError(try core.refreshing("articles") { () throws(CarFitError) -> JSON in
             throw CarFitError(.unavailable, "refused")
         })
-        XCTAssertEqual(try sourceStatuses(core), ["ok", "not_modified", "failed"], "no event when no request was made")
+        XCTAssertThrowsError(try core.refreshing("catalog") { () throws(CarFitError) -> JSON in
+            throw CarFitError(.invalid, "No catalog source is configured.", field: "sources.catalog")
+        })
+        XCTAssertEqual(try sourceStatuses(core), ["ok", "not_modified", "failed"],
+                       "no event when no request was made, nor for a request refused before the network")
         let sources = try events(core).compactMap { $0.objectValue?["source"] }
         XCTAssertEqual(sources, ["visits", "catalog", "articles"])
     }

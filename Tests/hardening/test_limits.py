@@ -53,7 +53,7 @@ def test_the_header_lists_the_operations(lib):
     """Every declared operation has its method name and the other way round, the library
     exports each one, and carfit_call knows each name (an unknown one is misuse on "method")."""
     assert NAMED == DECLARED
-    assert len(METHODS) == 38
+    assert len(METHODS) == 44
     for method in METHODS:
         assert hasattr(lib, "carfit_" + method.replace(".", "_")), method
     with carfit.Core(DAY_CONFIG) as core:
@@ -128,25 +128,29 @@ def outcome(method: str, request: bytes) -> tuple:
 
 
 #: What each operation answers on a fresh core to {"data": <deep value>}: the status and the field
-#: of its error (0, None: it succeeds, reading nothing from "data" but visits.import). A
+#: of its error (0, None: it succeeds, reading nothing from "data"). A visits import refuses
+#: a "data" that is not an array, and one whose every element is rejected (invalid, "data"). A
 #: required member other than "data" is missing (invalid, naming it), nobody is logged in for
 #: the cart (unauthorized), or no source is configured for a refresh.
 AT_DEPTH = {
-    "visits.import": (0, None), "visits.list": (0, None), "visits.refresh": (2, "sources.visits"),
-    "visits.plan": (2, "date"),
+    "visits.import": (2, "data"), "visits.list": (0, None), "visits.refresh": (2, "sources.visits"),
+    "visits.plan": (2, "date"), "visits.set_state": (2, "key"),
+    "sync.push": (2, "sources.visitUpdates"), "sync.status": (0, None),
     "calendar.get": (0, None), "calendar.next": (0, None), "calendar.previous": (0, None),
     "calendar.select": (2, "date"), "calendar.month": (2, "year"),
     "employees.create": (2, "pin"), "employees.list": (0, None), "employees.recover_pin": (2, "email"),
     "session.login": (2, "pin"), "session.logout": (0, None), "session.get": (0, None),
-    "catalog.import": (2, "products"), "catalog.list": (0, None), "catalog.product": (2, "id"),
+    "catalog.import": (2, "products"), "catalog.refresh": (2, "sources.catalog"), "catalog.list": (0, None),
+    "catalog.product": (2, "id"),
     "cart.add": (5, None), "cart.update": (5, None), "cart.remove": (5, None), "cart.get": (5, None),
     "cart.checkout": (5, None), "cart.orders": (5, None),
     "transactions.import": (2, "transactions"), "transactions.list": (0, None), "transactions.pin": (2, "id"),
     "insights.get": (0, None),
     "articles.import": (2, "content"), "articles.refresh": (2, "sources.articles"), "articles.list": (0, None),
     "articles.format_date": (2, "date"),
-    "patterns.import": (2, "patterns"), "carousel.generate": (2, "rows"),
+    "patterns.import": (2, "patterns"), "patterns.refresh": (2, "sources.patterns"), "carousel.generate": (2, "rows"),
     "images.prefetch": (2, "urls"), "images.cancel": (2, "urls"), "images.stats": (0, None),
+    "sources.status": (0, None),
     "events.wait": (0, None),
 }
 
@@ -158,12 +162,10 @@ def test_every_operation_has_its_answer_at_depth():
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_nesting_up_to_the_limit_is_parsed(lib, method, shape):
-    """2048 values deep: parsed, then answered by the operation as `AT_DEPTH` says (a visits
-    import refuses a "data" that is an object, field "data", and skips elements that are not
-    records) and exactly as the same shape only 8 values deep: same status, field, members."""
+    """2048 values deep: parsed, then answered by the operation as `AT_DEPTH` says and exactly as
+    the same shape only 8 values deep: same status, field, members."""
     deep = outcome(method, SHAPES[shape](2048))
-    expected = (2, "data") if (method, shape) == ("visits.import", "objects") else AT_DEPTH[method]
-    assert deep[:2] == expected, f"{method}: {deep}"
+    assert deep[:2] == AT_DEPTH[method], f"{method}: {deep}"
     assert deep == outcome(method, SHAPES[shape](8))
 
 

@@ -270,6 +270,8 @@ class SyncServer:
         self.lock = threading.Lock()
         self.faults = Faults()
         self.document: dict[str, Any] = {"success": True, "message": None, "data": [], "code": 200}
+        #: The snapshot's records by (visitId, start in ms), built when first needed.
+        self._pairs: dict[tuple[str, int], list[dict[str, Any]]] | None = None
         if visits is not None:
             self.set_visits(visits)
         self.applied: dict[str, int] = {}
@@ -383,6 +385,7 @@ class SyncServer:
         if not isinstance(document, dict) or not isinstance(document.get("data"), list):
             raise ControlError("visits must be a document with a data array")
         self.document = copy.deepcopy(document)
+        self._pairs = None
 
     def control(self, control: Any) -> None:
         """Applies a `/_control` document."""
@@ -430,9 +433,17 @@ class SyncServer:
             return copy.deepcopy(self.document)
 
     def _records_of(self, visit_id: str, start_ms: int) -> list[dict[str, Any]]:
-        return [r for r in self.document["data"]
-                if isinstance(r, dict) and r.get("visitId") == visit_id
-                and parse_instant(r.get("startTimeUtc")) == start_ms]
+        """The records of a visit, in snapshot order (lock held). Mutations change only states
+        and times used, never a record's pair, so the index lives until the snapshot is replaced."""
+        if self._pairs is None:
+            pairs: dict[tuple[str, int], list[dict[str, Any]]] = {}
+            for r in self.document["data"]:
+                if isinstance(r, dict) and isinstance(r.get("visitId"), str):
+                    start = parse_instant(r.get("startTimeUtc"))
+                    if start is not None:
+                        pairs.setdefault((r["visitId"], start), []).append(r)
+            self._pairs = pairs
+        return self._pairs.get((visit_id, start_ms), [])
 
     def _judge(self, m: dict[str, Any]) -> str | None:
         """Why the server refuses a new mutation, or None when it applies it (lock held)."""

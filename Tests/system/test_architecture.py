@@ -20,9 +20,9 @@ ALLOWED = {
     "CarFitCore": {"Foundation"},
     "CarFitIO": {"CarFitCore", "CJansson"} | PLATFORM,
     "CarFitStore": {"CarFitCore", "CarFitIO", "CSQLite"} | PLATFORM,
-    "CarFitNet": {"CarFitCore", "FoundationNetworking"} | PLATFORM,
-    "CarFitServices": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet"} | PLATFORM,
-    "CarFit": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitServices", "CCarFit"} | PLATFORM,
+    "CarFitNet": {"CarFitCore", "CarFitHTTP"} | PLATFORM,
+    "CarFitServices": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"} | PLATFORM,
+    "CarFit": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices", "CCarFit"} | PLATFORM,
     "CarFitLink": set(),
 }
 

@@ -41,3 +41,41 @@ def test_c_examples_makefile_asks_for_the_library_build(tmp_path):
     assert result.returncode != 0
     assert f"build the library first: make -C {ROOT}" in result.stderr
     assert "test -e" not in result.stderr + result.stdout
+
+
+def test_c_articles_example_shows_the_offline_banner_over_its_cache(tmp_path):
+    """Online once (the cache filled, no banner), then the source refuses: the cached articles
+    with the "[offline]" banner read from carfit_sources_status."""
+    import http.server
+    import threading
+    body = (ROOT / "examples" / "data" / "articles.json").read_bytes()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):  # noqa: N802
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    program = str(ROOT / "examples" / "c" / "bin" / "articles")
+    database = ["--database", str(tmp_path / "cache.sqlite")]
+    try:
+        online = subprocess.run([program, f"http://127.0.0.1:{server.server_port}/articles.json"] + database,
+                                capture_output=True, text=True, timeout=60)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert online.returncode == 0, online.stderr
+    assert "Refreshed 9 articles" in online.stdout and "[offline]" not in online.stdout
+    offline = subprocess.run([program, "http://127.0.0.1:1/articles.json"] + database,
+                             capture_output=True, text=True, timeout=60)
+    assert offline.returncode == 0, offline.stderr
+    assert "[offline] No connection" in offline.stdout
+    assert "[offline] articles: refused, 1 failed attempt in a row" in offline.stdout
+    assert "9 articles" in offline.stdout

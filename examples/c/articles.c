@@ -8,7 +8,8 @@
  *
  * Options: [URL | file.json] --database FILE --now INSTANT --tz ZONE --timeout MS --12h --24h
  *
- * With a URL the cache is kept in --database (default: carfit-articles.sqlite in $TMPDIR or
+ * With a URL, a failed refresh for want of a connection shows the "[offline]" banner from
+ * carfit_sources_status above the cached articles. The cache is kept in --database (default: carfit-articles.sqlite in $TMPDIR or
  * /tmp), so a later run without network still shows the last articles. With a file the
  * database is in memory unless --database is given.
  *
@@ -152,6 +153,32 @@ static void print_feed(json_t *list)
     printf("%zu article%s\n", json_array_size(articles), json_array_size(articles) == 1 ? "" : "s");
 }
 
+/*
+ * The "no connection" banner a screen shows while the core says it is offline
+ * (carfit_sources_status): the latest network failure of any source came after the last
+ * success. It names each source whose last attempt failed, with the reason.
+ */
+static void print_banner(carfit_core *core)
+{
+    json_t *status = NULL, *sources, *entry;
+    const char *name;
+
+    if (run(core, "carfit_sources_status", carfit_sources_status, NULL, &status, 0) != CARFIT_OK)
+        return;
+    if (json_is_true(json_object_get(status, "offline"))) {
+        printf("[offline] No connection: showing the stored articles.\n");
+        sources = json_object_get(status, "sources");
+        json_object_foreach(sources, name, entry) {
+            json_t *error = json_object_get(entry, "lastError");
+            if (json_is_object(error))
+                printf("[offline] %s: %s, %lld failed attempt%s in a row\n", name, str_or(error, "reason", "?"),
+                       (long long)json_integer_value(json_object_get(entry, "consecutiveFailures")),
+                       json_integer_value(json_object_get(entry, "consecutiveFailures")) == 1 ? "" : "s");
+        }
+    }
+    json_decref(status);
+}
+
 /* ---- main ---------------------------------------------------------------------------- */
 
 static int usage(void)
@@ -286,6 +313,7 @@ int main(int argc, char **argv)
             printf("Offline (%s): %s\n", carfit_status_name(status),
                    str_or(json_object_get(result, "error"), "message", "no details"));
         }
+        print_banner(core);
     }
     json_decref(result);
     result = NULL;

@@ -1,6 +1,7 @@
 // Patterns, carousel and images. Each export is one line: the operation named in `Manifest` by the boundary.
 
 @c public func carfit_patterns_import(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.call("patterns.import", core, request, response) }
+@c public func carfit_patterns_refresh(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.call("patterns.refresh", core, request, response) }
 @c public func carfit_carousel_generate(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.call("carousel.generate", core, request, response) }
 /// Bytes out: `*bytes` a new buffer of `*length` bytes (freed with `carfit_free`).
 @c public func carfit_images_data(_ core: OpaquePointer?, _ request: CarfitRequest?, _ bytes: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, _ length: UnsafeMutablePointer<UInt>?, _ response: CarfitResponse?) -> Int32 { Boundary.binary("carfit_images_data", core, request, bytes, length, response) }

@@ -1,4 +1,4 @@
-// Visits: import, list, refresh and plan of the washer's day. Each export is one line: the operation named in `Manifest` by the boundary.
+// Visits: import, list, refresh and plan of the washer's day, and the washer's state changes. Each export is one line: the operation named in `Manifest` by the boundary.
 
 /// The `const char *request` and `char **response` parameters of every operation.
 public typealias CarfitRequest = UnsafePointer<CChar>
@@ -8,3 +8,4 @@ public typealias CarfitResponse = UnsafeMutablePointer<UnsafeMutablePointer<CCha
 @c public func carfit_visits_list(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.call("visits.list", core, request, response) }
 @c public func carfit_visits_refresh(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.call("visits.refresh", core, request, response) }
 @c public func carfit_visits_plan(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.call("visits.plan", core, request, response) }
+@c public func carfit_visits_set_state(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.call("visits.set_state", core, request, response) }

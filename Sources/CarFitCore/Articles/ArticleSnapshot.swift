@@ -2,8 +2,8 @@
 public typealias ArticleSnapshot = RecordImport<Article>
 
 extension RecordImport where Record == Article {
-    /// A document without a `content` array, or whose `status` is present and not `"success"`,
-    /// is `invalid` (and nothing may be stored from it).
+    /// A document without a `content` array, whose `status` is present and not `"success"`, or
+    /// with records of which none is valid, is `invalid` (and nothing may be stored from it).
     public init(document f: Fields) throws(CarFitError) {
         if let v = f.value("status") {
             guard case .string(let status) = v, status == "success" else {
@@ -14,6 +14,7 @@ extension RecordImport where Record == Article {
             throw .invalid("content", "The document has no content array of articles.")
         }
         self.init(records, decode: Article.decode)
+        try requireAccepted(field: "content", record: "article")
     }
 
     public var articles: [Article] { accepted }

@@ -1,13 +1,38 @@
 import Foundation
 
 /// The validated `carfit_open` configuration. Every field is checked when the core opens, also
-/// the ones only later features read, so a bad value is reported at once with its field.
+/// the ones only later features read, so a bad value is reported at once with its field; a
+/// member the library does not know (`ConfigMembers`) is refused, so a typo is never silently
+/// ignored.
 public struct CoreConfig: Sendable {
     public enum Weekday: String, Sendable { case monday, sunday }
 
+    /// Where each area's refresh fetches from: absolute http or https URLs, nil when not
+    /// configured.
     public struct Sources: Sendable, Equatable {
+        /// The visits API (`visits.refresh`).
         public var visits: String?
+        /// The news API (`articles.refresh`).
         public var articles: String?
+        /// The product catalog, in either catalog shape (`catalog.refresh`).
+        public var catalog: String?
+        /// One random pattern per request (`patterns.refresh`).
+        public var patterns: String?
+        /// Where the washer's own updates are sent.
+        public var visitUpdates: String?
+    }
+
+    /// The limits on every HTTP transfer.
+    public struct HTTP: Sendable, Equatable {
+        /// Connecting, and each wait for data, in milliseconds.
+        public var timeoutMs: Int = 10_000
+        /// The whole transfer, in milliseconds.
+        public var totalTimeoutMs: Int = 120_000
+        /// The limit on a body once decoded (after any gzip or deflate), in bytes.
+        public var maxBodyBytes: Int64 = 268_435_456
+
+        /// The defaults.
+        public init() {}
     }
 
     public struct Images: Sendable, Equatable {
@@ -27,7 +52,9 @@ public struct CoreConfig: Sendable {
     public var hour24: Bool
     public var firstWeekday = Weekday.monday
     public var sources = Sources()
-    public var timeoutMs: Int = 10_000
+    public var http = HTTP()
+    /// `http.timeoutMs`, the wait the image pipeline and the refreshes are given.
+    public var timeoutMs: Int { http.timeoutMs }
     public var images = Images()
     /// Requests larger than this many bytes are refused (`invalid`) before parsing.
     public var maxRequestBytes: Int = 512 * 1024 * 1024
@@ -42,10 +69,12 @@ public struct CoreConfig: Sendable {
         importThreads = min(8, max(0, processors))
     }
 
-    /// Reads and validates a config object; unknown fields are ignored. The defaults come from
-    /// the host process (see `init(hour24:processors:)`).
+    /// Reads and validates a config object; a member not in `ConfigMembers` is `invalid`, in
+    /// the config itself and inside `sources`, `http` and `images`. The defaults come from the
+    /// host process (see `init(hour24:processors:)`).
     public init(_ f: Fields, localeHour24: Bool, processors: Int) throws(CarFitError) {
         self.init(hour24: localeHour24, processors: processors)
+        try ConfigMembers.check(f, known: ConfigMembers.root)
         if let db = try f.string("database") {
             guard !db.isEmpty, !db.utf8.contains(0) else { throw .invalid("database", "database must be a file path or \":memory:\".") }
             database = db
@@ -70,13 +99,21 @@ public struct CoreConfig: Sendable {
             firstWeekday = day
         }
         if let s = try f.object("sources") {
+            try ConfigMembers.check(s, known: ConfigMembers.sources)
             sources.visits = try CoreConfig.url(s, "visits")
             sources.articles = try CoreConfig.url(s, "articles")
+            sources.catalog = try CoreConfig.url(s, "catalog")
+            sources.patterns = try CoreConfig.url(s, "patterns")
+            sources.visitUpdates = try CoreConfig.url(s, "visitUpdates")
         }
         if let h = try f.object("http") {
-            if let t = try h.int("timeoutMs", in: 1...600_000) { timeoutMs = Int(t) }
+            try ConfigMembers.check(h, known: ConfigMembers.http)
+            if let t = try h.int("timeoutMs", in: 1...600_000) { http.timeoutMs = Int(t) }
+            if let t = try h.int("totalTimeoutMs", in: 1...3_600_000) { http.totalTimeoutMs = Int(t) }
+            if let b = try h.int("maxBodyBytes", in: 1...(1 << 40)) { http.maxBodyBytes = b }
         }
         if let i = try f.object("images") {
+            try ConfigMembers.check(i, known: ConfigMembers.images)
             if let dir = try i.string("directory") {
                 guard !dir.isEmpty, !dir.utf8.contains(0) else { throw .invalid(i.path("directory"), "images.directory must be a directory path.") }
                 images.directory = dir

@@ -71,7 +71,8 @@ public struct PushAnswer: Sendable, Equatable {
         self.init(applied: applied, rejected: rejected)
     }
 
-    static func malformed(_ what: String) -> CarFitError {
+    /// `unavailable`, reason `"malformed"`: the answer `what` (a phrase: "is not JSON").
+    public static func malformed(_ what: String) -> CarFitError {
         CarFitError(.unavailable, "The update server's answer \(what); every change stays pending.",
                     extra: JSONObject(["reason": "malformed"]))
     }

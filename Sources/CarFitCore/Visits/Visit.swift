@@ -16,11 +16,16 @@ public struct VisitRecord<Text> {
     public var phone: Text?
     public var latitude: Double?
     public var longitude: Double?
+    /// The source's `visitTimeUsed` in minutes, or nil.
+    public var timeUsed: Int?
+    /// The record's place among the snapshot's records of its (visitId, start) pair: 0 for the
+    /// first, 1 for the next, … (the third part of its `VisitKey`).
+    public var repetition: Int
 
     @inlinable
     public init(visitId: Text?, employeeId: Text?, start: Instant, name: Text, state: Text?,
                 expectedTime: Text?, tasks: Text, taskMinutes: Int, address: Text, phone: Text?,
-                latitude: Double?, longitude: Double?) {
+                latitude: Double?, longitude: Double?, timeUsed: Int? = nil, repetition: Int = 0) {
         self.visitId = visitId
         self.employeeId = employeeId
         self.start = start
@@ -33,6 +38,8 @@ public struct VisitRecord<Text> {
         self.phone = phone
         self.latitude = latitude
         self.longitude = longitude
+        self.timeUsed = timeUsed
+        self.repetition = repetition
     }
 
     /// The same visit with every text member converted by `transform`.
@@ -41,7 +48,8 @@ public struct VisitRecord<Text> {
         VisitRecord<Other>(visitId: visitId.map(transform), employeeId: employeeId.map(transform), start: start,
                            name: transform(name), state: state.map(transform), expectedTime: expectedTime.map(transform),
                            tasks: transform(tasks), taskMinutes: taskMinutes, address: transform(address),
-                           phone: phone.map(transform), latitude: latitude, longitude: longitude)
+                           phone: phone.map(transform), latitude: latitude, longitude: longitude,
+                           timeUsed: timeUsed, repetition: repetition)
     }
 
     /// Both coordinates, when the visit has them.
@@ -69,7 +77,7 @@ extension Visit {
     public static let memberNames = [
         "visitId", "homeBobEmployeeId", "startTimeUtc", "houseOwnerFirstName", "houseOwnerLastName",
         "visitState", "expectedTime", "tasks", "houseOwnerAddress", "houseOwnerZip", "houseOwnerCity",
-        "houseOwnerMobilePhone", "houseOwnerLatitude", "houseOwnerLongitude",
+        "houseOwnerMobilePhone", "houseOwnerLatitude", "houseOwnerLongitude", "visitTimeUsed",
     ]
 
     /// The members of each object of `tasks` that `decode` reads.
@@ -114,7 +122,16 @@ extension Visit {
             address: join([try f.string("houseOwnerAddress"), try f.string("houseOwnerZip"), try f.string("houseOwnerCity")]),
             phone: try f.string("houseOwnerMobilePhone"),
             latitude: latitude,
-            longitude: longitude)
+            longitude: longitude,
+            timeUsed: timeUsed(f))
+    }
+
+    /// `visitTimeUsed` when it is a whole number of minutes from 0 to 100,000; anything else
+    /// (missing, null, text, a fraction, out of range) is no time used rather than a rejected
+    /// record: 1.0 stored such records and a refresh must not start dropping them.
+    static func timeUsed(_ f: Fields) -> Int? {
+        guard case .int(let minutes)? = f.value("visitTimeUsed"), (0...100_000).contains(minutes) else { return nil }
+        return Int(minutes)
     }
 
     /// Trimmed non-empty parts joined with one space.

@@ -37,20 +37,21 @@ public enum JanssonParser {
     /// Parses a byte buffer that is not a request (a fetched body, a stored text); an empty
     /// buffer is a syntax error at position 0.
     public static func parse(bytes: [UInt8]) -> Result<JSON, SyntaxError> {
-        bytes.withUnsafeBufferPointer { buffer -> Result<JSON, SyntaxError> in
-            buffer.withMemoryRebound(to: CChar.self) { chars -> Result<JSON, SyntaxError> in
-                guard let base = chars.baseAddress, chars.count > 0 else {
-                    return .failure(SyntaxError(text: "the text is empty", line: 1, column: 0, position: 0))
-                }
-                var error = json_error_t()
-                guard let root = json_loadb(base, chars.count, cf_json_flags_any(), &error) else {
-                    return .failure(SyntaxError(text: errorText(error), line: Int(error.line),
-                                                column: Int(error.column), position: Int(error.position)))
-                }
-                defer { json_decref(root) }
-                return .success(convert(root))
-            }
+        bytes.withUnsafeBytes { parse(buffer: $0) }
+    }
+
+    /// `parse(bytes:)` over borrowed bytes (a mapped file, a buffer the caller owns).
+    public static func parse(buffer: UnsafeRawBufferPointer) -> Result<JSON, SyntaxError> {
+        guard let raw = buffer.baseAddress, buffer.count > 0 else {
+            return .failure(SyntaxError(text: "the text is empty", line: 1, column: 0, position: 0))
         }
+        var error = json_error_t()
+        guard let root = json_loadb(raw.assumingMemoryBound(to: CChar.self), buffer.count, cf_json_flags_any(), &error) else {
+            return .failure(SyntaxError(text: errorText(error), line: Int(error.line),
+                                        column: Int(error.column), position: Int(error.position)))
+        }
+        defer { json_decref(root) }
+        return .success(convert(root))
     }
 
     /// jansson's own description of a parse error ("'[' or '{' expected near '<'").

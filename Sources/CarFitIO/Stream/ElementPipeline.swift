@@ -42,9 +42,11 @@ struct ElementPipeline<Record: Sendable> {
 
     /// Walks the array whose opening bracket the scanner has just taken, handing each element's
     /// outcome to `take` in document order. A throw from `take` stops the run (after every
-    /// batch in flight has finished) and is rethrown. `progress` gets the offset in the
-    /// document's bytes up to which the elements have been taken, after each batch.
-    func run(_ scanner: inout DocumentScanner, progress: (Int) -> Void = { _ in },
+    /// batch in flight has finished) and is rethrown. `consumed` hears, after each batch's
+    /// outcomes were taken, the offset up to which the bytes are no longer needed by this run
+    /// (a mapped file drops its pages behind it).
+    func run(_ scanner: inout DocumentScanner,
+             consumed: (Int) -> Void = { _ in },
              take: (Result<Record, Rejection>) throws(CarFitError) -> Void) throws(CarFitError) -> Outcome {
         guard let base = scanner.bytes.baseAddress else { return .malformed }
         let source = Source(base: base, level: level, decode: decode)
@@ -105,7 +107,7 @@ struct ElementPipeline<Record: Sendable> {
             do throws(CarFitError) {
                 for outcome in batch.outcomes { try take(outcome) }
                 batch.outcomes = []
-                if let end = batch.spans.last?.upperBound { progress(end) }
+                if let last = batch.spans.last { consumed(last.upperBound) }
             } catch {
                 source.stop()
                 throw error

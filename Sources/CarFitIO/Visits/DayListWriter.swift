@@ -29,9 +29,12 @@ public struct DayListWriter: ~Copyable {
     /// Writes the day `date`. `rows` is given the range of start instants (ms since the epoch)
     /// that holds the day's visits and a function to hand it each stored visit of that range,
     /// in start order with ties in snapshot order; visits whose local day is not `date` are
-    /// left out.
+    /// left out. `local` holds the washer's changes shown over the day's cards (at least those
+    /// of `Clock.dayRange(for: date)`), by visit key (a local time used of nil shows the
+    /// record's own).
     public mutating func writeDay<E: Error>(
         _ date: CivilDate,
+        local: [VisitKey: ShownVisit] = [:],
         rows: (Range<Int64>, (VisitRow) -> Void) throws(E) -> Void
     ) throws(E) {
         out.append(days == 0 ? "{\"date\":" : ",{\"date\":")
@@ -39,12 +42,35 @@ public struct DayListWriter: ~Copyable {
         out.appendString(date.description)
         out.append(",\"visits\":[")
         let range = clock.dayRange(for: date)
-        var day = DayCards(date: date, times: LocalTimes(clock: clock, over: range), hour24: hour24)
+        var day = DayCards(date: date, times: LocalTimes(clock: clock, over: range), hour24: hour24, local: local)
         try rows(range) { row in day.add(row, to: &out) }
         out.append("],\"summary\":")
         day.summary.json.encode(into: &out)
         out.append("}")
         total = total + day.summary
+    }
+
+    /// Writes `{"visit": card}`: the card of the visit `key` as the list of its day shows it
+    /// (its distance from the day's card before it), or nothing when the day has no such
+    /// card; answers whether it was written. For a writer made only for this.
+    public static func card<E: Error>(
+        _ key: VisitKey, on date: CivilDate, clock: Clock, hour24: Bool,
+        local: [VisitKey: ShownVisit],
+        rows: (Range<Int64>, (VisitRow) -> Void) throws(E) -> Void
+    ) throws(E) -> JSONBuffer? {
+        var out = JSONBuffer(capacity: 1024)
+        out.append("{\"visit\":")
+        // The card and the cards before it start no later than the visit: the rest of the day
+        // is not read.
+        let day = clock.dayRange(for: date)
+        let end = key.start.milliseconds < day.upperBound ? key.start.milliseconds + 1 : day.upperBound
+        let range = day.lowerBound..<max(day.lowerBound, end)
+        var cards = DayCards(date: date, times: LocalTimes(clock: clock, over: day), hour24: hour24,
+                             local: local, only: key)
+        try rows(range) { row in cards.add(row, to: &out) }
+        guard cards.summary.visits > 0 else { return nil }
+        out.append("}")
+        return out
     }
 
     /// The finished document.
@@ -63,11 +89,25 @@ private struct DayCards {
     let hour24: Bool
     var summary = DaySummary()
     var previous: (latitude: Double, longitude: Double)?
+    /// The washer's changes shown over this day's cards, by key.
+    let changed: [VisitKey: ShownVisit]
+    /// Only this visit's card is written (the day's others still count for its distance).
+    let only: VisitKey?
+    /// Room to compose a key in, kept across cards.
+    var scratch: [UInt8] = []
 
-    init(date: CivilDate, times: LocalTimes, hour24: Bool) {
+    init(date: CivilDate, times: LocalTimes, hour24: Bool, local: [VisitKey: ShownVisit] = [:], only: VisitKey? = nil) {
         self.date = date
         self.times = times
         self.hour24 = hour24
+        self.changed = local
+        self.only = only
+    }
+
+    /// The key of a row, built only when some key must be compared.
+    static func key(of row: VisitRow) -> VisitKey {
+        VisitKey(visitId: row.visitId.map { String(decoding: $0, as: UTF8.self) }, start: row.start,
+                 repetition: row.repetition)
     }
 
     /// Writes the card of `row` (keys in the order the header lists them) if it starts on the day.
@@ -77,15 +117,24 @@ private struct DayCards {
         let position = row.coordinate
         let meters = DaySummary.legMeters(from: previous, to: position)
         previous = position
+        let key: VisitKey? = changed.isEmpty && only == nil ? nil : Self.key(of: row)
+        if let only, key != only { return }
+        let shown = key.flatMap { changed[$0] }
         out.append(summary.visits == 0 ? "{\"visitId\":" : ",{\"visitId\":")
         summary.add(taskMinutes: row.taskMinutes, distanceMeters: meters)
         Self.text(row.visitId, &out)
         out.append(",\"name\":")
         out.appendString(utf8: row.name)
         out.append(",\"state\":")
-        Self.text(row.state, &out)
-        out.append(",\"stateColor\":\"")
-        out.append(VisitState.colorText(of: row.state.flatMap { VisitState.known(utf8: $0.span) }))
+        if let state = shown?.state {
+            out.appendString(state)
+            out.append(",\"stateColor\":\"")
+            out.append(VisitState.colorText(of: VisitState(source: state)))
+        } else {
+            Self.text(row.state, &out)
+            out.append(",\"stateColor\":\"")
+            out.append(VisitState.colorText(of: row.state.flatMap { VisitState.known(utf8: $0.span) }))
+        }
         out.append("\"")
         // Times are digits, colons and letters: quoted as they are.
         out.append(",\"startTime\":\"")
@@ -119,7 +168,37 @@ private struct DayCards {
         if let meters { out.appendInt(Int64(meters)) } else { out.appendNull() }
         out.append(",\"distanceKm\":")
         if let meters { out.appendDouble(DaySummary.kilometres(meters)) } else { out.appendNull() }
+        out.append(",\"key\":")
+        Self.key(row, &scratch, &out)
+        out.append(",\"pending\":")
+        out.append(shown?.pending == true ? "true" : "false")
+        out.append(",\"timeUsedMinutes\":")
+        if let used = shown?.timeUsedMinutes ?? row.timeUsed { out.appendInt(Int64(used)) } else { out.appendNull() }
         out.append("}")
+    }
+
+    /// The row's key as `VisitKey.text` writes it, with no string built: the visit id's bytes
+    /// with `%`, `|` and `~` escaped (all ASCII, so escaping bytes is escaping scalars), `~`
+    /// for no id, then the start's milliseconds and the repetition; composed in `scratch`.
+    private static func key(_ row: VisitRow, _ scratch: inout [UInt8], _ out: inout JSONBuffer) {
+        scratch.removeAll(keepingCapacity: true)
+        if let id = row.visitId {
+            for byte in id {
+                switch byte {
+                case UInt8(ascii: "%"): scratch.append(contentsOf: [0x25, 0x32, 0x35])
+                case UInt8(ascii: "|"): scratch.append(contentsOf: [0x25, 0x37, 0x43])
+                case UInt8(ascii: "~"): scratch.append(contentsOf: [0x25, 0x37, 0x45])
+                default: scratch.append(byte)
+                }
+            }
+        } else {
+            scratch.append(UInt8(ascii: "~"))
+        }
+        scratch.append(UInt8(ascii: "|"))
+        scratch.append(contentsOf: String(row.start.milliseconds).utf8)
+        scratch.append(UInt8(ascii: "|"))
+        scratch.append(contentsOf: String(row.repetition).utf8)
+        scratch.withUnsafeBufferPointer { out.appendString(utf8: $0) }
     }
 
     private static func text(_ utf8: UnsafeBufferPointer<UInt8>?, _ out: inout JSONBuffer) {

@@ -10,12 +10,14 @@ import CarFitCore
 /// It handles the well-formed shape only. For anything else (a syntax error, a second `data`,
 /// no `data` array, a top level that is not an object) it rolls back and answers `.declined`,
 /// and the caller parses the document whole: errors then read exactly as for every other request.
+/// A document whose records were all rejected is rolled back and refused as `VisitSnapshot`
+/// refuses it.
 public enum VisitDocumentStream {
     /// Streams the document's records into the sink `begin` opens (once the `data` array is
-    /// reached), parsing on `threads` worker threads besides the caller's. `progress` gets the
-    /// bytes read so far as the records are written.
+    /// reached), parsing on `threads` worker threads besides the caller's. `consumed` hears
+    /// how far the records have been read and stored (see `ElementPipeline.run`).
     public static func importVisits<Sink: RecordSink<Visit>>(
-        _ bytes: UnsafeRawBufferPointer, threads: Int, progress: (Int) -> Void = { _ in },
+        _ bytes: UnsafeRawBufferPointer, threads: Int, consumed: (Int) -> Void = { _ in },
         begin: () throws(CarFitError) -> Sink
     ) throws(CarFitError) -> StreamedImport {
         var scanner = DocumentScanner(bytes)
@@ -47,7 +49,7 @@ public enum VisitDocumentStream {
                 let pipeline = ElementPipeline<Visit>(level: 3, threads: threads) { element, index in
                     Visit.decode(recordMembers(element), index: index)
                 }
-                let outcome = try pipeline.run(&scanner, progress: progress) { (result) throws(CarFitError) in
+                let outcome = try pipeline.run(&scanner, consumed: consumed) { (result) throws(CarFitError) in
                     switch result {
                     case .success(let visit):
                         try w.append(visit)
@@ -68,6 +70,10 @@ public enum VisitDocumentStream {
         }
         scanner.skipSpace()
         guard scanner.atEnd, let writer else { return abandon() }
+        if imported == 0, !rejected.isEmpty {
+            writer.rollback()
+            throw RecordImport<Visit>.allRejected(rejected, field: "data", record: "visit")
+        }
         try writer.commit()
         return .imported(RecordImport<Visit>.response(imported: imported, rejected: rejected))
     }

@@ -69,6 +69,10 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_visits_list": _OPERATION,
     "carfit_visits_refresh": _OPERATION,
     "carfit_visits_plan": _OPERATION,
+    "carfit_visits_set_state": _OPERATION,
+    # Sync
+    "carfit_sync_push": _OPERATION,
+    "carfit_sync_status": _OPERATION,
     # Calendar
     "carfit_calendar_get": _OPERATION,
     "carfit_calendar_next": _OPERATION,
@@ -84,6 +88,7 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_session_get": _OPERATION,
     # Catalog and cart
     "carfit_catalog_import": _OPERATION,
+    "carfit_catalog_refresh": _OPERATION,
     "carfit_catalog_list": _OPERATION,
     "carfit_catalog_product": _OPERATION,
     "carfit_cart_add": _OPERATION,
@@ -104,6 +109,7 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_articles_format_date": _OPERATION,
     # Patterns, carousel and images
     "carfit_patterns_import": _OPERATION,
+    "carfit_patterns_refresh": _OPERATION,
     "carfit_carousel_generate": _OPERATION,
     "carfit_images_data": (
         ctypes.c_int,
@@ -112,6 +118,8 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_images_prefetch": _OPERATION,
     "carfit_images_cancel": _OPERATION,
     "carfit_images_stats": _OPERATION,
+    # Sources
+    "carfit_sources_status": _OPERATION,
     # Events
     "carfit_events_wait": _OPERATION,
 }

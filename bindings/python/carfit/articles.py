@@ -15,7 +15,8 @@ class ArticlesMixin(EventsMixin):
 
     A refresh that fails raises :class:`~carfit.UnavailableError` and leaves the stored data as
     it was; ``error.document["reason"]`` says why (``"refused"``, ``"timeout"``,
-    ``"http_status"``, ``"html"``, ``"truncated"``, ``"not_json"``, ``"not_document"``, ...).
+    ``"http_status"``, ``"html"``, ``"truncated"``, ``"not_json"``, ``"not_document"``,
+    ``"rejected"``, ...).
     """
 
     __slots__ = ()
@@ -24,17 +25,23 @@ class ArticlesMixin(EventsMixin):
         """Replace the cached articles with a Cars API document (``articles.import``).
 
         Returns ``{"imported": n, "rejected": [{"index", "field", "message"}], "updatedAt"}``;
-        raises InvalidError for a document without a ``content`` array (nothing changes).
+        raises InvalidError for a document without a ``content`` array, or with articles of
+        which none is valid (``error.document["rejected"]`` lists them); nothing changes.
         """
         return self._call("articles.import", document_argument(document, "pass json.load(open(path)) for a file"))
 
-    def refresh_articles(self, progress: Optional[ProgressCallback] = None) -> Document:
-        """Fetch ``sources.articles`` and import it (``articles.refresh``); keeps the cache on failure.
+    def refresh_articles(
+        self, max_age_seconds: Optional[int] = None, progress: Optional[ProgressCallback] = None
+    ) -> Document:
+        """Fetch ``sources.articles`` and import it (``articles.refresh``); keeps the cache on
+        failure. Conditional and ``max_age_seconds`` as :meth:`refresh_visits`.
 
-        ``progress(done, total)`` is called on this thread as the download of a body of more
-        than 1 MiB goes on (see :meth:`import_visits`).
+        ``progress(done, total)`` is called on this thread for the refresh's ``progress``
+        events, as for :meth:`import_visits`; the library reports progress only for the
+        visits imports and refresh today, so for articles it is not called.
         """
-        return self._with_progress("articles.refresh", progress, lambda: self._call("articles.refresh"))
+        request = members(maxAgeSeconds=max_age_seconds) or None
+        return self._with_progress("articles.refresh", progress, lambda: self._call("articles.refresh", request))
 
     def list_articles(self, hour24: Optional[bool] = None) -> Document:
         """The cached articles, newest first, and ``updatedAt`` (None before any import) (``articles.list``)."""

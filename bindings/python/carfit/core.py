@@ -19,6 +19,8 @@ from .catalog import CatalogMixin
 from .transactions import TransactionsMixin
 from .articles import ArticlesMixin
 from .images import ImagesMixin
+from .sources import SourcesMixin
+from .sync import SyncMixin
 from .events import EventsMixin
 
 __all__ = ["Core", "Request"]
@@ -36,7 +38,7 @@ def _encode(request: Request) -> Optional[bytes]:
 
 
 class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, TransactionsMixin, ArticlesMixin,
-           ImagesMixin, EventsMixin):
+           ImagesMixin, SourcesMixin, SyncMixin, EventsMixin):
     """An open libcarfit core: database, clock, calendar state and caches.
 
     ``Core(config, **kwargs)`` opens a core; keyword arguments are merged into ``config``
@@ -49,13 +51,20 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
     - ``timeZone``: IANA zone of local days and times (``"UTC"``);
     - ``hour24``: True/False for 24h/12h times (from the locale: LC_ALL, LC_TIME, LANG);
     - ``firstWeekday``: ``"monday"`` or ``"sunday"`` (``"monday"``);
-    - ``sources``: ``{"visits": url, "articles": url}`` for the refresh methods (none);
-    - ``http``: ``{"timeoutMs": 1..600000}`` (10000);
+    - ``sources``: http or https URLs each area's refresh fetches from, ``{"visits": url,
+      "articles": url, "catalog": url, "patterns": url, "visitUpdates": url}`` (none);
+    - ``http``: limits on every transfer, a dict of ``timeoutMs`` 1..600000 (10000:
+      connecting and each wait for data), ``totalTimeoutMs`` 1..3600000 (120000: the whole
+      transfer) and ``maxBodyBytes`` 1..2**40 (268435456: the body once decoded);
     - ``images``: ``{"directory": path, "memoryBytes": n, "diskBytes": n, "concurrency":
       1..64}`` (a temporary directory of the core, 32 MiB, 256 MiB, 4);
     - ``maxRequestBytes``: the largest request accepted, in bytes (536870912);
     - ``importThreads``: 0..64 threads a large visits import parses on besides the calling
       thread; 0 parses on the calling thread alone (one per processor, at most 8).
+
+    The config is strict: a member not listed here (also inside ``sources``, ``http`` and
+    ``images``) raises :class:`~carfit.InvalidError` naming it in ``field``, with the nearest
+    known member in the message (``Core(timezone=...)``: "did you mean timeZone?").
 
     Use it as a context manager, or call :meth:`close`. A non-zero status of any call raises
     the :class:`~carfit.CarfitError` subclass of that status. One core may be used from
@@ -67,8 +76,10 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
 
         Raises:
             BadJSONError: ``config`` is JSON text that does not parse, or is not an object.
-            InvalidError: a config member is wrong (named in ``field``).
-            StorageError: the database cannot be opened or created (field ``"database"``).
+            InvalidError: a config member is unknown or wrong (named in ``field``).
+            StorageError: the database cannot be opened or created (field ``"database"``);
+                the message names the file and the obstacle (a missing directory, no
+                permission, a read-only file or disk, not a database, a full disk).
         """
         self._handle: Optional[ctypes.c_void_p] = None
         self._lib: ctypes.CDLL = load_library()

@@ -66,6 +66,50 @@ class Card(TypedDict, total=False):
     employeeId: Optional[str]
     distanceMeters: Optional[int]
     distanceKm: Optional[float]
+    key: str
+    pending: bool
+    timeUsedMinutes: Optional[int]
+
+
+class VisitChange(TypedDict, total=False):
+    """The answer of ``visits.set_state``: the changed card."""
+
+    visit: Card
+
+
+class PushResult(TypedDict, total=False):
+    """The answer of ``sync.push``; ``skipped`` (``"backoff"`` or ``"busy"``) and
+    ``nextAttemptAt`` only when an ``if_due`` push made no request."""
+
+    pushed: int
+    rejected: int
+    pending: int
+    skipped: str
+    nextAttemptAt: str
+
+
+class RejectedChange(TypedDict, total=False):
+    """A change the update server rejected, as ``sync.status`` lists it."""
+
+    mutationId: str
+    visitId: Optional[str]
+    startTimeUtc: str
+    state: str
+    reason: str
+    at: str
+
+
+class SyncStatus(TypedDict, total=False):
+    """The answer of ``sync.status``."""
+
+    clientId: str
+    pending: int
+    lastAttemptAt: Optional[str]
+    lastSuccessAt: Optional[str]
+    lastError: Optional[dict]
+    consecutiveFailures: int
+    nextAttemptAt: Optional[str]
+    rejected: List[RejectedChange]
 
 
 class Day(TypedDict, total=False):

@@ -127,7 +127,12 @@ class UnavailableError(CarfitError):
 
 
 class StorageError(CarfitError):
-    """Status 7: the database failed (cannot open, disk full, corrupt)."""
+    """Status 7: the database failed (cannot open, disk full, locked, damaged).
+
+    The message names the file and what is in the way: a missing directory, no permission, a
+    read-only file or disk, a file that is not a database, a full disk, another program's
+    lock. Nothing was changed.
+    """
 
     status = 7
 

@@ -33,6 +33,12 @@ class ImagesMixin(AreaMixin):
 
     # -- feed ---------------------------------------------------------------------------------
 
+    def refresh_patterns(self, count: Optional[int] = None, max_age_seconds: Optional[int] = None) -> Document:
+        """Add ``count`` (1..100, default 10) answers of ``sources.patterns`` to the pool
+        (``patterns.refresh``): ``{"added", "pool", "failed"}``; raises
+        :class:`~carfit.UnavailableError` only when every request failed."""
+        return self._call("patterns.refresh", members(count=count, maxAgeSeconds=max_age_seconds) or None)
+
     def import_patterns(self, document: Union[List[Any], Document, str, bytes]) -> Document:
         """Add patterns to the carousel's pool (``patterns.import``).
 

@@ -1,5 +1,5 @@
-"""Visits: the washer's day (methods ``visits.import``, ``visits.list``, ``visits.refresh`` and
-``visits.plan``)."""
+"""Visits: the washer's day (methods ``visits.import``, ``visits.list``, ``visits.refresh``,
+``visits.plan`` and ``visits.set_state``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Union, cast
 
 from ._area import Document, document_argument, members, string_list
 from .events import EventsMixin, ProgressCallback
-from .documents import ImportResult, VisitList
+from .documents import ImportResult, VisitChange, VisitList
 
 __all__ = ["VisitsMixin", "Point"]
 
@@ -51,8 +51,10 @@ class VisitsMixin(EventsMixin):
             records are skipped, the others replace the stored snapshot.
 
         Raises:
-            InvalidError: the document has no ``data`` array (field ``"data"``); nothing
-                changes.
+            InvalidError: the document has no ``data`` array, or has records of which none
+                is valid (``error.document["rejected"]`` lists them as a result would); field
+                ``"data"``; nothing changes. An empty ``data`` array is a snapshot with no
+                visits.
             ValueError: ``document`` is a string that looks like a file path.
         """
         request = document_argument(document, "to import a file, use import_visits_file(path)")
@@ -74,7 +76,8 @@ class VisitsMixin(EventsMixin):
 
         Raises:
             InvalidError: the file cannot be read (field ``"file"``, the system's reason in
-                the message), or the document has no ``data`` array; nothing changes.
+                the message), or the document is refused as by :meth:`import_visits`;
+                nothing changes.
         """
         request = {"file": os.path.abspath(os.fspath(path))}
         return cast(ImportResult, self._with_progress("visits.import", progress, lambda: self._call("visits.import", request)))
@@ -107,18 +110,25 @@ class VisitsMixin(EventsMixin):
         request = members(dates=string_list("dates", dates), employeeId=employee_id, hour24=hour24)
         return cast(VisitList, self._call("visits.list", request))
 
-    def refresh_visits(self, progress: Optional[ProgressCallback] = None) -> ImportResult:
-        """Fetch ``sources.visits`` and import it (``visits.refresh``).
+    def refresh_visits(
+        self, max_age_seconds: Optional[int] = None, progress: Optional[ProgressCallback] = None
+    ) -> ImportResult:
+        """Fetch ``sources.visits`` and import it (``visits.refresh``), conditionally: an
+        unchanged source answers ``{"imported": 0, "notModified": True}``.
 
-        ``progress(done, total)`` is called on this thread as the download of a body of more
-        than 1 MiB goes on, as for :meth:`import_visits`.
+        Args:
+            max_age_seconds: when the last success is younger than this, no request is made
+                and the answer is ``{"imported": 0, "fresh": True}``.
+            progress: ``progress(done, total)`` is called on this thread as the import of a
+                downloaded body of more than 1 MiB goes on, as for :meth:`import_visits`.
 
         Raises:
             UnavailableError: the source failed; the stored visits are kept, and
                 ``error.document["reason"]`` says why (``"refused"``, ``"timeout"``,
                 ``"http_status"``, ...).
         """
-        return cast(ImportResult, self._with_progress("visits.refresh", progress, lambda: self._call("visits.refresh")))
+        request = members(maxAgeSeconds=max_age_seconds) or None
+        return cast(ImportResult, self._with_progress("visits.refresh", progress, lambda: self._call("visits.refresh", request)))
 
     def plan_day(
         self,
@@ -161,3 +171,25 @@ class VisitsMixin(EventsMixin):
             detourFactor=detour_factor,
         )
         return self._call("visits.plan", request)
+
+    def set_visit_state(self, key: str, state: str, reason: Optional[str] = None) -> VisitChange:
+        """The washer changes a visit's state (``visits.set_state``): kept at once, in one
+        transaction with its outbox entry, and sent later by :meth:`push`.
+
+        Args:
+            key: the card's ``key``.
+            state: ``"InProgress"``, ``"Done"``, ``"Rejected"`` or ``"Todo"``. Allowed: Todo to
+                InProgress, InProgress to Done, Todo or InProgress to Rejected, InProgress to
+                Todo.
+            reason: optional text kept with a Rejected change (at most 1000 characters).
+
+        Returns:
+            ``{"visit": card}`` with the new state, ``"pending": True`` and, for Done, the
+            minutes since the start in ``"timeUsedMinutes"``.
+
+        Raises:
+            NotFoundError: no stored visit has the key.
+            ConflictError: the rules refuse the change (the message names both states).
+            InvalidError: an unknown state, a reason too long, or a visit without a visitId.
+        """
+        return cast(VisitChange, self._call("visits.set_state", members(key=key, state=state, reason=reason)))

@@ -53,6 +53,10 @@ class Source:
             "/no-content": (200, "application/json", b'{"status": "success"}', 0),
             "/no-data": (200, "application/json", b'{"success": true, "code": 200}', 0),
             "/status-error": (200, "application/json", b'{"status": "error", "content": []}', 0),
+            "/all-rejected-articles": (200, "application/json", b'{"status": "success", "content": [{"id": 1}]}', 0),
+            "/all-rejected-visits": (200, "application/json", b'{"data": [{"startTimeUtc": "yesterday"}]}', 0),
+            "/all-rejected-visits-whole": (200, "application/json",
+                                           b'{"data": [], "data": [{"startTimeUtc": "yesterday"}]}', 0),
             "/slow": (200, "application/json", articles, 3.0),
         }
         self.release = threading.Event()  # set at teardown: slow handlers stop waiting
@@ -208,6 +212,19 @@ def test_import_refuses_a_document_and_changes_nothing(document, field):
         assert core._call("articles.list") == before
 
 
+def test_import_of_only_rejected_articles_changes_nothing():
+    with open_core() as core:
+        core._call("articles.import", ARTICLES)
+        before = core._call("articles.list")
+        error = expect_error(INVALID, core.import_articles, {"status": "success", "content": [{"id": 1}, 2]})
+        assert error.field == "content"
+        assert [r["index"] for r in error.document["rejected"]] == [0, 1]
+        assert "All 2 articles of the document were rejected" in error.message
+        assert core._call("articles.list") == before
+        assert core.import_articles({"status": "success", "content": []})["imported"] == 0
+        assert core._call("articles.list")["articles"] == []
+
+
 # ----------------------------------------------------------------------------------------------
 # articles.format_date
 # ----------------------------------------------------------------------------------------------
@@ -276,6 +293,7 @@ FAILURES = [
     ("/array", "not_document", "not an object"),
     ("/no-content", "not_document", "no content array"),
     ("/status-error", "not_document", "status"),
+    ("/all-rejected-articles", "rejected", "only article was rejected"),
 ]
 
 
@@ -291,6 +309,9 @@ def test_refresh_failure_keeps_the_cache(server, path, reason, words):
         assert error.document["url"] == base + path
         assert words in error.message
         assert core._call("articles.list") == before
+    if reason == "rejected":
+        assert error.document["rejected"][0]["index"] == 0
+        assert error.document["documentField"] == "content"
     if reason == "http_status":
         assert error.document["httpStatus"] == int(words)
 
@@ -394,6 +415,7 @@ VISIT_FAILURES = [
     ("/missing", "http_status"), ("/broken", "http_status"), ("/portal", "html"),
     ("/truncated-visits", "truncated"), ("/garbage", "not_json"), ("/empty", "empty"),
     ("/array", "not_document"), ("/no-data", "not_document"),
+    ("/all-rejected-visits", "rejected"), ("/all-rejected-visits-whole", "rejected"),
 ]
 
 
@@ -407,6 +429,8 @@ def test_visits_refresh_failure_keeps_the_visits(server, path, reason):
         assert error.document["reason"] == reason
         assert "visits" in error.message
         assert core._call("visits.list", DAYS) == before
+        if reason == "rejected":
+            assert [(r["index"], r["field"]) for r in error.document["rejected"]] == [(0, "startTimeUtc")]
 
 
 def test_visits_refresh_refused_and_timeout(server, refused_url):

@@ -174,6 +174,11 @@ def test_help_lists_every_config_member():
     for member in config_members:
         assert f"``{member}``" in text or member in text, member
     assert "importThreads" in text
+    for member in ("visits", "articles", "catalog", "patterns", "visitUpdates", "timeoutMs", "totalTimeoutMs",
+                   "maxBodyBytes", "directory", "memoryBytes", "diskBytes", "concurrency"):
+        assert f'"{member}"' in takes, member
+        assert member in text, member
+    assert "did you mean timeZone?" in text
 
 
 # -- arguments checked in Python --------------------------------------------------------------

@@ -81,6 +81,40 @@ def test_bad_config_members(lib, config, field):
     assert info.value.field == field
 
 
+def test_config_typo_is_refused_with_the_nearest_member(lib):
+    with pytest.raises(carfit.InvalidError) as info:
+        carfit.Core(timezone="Europe/Copenhagen")
+    assert info.value.field == "timezone"
+    assert info.value.message == "Unknown config member timezone: did you mean timeZone?"
+
+
+@pytest.mark.parametrize(
+    "config, field, suggestion",
+    [
+        ({"sources": {"vists": "http://127.0.0.1/v"}}, "sources.vists", "did you mean sources.visits?"),
+        ({"http": {"timeout": 5}}, "http.timeout", "did you mean http.timeoutMs?"),
+        ({"images": {"concurency": 2}}, "images.concurency", "did you mean images.concurrency?"),
+        ({"colour": "red"}, "colour", "the config takes database, now, timeZone"),
+    ],
+)
+def test_unknown_config_members_are_refused(lib, config, field, suggestion):
+    with pytest.raises(carfit.InvalidError) as info:
+        carfit.Core(config)
+    assert info.value.field == field
+    assert suggestion in info.value.message
+
+
+def test_every_source_and_http_limit_is_accepted(lib):
+    sources = {name: f"http://127.0.0.1:9/{name}"
+               for name in ("visits", "articles", "catalog", "patterns", "visitUpdates")}
+    http = {"timeoutMs": 1000, "totalTimeoutMs": 3600000, "maxBodyBytes": 1 << 40}
+    with carfit.Core(sources=sources, http=http) as core:
+        assert not core.closed
+    with pytest.raises(carfit.InvalidError) as info:
+        carfit.Core(http={"totalTimeoutMs": 3600001})
+    assert info.value.field == "http.totalTimeoutMs"
+
+
 def test_bad_json_config(lib):
     with pytest.raises(carfit.BadJSONError) as info:
         carfit.Core('{"timeZone": ')

@@ -143,3 +143,28 @@ def test_a_prefetch_that_ends_is_an_image_event(lib, tmp_path):
                                                         {"url": missing, "status": "failed"}]
     finally:
         server.stop()
+
+
+def test_a_large_file_import_reports_the_files_bytes(core, sample, tmp_path):
+    path = tmp_path / "visits.json"
+    path.write_text(json.dumps(large_document(sample, 3 << 20)))
+    total = path.stat().st_size
+    calls = []
+    result = core.import_visits_file(path, progress=lambda done, t: calls.append((done, t)))
+    assert result["imported"] > 0
+    assert calls, "a 3 MiB file reports its progress, though the request itself is small"
+    assert {t for _, t in calls} == {total}
+    done = [d for d, _ in calls]
+    assert done == sorted(done) and done[-1] == total and done.count(total) == 1
+    progress = [e for e in core.events(timeout=0) if e["kind"] == "progress"]
+    assert {e["operation"] for e in progress} == {"visits.import"}
+
+
+def test_a_washers_change_is_a_change_of_the_visits_and_the_outbox(core, sample):
+    core.import_visits(sample)
+    last = core.wait_events(0, timeout=0)["last"]
+    cards = core.list_visits(["2020-09-10"])["days"][0]["visits"]
+    key = next(card["key"] for card in cards if card["state"] == "Todo")
+    core.set_visit_state(key, "InProgress")
+    changed = [e for e in core.events(after=last, timeout=0) if e["kind"] == "changed"]
+    assert [e["areas"] for e in changed] == [["visits", "outbox"]], "the calendar's counts do not follow states"

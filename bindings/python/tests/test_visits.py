@@ -63,11 +63,14 @@ def test_card_members(loaded, sample):
         "employeeId": record["homeBobEmployeeId"],
         "distanceMeters": 489,
         "distanceKm": 0.5,
+        "key": "eefa3ba5-0aa8-42a4-a7b3-cd6d3939473e|1599727200000|0",
+        "pending": False,
+        "timeUsedMinutes": record["visitTimeUsed"],
     }
     assert list(card) == [
         "visitId", "name", "state", "stateColor", "startTime", "startTimeUtc",
         "expectedTime", "tasks", "taskMinutes", "address", "phone", "latitude",
-        "longitude", "employeeId", "distanceMeters", "distanceKm",
+        "longitude", "employeeId", "distanceMeters", "distanceKm", "key", "pending", "timeUsedMinutes",
     ]
     assert (card["name"], card["tasks"], card["taskMinutes"]) == ("Kenn Jørgensen", "Pudsning udvendig", 45)
     assert (card["address"], card["phone"]) == ("Kornagervej 67 2800 Kgs. Lyngby", "+4520441443")
@@ -176,6 +179,27 @@ def test_failed_import_changes_nothing(loaded):
     assert loaded.list_visits(dates=["2020-09-10"])["summary"]["visits"] == 3
 
 
+@pytest.mark.parametrize("document", [
+    {"data": [{"startTimeUtc": "yesterday"}]},
+    '{"success": true, "data": [{"startTimeUtc": "yesterday"}, 7], "code": 200}',
+    b'{"data": [], "data": [{"startTimeUtc": "yesterday"}]}',
+])
+def test_a_snapshot_of_only_rejected_records_changes_nothing(loaded, document):
+    before = loaded.list_visits(dates=["2020-09-10"])
+    with pytest.raises(carfit.InvalidError) as info:
+        loaded.import_visits(document)
+    assert info.value.field == "data"
+    rejected = info.value.document["rejected"]
+    assert rejected[0]["index"] == 0 and rejected[0]["field"] == "startTimeUtc"
+    assert "rejected" in info.value.message and "unchanged" in info.value.message
+    assert loaded.list_visits(dates=["2020-09-10"]) == before
+
+
+def test_an_empty_snapshot_is_a_snapshot(loaded):
+    assert loaded.import_visits({"data": []}) == {"imported": 0, "rejected": []}
+    assert loaded.list_visits(dates=["2020-09-10"])["summary"]["visits"] == 0
+
+
 def test_state_spellings(lib):
     records = [
         {"startTimeUtc": f"2020-09-10T0{i}:00:00", "visitState": state}
@@ -241,7 +265,7 @@ def test_large_snapshot_keeps_the_indexes(lib, sample, tmp_path):
     with carfit.Core(DAY_CONFIG, database=fresh):
         pass
     expected = _index_columns(fresh)
-    assert set(expected) == {"visits_by_day"}
+    assert set(expected) == {"visits_by_day", "visits_by_key"}
     assert "COVERING INDEX visits_by_day" in _day_plan(fresh)
 
     records = []

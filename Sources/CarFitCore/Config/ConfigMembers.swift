@@ -1,0 +1,29 @@
+/// The members `carfit_open` knows, one list per config object. The config reader refuses any
+/// other member with these lists, the refusal suggests the nearest name from them, and the
+/// tests compare them with the header's documentation.
+public enum ConfigMembers {
+    /// The config object itself.
+    public static let root = ["database", "now", "timeZone", "hour24", "firstWeekday", "sources", "http", "images",
+                              "maxRequestBytes", "importThreads"]
+    /// `sources`: where each area is fetched from.
+    public static let sources = ["visits", "articles", "catalog", "patterns", "visitUpdates"]
+    /// `http`: the limits on every transfer.
+    public static let http = ["timeoutMs", "totalTimeoutMs", "maxBodyBytes"]
+    /// `images`: the image cache.
+    public static let images = ["directory", "memoryBytes", "diskBytes", "concurrency"]
+
+    /// Refuses the first member of `f` (in document order) that is not in `known`: `invalid`,
+    /// the member's dotted path as `field`, and a message suggesting the nearest known name
+    /// when one is close (a typo or a difference of case), else listing the known names.
+    static func check(_ f: Fields, known: [String]) throws(CarFitError) {
+        for key in f.object.keys where !known.contains(key) {
+            let shown = f.path(NearestName.printable(key))
+            if let near = NearestName.nearest(to: key, among: known) {
+                throw .invalid(f.path(key), "Unknown config member \(shown): did you mean \(f.path(near))?")
+            }
+            let names = known.joined(separator: ", ")
+            let within = f.path.isEmpty ? "the config" : f.path
+            throw .invalid(f.path(key), "Unknown config member \(shown): \(within) takes \(names).")
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// The push's bookkeeping for one database: its client id, the last attempt and success, the
+/// last failure and the backoff it set.
+public struct SyncState: Sendable, Equatable {
+    /// Made once per database; sent with every push.
+    public var clientId: String
+    public var lastAttemptAt: Instant?
+    public var lastSuccessAt: Instant?
+    /// The last failure, `{"reason", "message", "at", "httpStatus"}`; nil after a success.
+    public var lastError: JSON?
+    public var consecutiveFailures = 0
+    /// When an `ifDue` push may try again; nil when no failure is recorded.
+    public var nextAttemptAt: Instant?
+
+    public init(clientId: String) {
+        self.clientId = clientId
+    }
+
+    /// The `sync.status` members of this state (without `pending` and `rejected`).
+    public var json: JSONObject {
+        func instant(_ i: Instant?) -> JSON { i.map { .string(OutboxMutation.iso($0)) } ?? .null }
+        return JSONObject([
+            "clientId": .string(clientId),
+            "lastAttemptAt": instant(lastAttemptAt),
+            "lastSuccessAt": instant(lastSuccessAt),
+            "lastError": lastError ?? .null,
+            "consecutiveFailures": .int(Int64(consecutiveFailures)),
+            "nextAttemptAt": instant(nextAttemptAt),
+        ])
+    }
+
+    /// A push failed at `now` with `error`: one more failure in a row, the next attempt after
+    /// the backoff (jitter drawn from `random`).
+    public mutating func failed<R: RandomNumberGenerator>(at now: Instant, error: CarFitError, random: inout R) {
+        lastAttemptAt = now
+        consecutiveFailures = consecutiveFailures < Int(Int32.max) ? consecutiveFailures + 1 : consecutiveFailures
+        nextAttemptAt = Backoff.nextAttempt(lastFailure: now, failures: consecutiveFailures, random: &random)
+        var document = JSONObject()
+        document["reason"] = error.extra["reason"] ?? .string(error.status.name)
+        document["message"] = .string(error.message)
+        document["at"] = .string(now.iso)
+        document["httpStatus"] = error.extra["httpStatus"] ?? .null
+        lastError = .object(document)
+    }
+
+    /// A push got its answer at `now`: the failures and the backoff are forgotten.
+    public mutating func succeeded(at now: Instant) {
+        lastAttemptAt = now
+        lastSuccessAt = now
+        lastError = nil
+        consecutiveFailures = 0
+        nextAttemptAt = nil
+    }
+}

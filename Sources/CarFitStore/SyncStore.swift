@@ -1,0 +1,242 @@
+import CarFitCore
+import CarFitIO
+
+/// The washer's updates as stored: the outbox (`local_changes`, oldest first), each changed
+/// visit's overlay as the day query shows it (`visit_local`), the push's bookkeeping
+/// (`sync_state`, with the database's client id) and the last rejected changes.
+///
+/// Every function runs inside the caller's transaction where it writes several rows: a change,
+/// its card and its outbox entry are one commit, and so are a push's answer and its effects.
+public struct SyncStore {
+    let db: Database
+
+    public init(_ db: Database) { self.db = db }
+
+    /// The most rejected changes kept for the status.
+    public static let rejectedKept = 100
+
+    // MARK: Overlays
+
+    /// The overlay of the visit `key`: its recorded start and its changes still kept, oldest first.
+    public func overlay(_ key: VisitKey) throws(CarFitError) -> VisitOverlay {
+        let text = key.text
+        var overlay = VisitOverlay()
+        let base = try db.statement("SELECT base_started_ms FROM visit_local WHERE visit_key = ?1")
+        defer { base.reset() }
+        try base.bind(1, text)
+        if try base.step() { overlay.baseStartedAt = base.int(0).map(Instant.init(milliseconds:)) }
+        let s = try db.statement("""
+            SELECT mutation_id, state, at_ms, time_used, reason, status FROM local_changes
+            WHERE visit_key = ?1 ORDER BY seq
+            """)
+        defer { s.reset() }
+        try s.bind(1, text)
+        while try s.step() {
+            guard let id = s.text(0), let state = s.text(1).flatMap(VisitState.init(rawValue:)) else { continue }
+            overlay.changes.append(LocalChange(
+                mutationId: id, state: state, at: Instant(milliseconds: s.int(2) ?? 0),
+                timeUsedMinutes: s.int(3).map { Int(clamping: $0) }, reason: s.text(4),
+                status: s.text(5) == LocalChange.Status.applied.rawValue ? .applied : .pending))
+        }
+        return overlay
+    }
+
+    /// Writes what the day query shows of `overlay` for the visit `key` (forgets the visit
+    /// when nothing is left to remember). The changes themselves are in `local_changes`.
+    public func saveOverlay(_ overlay: VisitOverlay, for key: VisitKey) throws(CarFitError) {
+        if overlay.isEmpty {
+            try db.run("DELETE FROM visit_local WHERE visit_key = ?1", [.text(key.text)])
+            return
+        }
+        let last = overlay.changes.last
+        let used = last.flatMap { $0.state == .done ? $0.timeUsedMinutes : nil }
+        try db.run("""
+            INSERT OR REPLACE INTO visit_local (visit_key, visit_id, start_ms, repetition, base_started_ms,
+                                                shown_state, pending, time_used)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            """, [.text(key.text), key.visitId.map(SQLValue.text) ?? .null, .int(key.start.milliseconds),
+                  .int(Int64(key.repetition)), overlay.baseStartedAt.map { .int($0.milliseconds) } ?? .null,
+                  last.map { .text($0.state.rawValue) } ?? .null, .int(overlay.isPending ? 1 : 0),
+                  used.map { .int(Int64($0)) } ?? .null])
+    }
+
+    /// The overlays shown on visits starting in `range` (ms since the epoch), by key: empty (and
+    /// one index probe) on a day nobody changed. `timeUsedMinutes` is the local value only
+    /// (nil: the snapshot's shows).
+    public func shown(startingIn range: Range<Int64>) throws(CarFitError) -> [VisitKey: ShownVisit] {
+        let s = try db.statement("""
+            SELECT visit_id, start_ms, repetition, shown_state, pending, time_used FROM visit_local
+            WHERE start_ms >= ?1 AND start_ms < ?2 AND shown_state IS NOT NULL
+            """)
+        defer { s.reset() }
+        try s.bind(1, range.lowerBound)
+        try s.bind(2, range.upperBound)
+        var out: [VisitKey: ShownVisit] = [:]
+        while try s.step() {
+            guard let state = s.text(3) else { continue }
+            let key = VisitKey(visitId: s.text(0), start: Instant(milliseconds: s.int(1) ?? 0),
+                               repetition: Int(clamping: s.int(2) ?? 0))
+            out[key] = ShownVisit(state: state, pending: s.int(4) == 1, timeUsedMinutes: s.int(5).map { Int(clamping: $0) })
+        }
+        return out
+    }
+
+    /// A snapshot has just been written (inside its transaction): each overlay drops the
+    /// applied changes before its first pending one, by `VisitOverlay.snapshotStored`. Costs
+    /// in proportion to the overlays, not to the snapshot; an overlay with nothing applied and
+    /// something pending (the usual outbox of an offline van) stays as it is and is not read.
+    func snapshotStored() throws(CarFitError) {
+        let rows = try db.query("""
+            SELECT visit_key FROM visit_local AS l
+            WHERE l.pending = 0
+               OR EXISTS (SELECT 1 FROM local_changes AS c WHERE c.visit_key = l.visit_key AND c.status = 'applied')
+            """)
+        let visits = VisitStore(db)
+        for row in rows {
+            guard case .text(let text)? = row.first else { continue }
+            guard let key = VisitKey(text: text) else {
+                try db.run("DELETE FROM visit_local WHERE visit_key = ?1", [.text(text)])
+                continue
+            }
+            var overlay = try overlay(key)
+            let before = overlay.changes.count
+            overlay.snapshotStored(snapshotState: try visits.visit(key)?.state)
+            let dropped = before - overlay.changes.count
+            if dropped > 0 {
+                try db.run("""
+                    DELETE FROM local_changes WHERE seq IN (
+                        SELECT seq FROM local_changes WHERE visit_key = ?1 ORDER BY seq LIMIT ?2)
+                    """, [.text(text), .int(Int64(dropped))])
+            }
+            try saveOverlay(overlay, for: key)
+        }
+    }
+
+    // MARK: The outbox
+
+    /// Writes `change` of the visit `key` to the outbox.
+    public func append(_ change: LocalChange, for key: VisitKey) throws(CarFitError) {
+        try db.run("""
+            INSERT INTO local_changes (mutation_id, visit_key, visit_id, start_ms, state, at_ms, time_used, reason, status)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'pending')
+            """, [.text(change.mutationId), .text(key.text), key.visitId.map(SQLValue.text) ?? .null,
+                  .int(key.start.milliseconds), .text(change.state.rawValue), .int(change.at.milliseconds),
+                  change.timeUsedMinutes.map { .int(Int64($0)) } ?? .null, change.reason.map(SQLValue.text) ?? .null])
+    }
+
+    /// The oldest `limit` pending entries, oldest first.
+    public func pending(limit: Int) throws(CarFitError) -> [OutboxMutation] {
+        let s = try db.statement("""
+            SELECT seq, mutation_id, visit_id, start_ms, state, at_ms, time_used, reason FROM local_changes
+            WHERE status = 'pending' ORDER BY seq LIMIT ?1
+            """)
+        defer { s.reset() }
+        try s.bind(1, Int64(max(0, limit)))
+        var out: [OutboxMutation] = []
+        while try s.step() {
+            guard let id = s.text(1), let state = s.text(4).flatMap(VisitState.init(rawValue:)) else { continue }
+            out.append(OutboxMutation(sequence: s.int(0) ?? 0, mutationId: id, visitId: s.text(2),
+                                      start: Instant(milliseconds: s.int(3) ?? 0), state: state,
+                                      at: Instant(milliseconds: s.int(5) ?? 0),
+                                      timeUsedMinutes: s.int(6).map { Int(clamping: $0) }, reason: s.text(7)))
+        }
+        return out
+    }
+
+    /// How many entries wait in the outbox.
+    public func pendingCount() throws(CarFitError) -> Int {
+        Int(clamping: try db.scalarInt("SELECT count(*) FROM local_changes WHERE status = 'pending'") ?? 0)
+    }
+
+    /// Applies a push's answer: applied entries leave the outbox (their change stays shown until
+    /// the next snapshot), rejected ones are undone and listed; the others stay pending. An id
+    /// no longer pending here (another core already took its answer) changes nothing.
+    /// Answers how many entries were applied and rejected.
+    public func record(_ outcome: PushOutcome) throws(CarFitError) -> (applied: Int, rejected: Int) {
+        var applied = 0
+        var rejected = 0
+        for id in outcome.applied {
+            guard let key = try pendingKey(id) else { continue }
+            try db.run("UPDATE local_changes SET status = 'applied' WHERE mutation_id = ?1", [.text(id)])
+            var overlay = try overlay(key)
+            overlay.markApplied(id)
+            try saveOverlay(overlay, for: key)
+            applied += 1
+        }
+        for rejection in outcome.rejected {
+            guard let key = try pendingKey(rejection.mutationId) else { continue }
+            try db.run("""
+                INSERT INTO sync_rejected (mutation_id, visit_id, start_ms, state, reason, at_ms)
+                SELECT mutation_id, visit_id, start_ms, state, ?2, at_ms FROM local_changes WHERE mutation_id = ?1
+                """, [.text(rejection.mutationId), .text(String(rejection.reason.prefix(2000)))])
+            try db.run("DELETE FROM local_changes WHERE mutation_id = ?1", [.text(rejection.mutationId)])
+            var overlay = try overlay(key)
+            overlay.undo(rejection.mutationId)
+            try saveOverlay(overlay, for: key)
+            rejected += 1
+        }
+        if rejected > 0 {
+            try db.run("""
+                DELETE FROM sync_rejected WHERE seq <= (SELECT seq FROM sync_rejected ORDER BY seq DESC LIMIT 1 OFFSET ?1)
+                """, [.int(Int64(SyncStore.rejectedKept))])
+        }
+        return (applied, rejected)
+    }
+
+    /// The key of a pending entry, nil when no entry of that id is pending.
+    func pendingKey(_ mutationId: String) throws(CarFitError) -> VisitKey? {
+        let rows = try db.query("SELECT visit_key FROM local_changes WHERE mutation_id = ?1 AND status = 'pending'",
+                                [.text(mutationId)])
+        guard case .text(let text)? = rows.first?.first else { return nil }
+        return VisitKey(text: text)
+    }
+
+    /// The last rejected changes, oldest first.
+    public func rejected() throws(CarFitError) -> [JSON] {
+        let rows = try db.query("""
+            SELECT mutation_id, visit_id, start_ms, state, reason, at_ms FROM sync_rejected ORDER BY seq
+            """)
+        return rows.map { row in
+            func text(_ i: Int) -> JSON { if i < row.count, case .text(let t) = row[i] { return .string(t) }; return .null }
+            func instant(_ i: Int) -> JSON {
+                if i < row.count, case .int(let ms) = row[i] { return .string(OutboxMutation.iso(Instant(milliseconds: ms))) }
+                return .null
+            }
+            return .obj(["mutationId": text(0), "visitId": text(1), "startTimeUtc": instant(2), "state": text(3),
+                         "reason": text(4), "at": instant(5)])
+        }
+    }
+
+    // MARK: Bookkeeping
+
+    /// The push's bookkeeping row.
+    public func state() throws(CarFitError) -> SyncState {
+        let rows = try db.query("""
+            SELECT client_id, last_attempt_ms, last_success_ms, last_error, consecutive_failures, next_attempt_ms
+            FROM sync_state WHERE id = 1
+            """)
+        guard let row = rows.first, row.count == 6, case .text(let client) = row[0] else {
+            throw CarFitError(.storage, "The database has no sync state row.")
+        }
+        func ms(_ v: SQLValue) -> Instant? { if case .int(let i) = v { return Instant(milliseconds: i) }; return nil }
+        var state = SyncState(clientId: client)
+        state.lastAttemptAt = ms(row[1])
+        state.lastSuccessAt = ms(row[2])
+        if case .text(let error) = row[3], case .success(let json) = JanssonParser.parse(bytes: Array(error.utf8)) {
+            state.lastError = json
+        }
+        if case .int(let n) = row[4] { state.consecutiveFailures = Int(clamping: n) }
+        state.nextAttemptAt = ms(row[5])
+        return state
+    }
+
+    /// Writes the bookkeeping row's changing members.
+    public func save(_ state: SyncState) throws(CarFitError) {
+        func ms(_ i: Instant?) -> SQLValue { i.map { .int($0.milliseconds) } ?? .null }
+        try db.run("""
+            UPDATE sync_state SET last_attempt_ms = ?1, last_success_ms = ?2, last_error = ?3,
+                                  consecutive_failures = ?4, next_attempt_ms = ?5 WHERE id = 1
+            """, [ms(state.lastAttemptAt), ms(state.lastSuccessAt), state.lastError.map { .text($0.encoded()) } ?? .null,
+                  .int(Int64(state.consecutiveFailures)), ms(state.nextAttemptAt)])
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import XCTest
+@testable import CarFitCore
+
+final class ConfigTests: XCTestCase {
+    func config(_ pairs: KeyValuePairs<String, JSON>) throws(CarFitError) -> CoreConfig {
+        try CoreConfig(Fields(JSONObject(pairs)), localeHour24: true, processors: 4)
+    }
+
+    func testImportThreadsDefaultToTheProcessorsUpToEight() throws {
+        XCTAssertEqual(try config([:]).importThreads, 4)
+        XCTAssertEqual(try CoreConfig(Fields(JSONObject()), localeHour24: true, processors: 16).importThreads, 8)
+        XCTAssertEqual(try CoreConfig(Fields(JSONObject()), localeHour24: false, processors: 1).importThreads, 1)
+        XCTAssertFalse(try CoreConfig(Fields(JSONObject()), localeHour24: false, processors: 1).hour24)
+        XCTAssertEqual(try config(["importThreads": 0]).importThreads, 0)
+    }
+
+    func testDefaults() throws {
+        let c = try config([:])
+        XCTAssertEqual(c.database, ":memory:")
+        XCTAssertEqual(c.timeZone, "UTC")
+        XCTAssertEqual(c.firstWeekday, .monday)
+        XCTAssertEqual(c.http, CoreConfig.HTTP())
+        XCTAssertEqual(c.http.timeoutMs, 10_000)
+        XCTAssertEqual(c.http.totalTimeoutMs, 120_000)
+        XCTAssertEqual(c.http.maxBodyBytes, 268_435_456)
+        XCTAssertEqual(c.sources, CoreConfig.Sources())
+        XCTAssertEqual(c.images, CoreConfig.Images())
+        XCTAssertNil(c.now)
+        XCTAssertTrue(c.hour24)
+    }
+
+    func testEveryFieldIsChecked() {
+        let cases: [(KeyValuePairs<String, JSON>, String)] = [
+            (["now": "yesterday"], "now"), (["timeZone": "Nowhere/Land"], "timeZone"), (["hour24": 1], "hour24"),
+            (["firstWeekday": "Monday"], "firstWeekday"), (["sources": .obj(["visits": "file:///etc/passwd"])], "sources.visits"),
+            (["http": .obj(["timeoutMs": 600_001])], "http.timeoutMs"), (["images": .obj(["diskBytes": "1"])], "images.diskBytes"),
+            (["images": .obj(["concurrency": 65])], "images.concurrency"), (["database": 1], "database"),
+            (["maxRequestBytes": 0], "maxRequestBytes"), (["images": 3], "images"),
+            (["sources": .obj(["catalog": "ftp://example.com/c"])], "sources.catalog"),
+            (["sources": .obj(["patterns": "not a url"])], "sources.patterns"),
+            (["sources": .obj(["visitUpdates": 7])], "sources.visitUpdates"),
+            (["http": .obj(["totalTimeoutMs": 0])], "http.totalTimeoutMs"),
+            (["http": .obj(["totalTimeoutMs": 3_600_001])], "http.totalTimeoutMs"),
+            (["http": .obj(["maxBodyBytes": 0])], "http.maxBodyBytes"),
+            (["http": .obj(["maxBodyBytes": .int(1 << 40 + 1)])], "http.maxBodyBytes"),
+        ]
+        for (pairs, field) in cases {
+            XCTAssertThrowsError(try config(pairs)) { error in
+                XCTAssertEqual((error as? CarFitError)?.field, field)
+                XCTAssertEqual((error as? CarFitError)?.status, .invalid)
+            }
+        }
+    }
+
+    func testEverySourceAndLimitIsRead() throws {
+        let c = try config([
+            "sources": .obj(["visits": "http://h/v", "articles": "https://h/a", "catalog": "https://h/c",
+                             "patterns": "http://h/p", "visitUpdates": "https://h/u"]),
+            "http": .obj(["timeoutMs": 5, "totalTimeoutMs": 3_600_000, "maxBodyBytes": .int(1 << 40)]),
+        ])
+        XCTAssertEqual(c.sources.visits, "http://h/v")
+        XCTAssertEqual(c.sources.articles, "https://h/a")
+        XCTAssertEqual(c.sources.catalog, "https://h/c")
+        XCTAssertEqual(c.sources.patterns, "http://h/p")
+        XCTAssertEqual(c.sources.visitUpdates, "https://h/u")
+        XCTAssertEqual(c.http.timeoutMs, 5)
+        XCTAssertEqual(c.timeoutMs, 5)
+        XCTAssertEqual(c.http.totalTimeoutMs, 3_600_000)
+        XCTAssertEqual(c.http.maxBodyBytes, 1 << 40)
+    }
+
+    func refusal(_ pairs: KeyValuePairs<String, JSON>) -> CarFitError? {
+        do {
+            _ = try config(pairs)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func testUnknownMembersAreRefusedWithTheNearestKnownName() throws {
+        let cases: [(KeyValuePairs<String, JSON>, String, String)] = [
+            (["timezone": "Europe/Copenhagen"], "timezone", "Unknown config member timezone: did you mean timeZone?"),
+            (["TIMEZONE": "UTC"], "TIMEZONE", "Unknown config member TIMEZONE: did you mean timeZone?"),
+            (["hour_24": true], "hour_24", "Unknown config member hour_24: did you mean hour24?"),
+            (["databse": ":memory:"], "databse", "Unknown config member databse: did you mean database?"),
+            (["importThread": 2], "importThread", "Unknown config member importThread: did you mean importThreads?"),
+            (["sources": .obj(["vists": "http://h/v"])], "sources.vists",
+             "Unknown config member sources.vists: did you mean sources.visits?"),
+            (["sources": .obj(["visitupdates": "http://h/u"])], "sources.visitupdates",
+             "Unknown config member sources.visitupdates: did you mean sources.visitUpdates?"),
+            (["http": .obj(["timeout": 5])], "http.timeout", "Unknown config member http.timeout: did you mean http.timeoutMs?"),
+            (["http": .obj(["maxbodybytes": 5])], "http.maxbodybytes",
+             "Unknown config member http.maxbodybytes: did you mean http.maxBodyBytes?"),
+            (["images": .obj(["dir": "/tmp"])], "images.dir",
+             "Unknown config member images.dir: images takes directory, memoryBytes, diskBytes, concurrency."),
+            (["images": .obj(["concurency": 2])], "images.concurency",
+             "Unknown config member images.concurency: did you mean images.concurrency?"),
+            (["colour": "red"], "colour", "Unknown config member colour: the config takes database, now, timeZone, "
+             + "hour24, firstWeekday, sources, http, images, maxRequestBytes, importThreads."),
+        ]
+        for (pairs, field, message) in cases {
+            let error = try XCTUnwrap(refusal(pairs), field)
+            XCTAssertEqual(error.status, .invalid, field)
+            XCTAssertEqual(error.field, field)
+            XCTAssertEqual(error.message, message)
+        }
+    }
+
+    func testTheFirstUnknownMemberIsNamedBeforeAnyValueIsChecked() throws {
+        let error = try XCTUnwrap(refusal(["now": "yesterday", "tz": "UTC", "timezone": "UTC"]))
+        XCTAssertEqual(error.field, "tz")
+        let inner = try XCTUnwrap(refusal(["sources": .obj(["visits": "not a url", "artciles": "http://h/a"])]))
+        XCTAssertEqual(inner.field, "sources.artciles")
+        XCTAssertEqual(inner.message, "Unknown config member sources.artciles: did you mean sources.articles?")
+    }
+
+    func testAnUnprintableOrHugeNameIsShownShortAndPlain() throws {
+        let huge = String(repeating: "x", count: 100_000)
+        let error = try XCTUnwrap(refusal([huge: 1]))
+        XCTAssertEqual(error.field, huge)
+        XCTAssertLessThan(error.message.count, 400)
+        XCTAssertTrue(error.message.hasPrefix("Unknown config member " + String(repeating: "x", count: 64) + "…:"))
+        let control = try XCTUnwrap(refusal(["now\u{0}\n": 1]))
+        XCTAssertEqual(control.message, "Unknown config member now??: did you mean now?")
+    }
+
+    func testTheNearestNameAllowsTwoEditsAndNoMore() {
+        let known = ConfigMembers.root
+        XCTAssertEqual(NearestName.nearest(to: "timeZone", among: known), "timeZone")
+        XCTAssertEqual(NearestName.nearest(to: "tiemZone", among: known), "timeZone")
+        XCTAssertEqual(NearestName.nearest(to: "tmZone", among: known), "timeZone")
+        XCTAssertNil(NearestName.nearest(to: "tZone", among: known))
+        XCTAssertEqual(NearestName.nearest(to: "no", among: known), "now")
+        XCTAssertNil(NearestName.nearest(to: "zone", among: known))
+        XCTAssertNil(NearestName.nearest(to: "", among: known))
+        XCTAssertEqual(NearestName.distance(Array("ab".unicodeScalars), Array("ba".unicodeScalars)), 1)
+        XCTAssertEqual(NearestName.distance(Array("kitten".unicodeScalars), Array("sitting".unicodeScalars)), 3)
+    }
+
+    func testEveryKnownMemberIsAccepted() throws {
+        XCTAssertNoThrow(try config([
+            "database": ":memory:", "now": "2020-09-10T07:00:00Z", "timeZone": "UTC", "hour24": true,
+            "firstWeekday": "sunday", "sources": .obj(["visits": "http://h/v"]), "http": .obj(["timeoutMs": 5]),
+            "images": .obj(["concurrency": 2]), "maxRequestBytes": 1024, "importThreads": 0,
+        ]))
+        // A null member reads as absent, but its name must still be known.
+        XCTAssertEqual(refusal(["timezone": .null])?.field, "timezone")
+    }
+
+    /// The header documents exactly the members the config reader knows: the top-level ones in
+    /// its table, in order, and every member of `sources`, `http` and `images` by name.
+    func testTheHeaderDocumentsEveryKnownMember() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let header = try String(contentsOf: root.appendingPathComponent("include/carfit.h"), encoding: .utf8)
+        let start = try XCTUnwrap(header.range(of: "carfit_open — open a core."))
+        let end = try XCTUnwrap(header.range(of: "int carfit_open(", range: start.upperBound..<header.endIndex))
+        let block = String(header[start.upperBound..<end.lowerBound])
+        let table = try NSRegularExpression(pattern: #"^ \* {12}"(\w+)""#, options: [.anchorsMatchLines])
+        let documented = table.matches(in: block, range: NSRange(block.startIndex..., in: block)).compactMap { match in
+            Range(match.range(at: 1), in: block).map { String(block[$0]) }
+        }
+        XCTAssertEqual(documented, ConfigMembers.root)
+        for member in ConfigMembers.sources + ConfigMembers.http + ConfigMembers.images {
+            XCTAssertTrue(block.contains("\"\(member)\""), "carfit_open's comment does not name \(member)")
+        }
+    }
+}
