@@ -215,6 +215,8 @@ int carfit_call(carfit_core *core, const char *method, const char *request, char
  * config besides the caller's, all joined before the call returns), and records are stored in
  * document order as they come. A document that is not JSON is CARFIT_BAD_JSON with jansson's
  * line, column and position for the whole text, as for any request; nothing is changed.
+ * A document of more than 1 MiB reports its progress in the change feed (carfit_events_wait):
+ * "progress" events with operation "visits.import", bytes of the request read so far.
  */
 int carfit_visits_import(carfit_core *core, const char *request, char **response);
 
@@ -1016,7 +1018,8 @@ int carfit_images_stats(carfit_core *core, const char *request, char **response)
  * Every refresh (carfit_visits_refresh, carfit_articles_refresh, carfit_catalog_refresh,
  * carfit_patterns_refresh) records its attempt in the database: when it was made, whether it
  * succeeded (a 304 is a success), and if not why. Hosts read it to show "no connection" on
- * every screen while the stored data stays usable.
+ * every screen while the stored data stays usable. Each attempt also publishes a "source" event
+ * to the change feed (see carfit_events_wait).
  * ------------------------------------------------------------------------------------------- */
 
 /*
@@ -1036,6 +1039,58 @@ int carfit_images_stats(carfit_core *core, const char *request, char **response)
  *          source. Stored in the database: it survives reopening.
  */
 int carfit_sources_status(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
+ * Events: the change feed
+ *
+ * A host learns when to render again by waiting, on a thread of its own, for the core's events:
+ * no callback ever comes from the library. Every event is a JSON object {"seq", "kind", ...}:
+ *
+ *   {"kind": "changed", "areas": [...]}  after every commit that changed stored data, naming
+ *       the areas whose documents may now answer differently, in this order: "visits",
+ *       "calendar", "articles", "catalog", "cart", "orders", "employees", "session",
+ *       "transactions", "insights", "patterns", "sources", "outbox". The areas follow from the
+ *       tables the commit wrote; a commit that was rolled back publishes nothing. The state
+ *       held in memory publishes too: a login or logout ("session"), a change of the calendar's
+ *       displayed month or selected days ("calendar"), as they change what carfit_session_get
+ *       and carfit_calendar_get answer.
+ *   {"kind": "changed", "areas": ["all"], "external": true}  another core or process committed
+ *       to the same database file. Looked for about every 200 ms while a thread waits (not at
+ *       all while none does), and shown within a second of the commit, or once the core is no
+ *       longer busy with a call; several commits in between are one event.
+ *   {"kind": "progress", "operation": "visits.import", "done", "total", "unit": "bytes"}
+ *       during an operation over 1 MiB: a visits import (of the request, or of the file a
+ *       {"file"} request names) or the import of a downloaded visits refresh
+ *       ("visits.refresh"); at most every 100 ms, done < total, and once it succeeded a last
+ *       one with done == total.
+ *   {"kind": "source", "source", "status": "ok" | "not_modified" | "failed"}  after each
+ *       refresh attempt of a source.
+ *   {"kind": "image", "url", "status": "loaded" | "failed"}  when a prefetch ends.
+ *   {"kind": "gap"}  the events after the reader's "after" are no longer all kept: read every
+ *       document again.
+ *
+ * seq numbers a core's events from 1, in the order they happened; it restarts at 1 with each
+ * opened core. The core keeps the last 1024 events. Several threads may wait at once; each
+ * reads the events independently (nothing is consumed).
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_events_wait (method "events.wait") — wait for the core's next events.
+ *
+ * Takes:   {"after": seq (default 0), "timeoutMs": 0..60000 (default 1000)}.
+ * Returns: {"events": [event, ...], "last": seq}: as soon as events with a seq above "after"
+ *          exist, up to 256 of them, oldest first; after timeoutMs with none, an empty list.
+ *          "last" is the seq of the last event given (with none given, "after"): pass it as
+ *          "after" next time. When "after" is older than the kept events, or newer than any
+ *          seq this core gave (a host that kept its place across closing and opening again),
+ *          the first event is {"kind": "gap"} with the seq before the oldest kept event (0 when
+ *          that is the first), followed by the kept events. A timeoutMs of 0 answers at once.
+ * Errors:  CARFIT_INVALID (after negative or not an integer, field "after"; timeoutMs out of
+ *          range, field "timeoutMs"), CARFIT_MISUSE (the core NULL or closed; carfit_close from
+ *          another thread wakes every waiter, which then answers CARFIT_MISUSE).
+ * Threads. It does not take the core's lock: other calls on the core run while it waits.
+ */
+int carfit_events_wait(carfit_core *core, const char *request, char **response);
 
 #ifdef __cplusplus
 }

@@ -5,8 +5,9 @@ import CarFitStore
 import Foundation
 
 /// One open core: its configuration, clock, database, calendar state, session, caches and image
-/// pipeline, and the services of each area built on them. Calls on one core are serialised by
-/// its lock, so a host may call from several threads at once.
+/// pipeline, its change feed, and the services of each area built on them. Calls on one core
+/// are serialised by its lock, so a host may call from several threads at once; waiting for the
+/// change feed does not take the lock.
 final class Core: Serializer, @unchecked Sendable {
     let config: CoreConfig
     let clock: Clock
@@ -18,10 +19,14 @@ final class Core: Serializer, @unchecked Sendable {
     /// transfers.
     let http: HTTPClient
     let documents = DocumentCache()
+    /// The change feed: commits, in-memory state changes, progress, prefetches.
+    let events = EventHub()
     /// Keeps this database's pushes one at a time (with other cores and processes too).
     let pushLock: PushLock
     private let lock = NSLock()
     private var closed = false
+    /// `PRAGMA data_version` when other connections' commits were last looked for.
+    private var dataVersion: Int64 = 0
 
     init(config: CoreConfig) throws(CarFitError) {
         self.config = config
@@ -41,6 +46,11 @@ final class Core: Serializer, @unchecked Sendable {
         } catch {
             throw CarFitError(error)
         }
+        dataVersion = try db.dataVersion()
+        let feed = events
+        db.onCommit { tables in feed.publish(.changed(areas: StoredAreas.areas(of: tables), external: false)) }
+        imagePipeline.onPrefetched = { url, loaded in feed.publish(.image(url: url, status: loaded ? "loaded" : "failed")) }
+        feed.watchExternalCommits { [weak self] in self?.externalCommit() }
     }
 
     var visits: VisitsService { VisitsService(db: db, clock: clock, importThreads: config.importThreads) }
@@ -54,12 +64,73 @@ final class Core: Serializer, @unchecked Sendable {
     var sources: SourcesService { SourcesService(sources: SourceStore(db), clock: clock, config: config.sources) }
     var sync: SyncService { SyncService(db: db, clock: clock) }
     var images: ImagesService { ImagesService(patterns: PatternStore(db), images: imagePipeline) }
+    var feed: EventsService { EventsService(hub: events) }
 
-    /// Runs `body` holding the core's lock; a closed core is `misuse`.
+    /// A reporter of `operation`'s progress over `total` bytes into the change feed, nil when
+    /// `total` is too small to report (1 MiB or less). A download or a file read of a known size
+    /// reports through one too: `core.progress("visits.refresh", total: n)?.advance(to: done)`,
+    /// then `finish()` once it succeeded.
+    func progress(_ operation: String, total: Int) -> ProgressReporter? {
+        let feed = events
+        return ProgressReporter(total: Int64(total)) { done, total in
+            feed.publish(.progress(operation: operation, done: done, total: total))
+        }
+    }
+
+    /// Runs a refresh of `source` ("visits", "articles", ...) and publishes its `source` event:
+    /// `failed` when it throws, `not_modified` when its answer says `notModified`, else `ok`;
+    /// none when it made no request (its answer says `fresh`, or it refused the request as
+    /// `invalid` or `misuse` before asking the network).
+    func refreshing(_ source: String, _ body: () throws(CarFitError) -> JSON) throws(CarFitError) -> JSON {
+        let answer: JSON
+        do {
+            answer = try body()
+        } catch {
+            if error.status != .invalid && error.status != .misuse {
+                events.publish(.source(source: source, status: "failed"))
+            }
+            throw error
+        }
+        let members = answer.objectValue
+        if members?["fresh"] == .bool(true) { return answer }
+        events.publish(.source(source: source, status: members?["notModified"] == .bool(true) ? "not_modified" : "ok"))
+        return answer
+    }
+
+    /// One refresh of source `name` from its configured `url`: the sources' bookkeeping
+    /// (`SourcesService.refresh`, which takes the core's lock itself) around `attempt`, with
+    /// its `source` event (`refreshing`). Every refresh operation runs through here.
+    func refresh(_ name: String, url: String?, request: Fields, conditional: Bool,
+                 _ attempt: (String, SourceValidators) throws(CarFitError) -> RefreshOutcome) throws(CarFitError) -> JSON {
+        let sources = sources
+        return try refreshing(name) { () throws(CarFitError) in
+            try sources.refresh(name, url: url, request: request, conditional: conditional, lock: self, attempt)
+        }
+    }
+
+    /// Whether another connection committed to the database since the last look; nil when the
+    /// core is busy (a call holds its lock) or closed, so the look is left for later.
+    private func externalCommit() -> Bool? {
+        guard lock.try() else { return nil }
+        defer { lock.unlock() }
+        guard !closed, let version = try? db.dataVersion() else { return nil }
+        defer { dataVersion = version }
+        return version != dataVersion
+    }
+
+    /// Runs `body` holding the core's lock; a closed core is `misuse`. A change of the state
+    /// held in memory (who is logged in, the calendar's month and selection) is published to
+    /// the change feed as the database's commits are, as `session` or `calendar`.
     func serialized<Result: ~Copyable>(_ body: () throws(CarFitError) -> Result) throws(CarFitError) -> Result {
         lock.lock()
         defer { lock.unlock() }
         guard !closed else { throw CarFitError(.misuse, "The core is closed.") }
+        let employee = session.employeeId
+        let calendar = calendarState
+        defer {
+            if session.employeeId != employee { events.publish(.changed(areas: ["session"], external: false)) }
+            if calendarState != calendar { events.publish(.changed(areas: ["calendar"], external: false)) }
+        }
         return try body()
     }
 
@@ -68,9 +139,11 @@ final class Core: Serializer, @unchecked Sendable {
         try serialized(body)
     }
 
-    /// Waits for a call in progress, then stops the image pipeline (cancelling its transfers
+    /// Wakes the change feed's waiters (each answers `misuse`), waits for a call in progress,
+    /// then stops the image pipeline (cancelling its transfers
     /// and waiting for them) and closes the database. Idempotent.
     func close() {
+        events.close()
         lock.lock()
         defer { lock.unlock() }
         guard !closed else { return }

@@ -4,7 +4,7 @@ import CarFitServices
 
 /// Every operation of the library, in the order of include/carfit.h's sections: visits,
 /// calendar, employees and session, catalog and cart, transactions and insights, articles,
-/// patterns, carousel and images, sources.
+/// patterns, carousel and images, sources, events.
 ///
 /// The operation table that named exports and `carfit_call` dispatch through is built from this
 /// list, and tests check it against the header's declarations, the built library's symbols and
@@ -15,7 +15,7 @@ enum Manifest {
         // Visits
         Operation("visits.import", "carfit_visits_import", request: "the visits document: data[]", .streamed,
                   .bytes { core, bytes throws(CarFitError) in
-                      let answer = try core.visits.importVisits(bytes)
+                      let answer = try core.visits.importVisits(bytes) { total in core.progress("visits.import", total: total) }
                       try core.sources.imported("visits")
                       return answer
                   }),
@@ -25,9 +25,11 @@ enum Manifest {
                   }),
         Operation("visits.refresh", "carfit_visits_refresh", request: "maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in
-                      try core.sources.refresh("visits", url: core.config.sources.visits, request: request, conditional: true,
-                                               lock: core) { url, validators throws(CarFitError) in
-                          try core.visits.refresh(url: url, http: core.http, validators: validators, lock: core)
+                      try core.refresh("visits", url: core.config.sources.visits, request: request,
+                                       conditional: true) { url, validators throws(CarFitError) in
+                          try core.visits.refresh(url: url, http: core.http, validators: validators, lock: core) { total in
+                              core.progress("visits.refresh", total: total)
+                          }
                       }
                   }),
         Operation("visits.plan", "carfit_visits_plan",
@@ -84,8 +86,8 @@ enum Manifest {
                   }),
         Operation("catalog.refresh", "carfit_catalog_refresh", request: "maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in
-                      try core.sources.refresh("catalog", url: core.config.sources.catalog, request: request, conditional: true,
-                                               lock: core) { url, validators throws(CarFitError) in
+                      try core.refresh("catalog", url: core.config.sources.catalog, request: request,
+                                       conditional: true) { url, validators throws(CarFitError) in
                           try core.catalog.refresh(url: url, http: core.http, validators: validators, lock: core)
                       }
                   }),
@@ -125,8 +127,8 @@ enum Manifest {
                   }),
         Operation("articles.refresh", "carfit_articles_refresh", request: "maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in
-                      try core.sources.refresh("articles", url: core.config.sources.articles, request: request, conditional: true,
-                                               lock: core) { url, validators throws(CarFitError) in
+                      try core.refresh("articles", url: core.config.sources.articles, request: request,
+                                       conditional: true) { url, validators throws(CarFitError) in
                           try core.articles.refresh(url: url, http: core.http, validators: validators, lock: core)
                       }
                   }),
@@ -140,8 +142,8 @@ enum Manifest {
                   .bytes { core, bytes throws(CarFitError) in try core.images.importPatterns(bytes) }),
         Operation("patterns.refresh", "carfit_patterns_refresh", request: "count?, maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in
-                      try core.sources.refresh("patterns", url: core.config.sources.patterns, request: request, conditional: false,
-                                               lock: core) { url, _ throws(CarFitError) in
+                      try core.refresh("patterns", url: core.config.sources.patterns, request: request,
+                                       conditional: false) { url, _ throws(CarFitError) in
                           try core.images.refresh(request, url: url, http: core.http, concurrency: core.config.images.concurrency,
                                                   lock: core)
                       }
@@ -160,6 +162,10 @@ enum Manifest {
         // Sources
         Operation("sources.status", "carfit_sources_status", request: "none", .serialized,
                   .object { core, _ throws(CarFitError) in try core.sources.status() }),
+
+        // Events
+        Operation("events.wait", "carfit_events_wait", request: "after?, timeoutMs?", .selfLocking,
+                  .object { core, request throws(CarFitError) in try core.feed.wait(request) }),
     ]
 
     /// The operations `carfit_call` reaches, by method name.

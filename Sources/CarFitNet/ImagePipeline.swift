@@ -47,6 +47,9 @@ public final class ImagePipeline: @unchecked Sendable {
     /// Background workers, and foreground loads in progress: `close` waits for both.
     private let background = DispatchGroup()
     private let foreground = DispatchGroup()
+    /// Told of each prefetch that ended: its URL and whether the image loaded. Set once, before
+    /// the first prefetch; called on the worker that loaded it, holding no lock.
+    public var onPrefetched: (@Sendable (_ url: String, _ loaded: Bool) -> Void)?
 
     /// - Parameter http: the client images are fetched with; `close` cancels its transfers.
     public init(config: CoreConfig.Images, http: HTTPClient) throws(ImageDirectoryError) {
@@ -232,6 +235,7 @@ public final class ImagePipeline: @unchecked Sendable {
             lock.lock()
             prefetching -= 1
             lock.unlock()
+            if case .success = result { onPrefetched?(url, true) } else { onPrefetched?(url, false) }
         }
         background.leave()
     }

@@ -68,21 +68,30 @@ public struct VisitsService {
 
     /// Replaces the stored snapshot with the document's valid records, streaming the usual
     /// shape and parsing anything else whole. A document with records of which none is valid
-    /// is `invalid` and changes nothing.
-    public func importVisits(_ bytes: UnsafeRawBufferPointer) throws(CarFitError) -> JSON {
+    /// is `invalid` and changes nothing. `progress`, given the size in bytes of what is read
+    /// (the request, or the file a `{"file"}` request names), may answer a reporter that hears
+    /// how many of those bytes are read, and the complete count once the import has succeeded.
+    public func importVisits(_ bytes: UnsafeRawBufferPointer,
+                             progress: (Int) -> ProgressReporter? = { _ in nil }) throws(CarFitError) -> JSON {
         let store = visits
+        let reporter = progress(bytes.count)
         if case .imported(let response) = try VisitDocumentStream.importVisits(
-            bytes, threads: importThreads, begin: { () throws(CarFitError) in try store.beginSnapshot() }) {
+            bytes, threads: importThreads, consumed: { done in reporter?.advance(to: Int64(done)) },
+            begin: { () throws(CarFitError) in try store.beginSnapshot() }) {
+            reporter?.finish()
             return response
         }
-        return try importVisits(try JanssonParser.object(bytes))
+        let response = try importVisits(try JanssonParser.object(bytes), progress: progress)
+        reporter?.finish()
+        return response
     }
 
     /// Replaces the stored snapshot with the document's valid records; a request without
-    /// `data` whose `file` names a path imports that file (`importFile`).
-    public func importVisits(_ request: Fields) throws(CarFitError) -> JSON {
+    /// `data` whose `file` names a path imports that file (`importFile`, with `progress`).
+    public func importVisits(_ request: Fields,
+                             progress: (Int) -> ProgressReporter? = { _ in nil }) throws(CarFitError) -> JSON {
         if !request.has("data"), let path = try request.string("file") {
-            return try importFile(path)
+            return try importFile(path, progress: progress)
         }
         let snapshot = try VisitSnapshot(document: request)
         try visits.replaceAll(with: snapshot.visits)
@@ -112,27 +121,35 @@ public struct VisitsService {
     /// snapshot only after the document's last byte; anything that reader does not take is
     /// parsed whole, so that a document that is not a visits document is reported as such. Any
     /// failure leaves the stored visits as they were. `lock` is taken only once the body has
-    /// arrived.
+    /// arrived. `progress`, given the body's size, may answer a reporter of its import.
     public func refresh(url: String, http: HTTPClient, validators: SourceValidators = SourceValidators(),
-                        lock: some Serializer) throws(CarFitError) -> RefreshOutcome {
+                        lock: some Serializer,
+                        progress: (Int) -> ProgressReporter? = { _ in nil }) throws(CarFitError) -> RefreshOutcome {
         switch try SourceFetch.fetch(url, http: http, validators: validators, what: "visits") {
         case .notModified: return .notModified
         case .body(let body):
-            return .stored(try refresh(body, lock: lock), etag: body.response.etag, lastModified: body.response.lastModified)
+            return .stored(try refresh(body, lock: lock, progress: progress),
+                           etag: body.response.etag, lastModified: body.response.lastModified)
         }
     }
 
     /// Imports a fetched body as the refresh does.
-    func refresh(_ body: SourceFetch.Body, lock: some Serializer) throws(CarFitError) -> JSON {
+    func refresh(_ body: SourceFetch.Body, lock: some Serializer,
+                 progress: (Int) -> ProgressReporter? = { _ in nil }) throws(CarFitError) -> JSON {
         let store = visits
         let threads = importThreads
         let file = body.file
+        let reporter = progress(file.count)
         let streamed: StreamedImport
         do throws(CarFitError) {
             streamed = try file.withBytes { bytes throws(CarFitError) -> StreamedImport in
                 try lock.locked { () throws(CarFitError) in
                     try VisitDocumentStream.importVisits(
-                        bytes, threads: threads, consumed: { file.release(upTo: $0) },
+                        bytes, threads: threads,
+                        consumed: { done in
+                            file.release(upTo: done)
+                            reporter?.advance(to: Int64(done))
+                        },
                         begin: { () throws(CarFitError) in try store.beginSnapshot() })
                 }
             }
@@ -140,7 +157,10 @@ public struct VisitsService {
             // The streamed reader refuses a document only when all its records were rejected.
             throw SourceFetch.notDocument(body.url, what: "visits", error)
         }
-        if case .imported(let response) = streamed { return response }
+        if case .imported(let response) = streamed {
+            reporter?.finish()
+            return response
+        }
         let document = try SourceFetch.document(body, what: "visits")
         let snapshot: VisitSnapshot
         do throws(CarFitError) {
@@ -148,22 +168,31 @@ public struct VisitsService {
         } catch {
             throw SourceFetch.notDocument(body.url, what: "visits", error)
         }
-        return try lock.locked { () throws(CarFitError) in
+        let response = try lock.locked { () throws(CarFitError) in
             try store.replaceAll(with: snapshot.visits)
             return snapshot.response
         }
+        reporter?.finish()
+        return response
     }
 
     /// Imports the visits document in the file at `path` as `importVisits` does, reading it
     /// through a mapping of the file rather than into memory. A file that cannot be read is
-    /// `invalid`, field `file`, with the system's reason.
-    public func importFile(_ path: String) throws(CarFitError) -> JSON {
+    /// `invalid`, field `file`, with the system's reason. `progress`, given the file's size,
+    /// may answer a reporter of the bytes read.
+    public func importFile(_ path: String,
+                           progress: (Int) -> ProgressReporter? = { _ in nil }) throws(CarFitError) -> JSON {
         let file = try MappedFile(path: path, field: "file")
         let store = visits
         let threads = importThreads
-        return try file.withBytes { bytes throws(CarFitError) -> JSON in
+        let reporter = progress(file.count)
+        let response = try file.withBytes { bytes throws(CarFitError) -> JSON in
             if case .imported(let response) = try VisitDocumentStream.importVisits(
-                bytes, threads: threads, consumed: { file.release(upTo: $0) },
+                bytes, threads: threads,
+                consumed: { done in
+                    file.release(upTo: done)
+                    reporter?.advance(to: Int64(done))
+                },
                 begin: { () throws(CarFitError) in try store.beginSnapshot() }) {
                 return response
             }
@@ -172,6 +201,8 @@ public struct VisitsService {
             try store.replaceAll(with: snapshot.visits)
             return snapshot.response
         }
+        reporter?.finish()
+        return response
     }
 
     /// The order to drive a day's open visits in, with arrival and departure times.

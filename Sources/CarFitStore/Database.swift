@@ -31,6 +31,8 @@ public final class Database {
     /// Open transaction levels, outermost first (see `Transaction`).
     private var levels: [Int] = []
     private var nextLevelID = 0
+    /// The tables each committed transaction wrote, for the change feed (see `ChangeTracker`).
+    private let tracker = ChangeTracker()
     public let path: String
     /// How long a statement waits for another connection's lock before failing.
     let busyTimeoutMs: Int32
@@ -62,6 +64,7 @@ public final class Database {
         }
         sqlite3_busy_timeout(db, busyTimeoutMs)
         sqlite3_extended_result_codes(db, 1)
+        tracker.install(on: db)
         do throws(CarFitError) {
             // Reading the schema version makes SQLite read the file: a file that is not a
             // database fails here rather than on first use.
@@ -98,7 +101,11 @@ public final class Database {
         for list in idle.values { for stmt in list { sqlite3_finalize(stmt) } }
         idle.removeAll()
         levels.removeAll()
-        if let handle { sqlite3_close_v2(handle) }
+        tracker.observer = nil
+        if let handle {
+            tracker.uninstall(from: handle)
+            sqlite3_close_v2(handle)
+        }
         handle = nil
     }
 
@@ -120,6 +127,7 @@ public final class Database {
         guard let handle else { throw CarFitError(.storage, "The database is closed.") }
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        settleCommit()
         if rc != SQLITE_OK {
             let text = message.map { String(cString: $0) }
             sqlite3_free(message)
@@ -180,6 +188,29 @@ public final class Database {
         let rows = try query(sql, arguments)
         guard let first = rows.first?.first, case .int(let v) = first else { return nil }
         return v
+    }
+
+    /// Called with the names of the tables each committed transaction wrote (never empty),
+    /// once the statement that committed has returned; nothing for a rolled-back transaction.
+    /// Runs on the thread that committed, which holds the connection.
+    public func onCommit(_ observer: ((Set<String>) -> Void)?) {
+        tracker.observer = observer
+    }
+
+    /// Hands on the tables of a commit made by the statement that just returned.
+    @inline(__always)
+    func settleCommit() {
+        guard tracker.hasCommitted, let handle else { return }
+        tracker.settle(autocommit: sqlite3_get_autocommit(handle) != 0)
+    }
+
+    /// SQLite's `PRAGMA data_version`: it changes when another connection commits to the
+    /// database file, never for this connection's own commits.
+    public func dataVersion() throws(CarFitError) -> Int64 {
+        let s = try statement("PRAGMA data_version")
+        defer { s.reset() }
+        guard try s.step(), let version = s.int(0) else { throw CarFitError(.storage, "The database gave no data_version.") }
+        return version
     }
 
     public var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
@@ -339,6 +370,7 @@ public final class Statement {
     public func step() throws(CarFitError) -> Bool {
         guard !database.isClosed else { throw CarFitError(.storage, "The database is closed.") }
         let rc = sqlite3_step(stmt)
+        database.settleCommit()
         switch rc {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false

@@ -297,6 +297,17 @@ enum OperationProbes {
                 XCTAssertEqual(r.dict("memory").int("limit"), 33_554_432, m)
                 XCTAssertEqual(r.dict("requests").int("network"), 0, m)
             },
+
+            // Events
+            "events.wait": OperationProbe(request: #"{"after": 0, "timeoutMs": 0}"#) { r, _, m in
+                let events = r.list("events")
+                // The preparation's commits and login, numbered from 1; the first is the visits import.
+                XCTAssertEqual(events.first?.int("seq"), 1, m)
+                XCTAssertEqual(events.first?.string("kind"), "changed", m)
+                XCTAssertEqual(events.first?.strings("areas"), ["visits", "calendar"], m)
+                XCTAssertEqual(events.map { $0.int("seq") ?? 0 }, Array(1...events.count), m)
+                XCTAssertEqual(r.int("last"), events.count, m)
+            },
         ]
     }
 }

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ._lib import LibraryVersionError, find_library, load_library
 from ._version import binding_version
 from .core import Core
+from .events import Event, EventBatch, ProgressCallback
 from .errors import (
     BadJSONError,
     CarfitError,
@@ -30,6 +31,9 @@ __version__ = binding_version()
 
 __all__ = [
     "Core",
+    "Event",
+    "EventBatch",
+    "ProgressCallback",
     "CarfitError",
     "BadJSONError",
     "InvalidError",

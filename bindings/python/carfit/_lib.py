@@ -120,6 +120,8 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_images_stats": _OPERATION,
     # Sources
     "carfit_sources_status": _OPERATION,
+    # Events
+    "carfit_events_wait": _OPERATION,
 }
 
 #: The functions of the operation shape, in header order.

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Optional, Union
 
-from ._area import AreaMixin, Document, document_argument, members
+from ._area import Document, document_argument, members
+from .events import EventsMixin, ProgressCallback
 
 __all__ = ["ArticlesMixin"]
 
 
-class ArticlesMixin(AreaMixin):
+class ArticlesMixin(EventsMixin):
     """The ``articles`` area of the C API.
 
     A refresh that fails raises :class:`~carfit.UnavailableError` and leaves the stored data as
@@ -29,10 +30,18 @@ class ArticlesMixin(AreaMixin):
         """
         return self._call("articles.import", document_argument(document, "pass json.load(open(path)) for a file"))
 
-    def refresh_articles(self, max_age_seconds: Optional[int] = None) -> Document:
+    def refresh_articles(
+        self, max_age_seconds: Optional[int] = None, progress: Optional[ProgressCallback] = None
+    ) -> Document:
         """Fetch ``sources.articles`` and import it (``articles.refresh``); keeps the cache on
-        failure. Conditional and ``max_age_seconds`` as :meth:`refresh_visits`."""
-        return self._call("articles.refresh", members(maxAgeSeconds=max_age_seconds) or None)
+        failure. Conditional and ``max_age_seconds`` as :meth:`refresh_visits`.
+
+        ``progress(done, total)`` is called on this thread for the refresh's ``progress``
+        events, as for :meth:`import_visits`; the library reports progress only for the
+        visits imports and refresh today, so for articles it is not called.
+        """
+        request = members(maxAgeSeconds=max_age_seconds) or None
+        return self._with_progress("articles.refresh", progress, lambda: self._call("articles.refresh", request))
 
     def list_articles(self, hour24: Optional[bool] = None) -> Document:
         """The cached articles, newest first, and ``updatedAt`` (None before any import) (``articles.list``)."""

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Optional, Union
 
-from ._area import AreaMixin, Document, document_argument, members
+from ._area import Document, document_argument, members
+from .events import EventsMixin, ProgressCallback
 
 __all__ = ["CatalogMixin", "ProductId"]
 
@@ -12,7 +13,7 @@ __all__ = ["CatalogMixin", "ProductId"]
 ProductId = Union[int, str]
 
 
-class CatalogMixin(AreaMixin):
+class CatalogMixin(EventsMixin):
     """The ``catalog`` and ``cart`` areas of the C API. Cart methods need a logged-in employee
     (:meth:`~carfit.employees.EmployeesMixin.login`); without one they raise UnauthorizedError."""
 
@@ -23,11 +24,20 @@ class CatalogMixin(AreaMixin):
         ``{"imported", "rejected"}``."""
         return self._call("catalog.import", document_argument(document, "pass json.load(open(path)) for a file"))
 
-    def refresh_catalog(self, max_age_seconds: Optional[int] = None) -> Document:
+    def refresh_catalog(
+        self, max_age_seconds: Optional[int] = None, progress: Optional[ProgressCallback] = None
+    ) -> Document:
         """Fetch ``sources.catalog`` (either catalog shape) and import it (``catalog.refresh``);
         keeps the stored products on failure (:class:`~carfit.UnavailableError` with a
-        ``reason``). Conditional and ``max_age_seconds`` as :meth:`refresh_visits`."""
-        return self._call("catalog.refresh", members(maxAgeSeconds=max_age_seconds) or None)
+        ``reason``). Conditional and ``max_age_seconds`` as :meth:`refresh_visits`.
+
+        ``progress(done, total)`` is called on this thread for the refresh's ``progress``
+        events, as for :meth:`~carfit.visits.VisitsMixin.import_visits`; the library reports
+        progress only for the visits imports and refresh today, so for the catalog it is not
+        called.
+        """
+        request = members(maxAgeSeconds=max_age_seconds) or None
+        return self._with_progress("catalog.refresh", progress, lambda: self._call("catalog.refresh", request))
 
     def list_catalog(self, category: Optional[str] = None, sort: str = "name") -> Document:
         """Products of a category (all when None) sorted by ``"name"``, ``"-name"`` or

@@ -21,6 +21,7 @@ from .articles import ArticlesMixin
 from .images import ImagesMixin
 from .sources import SourcesMixin
 from .sync import SyncMixin
+from .events import EventsMixin
 
 __all__ = ["Core", "Request"]
 
@@ -37,7 +38,7 @@ def _encode(request: Request) -> Optional[bytes]:
 
 
 class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, TransactionsMixin, ArticlesMixin,
-           ImagesMixin, SourcesMixin, SyncMixin):
+           ImagesMixin, SourcesMixin, SyncMixin, EventsMixin):
     """An open libcarfit core: database, clock, calendar state and caches.
 
     ``Core(config, **kwargs)`` opens a core; keyword arguments are merged into ``config``

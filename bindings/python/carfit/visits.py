@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Union, cast
 
-from ._area import AreaMixin, Document, document_argument, members, string_list
+from ._area import Document, document_argument, members, string_list
+from .events import EventsMixin, ProgressCallback
 from .documents import ImportResult, VisitChange, VisitList
 
 __all__ = ["VisitsMixin", "Point"]
@@ -25,12 +26,14 @@ def _point(start: Optional[Point]) -> Optional[Dict[str, Any]]:
     return {"latitude": latitude, "longitude": longitude}
 
 
-class VisitsMixin(AreaMixin):
+class VisitsMixin(EventsMixin):
     """The ``visits`` area of the C API: import, list, refresh from the source, plan a day."""
 
     __slots__ = ()
 
-    def import_visits(self, document: Union[Document, str, bytes]) -> ImportResult:
+    def import_visits(
+        self, document: Union[Document, str, bytes], progress: Optional[ProgressCallback] = None
+    ) -> ImportResult:
         """Replace the stored visits with a snapshot (``visits.import``).
 
         Args:
@@ -38,6 +41,10 @@ class VisitsMixin(AreaMixin):
                 "code": 200}``, or just ``{"data": [...]}``, as a dict or as JSON text. To
                 import a file, use :meth:`import_visits_file`: a string that looks like a
                 path raises ``ValueError`` here.
+            progress: ``progress(done, total)``, called on this thread with the bytes read
+                while a document of more than 1 MiB is imported (the import runs on a thread
+                of the binding meanwhile); the last call, once it succeeded, has
+                ``done == total``.
 
         Returns:
             ``{"imported": n, "rejected": [{"index", "field", "message"}, ...]}``; rejected
@@ -50,15 +57,19 @@ class VisitsMixin(AreaMixin):
                 visits.
             ValueError: ``document`` is a string that looks like a file path.
         """
-        return cast(ImportResult, self._call("visits.import", document_argument(document, "to import a file, use import_visits_file(path)")))
+        request = document_argument(document, "to import a file, use import_visits_file(path)")
+        return cast(ImportResult, self._with_progress("visits.import", progress, lambda: self._call("visits.import", request)))
 
-    def import_visits_file(self, path: Union[str, "os.PathLike[str]"]) -> ImportResult:
+    def import_visits_file(
+        self, path: Union[str, "os.PathLike[str]"], progress: Optional[ProgressCallback] = None
+    ) -> ImportResult:
         """Replace the stored visits with the snapshot in a file (``visits.import`` with
         ``{"file": path}``): the library reads the file itself, streaming, so Python never
         holds it.
 
         Args:
             path: the file's path; a relative path is taken from the current directory.
+            progress: as for :meth:`import_visits`.
 
         Returns:
             As :meth:`import_visits`.
@@ -68,7 +79,8 @@ class VisitsMixin(AreaMixin):
                 the message), or the document is refused as by :meth:`import_visits`;
                 nothing changes.
         """
-        return cast(ImportResult, self._call("visits.import", {"file": os.path.abspath(os.fspath(path))}))
+        request = {"file": os.path.abspath(os.fspath(path))}
+        return cast(ImportResult, self._with_progress("visits.import", progress, lambda: self._call("visits.import", request)))
 
     def list_visits(
         self,
@@ -98,20 +110,25 @@ class VisitsMixin(AreaMixin):
         request = members(dates=string_list("dates", dates), employeeId=employee_id, hour24=hour24)
         return cast(VisitList, self._call("visits.list", request))
 
-    def refresh_visits(self, max_age_seconds: Optional[int] = None) -> ImportResult:
+    def refresh_visits(
+        self, max_age_seconds: Optional[int] = None, progress: Optional[ProgressCallback] = None
+    ) -> ImportResult:
         """Fetch ``sources.visits`` and import it (``visits.refresh``), conditionally: an
         unchanged source answers ``{"imported": 0, "notModified": True}``.
 
         Args:
             max_age_seconds: when the last success is younger than this, no request is made
                 and the answer is ``{"imported": 0, "fresh": True}``.
+            progress: ``progress(done, total)`` is called on this thread as the import of a
+                downloaded body of more than 1 MiB goes on, as for :meth:`import_visits`.
 
         Raises:
             UnavailableError: the source failed; the stored visits are kept, and
                 ``error.document["reason"]`` says why (``"refused"``, ``"timeout"``,
                 ``"http_status"``, ...).
         """
-        return cast(ImportResult, self._call("visits.refresh", members(maxAgeSeconds=max_age_seconds) or None))
+        request = members(maxAgeSeconds=max_age_seconds) or None
+        return cast(ImportResult, self._with_progress("visits.refresh", progress, lambda: self._call("visits.refresh", request)))
 
     def plan_day(
         self,

@@ -154,6 +154,68 @@ def test_patterns_refresh_fails_only_when_every_request_failed(server):
 
 
 # ----------------------------------------------------------------------------------------------
+# The change feed: a source event per attempt, the progress of a large refresh
+# ----------------------------------------------------------------------------------------------
+
+def source_events(core, after):
+    return [(e["source"], e["status"]) for e in core.events(after=after, timeout=0) if e["kind"] == "source"]
+
+
+def test_every_refresh_attempt_is_a_source_event_and_no_attempt_none(server):
+    with open_core(visits=server + "/data/carfit.json", articles=server + "/status/500",
+                   patterns=server + "/data/patterns.json") as core:
+        core.refresh_visits()
+        core.refresh_visits()
+        core.refresh_visits(max_age_seconds=3600)  # fresh: no request
+        with pytest.raises(carfit.UnavailableError):
+            core.refresh_articles()
+        with pytest.raises(carfit.InvalidError):
+            core.refresh_catalog()  # not configured: no attempt
+        with pytest.raises(carfit.InvalidError):
+            core.refresh_patterns(count=0)  # refused before the network
+        core.refresh_patterns(count=1)
+        assert source_events(core, 0) == [("visits", "ok"), ("visits", "not_modified"), ("articles", "failed"),
+                                          ("patterns", "ok")]
+        events = list(core.events(timeout=0))
+        first_source = next(i for i, e in enumerate(events) if e["kind"] == "source")
+        changed = [e["areas"] for e in events[:first_source] if e["kind"] == "changed"]
+        assert ["visits", "calendar"] in changed, "the visits are stored before the event"
+        assert any("sources" in areas for areas in changed), "and so is the attempt"
+
+
+@pytest.fixture()
+def large_source(tmp_path):
+    """A loopback server of one visits document of more than 3 MiB (``/visits.json``)."""
+    import functools
+    import http.server
+    import threading
+
+    records = VISITS["data"] * ((3 * MIB) // len(json.dumps(VISITS["data"])) + 1)
+    (tmp_path / "visits.json").write_text(json.dumps({"data": records}))
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    handler.log_message = lambda *args: None  # type: ignore[attr-defined]
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/visits.json", (tmp_path / "visits.json").stat().st_size
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_a_large_refresh_reports_the_progress_of_its_import(large_source):
+    url, total = large_source
+    calls = []
+    with open_core(visits=url) as core:
+        result = core.refresh_visits(progress=lambda done, t: calls.append((done, t)))
+        assert result["imported"] > 0
+        assert calls and {t for _, t in calls} == {total}
+        done = [d for d, _ in calls]
+        assert done == sorted(done) and done[-1] == total and done.count(total) == 1
+        kinds = [e["kind"] for e in core.events(timeout=0)]
+        assert kinds[-1] == "source" and "progress" in kinds
+
+
+# ----------------------------------------------------------------------------------------------
 # Hostile servers
 # ----------------------------------------------------------------------------------------------
 

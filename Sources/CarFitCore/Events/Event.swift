@@ -1,0 +1,38 @@
+/// One entry of a core's change feed, as `carfit_events_wait` hands it to hosts: what changed,
+/// how far a long operation has come, how a refresh or a prefetch ended. The feed numbers the
+/// events (`seq`); the event itself is the rest of the object.
+public enum Event: Sendable, Equatable {
+    /// A commit changed stored data of these areas (`StoredAreas` names them); `external` when
+    /// another connection (another core, another process) committed and only "something" is known.
+    case changed(areas: [String], external: Bool)
+    /// Bytes done of a long operation (`operation` is its method name).
+    case progress(operation: String, done: Int64, total: Int64)
+    /// A refresh attempt of a source ended: `status` is `ok`, `not_modified` or `failed`.
+    case source(source: String, status: String)
+    /// A prefetched image ended: `status` is `loaded` or `failed`.
+    case image(url: String, status: String)
+    /// Events the reader asked for are no longer kept: everything must be read again.
+    case gap
+
+    /// The areas a commit by another connection is reported with.
+    public static let allAreas = ["all"]
+
+    /// The event as a feed entry numbered `seq`: `{"seq", "kind", …}`.
+    public func document(seq: Int64) -> JSON {
+        switch self {
+        case .changed(let areas, let external):
+            var object = JSONObject(["seq": .int(seq), "kind": "changed", "areas": .array(areas.map(JSON.string))])
+            if external { object.appendDistinct("external", true) }
+            return .object(object)
+        case .progress(let operation, let done, let total):
+            return .obj(["seq": .int(seq), "kind": "progress", "operation": .string(operation), "done": .int(done),
+                         "total": .int(total), "unit": "bytes"])
+        case .source(let source, let status):
+            return .obj(["seq": .int(seq), "kind": "source", "source": .string(source), "status": .string(status)])
+        case .image(let url, let status):
+            return .obj(["seq": .int(seq), "kind": "image", "url": .string(url), "status": .string(status)])
+        case .gap:
+            return .obj(["seq": .int(seq), "kind": "gap"])
+        }
+    }
+}

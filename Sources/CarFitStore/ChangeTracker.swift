@@ -1,0 +1,100 @@
+import CSQLite
+import Foundation
+
+/// Collects the tables a connection's transaction writes, through SQLite's hooks, and hands
+/// them to `observer` once the transaction has committed: the source of the change feed's
+/// `changed` events, derived from what was written rather than from a list kept per operation.
+///
+/// - The update hook names each table a row was inserted into, updated or deleted from (a
+///   pointer comparison skips the name's conversion for the rows after the first of a table).
+/// - The authorizer names each table a `DELETE` is prepared on: SQLite reports no rows for a
+///   `DELETE` without `WHERE` (its truncate optimisation), so clearing a table is seen when the
+///   statement is prepared.
+/// - The commit hook moves the collected tables aside; they are handed on once the statement
+///   that committed has returned and the connection is out of its transaction (a `COMMIT` that
+///   failed and left the transaction open puts them back). The rollback hook drops them: a
+///   rolled-back transaction publishes nothing. A savepoint rolled back inside a transaction
+///   that commits is not told apart: its tables are reported with the rest.
+///
+/// Used by the thread that holds the connection (the core's lock serialises it).
+final class ChangeTracker {
+    /// Receives the names of the tables a committed transaction wrote (never empty).
+    var observer: ((Set<String>) -> Void)?
+    private var pending: Set<String> = []
+    private var committing: Set<String> = []
+    /// The table name SQLite passed last: the same table's rows pass the same pointer.
+    private var lastTable: UnsafePointer<CChar>?
+
+    /// Installs the hooks on `handle`; `uninstall` removes them before the connection closes.
+    func install(on handle: OpaquePointer) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite3_update_hook(handle, { context, _, _, table, _ in
+            guard let context, let table else { return }
+            Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().wrote(table)
+        }, context)
+        sqlite3_set_authorizer(handle, { context, action, table, _, _, _ in
+            if action == SQLITE_DELETE, let context, let table {
+                Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().deletes(table)
+            }
+            return SQLITE_OK
+        }, context)
+        _ = sqlite3_commit_hook(handle, { context in
+            guard let context else { return 0 }
+            Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().committed()
+            return 0
+        }, context)
+        _ = sqlite3_rollback_hook(handle, { context in
+            guard let context else { return }
+            Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().rolledBack()
+        }, context)
+    }
+
+    func uninstall(from handle: OpaquePointer) {
+        sqlite3_update_hook(handle, nil, nil)
+        sqlite3_set_authorizer(handle, nil, nil)
+        _ = sqlite3_commit_hook(handle, nil, nil)
+        _ = sqlite3_rollback_hook(handle, nil, nil)
+    }
+
+    private func wrote(_ table: UnsafePointer<CChar>) {
+        if table == lastTable { return }
+        lastTable = table
+        // SQLite's own tables (the schema, statistics) are not stored data.
+        if strncmp(table, "sqlite_", 7) == 0 { return }
+        pending.insert(String(cString: table))
+    }
+
+    /// A `DELETE` on `table` is being prepared. The name is the parser's, not the table's: it
+    /// is not remembered as `lastTable`.
+    private func deletes(_ table: UnsafePointer<CChar>) {
+        if strncmp(table, "sqlite_", 7) == 0 { return }
+        pending.insert(String(cString: table))
+    }
+
+    private func committed() {
+        committing.formUnion(pending)
+        pending.removeAll(keepingCapacity: true)
+        lastTable = nil
+    }
+
+    private func rolledBack() {
+        pending.removeAll(keepingCapacity: true)
+        committing.removeAll(keepingCapacity: true)
+        lastTable = nil
+    }
+
+    /// Whether a commit's tables wait to be handed on.
+    var hasCommitted: Bool { !committing.isEmpty }
+
+    /// Called after a statement that committed returns: hands on what a commit wrote once the connection
+    /// is out of its transaction (`autocommit`), else keeps it for the transaction's next commit.
+    func settle(autocommit: Bool) {
+        let tables = committing
+        committing.removeAll(keepingCapacity: true)
+        if autocommit {
+            observer?(tables)
+        } else {
+            pending.formUnion(tables)
+        }
+    }
+}
