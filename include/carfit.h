@@ -353,7 +353,7 @@ int carfit_visits_refresh(carfit_core *core, const char *request, char **respons
  *          first stop without one), rounded to whole metres; "distanceMeters" sums them;
  *          "originalDistanceMeters" and "originalLateStops" are the same for the stops in
  *          start-time order; "savedMeters" is their difference (never negative).
- *          Members beyond those the contract lists: "startTime", "savedMeters",
+ *          Members beyond the plan's essentials: "startTime", "savedMeters",
  *          "originalLateStops", "optimized"; per stop "travelMinutes", "serviceMinutes",
  *          "window", "expectedTime", "state", "latitude", "longitude"; per skipped visit "name".
  * Errors:  CARFIT_INVALID with the field: "date" (missing, not a string, not a day),
@@ -705,7 +705,7 @@ int carfit_cart_checkout(carfit_core *core, const char *request, char **response
 
 /*
  * carfit_cart_orders (method "cart.orders") — the logged-in employee's orders, newest first.
- * An extension of the contract: the orders checkout stores, as it answered them.
+ * The orders checkout stores, as it answered them.
  * Returns: {"orders": [{"id", "placedAt", "lines", "totalQuantity"}]}.
  */
 int carfit_cart_orders(carfit_core *core, const char *request, char **response);

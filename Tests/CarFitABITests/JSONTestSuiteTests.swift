@@ -21,8 +21,8 @@ final class JSONTestSuiteTests: ABITestCase {
         }
     }
 
-    /// Two documented departures from "accept every y_ object": an empty text is `{}` by the
-    /// contract (NULL or "" means {}), and strings may not contain U+0000 (the contract refuses
+    /// Two documented departures from "accept every y_ object": an empty text is `{}` by the header
+    /// (NULL or "" means {}), and strings may not contain U+0000 (the header refuses
     /// embedded NULs), so `\u0000` is `bad_json`.
     static func isEmpty(_ bytes: [UInt8]) -> Bool { bytes.isEmpty }
     static func hasEscapedNUL(_ bytes: [UInt8]) -> Bool {

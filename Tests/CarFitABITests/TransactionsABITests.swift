@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Section 6 through the real library.
+/// Transactions and insights through the real library.
 final class TransactionsABITests: ABITestCase {
     func sample() throws -> String {
         try String(contentsOf: Repo.fixtures.appendingPathComponent("transactions.json"), encoding: .utf8)

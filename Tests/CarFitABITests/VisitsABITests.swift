@@ -7,7 +7,7 @@ final class VisitsABITests: ABITestCase {
         try String(contentsOf: Repo.fixtures.appendingPathComponent("carfit.json"), encoding: .utf8)
     }
 
-    func testContractExampleDay() throws {
+    func testTheHeadersExampleDay() throws {
         let core = try TestCore(lib)
         let imported = core.call("visits.import", try sample())
         XCTAssertEqual(imported.status, 0)

@@ -3,7 +3,7 @@ import XCTest
 
 @testable import CarFitCore
 
-/// Section 5's rules on the domain values: employee validation, the login guard, money,
+/// The wine club's rules on the domain values: employee validation, the login guard, money,
 /// catalog decoding and ordering, and the cart against a reference model.
 final class ShopTests: XCTestCase {
     private func fields(_ pairs: KeyValuePairs<String, JSON>) -> Fields { Fields(JSONObject(pairs)) }

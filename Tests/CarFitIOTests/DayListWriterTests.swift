@@ -216,8 +216,8 @@ final class DayListWriterTests: XCTestCase {
                        #"{"days":[],"summary":{"visits":0,"taskMinutes":0,"distanceMeters":0,"distanceKm":0.0}}"#)
     }
 
-    /// One card in full, so that the shared reference cannot drift from the contract unnoticed.
-    func testACardAsTheContractWritesIt() throws {
+    /// One card in full, so that the shared reference cannot drift from the header's card unnoticed.
+    func testACardAsTheHeaderDescribesIt() throws {
         let clock = try Clock(zoneName: "Europe/Copenhagen")
         let start = try XCTUnwrap(Instant(iso: "2020-09-10T06:05:00Z")).milliseconds
         let a = StoredVisit(visitId: Array("v1".utf8), employeeId: Array("e1".utf8), start: start,

@@ -95,7 +95,7 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
         status = self._lib.carfit_open(_encode(config), ctypes.byref(handle), ctypes.byref(response))
         document = self._take(response)
         if status != 0:
-            # The contract leaves *core NULL on failure; close defensively all the same.
+            # The header leaves *core NULL on failure; close defensively all the same.
             if handle.value:
                 self._lib.carfit_close(handle)
             raise error_from_response(status, document)

@@ -19,7 +19,7 @@ __all__ = [
     "error_from_response",
 ]
 
-# Status names as fixed by the contract; used when the library's answer carries no code.
+# Status names as fixed by the header; used when the library's answer carries no code.
 _NAMES = {
     0: "ok",
     1: "bad_json",

@@ -19,7 +19,7 @@ if str(BINDING_DIR) not in sys.path:
 import carfit  # noqa: E402
 from carfit import _lib  # noqa: E402
 
-#: The config of the contract's example day.
+#: The config of the header's example day.
 DAY_CONFIG = {"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": True}
 
 

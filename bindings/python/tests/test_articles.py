@@ -1,4 +1,4 @@
-"""Articles (section 7) and visits.refresh (section 3) through the real library, against HTTP
+"""Articles, and the visits and articles refreshes, through the real library, against HTTP
 servers started by the tests on 127.0.0.1."""
 
 from __future__ import annotations

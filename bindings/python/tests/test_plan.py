@@ -1,4 +1,4 @@
-"""Section 9 through the built library: visits.plan on the bundled sample and on generated
+"""The day plan through the built library: visits.plan on the bundled sample and on generated
 days. Checks the times on hand-computed days, the field of every refusal (and that a refused
 call changes nothing), and that a plan is never longer than the start-time order."""
 

@@ -1,4 +1,4 @@
-"""Section 5 through the built library: employees, the PIN session and its lock-out, the
+"""The wine club through the built library: employees, the PIN session and its lock-out, the
 catalog, and the cart. Every refusal is checked for its status and field, and for having
 changed nothing."""
 import json

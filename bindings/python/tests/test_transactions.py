@@ -1,4 +1,4 @@
-"""Transactions and insights through the built library (section 6 of the contract)."""
+"""Transactions and insights through the built library."""
 
 from __future__ import annotations
 
