@@ -7,7 +7,7 @@ add members (hosts ignore what they do not know) and some members are null or ab
 
 from __future__ import annotations
 
-from typing import List, Optional, TypedDict
+from typing import Any, Dict, List, Optional, TypedDict
 
 from ._area import Document
 
@@ -106,7 +106,7 @@ class SyncStatus(TypedDict, total=False):
     pending: int
     lastAttemptAt: Optional[str]
     lastSuccessAt: Optional[str]
-    lastError: Optional[dict]
+    lastError: Optional[Dict[str, Any]]
     consecutiveFailures: int
     nextAttemptAt: Optional[str]
     rejected: List[RejectedChange]
