@@ -382,7 +382,7 @@ const day = {
   },
 
   drawCard(card) {
-    const element = h("div", { class: "card", "data-visit": card.visitId, style: { borderLeftColor: card.stateColor } },
+    const element = h("div", { class: "card", "data-visit": card.visitId, "data-key": card.key, "data-state": card.state, style: { borderLeftColor: card.stateColor } },
       h("div", { class: "card-top" },
         h("span", { class: "state", style: { background: card.stateColor } }, card.state === null ? "No state" : card.state),
         h("span", { class: "time" }, card.startTime),
