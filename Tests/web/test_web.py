@@ -175,6 +175,8 @@ def message(browser: Browser) -> str:
 
 
 def shot(browser: Browser, name: str) -> None:
+    """A screenshot of the top of the page (a click may have scrolled it)."""
+    browser.execute("window.scrollTo(0, 0)")
     browser.screenshot(SCREENSHOTS / f"{name}.png")
 
 
