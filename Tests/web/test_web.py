@@ -835,7 +835,7 @@ def test_sample_patterns_one_a_call_with_their_images(app: App) -> None:
         assert status == 404, name
 
 
-def test_offline_sources_fail_as_no_connection(tmp_path: Path) -> None:
+def test_offline_sources_fail_as_no_connection() -> None:
     app = App("--offline")
     try:
         assert json.loads(app.request("GET", "/sample/network")[2]) == {"offline": True}
@@ -1011,6 +1011,7 @@ def test_offline_banner_on_every_screen(fresh_app: App, browser: Browser) -> Non
     articles = app.ok("sources.status")["sources"]["articles"]
     assert message(browser) == articles["lastError"]["message"]
     assert browser.text("#news-banner") == f"The last refresh failed: {articles['lastError']['message']} Showing what is stored."
+    assert browser.text("#offline-detail") == articles["lastError"]["message"]
     assert len(browser.find_all(".article")) == len(app.ok("articles.list")["articles"])
     shot(browser, "news-offline")
 

@@ -239,10 +239,13 @@ const sources = {
     this.status = await api("sources.status");
     const banner = $("offline-banner");
     banner.hidden = !this.status.offline;
-    const failures = Object.values(this.status.sources).map((source) => source.lastError).filter(Boolean)
-      .sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
-    $("offline-detail").textContent = this.status.offline && failures.length ? failures[0].message : "";
+    // The latest failure's message; at the same instant, that of this screen's own source.
     const screen = document.body.dataset.screen;
+    const failures = Object.entries(this.status.sources).filter(([, source]) => source.lastError)
+      .sort(([nameA, a], [nameB, b]) => Date.parse(b.lastError.at) - Date.parse(a.lastError.at) ||
+        (nameB === this.ofScreen[screen]) - (nameA === this.ofScreen[screen]))
+      .map(([, source]) => source.lastError);
+    $("offline-detail").textContent = this.status.offline && failures.length ? failures[0].message : "";
     const element = $(screen + "-banner");
     if (element) this.drawScreenBanner(screen, element);
     return this.status;
