@@ -122,6 +122,15 @@ def app() -> Iterator[App]:
     assert running.process.returncode == 0, "app.py did not stop cleanly on SIGTERM"
 
 
+@pytest.fixture
+def fresh_app() -> Iterator[App]:
+    """An app of its own, for a test that changes the visits, the sources or their status."""
+    running = App()
+    yield running
+    running.stop()
+    assert running.process.returncode == 0, "app.py did not stop cleanly on SIGTERM"
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     found = find_browser()
@@ -166,6 +175,8 @@ def message(browser: Browser) -> str:
 
 
 def shot(browser: Browser, name: str) -> None:
+    """A screenshot of the top of the page (a click may have scrolled it)."""
+    browser.execute("window.scrollTo(0, 0)")
     browser.screenshot(SCREENSHOTS / f"{name}.png")
 
 
@@ -176,6 +187,29 @@ def rgb(hex_color: str) -> str:
 
 def card_names(browser: Browser, date: str) -> List[str]:
     return browser.texts(f'.day-block[data-date="{date}"] .card h3')
+
+
+def today_cards(app: App) -> Dict[str, Dict[str, Any]]:
+    """Today's cards as the core answers them, by name (each name is once on the sample's day)."""
+    return {card["name"]: card for card in app.ok("visits.list", {"dates": [TODAY]})["days"][0]["visits"]}
+
+
+def card_css(card: Dict[str, Any]) -> str:
+    return f'.card[data-key="{card["key"]}"]'
+
+
+def server_visit(app: App, card: Dict[str, Any]) -> Dict[str, Any]:
+    """The record of card's visit in the sample update server's snapshot (/sample/carfit.json)."""
+    status, _, data = app.request("GET", "/sample/carfit.json")
+    assert status == 200
+    found = [record for record in json.loads(data)["data"]
+             if record["visitId"] == card["visitId"] and record["startTimeUtc"] + "Z" == card["startTimeUtc"]]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def banner_shown(browser: Browser) -> bool:
+    return bool(browser.execute("return !document.getElementById('offline-banner').hidden"))
 
 
 # -------------------------------------------------------------------------------------------
@@ -730,4 +764,313 @@ def test_carousel_rows_scroll_and_tiles_open(app: App, browser: Browser) -> None
     browser.wait(lambda: browser.texts(".row h2") == [row["title"] for row in shuffled["rows"]], "the shuffled rows")
     settle(browser)
     assert shuffled["rows"][0]["title"] != feed["rows"][0]["title"]
+    no_script_errors(browser)
+
+
+# -------------------------------------------------------------------------------------------
+# The washer's changes, the sync and the sample sources
+# -------------------------------------------------------------------------------------------
+
+
+def test_api_state_changes_answer_the_core_errors(app: App) -> None:
+    cards = today_cards(app)
+    done = cards["Tone Holtermann"]
+    status, document = app.call("visits.set_state", {"key": done["key"], "state": "InProgress"})
+    assert (status, document["error"]["code"], document["error"]["field"]) == (409, "conflict", "state")
+    assert "Done" in document["error"]["message"] and "InProgress" in document["error"]["message"]
+    status, document = app.call("visits.set_state", {"key": done["key"], "state": "Finished"})
+    assert (status, document["error"]["code"], document["error"]["field"]) == (400, "invalid", "state")
+    status, document = app.call("visits.set_state", {"key": "no such key", "state": "Done"})
+    assert (status, document["error"]["code"], document["error"]["field"]) == (404, "not_found", "key")
+    assert today_cards(app) == cards
+    assert app.ok("sync.status")["pending"] == 0
+
+
+def test_update_server_applies_each_change_once(fresh_app: App) -> None:
+    app = fresh_app
+    todo = today_cards(app)["Mads Kolding"]
+    changed = app.ok("visits.set_state", {"key": todo["key"], "state": "InProgress"})["visit"]
+    assert changed["pending"] is True and changed["state"] == "InProgress"
+    assert server_visit(app, todo)["visitState"] == "ToDo"  # as the sample spells it
+    assert app.ok("sync.push") == {"pushed": 1, "rejected": 0, "pending": 0}
+    assert server_visit(app, todo)["visitState"] == "InProgress"
+    status, _, data = app.request("GET", "/sample/visit-updates")
+    seen = json.loads(data)
+    assert status == 200 and seen["resent"] == 0
+    assert [(m["visitId"], m["state"]) for m in seen["applied"]] == [(todo["visitId"], "InProgress")]
+
+    # The same mutation again (a lost answer resent): its first answer, nothing applied twice.
+    mutation = seen["applied"][0]
+    resend = json.dumps({"clientId": "x", "mutations": [mutation]}).encode()
+    status, _, data = app.request("POST", "/sample/visit-updates", resend, {"Content-Type": "application/json"})
+    assert status == 200 and json.loads(data) == {"applied": [mutation["mutationId"]], "rejected": []}
+    seen = json.loads(app.request("GET", "/sample/visit-updates")[2])
+    assert len(seen["applied"]) == 1 and seen["resent"] == 1
+
+    # A visit the snapshot does not have is rejected; a body that is not the protocol is a 400.
+    stranger = dict(mutation, mutationId="m-2", visitId="nobody")
+    status, _, data = app.request("POST", "/sample/visit-updates", json.dumps({"mutations": [stranger]}).encode())
+    assert json.loads(data) == {"applied": [], "rejected": [{"mutationId": "m-2", "reason": "There is no such visit."}]}
+    for junk in (b"{", b"[]", b'{"mutations": [{"visitId": "x"}]}'):
+        status, _, data = app.request("POST", "/sample/visit-updates", junk)
+        assert status == 400 and json.loads(data)["error"]["code"] in ("bad_json", "invalid")
+
+    # The next refresh stores the server's snapshot, which now carries the change.
+    assert app.ok("visits.refresh")["imported"] == 7
+    after = today_cards(app)["Mads Kolding"]
+    assert (after["state"], after["pending"]) == ("InProgress", False)
+
+
+def test_sample_patterns_one_a_call_with_their_images(app: App) -> None:
+    answers = [json.loads(app.request("GET", "/sample/patterns/random")[2]) for _ in range(2)]
+    assert [len(answer) for answer in answers] == [1, 1]
+    first, second = answers[0][0], answers[1][0]
+    assert first["imageUrl"] != second["imageUrl"] and first["title"] != second["title"]
+    assert all(re.fullmatch(r"[0-9A-F]{6}", color) for color in first["colors"])
+    status, content_type, data, source = app.image(first["imageUrl"])
+    assert (status, content_type, source) == (200, "image/png", "network")
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    for name in ("0", "01", "x", "-1", "9999999", "1.5"):
+        status, _, _ = app.request("GET", f"/sample/patterns/{name}.png")
+        assert status == 404, name
+
+
+def test_offline_sources_fail_as_no_connection() -> None:
+    app = App("--offline")
+    try:
+        assert json.loads(app.request("GET", "/sample/network")[2]) == {"offline": True}
+        status, document = app.call("visits.refresh")
+        assert (status, document["error"]["code"], document["error"]["reason"]) == (503, "unavailable", "network")
+        assert app.ok("sources.status")["offline"] is True
+        assert app.ok("visits.list", {"dates": [TODAY]})["summary"]["visits"] == 3  # the stored day stays
+
+        todo = today_cards(app)["Mads Kolding"]
+        app.ok("visits.set_state", {"key": todo["key"], "state": "InProgress"})
+        status, document = app.call("sync.push")
+        assert (status, document["error"]["reason"]) == (503, "network")
+        sync = app.ok("sync.status")
+        assert sync["pending"] == 1 and sync["consecutiveFailures"] == 1 and sync["nextAttemptAt"]
+        assert app.ok("sync.push", {"ifDue": True})["skipped"] == "backoff"
+
+        for body, code in ((b"{", "bad_json"), (b'{"offline": "yes"}', "invalid"), (b"[]", "invalid")):
+            status, _, data = app.request("POST", "/sample/network", body)
+            assert status == 400 and json.loads(data)["error"]["code"] == code
+        status, _, data = app.request("POST", "/sample/network", b'{"offline": false}')
+        assert (status, json.loads(data)) == (200, {"offline": False})
+        assert app.ok("visits.refresh")["imported"] == 7
+        assert app.ok("sources.status")["offline"] is False
+        assert app.ok("sync.push") == {"pushed": 1, "rejected": 0, "pending": 0}
+    finally:
+        app.stop()
+    assert app.process.returncode == 0
+
+
+def state_buttons(browser: Browser, card: Dict[str, Any]) -> List[str]:
+    return browser.texts(card_css(card) + " .card-actions button")
+
+
+def test_state_buttons_start_sync_and_finish(fresh_app: App, browser: Browser) -> None:
+    app = fresh_app
+    open_screen(browser, app, "day")
+    cards = today_cards(app)
+    done, started, todo = cards["Tone Holtermann"], cards["Kenn Jørgensen"], cards["Mads Kolding"]
+    assert (done["state"], started["state"], todo["state"]) == ("Done", "InProgress", "Todo")
+    assert state_buttons(browser, done) == []
+    assert state_buttons(browser, started) == ["Finish", "Undo start", "Reject…"]
+    assert state_buttons(browser, todo) == ["Start", "Reject…"]
+    assert browser.text(card_css(done) + " .time-used") == f"took {done['timeUsedMinutes']} min"
+    assert browser.find_all(".pending") == []
+    assert browser.text("#sync-status") == "No changes to send"
+    shot(browser, "day-states")
+
+    # Start: the core keeps the change at once; the card says it is not synced yet.
+    browser.click(card_css(todo) + ' [data-state="InProgress"]')
+    browser.wait(lambda: browser.find_all(card_css(todo) + " .pending"), "the pending marker")
+    settle(browser)
+    now = today_cards(app)["Mads Kolding"]
+    assert (now["state"], now["pending"]) == ("InProgress", True)
+    assert browser.text(card_css(todo) + " .state") == "InProgress"
+    assert browser.text(card_css(todo) + " .pending") == "Not synced"
+    assert state_buttons(browser, todo) == ["Finish", "Undo start", "Reject…"]
+    assert browser.text("#sync-status") == "1 change waiting to be sent"
+    assert server_visit(app, todo)["visitState"] == "ToDo"  # as the sample spells it
+    no_script_errors(browser)
+    shot(browser, "day-pending")
+
+    # Sync: the server applies it, the marker goes.
+    browser.click("#sync-push")
+    browser.wait(lambda: "Sent" in message(browser), "the push's answer")
+    settle(browser)
+    assert message(browser) == "Sent: 1 applied, 0 refused by the server, 0 waiting."
+    assert browser.find_all(".pending") == []
+    assert browser.text("#sync-status") == "All changes sent"
+    assert server_visit(app, todo)["visitState"] == "InProgress"
+    assert today_cards(app)["Mads Kolding"]["pending"] is False
+
+    # Finish: Done with the time it took, as the core recorded it.
+    browser.click(card_css(todo) + ' [data-state="Done"]')
+    browser.wait(lambda: browser.find_all(card_css(todo) + " .time-used"), "the time used")
+    settle(browser)
+    finished = today_cards(app)["Mads Kolding"]
+    assert finished["state"] == "Done" and finished["timeUsedMinutes"] is not None
+    assert browser.text(card_css(todo) + " .time-used") == f"took {finished['timeUsedMinutes']} min"
+    assert state_buttons(browser, todo) == []
+    skipped = app.ok("visits.plan", {"date": TODAY})["skipped"]
+    assert {"visitId": todo["visitId"], "reason": "state Done", "name": "Mads Kolding"} in skipped
+    assert browser.find_all(f'.plan[data-plan="{TODAY}"] .stop[data-visit="{todo["visitId"]}"]') == []
+
+    # Undo a start, then reject with a reason: both pending until the next sync.
+    browser.click(card_css(started) + ' [data-state="Todo"]')
+    browser.wait(lambda: browser.text(card_css(started) + " .state") == "Todo", "the undone start")
+    settle(browser)
+    browser.click(card_css(started) + ' [data-state="Rejected"]')
+    browser.wait(lambda: browser.find_all(card_css(started) + " .reject-reason"), "the reason field")
+    browser.type(card_css(started) + " .reject-reason", "The gate was locked")
+    shot(browser, "day-reject")
+    browser.click(card_css(started) + ' .reject-form [type="submit"]')
+    browser.wait(lambda: browser.text(card_css(started) + " .state") == "Rejected", "the rejected visit")
+    settle(browser)
+    assert browser.text("#sync-status") == "3 changes waiting to be sent"
+    browser.click("#sync-push")
+    browser.wait(lambda: browser.text("#sync-status") == "All changes sent", "the second sync")
+    settle(browser)
+    applied = json.loads(app.request("GET", "/sample/visit-updates")[2])["applied"]
+    assert [(m["visitId"], m["state"], m["reason"]) for m in applied] == [
+        (todo["visitId"], "InProgress", None), (todo["visitId"], "Done", None),
+        (started["visitId"], "Todo", None), (started["visitId"], "Rejected", "The gate was locked")]
+    assert server_visit(app, started)["visitState"] == "Rejected"
+    no_script_errors(browser)
+
+
+def test_a_raced_click_shows_the_core_conflict(fresh_app: App, browser: Browser) -> None:
+    app = fresh_app
+    open_screen(browser, app, "day")
+    todo = today_cards(app)["Mads Kolding"]
+    assert state_buttons(browser, todo) == ["Start", "Reject…"]
+    # Another device (here: a direct call) rejects it while the page still shows Start.
+    app.ok("visits.set_state", {"key": todo["key"], "state": "Rejected"})
+    browser.click(card_css(todo) + ' [data-state="InProgress"]')
+    browser.wait(lambda: message(browser), "the refusal")
+    settle(browser)
+    assert message(browser) == "A visit in state Rejected cannot become InProgress."
+    assert browser.text(card_css(todo) + " .state") == "Rejected"
+    assert state_buttons(browser, todo) == []
+    assert today_cards(app)["Mads Kolding"]["state"] == "Rejected"
+    no_script_errors(browser)
+
+
+def test_offline_banner_on_every_screen(fresh_app: App, browser: Browser) -> None:
+    app = fresh_app
+    open_screen(browser, app, "day")
+    assert not banner_shown(browser)
+    assert not browser.execute("return document.getElementById('sample-offline').checked")
+    browser.click("#sample-offline")
+    browser.wait(lambda: json.loads(app.request("GET", "/sample/network")[2])["offline"], "the sources offline")
+    settle(browser)
+
+    # A refresh fails with the core's message; the banner follows the sources' status.
+    browser.click("#visits-refresh")
+    browser.wait(lambda: message(browser), "the refresh's failure")
+    settle(browser)
+    status = app.ok("sources.status")
+    assert status["offline"] is True
+    assert message(browser) == status["sources"]["visits"]["lastError"]["message"]
+    assert "was lost" in message(browser)
+    assert banner_shown(browser)
+    assert card_names(browser, TODAY) == list(today_cards(app))  # the stored day stays
+
+    # The washer goes on offline: the change is kept, the push fails and backs off.
+    todo = today_cards(app)["Mads Kolding"]
+    browser.click(card_css(todo) + ' [data-state="InProgress"]')
+    browser.wait(lambda: browser.find_all(card_css(todo) + " .pending"), "the pending marker")
+    settle(browser)
+    browser.click("#sync-push")
+    browser.wait(lambda: "failed" in browser.text("#sync-status"), "the failed push")
+    settle(browser)
+    sync = app.ok("sync.status")
+    assert sync["pending"] == 1 and sync["lastError"]["reason"] == "network"
+    when = app.ok("articles.format_date", {"date": sync["nextAttemptAt"]})["text"]
+    assert browser.text("#sync-status") == (
+        f"1 change waiting to be sent · last try failed (1 in a row): {sync['lastError']['message']}"
+        f" · next automatic try {when}")
+    assert message(browser) == sync["lastError"]["message"]
+    assert browser.find_all(card_css(todo) + " .pending")
+    shot(browser, "day-offline")
+
+    for screen in ("news", "money", "wine", "carousel"):
+        open_screen(browser, app, screen)
+        assert banner_shown(browser), screen
+        assert browser.execute("return document.getElementById('sample-offline').checked"), screen
+        no_script_errors(browser)
+
+    # The news refresh fails too; its own banner says what the articles source answered.
+    open_screen(browser, app, "news")
+    browser.click("#articles-refresh")
+    browser.wait(lambda: message(browser), "the news refresh's failure")
+    settle(browser)
+    articles = app.ok("sources.status")["sources"]["articles"]
+    assert message(browser) == articles["lastError"]["message"]
+    assert browser.text("#news-banner") == f"The last refresh failed: {articles['lastError']['message']} Showing what is stored."
+    assert browser.text("#offline-detail") == articles["lastError"]["message"]
+    assert len(browser.find_all(".article")) == len(app.ok("articles.list")["articles"])
+    shot(browser, "news-offline")
+
+    # Back online: the next refresh succeeds and the banners go; the sync empties the outbox.
+    browser.click("#sample-offline")
+    browser.wait(lambda: not json.loads(app.request("GET", "/sample/network")[2])["offline"], "the sources online")
+    browser.click("#articles-refresh")
+    browser.wait(lambda: "Refreshed" in message(browser), "the news refresh")
+    settle(browser)
+    assert app.ok("sources.status")["offline"] is False
+    assert not banner_shown(browser)
+    assert browser.execute("return document.getElementById('news-banner').hidden")
+    open_screen(browser, app, "day")
+    assert not banner_shown(browser)
+    browser.click("#sync-push")
+    browser.wait(lambda: browser.text("#sync-status") == "All changes sent", "the sync")
+    settle(browser)
+    assert browser.find_all(".pending") == []
+    assert server_visit(app, todo)["visitState"] == "InProgress"
+    no_script_errors(browser)
+
+
+def test_catalog_refresh(fresh_app: App, browser: Browser) -> None:
+    app = fresh_app
+    app.ok("employees.create", {"pin": "5150", "firstName": "Rita", "lastName": "Refresh"})
+    app.ok("session.login", {"pin": "5150"})
+    open_screen(browser, app, "wine")
+    assert app.ok("sources.status")["sources"]["catalog"]["lastAttemptAt"] is None
+    browser.click("#catalog-refresh")
+    browser.wait(lambda: "Catalog" in message(browser), "the catalog refresh")
+    settle(browser)
+    products = app.ok("catalog.list")["products"]
+    assert message(browser) == f"Catalog refreshed: {len(products)} wines, 0 rejected."
+    catalog = app.ok("sources.status")["sources"]["catalog"]
+    assert catalog["lastSuccessAt"] is not None and catalog["lastError"] is None
+    assert browser.texts(".product strong") == [p["name"] for p in products]
+    shot(browser, "wine-catalog-refresh")
+    no_script_errors(browser)
+
+
+def test_more_patterns_adds_tiles(fresh_app: App, browser: Browser) -> None:
+    app = fresh_app
+    open_screen(browser, app, "carousel")
+    sample_images = ("return [...document.querySelectorAll('.tile img')]"
+                     ".filter(i => decodeURIComponent(i.src).includes('/sample/patterns/')).map(i => i.closest('.tile').dataset.tile)")
+    assert browser.execute(sample_images) == []
+    pool = app.ok("sources.status")["sources"]["patterns"]
+    assert pool["lastAttemptAt"] is None
+    browser.click("#patterns-more")
+    browser.wait(lambda: "More patterns" in message(browser), "the patterns refresh")
+    settle(browser)
+    assert message(browser) == "More patterns: 10 added, 22 in the pool."
+    feed = app.ok("carousel.generate", {"rows": 6, "columns": 10, "seed": 0})
+    expected = [tile["id"] for row in feed["rows"] for tile in row["tiles"] if "/sample/patterns/" in (tile["imageUrl"] or "")]
+    assert expected and browser.execute(sample_images) == expected
+    # The new patterns' images come through the core's image cache and load.
+    browser.wait(lambda: browser.execute(
+        "return [...document.querySelectorAll('.tile img')].filter(i => decodeURIComponent(i.src).includes('/sample/patterns/'))"
+        ".every(i => i.complete && i.naturalWidth === 48 && !i.classList.contains('failed'))"), "the new images")
+    assert app.ok("images.stats")["requests"]["network"] >= 10
+    shot(browser, "carousel-more")
     no_script_errors(browser)

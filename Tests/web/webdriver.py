@@ -136,7 +136,13 @@ class Browser:
                 time.sleep(0.1)
 
     def click(self, css: str) -> None:
-        self._on_element(css, lambda e: self.command("POST", f"/element/{e}/click", {}))
+        """Click the first match, scrolled to the middle of the window first (the driver's own
+        scrolling may leave it under the page's sticky top bar)."""
+        def scroll_and_click(e: str) -> None:
+            self.execute("arguments[0].scrollIntoView({block: 'center'})", {ELEMENT: e})
+            self.command("POST", f"/element/{e}/click", {})
+
+        self._on_element(css, scroll_and_click)
 
     def type(self, css: str, text: str) -> None:
         def clear_and_type(e: str) -> None:

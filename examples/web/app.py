@@ -9,8 +9,11 @@ Usage (from the repository root, after `swift build -c release`):
     python3 examples/web/app.py --database carfit.sqlite # keep the data in a file
 
 Without --database the app opens a temporary database filled with the bundled sample data
-(examples/data); a --database file that does not exist yet starts with the sample too. It also serves those sample files under /sample/ and names them as the core's
-visits and articles sources, so the refresh controls work without a network.
+(examples/data); a --database file that does not exist yet starts with the sample too. It also
+serves stand-ins for every source under /sample/ and names them in the core's config (visits,
+articles, catalog, patterns and the update server of the washer's changes), so the refresh and
+sync controls work without a network; `--offline` (or POST /sample/network) makes them
+unreachable, as a lost connection does, to show the offline banner and the pending changes.
 
 The page decides nothing: every rule (days, colours, distances, sums, sorting, the login and the
 cart) comes from the core. The server only forwards:
@@ -19,22 +22,30 @@ cart) comes from the core. The server only forwards:
                            error document with the HTTP status of the error's code
     GET  /api/image?url=   the image's bytes through the core's image cache (X-Image-Source says
                            where the core found it: memory, disk or network)
-    GET  /sample/<file>    the bundled sample documents
+    GET  /sample/<file>    the bundled sample documents: the core's sources (see SampleSources)
+    POST /sample/visit-updates      the update server the core pushes the washer's changes to
+    GET  /sample/patterns/random    one new pattern a call (its image at /sample/patterns/<n>.png)
+    GET|POST /sample/network        {"offline": bool}: read or set whether the sample sources
+                           are reachable (--offline starts them unreachable)
     GET  /, /static/...    the page
 """
 
 from __future__ import annotations
 
 import argparse
+import colorsys
+import datetime as _dt
 import json
 import mimetypes
 import os
 import shutil
 import signal
 import socket
+import struct
 import sys
 import tempfile
 import threading
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
@@ -58,6 +69,10 @@ METHODS = frozenset(
         "visits.list",
         "visits.plan",
         "visits.refresh",
+        "visits.set_state",
+        "sync.push",
+        "sync.status",
+        "sources.status",
         "calendar.get",
         "calendar.next",
         "calendar.previous",
@@ -76,6 +91,7 @@ METHODS = frozenset(
         "session.logout",
         "session.get",
         "catalog.list",
+        "catalog.refresh",
         "catalog.product",
         "cart.add",
         "cart.update",
@@ -84,6 +100,7 @@ METHODS = frozenset(
         "cart.checkout",
         "cart.orders",
         "carousel.generate",
+        "patterns.refresh",
         "images.stats",
     }
 )
@@ -114,6 +131,16 @@ SAMPLES = (
 )
 
 
+#: The states a washer's change may ask for.
+STATES = ("Todo", "InProgress", "Done", "Rejected")
+
+#: The side of a generated pattern image, in pixels.
+PATTERN_SIZE = 48
+
+#: The most patterns /sample/patterns/random hands out (their numbers stay small).
+MAX_PATTERNS = 100_000
+
+
 def error_document(code: str, message: str, field: Optional[str] = None) -> Dict[str, Any]:
     """An error document of the core's shape, for refusals the server makes itself."""
     error: Dict[str, Any] = {"code": code, "message": message}
@@ -122,11 +149,150 @@ def error_document(code: str, message: str, field: Optional[str] = None) -> Dict
     return {"error": error}
 
 
-class App:
-    """The open core and what the handlers need from it."""
+def _instant(text: Any) -> Optional[_dt.datetime]:
+    """An ISO 8601 instant (no zone: UTC), or None when text is not one."""
+    if not isinstance(text, str) or not 10 <= len(text) <= 64:
+        return None
+    try:
+        value = _dt.datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+    except ValueError:
+        return None
+    return value if value.tzinfo is not None else value.replace(tzinfo=_dt.timezone.utc)
 
-    def __init__(self, core: Core) -> None:
+
+def pattern_colors(number: int) -> Tuple[str, str]:
+    """The two colours of generated pattern number, as six hex digits each."""
+    hue = (number * 0.618033988749895) % 1.0
+
+    def hex_color(saturation: float, value: float) -> str:
+        return "".join(f"{round(c * 255):02X}" for c in colorsys.hsv_to_rgb(hue, saturation, value))
+
+    return hex_color(0.55, 0.9), hex_color(0.6, 0.55)
+
+
+def pattern_png(number: int) -> bytes:
+    """A small striped PNG in pattern number's colours (made here: the sample needs no network)."""
+    light, dark = (bytes.fromhex(color) for color in pattern_colors(number))
+    width = 4 + number % 5
+    rows = []
+    for y in range(PATTERN_SIZE):
+        row = bytearray(b"\x00")  # filter type 0 for the row
+        for x in range(PATTERN_SIZE):
+            row += light if ((x + y) // width) % 2 == 0 else dark
+        rows.append(bytes(row))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", PATTERN_SIZE, PATTERN_SIZE, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"".join(rows)))
+            + chunk(b"IEND", b""))
+
+
+class SampleSources:
+    """The app's own stand-ins for the servers the core's sources name, under /sample/.
+
+    - the visits snapshot (carfit.json) as the update server's changes left it;
+    - the update server of the washer's changes (POST /sample/visit-updates): each mutationId is
+      applied once, to every record of its visit (visitId and startTimeUtc as an instant); one
+      seen before gets its first answer again and changes nothing; a visit the snapshot does
+      not have is rejected;
+    - a pattern source that answers one new pattern a call, as colourlovers' patterns/random
+      does, with an image this server draws;
+    - whether all of it is reachable: offline, every request is reset unanswered, as a lost
+      connection does (the core counts that as no connection; an HTTP error status it does not).
+    """
+
+    def __init__(self, offline: bool = False) -> None:
+        self.lock = threading.Lock()
+        self.offline = offline
+        self.visits: Dict[str, Any] = json.loads((SAMPLE_DATA / "carfit.json").read_bytes())
+        #: mutationId -> its first answer: None when applied, else the reason it was rejected.
+        self.answers: Dict[str, Optional[str]] = {}
+        #: The mutations applied, in order.
+        self.applied: List[Dict[str, Any]] = []
+        #: How many times a mutation came again after its first answer.
+        self.resent = 0
+        self.patterns_served = 0
+
+    def visits_document(self) -> bytes:
+        with self.lock:
+            return _json_bytes(self.visits)
+
+    def state(self) -> Dict[str, Any]:
+        """What the update server has seen: the applied mutations in order, and resends."""
+        with self.lock:
+            return {"offline": self.offline, "applied": list(self.applied), "resent": self.resent}
+
+    def push(self, body: bytes) -> Tuple[int, Dict[str, Any]]:
+        """One request of the push protocol: (HTTP status, answer)."""
+        try:
+            document = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            return 400, error_document("bad_json", "The request is not JSON.")
+        mutations = document.get("mutations") if isinstance(document, dict) else None
+        if not isinstance(mutations, list) or not all(
+                isinstance(m, dict) and isinstance(m.get("mutationId"), str) for m in mutations):
+            return 400, error_document("invalid", "Send {\"mutations\": [{\"mutationId\", ...}]}.", "mutations")
+        applied: List[str] = []
+        rejected: List[Dict[str, str]] = []
+        with self.lock:
+            for mutation in mutations:
+                identifier = mutation["mutationId"]
+                if identifier in self.answers:
+                    self.resent += 1
+                    reason = self.answers[identifier]
+                else:
+                    reason = self._apply(mutation)
+                    self.answers[identifier] = reason
+                if reason is None:
+                    applied.append(identifier)
+                else:
+                    rejected.append({"mutationId": identifier, "reason": reason})
+        return 200, {"applied": applied, "rejected": rejected}
+
+    def _apply(self, mutation: Dict[str, Any]) -> Optional[str]:
+        """Apply one new mutation to the snapshot: None, or why it was rejected."""
+        state, start = mutation.get("state"), _instant(mutation.get("startTimeUtc"))
+        if state not in STATES:
+            return "The state is not Todo, InProgress, Done or Rejected."
+        if not isinstance(mutation.get("visitId"), str) or start is None:
+            return "The visit is not named by visitId and startTimeUtc."
+        records = [record for record in self.visits.get("data") or []
+                   if isinstance(record, dict) and record.get("visitId") == mutation["visitId"]
+                   and _instant(record.get("startTimeUtc")) == start]
+        if not records:
+            return "There is no such visit."
+        for record in records:
+            record["visitState"] = state
+            minutes = mutation.get("timeUsedMinutes")
+            if state == "Done" and isinstance(minutes, int) and not isinstance(minutes, bool):
+                record["visitTimeUsed"] = minutes
+        self.applied.append(mutation)
+        return None
+
+    def next_pattern(self, base_url: str) -> Optional[bytes]:
+        """The next pattern, as a patterns/random answer; None once MAX_PATTERNS are out."""
+        with self.lock:
+            if self.patterns_served >= MAX_PATTERNS:
+                return None
+            self.patterns_served += 1
+            number = self.patterns_served
+        return _json_bytes([{
+            "id": number,
+            "title": f"Sample pattern {number}",
+            "colors": list(pattern_colors(number)),
+            "imageUrl": f"{base_url}/sample/patterns/{number}.png",
+        }])
+
+
+class App:
+    """The open core, the sample sources, and what the handlers need from them."""
+
+    def __init__(self, core: Core, sources: SampleSources, base_url: str) -> None:
         self.core = core
+        self.sources = sources
+        self.base_url = base_url
 
     def call(self, method: str, body: bytes) -> Tuple[int, Dict[str, Any]]:
         """Run an allowed method with the body as its request: (HTTP status, document)."""
@@ -221,7 +387,7 @@ class Handler(BaseHTTPRequestHandler):
         elif path.path.startswith("/api/"):
             self.refuse(405, "misuse", "API methods are called with POST.", "method")
         elif path.path.startswith("/sample/"):
-            self.sample(path.path[len("/sample/"):])
+            self.sample("GET", path.path[len("/sample/"):])
         elif path.path in ("/", "/index.html"):
             self.static("index.html")
         elif path.path.startswith("/static/"):
@@ -233,6 +399,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         path = urlsplit(self.path).path
+        if path.startswith("/sample/"):
+            self.sample("POST", path[len("/sample/"):])
+            return
         if not path.startswith("/api/"):
             self.refuse(404, "not_found", "Only /api/<method> takes POST.")
             return
@@ -265,11 +434,68 @@ class Handler(BaseHTTPRequestHandler):
             return None
         return body
 
-    def sample(self, name: str) -> None:
-        if name not in {file for file, _ in SAMPLES}:
-            self.refuse(404, "not_found", "There is no such sample document.")
+    def sample(self, method: str, name: str) -> None:
+        """The sample sources: the network switch always answers; the rest only online."""
+        sources = self.app.sources
+        if name == "network":
+            self.network(method)
             return
-        self.answer(200, "application/json", (SAMPLE_DATA / name).read_bytes())
+        if sources.offline:
+            self.drop_connection()
+            return
+        if method == "POST":
+            if name != "visit-updates":
+                self.refuse(405, "misuse", "Only /sample/visit-updates and /sample/network take POST.")
+                return
+            body = self.read_body()
+            if body is not None:
+                self.answer_json(*sources.push(body))
+        elif name == "visit-updates":
+            self.answer_json(200, sources.state())
+        elif name == "carfit.json":
+            self.answer(200, "application/json", sources.visits_document())
+        elif name == "patterns/random":
+            pattern = sources.next_pattern(self.app.base_url)
+            if pattern is None:
+                self.refuse(404, "not_found", "Every sample pattern has been handed out.")
+            else:
+                self.answer(200, "application/json", pattern)
+        elif (number := _pattern_number(name)) is not None:
+            self.answer(200, "image/png", pattern_png(number), "max-age=3600")
+        elif name in {file for file, _ in SAMPLES}:
+            self.answer(200, "application/json", (SAMPLE_DATA / name).read_bytes())
+        else:
+            self.refuse(404, "not_found", "There is no such sample document.")
+
+    def network(self, method: str) -> None:
+        """GET: {"offline": bool}; POST {"offline": bool}: set it."""
+        sources = self.app.sources
+        if method == "POST":
+            body = self.read_body()
+            if body is None:
+                return
+            try:
+                document = json.loads(body.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError):
+                self.refuse(400, "bad_json", "The request is not JSON.")
+                return
+            offline = document.get("offline") if isinstance(document, dict) else None
+            if not isinstance(offline, bool):
+                self.refuse(400, "invalid", "Send {\"offline\": true} or {\"offline\": false}.", "offline")
+                return
+            with sources.lock:
+                sources.offline = offline
+        self.answer_json(200, {"offline": sources.offline})
+
+    def drop_connection(self) -> None:
+        """Reset the connection without an answer, as a lost network does: the core sees a
+        connection failure (no connection), not an HTTP error status."""
+        self.close_connection = True
+        try:
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            os.close(self.connection.detach())  # closed now, with a reset rather than a FIN
+        except OSError:
+            pass
 
     def static(self, name: str) -> None:
         root = STATIC.resolve()
@@ -281,6 +507,18 @@ class Handler(BaseHTTPRequestHandler):
         if content_type.startswith("text/") or content_type.endswith("javascript"):
             content_type += "; charset=utf-8"
         self.answer(200, content_type, target.read_bytes())
+
+
+def _pattern_number(name: str) -> Optional[int]:
+    """The number of a generated pattern image "patterns/<n>.png", or None."""
+    prefix, suffix = "patterns/", ".png"
+    if not (name.startswith(prefix) and name.endswith(suffix)):
+        return None
+    digits = name[len(prefix):-len(suffix)]
+    if not digits.isascii() or not digits.isdigit() or len(digits) > 6 or digits.startswith("0"):
+        return None
+    number = int(digits)
+    return number if 1 <= number <= MAX_PATTERNS else None
 
 
 class Server(ThreadingHTTPServer):
@@ -304,6 +542,8 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--time-zone", help="IANA zone of local days and times (default: the core's, UTC)")
     p.add_argument("--database", help="SQLite file to keep the data in; a file that does not exist yet is "
                    "created with the sample data (default: a temporary database with the sample data)")
+    p.add_argument("--offline", action="store_true", help="start with the sample sources unreachable "
+                   "(POST /sample/network {\"offline\": false} brings them back)")
     p.add_argument("--verbose", action="store_true", help="log every request")
     return p.parse_args(argv)
 
@@ -324,10 +564,16 @@ def stop_on_sigterm(signum: int, frame: Any) -> None:
 
 
 def open_core(args: argparse.Namespace, base_url: str, database: str) -> Core:
-    """The core over database, its sources pointing at this server's sample documents."""
+    """The core over database, its sources pointing at this server's sample sources."""
     config: Dict[str, Any] = {
         "database": database,
-        "sources": {"visits": f"{base_url}/sample/carfit.json", "articles": f"{base_url}/sample/articles.json"},
+        "sources": {
+            "visits": f"{base_url}/sample/carfit.json",
+            "articles": f"{base_url}/sample/articles.json",
+            "catalog": f"{base_url}/sample/catalog.json",
+            "patterns": f"{base_url}/sample/patterns/random",
+            "visitUpdates": f"{base_url}/sample/visit-updates",
+        },
         "http": {"timeoutMs": 5000},
     }
     if args.now:
@@ -372,7 +618,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         with core:
             if fresh:
                 fill_with_samples(core)
-            server.app = App(core)
+            server.app = App(core, SampleSources(offline=args.offline), base_url)
             signal.signal(signal.SIGTERM, stop_on_sigterm)
             print(f"CarFit web app on {base_url}/ (Ctrl-C stops it)", flush=True)
             thread = threading.Thread(target=server.serve_forever, name="carfit-web", daemon=True)

@@ -121,15 +121,177 @@ function money(amount) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Hooks for what the core will offer later (state changes of visits, the sources' status):
-// each is called where its result belongs and does nothing until the core has the method.
+// What several screens share: the cards' state buttons, the sources' status (the offline banner)
 // ---------------------------------------------------------------------------------------------
 
 const hooks = {
   /** Extra controls and markers of a visit card (state buttons, pending changes). */
-  cardActions(card, element) {},
+  cardActions(card, element) { washer.drawActions(card, element); },
   /** The banner over a screen whose data comes from a network source. */
-  sourceBanner(screen, element) {},
+  sourceBanner(screen, element) { sources.drawScreenBanner(screen, element); },
+};
+
+/** The state buttons of a card: the changes the core allows from the state the card shows. */
+const STATE_BUTTONS = {
+  Todo: [["InProgress", "Start"], ["Rejected", "Reject…"]],
+  InProgress: [["Done", "Finish"], ["Todo", "Undo start"], ["Rejected", "Reject…"]],
+};
+
+/** The washer's changes: state buttons on the cards, and the sync of what they left pending. */
+const washer = {
+  drawActions(card, element) {
+    if (card.pending) {
+      element.querySelector('[data-hook="pending"]').append(
+        h("span", { class: "pending", title: "Kept on this device; not yet sent to the server" }, "Not synced"));
+    }
+    if (card.state === "Done" && card.timeUsedMinutes !== null) {
+      element.querySelector(".card-meta").append(
+        h("span", { class: "time-used" }, "took " + card.timeUsedMinutes + " min"));
+    }
+    // The update server names visits by visitId: a card without one cannot change state.
+    const buttons = card.visitId ? STATE_BUTTONS[card.state] || [] : [];
+    const slot = element.querySelector('[data-hook="card-actions"]');
+    for (const [state, label] of buttons) {
+      slot.append(h("button", {
+        type: "button", class: "button small" + (state === "Rejected" ? " ghost danger" : state === "Todo" ? " ghost" : ""),
+        "data-state": state,
+        onclick: (event) => state === "Rejected"
+          ? this.askReason(card, slot)
+          : busy(event.currentTarget, () => this.change(card, state)),
+      }, label));
+    }
+  },
+
+  /** Rejecting asks for a reason first (optional) in the card itself. */
+  askReason(card, slot) {
+    const buttons = [...slot.children];
+    const reason = h("input", { class: "reject-reason", type: "text", maxlength: "1000", placeholder: "Reason (optional)" });
+    const form = h("form", {
+      class: "reject-form",
+      onsubmit: (event) => {
+        event.preventDefault();
+        busy(event.target.querySelector("button[type=submit]"),
+          () => this.change(card, "Rejected", reason.value.trim() || undefined));
+      },
+    }, reason,
+    h("button", { type: "submit", class: "button small danger" }, "Reject visit"),
+    h("button", { type: "button", class: "button small ghost", onclick: () => slot.replaceChildren(...buttons) }, "Cancel"));
+    slot.replaceChildren(form);
+    reason.focus();
+  },
+
+  /** Ask the core for the change; a refusal (a click that raced another change) shows its
+   *  message. Either way the day is drawn again from what the core now says. */
+  async change(card, state, reason) {
+    try {
+      await api("visits.set_state", { key: card.key, state, reason });
+    } finally {
+      await Promise.all([day.showVisits(), this.showStatus()]);
+    }
+  },
+
+  async push(button) {
+    return busy(button, async () => {
+      try {
+        const result = await api("sync.push");
+        showMessage("Sent: " + result.pushed + " applied, " + result.rejected + " refused by the server, " +
+          result.pending + " waiting.", result.rejected ? "error" : "info");
+      } finally {
+        await Promise.all([day.showVisits(), this.showStatus()]);
+      }
+    });
+  },
+
+  /** Where the washer's changes are (sync.status): waiting, the last failure, the next try. */
+  async showStatus() {
+    const status = await api("sync.status");
+    const parts = [];
+    parts.push(status.pending === 0 ? (status.lastSuccessAt ? "All changes sent" : "No changes to send")
+      : status.pending + (status.pending === 1 ? " change" : " changes") + " waiting to be sent");
+    if (status.lastError) {
+      parts.push("last try failed (" + status.consecutiveFailures + " in a row): " + status.lastError.message);
+      if (status.nextAttemptAt) {
+        const when = await api("articles.format_date", { date: status.nextAttemptAt });
+        parts.push("next automatic try " + when.text);
+      }
+    }
+    if (status.rejected.length) {
+      const last = status.rejected[status.rejected.length - 1];
+      parts.push(status.rejected.length + " refused by the server (last: " + last.reason + ")");
+    }
+    const line = $("sync-status");
+    line.textContent = parts.join(" · ");
+    line.dataset.pending = String(status.pending);
+    line.classList.toggle("failed", !!status.lastError);
+    return status;
+  },
+};
+
+/** The sources' refresh state: the "no connection" banner on every screen, and what the last
+ *  failed refresh of a screen's own source said. */
+const sources = {
+  status: null,
+  /** The source behind each screen that has one. */
+  ofScreen: { day: "visits", news: "articles", wine: "catalog", carousel: "patterns" },
+
+  /** Read sources.status and draw the banners; called on every screen and after every refresh. */
+  async update() {
+    this.status = await api("sources.status");
+    const banner = $("offline-banner");
+    banner.hidden = !this.status.offline;
+    // The latest failure's message; at the same instant, that of this screen's own source.
+    const screen = document.body.dataset.screen;
+    const failures = Object.entries(this.status.sources).filter(([, source]) => source.lastError)
+      .sort(([nameA, a], [nameB, b]) => Date.parse(b.lastError.at) - Date.parse(a.lastError.at) ||
+        (nameB === this.ofScreen[screen]) - (nameA === this.ofScreen[screen]))
+      .map(([, source]) => source.lastError);
+    $("offline-detail").textContent = this.status.offline && failures.length ? failures[0].message : "";
+    const element = $(screen + "-banner");
+    if (element) this.drawScreenBanner(screen, element);
+    return this.status;
+  },
+
+  drawScreenBanner(screen, element) {
+    const source = this.status && this.status.sources[this.ofScreen[screen]];
+    const error = source && source.lastError;
+    element.hidden = !error;
+    element.textContent = error ? "The last refresh failed: " + error.message + " Showing what is stored." : "";
+  },
+};
+
+/** Run a refresh of a source with the spinner on its button; the banners follow its outcome. */
+function refreshing(button, action) {
+  return busy(button, async () => {
+    try {
+      await action();
+    } finally {
+      await sources.update();
+    }
+  });
+}
+
+/** The demo server's switch: whether its sample sources answer (not the core's business). */
+const network = {
+  async init() {
+    const box = $("sample-offline");
+    box.addEventListener("change", () => act(async () => {
+      const state = await this.send("POST", { offline: box.checked });
+      box.checked = state.offline;
+    }));
+    await act(async () => { box.checked = (await this.send("GET")).offline; });
+  },
+
+  async send(method, body) {
+    window.carfitPending++;
+    try {
+      const response = await fetch("/sample/network", { method, body: body ? JSON.stringify(body) : undefined });
+      const document = await response.json();
+      if (!response.ok) throw new ApiError(response.status, document && document.error);
+      return document;
+    } finally {
+      window.carfitPending--;
+    }
+  },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -150,17 +312,19 @@ const day = {
       $("calendar-toggle").setAttribute("aria-expanded", String(open));
     });
     $("visits-refresh").addEventListener("click", (event) =>
-      busy(event.currentTarget, async () => {
+      refreshing(event.currentTarget, async () => {
         const result = await api("visits.refresh");
         await this.show();
-        showMessage("Refreshed: " + result.imported + " visits imported, " + result.rejected.length + " rejected.", "info");
+        showMessage(result.notModified || result.fresh ? "Refreshed: the visits have not changed."
+          : "Refreshed: " + result.imported + " visits imported, " + result.rejected.length + " rejected.", "info");
       }));
+    $("sync-push").addEventListener("click", (event) => washer.push(event.currentTarget));
   },
 
   async show() {
     this.calendar = await api("calendar.get");
     this.drawCalendar();
-    await this.showVisits();
+    await Promise.all([this.showVisits(), washer.showStatus()]);
   },
 
   async moveMonth(method) {
@@ -221,7 +385,7 @@ const day = {
   },
 
   drawCard(card) {
-    const element = h("div", { class: "card", "data-visit": card.visitId, style: { borderLeftColor: card.stateColor } },
+    const element = h("div", { class: "card", "data-visit": card.visitId, "data-key": card.key, "data-state": card.state, style: { borderLeftColor: card.stateColor } },
       h("div", { class: "card-top" },
         h("span", { class: "state", style: { background: card.stateColor } }, card.state === null ? "No state" : card.state),
         h("span", { class: "time" }, card.startTime),
@@ -290,10 +454,11 @@ const day = {
 const news = {
   init() {
     $("articles-refresh").addEventListener("click", (event) =>
-      busy(event.currentTarget, async () => {
+      refreshing(event.currentTarget, async () => {
         const result = await api("articles.refresh");
         await this.show();
-        showMessage("Refreshed: " + result.imported + " articles.", "info");
+        showMessage(result.notModified || result.fresh ? "Refreshed: the news has not changed."
+          : "Refreshed: " + result.imported + " articles.", "info");
       }));
   },
 
@@ -496,8 +661,17 @@ const wine = {
     const sort = h("select", { id: "sort", onchange: (e) => act(() => { this.sort = e.target.value; return this.show(); }) },
       [["name", "Name A–Z"], ["-name", "Name Z–A"], ["none", "As imported"]].map(([value, label]) =>
         h("option", { value, selected: value === this.sort }, label)));
+    const refresh = h("button", {
+      type: "button", id: "catalog-refresh", class: "button ghost",
+      onclick: (event) => refreshing(event.currentTarget, async () => {
+        const result = await api("catalog.refresh");
+        await this.show();
+        showMessage(result.notModified || result.fresh ? "The catalog has not changed."
+          : "Catalog refreshed: " + result.imported + " wines, " + result.rejected.length + " rejected.", "info");
+      }),
+    }, h("span", { class: "spinner", "aria-hidden": "true" }), h("span", { class: "label" }, "Refresh catalog"));
     return h("div", {},
-      h("div", { class: "filters" }, h("label", {}, "Category ", category), h("label", {}, "Sort ", sort)),
+      h("div", { class: "filters" }, h("label", {}, "Category ", category), h("label", {}, "Sort ", sort), refresh),
       h("div", { class: "products" }, catalog.products.map((product) => h("button", {
         type: "button", class: "product", "data-product": String(product.id),
         onclick: () => act(() => this.go("product:" + product.id)),
@@ -597,6 +771,13 @@ const carousel = {
 
   init() {
     $("carousel-shuffle").addEventListener("click", () => act(() => { this.seed += 1; return this.show(); }));
+    $("patterns-more").addEventListener("click", (event) =>
+      refreshing(event.currentTarget, async () => {
+        const result = await api("patterns.refresh", { count: 10 });
+        await this.show();
+        showMessage("More patterns: " + result.added + " added, " + result.pool + " in the pool" +
+          (result.failed ? ", " + result.failed + " requests failed." : "."), "info");
+      }));
     $("viewer-close").addEventListener("click", () => this.close());
     document.addEventListener("keydown", (event) => { if (event.key === "Escape") this.close(); });
   },
@@ -639,10 +820,11 @@ async function route() {
   for (const link of document.querySelectorAll(".tabs a")) link.classList.toggle("active", link.dataset.screen === screen);
   clearMessage();
   document.body.dataset.screen = screen;
-  await act(() => screens[screen].show());
+  await act(() => Promise.all([screens[screen].show(), sources.update()]));
 }
 
 document.querySelector(".message-close").addEventListener("click", clearMessage);
 for (const screen of Object.values(screens)) if (screen.init) screen.init();
+network.init();
 window.addEventListener("hashchange", route);
 route();
