@@ -576,10 +576,15 @@ def test_close_cancels_queue_and_waits_for_transfers(lib, server, cache_dir):
         except carfit.CarfitError as exc:
             outcome.append(exc)
 
-    loader = threading.Thread(target=blocked_load)
-    loader.start()
+    # Both prefetch slots have reached the server before the load starts, so the load joins
+    # the transfer of urls[0] instead of racing the queue for it.
     deadline = time.monotonic() + 5
     while sum(server.count(f"/z{i}.png") for i in range(6)) < 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    loader = threading.Thread(target=blocked_load)
+    loader.start()
+    while core.image_stats()["requests"]["coalesced"] < 1:
         assert time.monotonic() < deadline
         time.sleep(0.01)
     began = time.monotonic()
