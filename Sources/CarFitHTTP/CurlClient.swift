@@ -48,19 +48,15 @@ public final class CurlClient: Sendable {
         let isCancelled: () -> Bool = { [self] in
             cancellation?.isCancelled == true || generation.load(ordering: .acquiring) != started
         }
-        let noProgress: (Int64, Int64?) -> Void = { _, _ in }
         let outcome: Result<HTTPResponse, HTTPError> = withoutActuallyEscaping(head) { head in
             withoutActuallyEscaping(body) { body in
-                withoutActuallyEscaping(progress ?? noProgress) { hook in
-                    let transfer = CurlTransfer(request: request, limits: limits ?? self.limits, userAgent: userAgent,
-                                                isCancelled: isCancelled, onHead: head, onBody: body,
-                                                onProgress: progress == nil ? nil : hook)
-                    do throws(HTTPError) {
-                        let response = try transfer.run()
-                        return .success(response)
-                    } catch {
-                        return .failure(error)
-                    }
+                let transfer = CurlTransfer(request: request, limits: limits ?? self.limits, userAgent: userAgent,
+                                            isCancelled: isCancelled, onHead: head, onBody: body, onProgress: progress)
+                do throws(HTTPError) {
+                    let response = try transfer.run()
+                    return .success(response)
+                } catch {
+                    return .failure(error)
                 }
             }
         }
