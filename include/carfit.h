@@ -291,6 +291,8 @@ int carfit_visits_list(carfit_core *core, const char *request, char **response);
  * Threads: the core is not held while the request waits for the network: other calls on the
  *          same core (e.g. carfit_visits_list from the cache) proceed meanwhile. Once the
  *          body has arrived the core is held while it is read and stored, as for an import.
+ * Progress: a body over 1 MiB publishes "progress" events ("visits.refresh", see
+ *          carfit_events_wait) in one run over twice its size: its download, then its import.
  */
 int carfit_visits_refresh(carfit_core *core, const char *request, char **response);
 
@@ -632,6 +634,8 @@ int carfit_catalog_import(carfit_core *core, const char *request, char **respons
  *          CARFIT_UNAVAILABLE for every network or document failure, with the "reason" and
  *          "url" of carfit_visits_refresh; the stored products stay as they were. The core is
  *          not held while waiting for the network.
+ * Progress: a body over 1 MiB publishes "progress" events ("catalog.refresh", see
+ *          carfit_events_wait) as it downloads, the complete one once the products are stored.
  */
 int carfit_catalog_refresh(carfit_core *core, const char *request, char **response);
 
@@ -843,6 +847,8 @@ int carfit_articles_import(carfit_core *core, const char *request, char **respon
  *          carfit_articles_import is "not_document", or "rejected" with the "rejected" list
  *          when it had records and none was valid). The stored articles and "updatedAt"
  *          stay as they were. The core is not held while waiting for the network.
+ * Progress: a body over 1 MiB publishes "progress" events ("articles.refresh", see
+ *          carfit_events_wait) as it downloads, the complete one once the articles are stored.
  */
 int carfit_articles_refresh(carfit_core *core, const char *request, char **response);
 
@@ -1060,9 +1066,14 @@ int carfit_sources_status(carfit_core *core, const char *request, char **respons
  *       longer busy with a call; several commits in between are one event.
  *   {"kind": "progress", "operation": "visits.import", "done", "total", "unit": "bytes"}
  *       during an operation over 1 MiB: a visits import (of the request, or of the file a
- *       {"file"} request names) or the import of a downloaded visits refresh
- *       ("visits.refresh"); at most every 100 ms, done < total, and once it succeeded a last
- *       one with done == total.
+ *       {"file"} request names), or a refresh whose body is over 1 MiB ("visits.refresh",
+ *       "articles.refresh", "catalog.refresh"), as its body downloads; at most every 100 ms,
+ *       done < total, and once the whole operation succeeded a last one with done == total
+ *       (a failed one ends without it). A refresh's total is the body's declared length
+ *       (Content-Length); when the server declares none (a chunked or compressed body) the
+ *       events start once more than 1 MiB arrived, with "total": null until the body is in.
+ *       A visits refresh is one run over twice the body's size: the download is its first
+ *       half, the import of the body (done = size + bytes imported) the second.
  *   {"kind": "source", "source", "status": "ok" | "not_modified" | "failed"}  after each
  *       refresh attempt of a source.
  *   {"kind": "image", "url", "status": "loaded" | "failed"}  when a prefetch ends.

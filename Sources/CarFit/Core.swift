@@ -77,6 +77,21 @@ final class Core: Serializer, @unchecked Sendable {
         }
     }
 
+    /// Runs `body`, a refresh whose download (and import) report into the change feed as
+    /// `operation`'s progress through the reporter it is given: the size is learnt from the
+    /// response (its declared length, else its bytes once more than 1 MiB arrived). The
+    /// complete report is made only once `body` succeeded, so a failed refresh ends without one.
+    func downloading(_ operation: String,
+                     _ body: (ProgressReporter) throws(CarFitError) -> RefreshOutcome) throws(CarFitError) -> RefreshOutcome {
+        let feed = events
+        let reporter = ProgressReporter { done, total in
+            feed.publish(.progress(operation: operation, done: done, total: total))
+        }
+        let outcome = try body(reporter)
+        reporter.finish()
+        return outcome
+    }
+
     /// Runs a refresh of `source` ("visits", "articles", ...) and publishes its `source` event:
     /// `failed` when it throws, `not_modified` when its answer says `notModified`, else `ok`;
     /// none when it made no request (its answer says `fresh`, or it refused the request as

@@ -27,8 +27,8 @@ enum Manifest {
                   .object { core, request throws(CarFitError) in
                       try core.refresh("visits", url: core.config.sources.visits, request: request,
                                        conditional: true) { url, validators throws(CarFitError) in
-                          try core.visits.refresh(url: url, http: core.http, validators: validators, lock: core) { total in
-                              core.progress("visits.refresh", total: total)
+                          try core.downloading("visits.refresh") { progress throws(CarFitError) in
+                              try core.visits.refresh(url: url, http: core.http, validators: validators, lock: core, progress: progress)
                           }
                       }
                   }),
@@ -88,7 +88,9 @@ enum Manifest {
                   .object { core, request throws(CarFitError) in
                       try core.refresh("catalog", url: core.config.sources.catalog, request: request,
                                        conditional: true) { url, validators throws(CarFitError) in
-                          try core.catalog.refresh(url: url, http: core.http, validators: validators, lock: core)
+                          try core.downloading("catalog.refresh") { progress throws(CarFitError) in
+                              try core.catalog.refresh(url: url, http: core.http, validators: validators, lock: core, progress: progress)
+                          }
                       }
                   }),
         Operation("catalog.list", "carfit_catalog_list", request: "category?, sort?", .serialized,
@@ -129,7 +131,9 @@ enum Manifest {
                   .object { core, request throws(CarFitError) in
                       try core.refresh("articles", url: core.config.sources.articles, request: request,
                                        conditional: true) { url, validators throws(CarFitError) in
-                          try core.articles.refresh(url: url, http: core.http, validators: validators, lock: core)
+                          try core.downloading("articles.refresh") { progress throws(CarFitError) in
+                              try core.articles.refresh(url: url, http: core.http, validators: validators, lock: core, progress: progress)
+                          }
                       }
                   }),
         Operation("articles.list", "carfit_articles_list", request: "hour24?", .serialized,

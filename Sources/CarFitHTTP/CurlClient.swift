@@ -33,12 +33,16 @@ public final class CurlClient: Sendable {
     /// the end when there is no body); either closure returns false to stop the transfer, and
     /// the response is then returned with `stopped` set. At most `limits.maxBodyBytes` bytes
     /// reach `body`: the chunk that would pass it is not delivered and the request fails with
-    /// reason `too_large`. The closures run on the calling thread, inside this call.
+    /// reason `too_large`. `progress`, when given, hears after each delivered chunk the body
+    /// bytes received so far and the length the response declares (nil when it declares none,
+    /// or a content coding): counts only grow, and the last call has the whole body's size. The
+    /// closures run on the calling thread, inside this call.
     ///
     /// - Parameter limits: this request's bounds; the client's when nil.
     /// - Throws: `HTTPError` for any failure of the transfer (see `HTTPError.Reason`).
     public func stream(_ request: HTTPRequest, limits: HTTPLimits? = nil, cancellation: HTTPCancellation? = nil,
                        head: (HTTPResponse) -> Bool = { _ in true },
+                       progress: ((_ received: Int64, _ expected: Int64?) -> Void)? = nil,
                        body: (UnsafeRawBufferPointer) -> Bool) throws(HTTPError) -> HTTPResponse {
         let started = generation.load(ordering: .acquiring)
         let isCancelled: () -> Bool = { [self] in
@@ -47,7 +51,7 @@ public final class CurlClient: Sendable {
         let outcome: Result<HTTPResponse, HTTPError> = withoutActuallyEscaping(head) { head in
             withoutActuallyEscaping(body) { body in
                 let transfer = CurlTransfer(request: request, limits: limits ?? self.limits, userAgent: userAgent,
-                                            isCancelled: isCancelled, onHead: head, onBody: body)
+                                            isCancelled: isCancelled, onHead: head, onBody: body, onProgress: progress)
                 do throws(HTTPError) {
                     let response = try transfer.run()
                     return .success(response)
@@ -78,8 +82,9 @@ public final class CurlClient: Sendable {
     /// `TMPDIR` environment variable's, else /tmp, when nil), for a document the caller then
     /// reads as a stream. The file is removed when the returned `HTTPDownload` goes away, and
     /// at once on any failure; a file that cannot be created or written is reason `storage`.
-    public func download(_ request: HTTPRequest, directory: String? = nil,
-                         cancellation: HTTPCancellation? = nil) throws(HTTPError) -> HTTPDownload {
+    /// `progress` hears the bytes received and the declared length as for `stream`.
+    public func download(_ request: HTTPRequest, directory: String? = nil, cancellation: HTTPCancellation? = nil,
+                         progress: ((_ received: Int64, _ expected: Int64?) -> Void)? = nil) throws(HTTPError) -> HTTPDownload {
         let folder = directory ?? CurlClient.temporaryDirectory()
         var template = Array("\(folder)/carfit-http-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
@@ -94,7 +99,7 @@ public final class CurlClient: Sendable {
         var writeError: Int32 = 0
         let response: HTTPResponse
         do throws(HTTPError) {
-            response = try stream(request, cancellation: cancellation) { chunk in
+            response = try stream(request, cancellation: cancellation, progress: progress) { chunk in
                 writeError = CurlClient.writeAll(fd, chunk)
                 return writeError == 0
             }

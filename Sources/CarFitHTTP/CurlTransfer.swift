@@ -22,6 +22,10 @@ final class CurlTransfer {
     private let isCancelled: () -> Bool
     private let onHead: (HTTPResponse) -> Bool
     private let onBody: (UnsafeRawBufferPointer) -> Bool
+    private let onProgress: ((Int64, Int64?) -> Void)?
+    /// The final response's declared body length, when it has one and no content coding (so
+    /// that it counts the bytes delivered); known once the first chunk arrives.
+    private var expectedBytes: Int64?
 
     private var easy: UnsafeMutableRawPointer?
     private var multi: UnsafeMutableRawPointer?
@@ -40,13 +44,15 @@ final class CurlTransfer {
     private var lastUp: curl_off_t = 0
 
     init(request: HTTPRequest, limits: HTTPLimits, userAgent: String, isCancelled: @escaping () -> Bool,
-         onHead: @escaping (HTTPResponse) -> Bool, onBody: @escaping (UnsafeRawBufferPointer) -> Bool) {
+         onHead: @escaping (HTTPResponse) -> Bool, onBody: @escaping (UnsafeRawBufferPointer) -> Bool,
+         onProgress: ((Int64, Int64?) -> Void)? = nil) {
         self.request = request
         self.limits = limits.clamped
         self.userAgent = userAgent
         self.isCancelled = isCancelled
         self.onHead = onHead
         self.onBody = onBody
+        self.onProgress = onProgress
         errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         startedAt = CurlTransfer.now()
@@ -291,6 +297,7 @@ final class CurlTransfer {
         if head == nil {
             let response = currentHead()
             head = response
+            expectedBytes = CurlTransfer.declaredLength(response)
             let proceed = onHead(response)
             lastActivity = CurlTransfer.now()
             guard proceed else {
@@ -306,6 +313,7 @@ final class CurlTransfer {
         }
         bodyBytes += Int64(length)
         let proceed = onBody(UnsafeRawBufferPointer(start: data, count: length))
+        onProgress?(bodyBytes, expectedBytes)
         // Time the receiver spends on a chunk is not the server's silence.
         lastActivity = CurlTransfer.now()
         guard proceed else {
@@ -352,6 +360,14 @@ final class CurlTransfer {
     }
 
     // MARK: - Helpers
+
+    /// The body length `response` declares, nil when it declares none, or a content coding
+    /// (whose bytes on the wire are not the decoded bytes delivered).
+    private static func declaredLength(_ response: HTTPResponse) -> Int64? {
+        if let coding = response.header("Content-Encoding"), coding.lowercased() != "identity" { return nil }
+        guard let text = response.header("Content-Length"), let length = Int64(text), length >= 0 else { return nil }
+        return length
+    }
 
     /// The response as known now: status, final URL, the last response's headers.
     private func currentHead() -> HTTPResponse {

@@ -30,10 +30,12 @@ public final class HTTPClient: Sendable {
     }
 
     /// Performs `request` and writes its body to a temporary file, removed when the returned
-    /// download goes away: a document of any size is never held whole in memory.
-    public func download(_ request: HTTPRequest, directory: String? = nil) throws(HTTPFailure) -> HTTPDownload {
+    /// download goes away: a document of any size is never held whole in memory. `progress`
+    /// hears the bytes received and the declared length (`CurlClient.download`).
+    public func download(_ request: HTTPRequest, directory: String? = nil,
+                         progress: ((_ received: Int64, _ expected: Int64?) -> Void)? = nil) throws(HTTPFailure) -> HTTPDownload {
         do throws(HTTPError) {
-            return try curl.download(request, directory: directory)
+            return try curl.download(request, directory: directory, progress: progress)
         } catch {
             throw HTTPFailure(error)
         }

@@ -30,9 +30,11 @@ public struct ArticlesService {
 
     /// Fetches `source` and imports it as `importArticles` does; a failure keeps the stored
     /// articles. `lock` is taken only once the document has arrived.
+    /// `progress` hears the download's bytes (its `finish` is the caller's, once all succeeded).
     public func refresh(url: String, http: HTTPClient, validators: SourceValidators = SourceValidators(),
-                        lock: some Serializer) throws(CarFitError) -> RefreshOutcome {
-        switch try SourceFetch.fetch(url, http: http, validators: validators, what: "articles") {
+                        lock: some Serializer, progress: ProgressReporter? = nil) throws(CarFitError) -> RefreshOutcome {
+        switch try SourceFetch.fetch(url, http: http, validators: validators, what: "articles",
+                                                     progress: progress) {
         case .notModified: return .notModified
         case .body(let body):
             return .stored(try refresh(body, lock: lock), etag: body.response.etag, lastModified: body.response.lastModified)

@@ -31,9 +31,11 @@ public struct CatalogService {
     /// Fetches the catalog source (either catalog shape) and imports it as `importCatalog`
     /// does; any failure leaves the stored products as they were. `lock` is taken only once
     /// the body has arrived.
+    /// `progress` hears the download's bytes (its `finish` is the caller's, once all succeeded).
     public func refresh(url: String, http: HTTPClient, validators: SourceValidators = SourceValidators(),
-                        lock: some Serializer) throws(CarFitError) -> RefreshOutcome {
-        guard case .body(let body) = try SourceFetch.fetch(url, http: http, validators: validators, what: "catalog") else {
+                        lock: some Serializer, progress: ProgressReporter? = nil) throws(CarFitError) -> RefreshOutcome {
+        guard case .body(let body) = try SourceFetch.fetch(url, http: http, validators: validators, what: "catalog",
+                                                     progress: progress) else {
             return .notModified
         }
         let document = try SourceFetch.document(body, what: "catalog")

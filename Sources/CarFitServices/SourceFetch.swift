@@ -35,16 +35,32 @@ enum SourceFetch {
     /// GETs `url` (conditionally when `validators` has any): a transport failure, a status
     /// other than 2xx or 304, or a blank body is `unavailable`. `what` names the expected
     /// document in messages ("visits", "articles"). The body goes to a temporary file, never
-    /// whole into memory.
+    /// whole into memory. `progress` hears the bytes as they arrive: the whole operation is
+    /// `phases` times the body's size (the download its first part), its total known from the
+    /// declared length or, without one, once the body is complete.
     static func fetch(_ url: String, http: HTTPClient, validators: SourceValidators = SourceValidators(),
-                      what: String) throws(CarFitError) -> Outcome {
+                      what: String, progress: ProgressReporter? = nil, phases: Int64 = 1) throws(CarFitError) -> Outcome {
         let download: HTTPDownload
+        var expected = false
         do throws(HTTPFailure) {
-            download = try http.download(.conditionalGet(url, etag: validators.etag, lastModified: validators.lastModified))
+            download = try http.download(.conditionalGet(url, etag: validators.etag, lastModified: validators.lastModified),
+                                         progress: progress.map { reporter in
+                { received, declared in
+                    if !expected, let declared {
+                        expected = true
+                        reporter.expect(total: declared.multipliedReportingOverflow(by: phases).partialValue, size: declared)
+                    }
+                    reporter.advance(to: received)
+                }
+            })
         } catch {
             throw CarFitError(error)
         }
         let response = download.response
+        if response.isSuccess, let progress {
+            let size = response.bodyBytes
+            progress.expect(total: size.multipliedReportingOverflow(by: phases).partialValue, size: size)
+        }
         let shown = String(url.prefix(200))
         if response.isNotModified && !validators.isEmpty { return .notModified(response) }
         guard response.isSuccess else {

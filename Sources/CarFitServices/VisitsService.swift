@@ -121,11 +121,11 @@ public struct VisitsService {
     /// snapshot only after the document's last byte; anything that reader does not take is
     /// parsed whole, so that a document that is not a visits document is reported as such. Any
     /// failure leaves the stored visits as they were. `lock` is taken only once the body has
-    /// arrived. `progress`, given the body's size, may answer a reporter of its import.
+    /// arrived. `progress` hears one run over twice the body's size: the download is its first
+    /// half, the import of the body the second (its `finish` is the caller's, once all succeeded).
     public func refresh(url: String, http: HTTPClient, validators: SourceValidators = SourceValidators(),
-                        lock: some Serializer,
-                        progress: (Int) -> ProgressReporter? = { _ in nil }) throws(CarFitError) -> RefreshOutcome {
-        switch try SourceFetch.fetch(url, http: http, validators: validators, what: "visits") {
+                        lock: some Serializer, progress: ProgressReporter? = nil) throws(CarFitError) -> RefreshOutcome {
+        switch try SourceFetch.fetch(url, http: http, validators: validators, what: "visits", progress: progress, phases: 2) {
         case .notModified: return .notModified
         case .body(let body):
             return .stored(try refresh(body, lock: lock, progress: progress),
@@ -133,13 +133,14 @@ public struct VisitsService {
         }
     }
 
-    /// Imports a fetched body as the refresh does.
-    func refresh(_ body: SourceFetch.Body, lock: some Serializer,
-                 progress: (Int) -> ProgressReporter? = { _ in nil }) throws(CarFitError) -> JSON {
+    /// Imports a fetched body as the refresh does; `progress` hears the bytes imported after
+    /// the body's size (the download's half of the run).
+    func refresh(_ body: SourceFetch.Body, lock: some Serializer, progress: ProgressReporter? = nil) throws(CarFitError) -> JSON {
         let store = visits
         let threads = importThreads
         let file = body.file
-        let reporter = progress(file.count)
+        let reporter = progress
+        let downloaded = Int64(file.count)
         let streamed: StreamedImport
         do throws(CarFitError) {
             streamed = try file.withBytes { bytes throws(CarFitError) -> StreamedImport in
@@ -148,7 +149,7 @@ public struct VisitsService {
                         bytes, threads: threads,
                         consumed: { done in
                             file.release(upTo: done)
-                            reporter?.advance(to: Int64(done))
+                            reporter?.advance(to: downloaded + Int64(done))
                         },
                         begin: { () throws(CarFitError) in try store.beginSnapshot() })
                 }
@@ -157,10 +158,7 @@ public struct VisitsService {
             // The streamed reader refuses a document only when all its records were rejected.
             throw SourceFetch.notDocument(body.url, what: "visits", error)
         }
-        if case .imported(let response) = streamed {
-            reporter?.finish()
-            return response
-        }
+        if case .imported(let response) = streamed { return response }
         let document = try SourceFetch.document(body, what: "visits")
         let snapshot: VisitSnapshot
         do throws(CarFitError) {
@@ -172,7 +170,6 @@ public struct VisitsService {
             try store.replaceAll(with: snapshot.visits)
             return snapshot.response
         }
-        reporter?.finish()
         return response
     }
 

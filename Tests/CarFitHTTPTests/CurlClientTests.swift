@@ -223,6 +223,50 @@ final class CurlClientTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [])
     }
 
+    func testTheProgressHookCountsUpToTheBodyWithItsDeclaredLength() throws {
+        let sample = try FixtureServer.sample("carfit.json")
+        var calls: [(Int64, Int64?)] = []
+        let download = try client.download(.get(server.url("/data/carfit.json"))) { received, expected in
+            calls.append((received, expected))
+        }
+        XCTAssertFalse(calls.isEmpty)
+        XCTAssertEqual(zip(calls, calls.dropFirst()).filter { $0.0.0 >= $0.1.0 }.count, 0, "counts only grow")
+        XCTAssertEqual(calls.last?.0, Int64(sample.count), "the last count is the whole body")
+        XCTAssertEqual(download.response.bodyBytes, Int64(sample.count))
+        XCTAssertTrue(calls.allSatisfy { $0.1 == Int64(sample.count) }, "the declared length comes with every count")
+    }
+
+    func testTheProgressHookOfAChunkedOrEncodedBodyHasNoLength() throws {
+        let sample = try FixtureServer.sample("carfit.json")
+        for query in ["chunked=1&chunk=1000", "encoding=gzip"] {
+            var calls: [(Int64, Int64?)] = []
+            var delivered = 0
+            let response = try client.stream(.get(server.url("/data/carfit.json?\(query)")), progress: { received, expected in
+                calls.append((received, expected))
+            }) { chunk in
+                delivered += chunk.count
+                XCTAssertEqual(calls.last?.0 ?? 0, Int64(delivered - chunk.count), "the hook hears a chunk after it was delivered")
+                return true
+            }
+            XCTAssertFalse(calls.isEmpty, query)
+            XCTAssertEqual(zip(calls, calls.dropFirst()).filter { $0.0.0 >= $0.1.0 }.count, 0, query)
+            XCTAssertEqual(calls.last?.0, Int64(sample.count), query)
+            XCTAssertEqual(response.bodyBytes, Int64(sample.count), query)
+            XCTAssertTrue(calls.allSatisfy { $0.1 == nil }, "\(query): no length that counts the delivered bytes")
+        }
+    }
+
+    func testTheProgressHookOfAFailedDownloadStopsShortOfTheDeclaredLength() throws {
+        var calls: [(Int64, Int64?)] = []
+        assertFails(.truncated) { () throws(HTTPError) in
+            try client.download(.get(server.url("/short?declared=100000&sent=5000"))) { received, expected in
+                calls.append((received, expected))
+            }
+        }
+        XCTAssertEqual(calls.last?.0, 5000)
+        XCTAssertEqual(calls.last?.1, 100_000)
+    }
+
     func testAFailedDownloadLeavesNoFile() throws {
         let directory = try temporaryDirectory()
         assertFails(.truncated) { () throws(HTTPError) in

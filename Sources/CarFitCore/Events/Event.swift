@@ -5,8 +5,9 @@ public enum Event: Sendable, Equatable {
     /// A commit changed stored data of these areas (`StoredAreas` names them); `external` when
     /// another connection (another core, another process) committed and only "something" is known.
     case changed(areas: [String], external: Bool)
-    /// Bytes done of a long operation (`operation` is its method name).
-    case progress(operation: String, done: Int64, total: Int64)
+    /// Bytes done of a long operation (`operation` is its method name); `total` nil while it
+    /// is not known (a download without a declared length).
+    case progress(operation: String, done: Int64, total: Int64?)
     /// A refresh attempt of a source ended: `status` is `ok`, `not_modified` or `failed`.
     case source(source: String, status: String)
     /// A prefetched image ended: `status` is `loaded` or `failed`.
@@ -26,7 +27,7 @@ public enum Event: Sendable, Equatable {
             return .object(object)
         case .progress(let operation, let done, let total):
             return .obj(["seq": .int(seq), "kind": "progress", "operation": .string(operation), "done": .int(done),
-                         "total": .int(total), "unit": "bytes"])
+                         "total": total.map(JSON.int) ?? .null, "unit": "bytes"])
         case .source(let source, let status):
             return .obj(["seq": .int(seq), "kind": "source", "source": .string(source), "status": .string(status)])
         case .image(let url, let status):

@@ -36,9 +36,10 @@ class ArticlesMixin(EventsMixin):
         """Fetch ``sources.articles`` and import it (``articles.refresh``); keeps the cache on
         failure. Conditional and ``max_age_seconds`` as :meth:`refresh_visits`.
 
-        ``progress(done, total)`` is called on this thread for the refresh's ``progress``
-        events, as for :meth:`import_visits`; the library reports progress only for the
-        visits imports and refresh today, so for articles it is not called.
+        ``progress(done, total)`` is called on this thread with the bytes of a body of more
+        than 1 MiB as it downloads, as :meth:`refresh_visits` describes: ``total`` is the
+        declared length, or None until the body is in when the server declares none; the last
+        call, once the articles are stored, has ``done == total``.
         """
         request = members(maxAgeSeconds=max_age_seconds) or None
         return self._with_progress("articles.refresh", progress, lambda: self._call("articles.refresh", request))

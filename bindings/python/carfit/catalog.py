@@ -31,10 +31,11 @@ class CatalogMixin(EventsMixin):
         keeps the stored products on failure (:class:`~carfit.UnavailableError` with a
         ``reason``). Conditional and ``max_age_seconds`` as :meth:`refresh_visits`.
 
-        ``progress(done, total)`` is called on this thread for the refresh's ``progress``
-        events, as for :meth:`~carfit.visits.VisitsMixin.import_visits`; the library reports
-        progress only for the visits imports and refresh today, so for the catalog it is not
-        called.
+        ``progress(done, total)`` is called on this thread with the bytes of a body of more
+        than 1 MiB as it downloads, as :meth:`~carfit.visits.VisitsMixin.refresh_visits`
+        describes: ``total`` is the declared length, or None until the body is in when the
+        server declares none; the last call, once the products are stored, has
+        ``done == total``.
         """
         request = members(maxAgeSeconds=max_age_seconds) or None
         return self._with_progress("catalog.refresh", progress, lambda: self._call("catalog.refresh", request))

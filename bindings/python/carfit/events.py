@@ -12,8 +12,9 @@ from .errors import MisuseError
 
 __all__ = ["EventsMixin", "Event", "EventBatch", "ProgressCallback"]
 
-#: ``progress(done, total)``: bytes of the operation done so far, out of ``total``.
-ProgressCallback = Callable[[int, int], None]
+#: ``progress(done, total)``: bytes of the operation done so far, out of ``total``; ``total`` is
+#: None while it is not known (a refresh whose server declares no length, until its body is in).
+ProgressCallback = Callable[[int, Optional[int]], None]
 
 _T = TypeVar("_T")
 
@@ -140,7 +141,8 @@ class EventsMixin(AreaMixin):
             for event in batch["events"]:
                 if failure is None and event.get("kind") == "progress" and event.get("operation") == operation:
                     try:
-                        progress(int(event["done"]), int(event["total"]))
+                        total = event.get("total")
+                        progress(int(event["done"]), None if total is None else int(total))
                     except BaseException as exc:
                         failure = exc
             if batch["events"] and finished:

@@ -119,8 +119,12 @@ class VisitsMixin(EventsMixin):
         Args:
             max_age_seconds: when the last success is younger than this, no request is made
                 and the answer is ``{"imported": 0, "fresh": True}``.
-            progress: ``progress(done, total)`` is called on this thread as the import of a
-                downloaded body of more than 1 MiB goes on, as for :meth:`import_visits`.
+            progress: ``progress(done, total)`` is called on this thread for a body of more
+                than 1 MiB, as for :meth:`import_visits`, in one run over twice the body's
+                size: its download is the first half, its import the second. ``total`` is
+                known from the body's declared length; a server that declares none gets
+                calls with ``total`` None once more than 1 MiB arrived, until the body is in.
+                The last call, once the visits are stored, has ``done == total``.
 
         Raises:
             UnavailableError: the source failed; the stored visits are kept, and

@@ -202,15 +202,16 @@ def large_source(tmp_path):
     httpd.server_close()
 
 
-def test_a_large_refresh_reports_the_progress_of_its_import(large_source):
-    url, total = large_source
+def test_a_large_refresh_reports_its_download_then_its_import_as_one_run(large_source):
+    url, size = large_source
     calls = []
     with open_core(visits=url) as core:
         result = core.refresh_visits(progress=lambda done, t: calls.append((done, t)))
         assert result["imported"] > 0
-        assert calls and {t for _, t in calls} == {total}
+        assert calls and {t for _, t in calls} == {2 * size}, "the body counts twice: download, then import"
         done = [d for d, _ in calls]
-        assert done == sorted(done) and done[-1] == total and done.count(total) == 1
+        assert done[0] < size, "the first report is of the download"
+        assert done == sorted(done) and done[-1] == 2 * size and done.count(2 * size) == 1
         kinds = [e["kind"] for e in core.events(timeout=0)]
         assert kinds[-1] == "source" and "progress" in kinds
 
