@@ -248,6 +248,29 @@ final class DayListWriterTests: XCTestCase {
             """)
     }
 
+    /// A card's key is `VisitKey.text` whatever the id holds: the usual printable ASCII (written
+    /// straight into the answer) and ids with the key's or JSON's escapes or other scalars.
+    func testKeysOfEveryKindOfIdAreTheirVisitKeyText() throws {
+        let clock = try Clock(zoneName: "UTC")
+        let start = try XCTUnwrap(Instant(iso: "2020-09-10T06:05:00Z")).milliseconds
+        let ids = ["ec94deca-d66a-4d62-b049-72414870de00", "a|b", "50%", "q\"x", "back\\slash", "ü~", "tab\tin", "", "~"]
+        let visits = ids.enumerated().map { index, id in
+            StoredVisit(visitId: Array(id.utf8), employeeId: nil, start: start + Int64(index) * 60_000,
+                        name: Array("N".utf8), state: nil, expectedTime: nil, tasks: [], taskMinutes: 0,
+                        address: [], phone: nil, latitude: nil, longitude: nil)
+        }
+        let text = written(visits, dates: [try XCTUnwrap(CivilDate(iso: "2020-09-10"))], employee: nil, clock: clock,
+                           hour24: true)
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text)) as? [String: Any])
+        let days = try XCTUnwrap(document["days"] as? [[String: Any]])
+        let cards = try XCTUnwrap(days.first?["visits"] as? [[String: Any]])
+        let keys: [String?] = cards.map { $0["key"] as? String }
+        let expected: [String?] = ids.enumerated().map { index, id in
+            VisitKey(visitId: id, start: Instant(milliseconds: start + Int64(index) * 60_000)).text
+        }
+        XCTAssertEqual(keys, expected)
+    }
+
     func testTextFromBytesIsTheTextOfTheDecodedString() {
         var r = Random(state: 11)
         let pieces: [[UInt8]] = Self.texts + [[0x80], [0xBF], [0xF0, 0x9F], [0xF0, 0x9F, 0x9A, 0x97], [0xEF, 0xBF, 0xBF],

@@ -181,6 +181,18 @@ private struct DayCards {
     /// with `%`, `|` and `~` escaped (all ASCII, so escaping bytes is escaping scalars), `~`
     /// for no id, then the start's milliseconds and the repetition; composed in `scratch`.
     private static func key(_ row: VisitRow, _ scratch: inout [UInt8], _ out: inout JSONBuffer) {
+        // The usual id (a UUID: printable ASCII that neither the key nor JSON escapes) is
+        // written straight into the answer; any other takes the general path below.
+        if let id = row.visitId, id.allSatisfy(isPlainKeyByte) {
+            out.append(UInt8(ascii: "\""))
+            out.append(UnsafeRawBufferPointer(id))
+            out.append(UInt8(ascii: "|"))
+            out.appendInt(row.start.milliseconds)
+            out.append(UInt8(ascii: "|"))
+            out.appendInt(Int64(row.repetition))
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         scratch.removeAll(keepingCapacity: true)
         if let id = row.visitId {
             for byte in id {
@@ -199,6 +211,13 @@ private struct DayCards {
         scratch.append(UInt8(ascii: "|"))
         scratch.append(contentsOf: String(row.repetition).utf8)
         scratch.withUnsafeBufferPointer { out.appendString(utf8: $0) }
+    }
+
+    /// Printable ASCII other than the key's escapes (`%`, `|`, `~`) and JSON's (`"`, `\`).
+    @inline(__always)
+    private static func isPlainKeyByte(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") && byte != UInt8(ascii: "|")
+            && byte != UInt8(ascii: "~") && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 
     private static func text(_ utf8: UnsafeBufferPointer<UInt8>?, _ out: inout JSONBuffer) {
