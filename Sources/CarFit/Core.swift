@@ -114,12 +114,17 @@ final class Core: Serializer, @unchecked Sendable {
 
     /// One refresh of source `name` from its configured `url`: the sources' bookkeeping
     /// (`SourcesService.refresh`, which takes the core's lock itself) around `attempt`, with
-    /// its `source` event (`refreshing`). Every refresh operation runs through here.
+    /// its `source` event (`refreshing`) and the progress of "<name>.refresh" (`downloading`)
+    /// reported through the reporter `attempt` is given. Every refresh operation runs through here.
     func refresh(_ name: String, url: String?, request: Fields, conditional: Bool,
-                 _ attempt: (String, SourceValidators) throws(CarFitError) -> RefreshOutcome) throws(CarFitError) -> JSON {
+                 _ attempt: (String, SourceValidators, ProgressReporter) throws(CarFitError) -> RefreshOutcome)
+        throws(CarFitError) -> JSON {
         let sources = sources
         return try refreshing(name) { () throws(CarFitError) in
-            try sources.refresh(name, url: url, request: request, conditional: conditional, lock: self, attempt)
+            try sources.refresh(name, url: url, request: request, conditional: conditional, lock: self) {
+                url, validators throws(CarFitError) in
+                try downloading("\(name).refresh") { progress throws(CarFitError) in try attempt(url, validators, progress) }
+            }
         }
     }
 

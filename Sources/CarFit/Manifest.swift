@@ -1,5 +1,4 @@
 import CarFitCore
-import CarFitHTTP
 import CarFitServices
 
 /// Every operation of the library, in the order of include/carfit.h's sections: visits,
@@ -26,10 +25,8 @@ enum Manifest {
         Operation("visits.refresh", "carfit_visits_refresh", request: "maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in
                       try core.refresh("visits", url: core.config.sources.visits, request: request,
-                                       conditional: true) { url, validators throws(CarFitError) in
-                          try core.downloading("visits.refresh") { progress throws(CarFitError) in
-                              try core.visits.refresh(url: url, http: core.http, validators: validators, lock: core, progress: progress)
-                          }
+                                       conditional: true) { url, validators, progress throws(CarFitError) in
+                          try core.visits.refresh(url: url, http: core.http, validators: validators, lock: core, progress: progress)
                       }
                   }),
         Operation("visits.plan", "carfit_visits_plan",
@@ -41,11 +38,8 @@ enum Manifest {
         // Sync
         Operation("sync.push", "carfit_sync_push", request: "ifDue?", .selfLocking,
                   .object { core, request throws(CarFitError) in
-                      let http = core.config.http
-                      let client = CurlClient(limits: HTTPLimits(timeoutMs: http.timeoutMs, totalTimeoutMs: http.totalTimeoutMs,
-                                                                 maxBodyBytes: http.maxBodyBytes))
-                      return try core.sync.push(request, source: core.config.sources.visitUpdates, client: client,
-                                                pushLock: core.pushLock, waitMs: http.totalTimeoutMs, lock: core)
+                      try core.sync.push(request, source: core.config.sources.visitUpdates, client: core.http.curl,
+                                         pushLock: core.pushLock, waitMs: core.config.http.totalTimeoutMs, lock: core)
                   }),
         Operation("sync.status", "carfit_sync_status", request: "none", .serialized,
                   .object { core, _ throws(CarFitError) in try core.sync.status() }),
@@ -87,10 +81,8 @@ enum Manifest {
         Operation("catalog.refresh", "carfit_catalog_refresh", request: "maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in
                       try core.refresh("catalog", url: core.config.sources.catalog, request: request,
-                                       conditional: true) { url, validators throws(CarFitError) in
-                          try core.downloading("catalog.refresh") { progress throws(CarFitError) in
-                              try core.catalog.refresh(url: url, http: core.http, validators: validators, lock: core, progress: progress)
-                          }
+                                       conditional: true) { url, validators, progress throws(CarFitError) in
+                          try core.catalog.refresh(url: url, http: core.http, validators: validators, lock: core, progress: progress)
                       }
                   }),
         Operation("catalog.list", "carfit_catalog_list", request: "category?, sort?", .serialized,
@@ -130,10 +122,8 @@ enum Manifest {
         Operation("articles.refresh", "carfit_articles_refresh", request: "maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in
                       try core.refresh("articles", url: core.config.sources.articles, request: request,
-                                       conditional: true) { url, validators throws(CarFitError) in
-                          try core.downloading("articles.refresh") { progress throws(CarFitError) in
-                              try core.articles.refresh(url: url, http: core.http, validators: validators, lock: core, progress: progress)
-                          }
+                                       conditional: true) { url, validators, progress throws(CarFitError) in
+                          try core.articles.refresh(url: url, http: core.http, validators: validators, lock: core, progress: progress)
                       }
                   }),
         Operation("articles.list", "carfit_articles_list", request: "hour24?", .serialized,
@@ -147,7 +137,7 @@ enum Manifest {
         Operation("patterns.refresh", "carfit_patterns_refresh", request: "count?, maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in
                       try core.refresh("patterns", url: core.config.sources.patterns, request: request,
-                                       conditional: false) { url, _ throws(CarFitError) in
+                                       conditional: false) { url, _, _ throws(CarFitError) in
                           try core.images.refresh(request, url: url, http: core.http, concurrency: core.config.images.concurrency,
                                                   lock: core)
                       }
