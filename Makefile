@@ -59,7 +59,7 @@ all: library
 library: $(BUILD)/$(SONAME)
 
 $(LIBRARY): $(SOURCES)
-	cd $(HERE) && $(SWIFT) build -c release
+	cd $(HERE) && $(SWIFT) build -c release --product carfit
 	@touch $@
 
 # SwiftPM makes only libcarfit.so; programs linked with -lcarfit ask for the SONAME.

@@ -51,13 +51,4 @@ public struct HTTPFailure: Error, Sendable, Equatable {
         let message = reason == .timeout ? "The request timed out: \(error.message)" : error.message
         self.init(reason, url: error.url, message: message, status: error.status)
     }
-
-    /// A failure of the connection itself (refused, timeout, dns, network): what a host shows
-    /// as "no connection".
-    public var isNetworkFailure: Bool {
-        switch reason {
-        case .refused, .timeout, .dns, .network: true
-        default: false
-        }
-    }
 }

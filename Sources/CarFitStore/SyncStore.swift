@@ -156,23 +156,29 @@ public struct SyncStore {
         var applied = 0
         var rejected = 0
         for id in outcome.applied {
-            guard let key = try pendingKey(id) else { continue }
+            let entry = try pendingEntry(id)
+            guard entry.isPending else { continue }
             try db.run("UPDATE local_changes SET status = 'applied' WHERE mutation_id = ?1", [.text(id)])
-            var overlay = try overlay(key)
-            overlay.markApplied(id)
-            try saveOverlay(overlay, for: key)
+            if let key = entry.key {
+                var overlay = try overlay(key)
+                overlay.markApplied(id)
+                try saveOverlay(overlay, for: key)
+            }
             applied += 1
         }
         for rejection in outcome.rejected {
-            guard let key = try pendingKey(rejection.mutationId) else { continue }
+            let entry = try pendingEntry(rejection.mutationId)
+            guard entry.isPending else { continue }
             try db.run("""
                 INSERT INTO sync_rejected (mutation_id, visit_id, start_ms, state, reason, at_ms)
                 SELECT mutation_id, visit_id, start_ms, state, ?2, at_ms FROM local_changes WHERE mutation_id = ?1
                 """, [.text(rejection.mutationId), .text(String(rejection.reason.prefix(2000)))])
             try db.run("DELETE FROM local_changes WHERE mutation_id = ?1", [.text(rejection.mutationId)])
-            var overlay = try overlay(key)
-            overlay.undo(rejection.mutationId)
-            try saveOverlay(overlay, for: key)
+            if let key = entry.key {
+                var overlay = try overlay(key)
+                overlay.undo(rejection.mutationId)
+                try saveOverlay(overlay, for: key)
+            }
             rejected += 1
         }
         if rejected > 0 {
@@ -183,12 +189,15 @@ public struct SyncStore {
         return (applied, rejected)
     }
 
-    /// The key of a pending entry, nil when no entry of that id is pending.
-    func pendingKey(_ mutationId: String) throws(CarFitError) -> VisitKey? {
+    /// Whether an entry of that id is pending, and its visit's key. A key whose text no longer
+    /// parses (a damaged row) still lets the answer take the entry out of the outbox, so a push
+    /// cannot send it for ever; only the overlay, which it cannot find, is left as it is.
+    func pendingEntry(_ mutationId: String) throws(CarFitError) -> (isPending: Bool, key: VisitKey?) {
         let rows = try db.query("SELECT visit_key FROM local_changes WHERE mutation_id = ?1 AND status = 'pending'",
                                 [.text(mutationId)])
-        guard case .text(let text)? = rows.first?.first else { return nil }
-        return VisitKey(text: text)
+        guard let row = rows.first else { return (false, nil) }
+        guard case .text(let text)? = row.first else { return (true, nil) }
+        return (true, VisitKey(text: text))
     }
 
     /// The last rejected changes, oldest first.

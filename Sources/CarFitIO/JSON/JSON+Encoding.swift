@@ -23,10 +23,6 @@ extension JSON {
         return buffer.bytes
     }
 
-    public func encode(into out: inout [UInt8]) {
-        out.append(contentsOf: encodedBytes())
-    }
-
     /// Appends the text to `out`.
     public func encode(into out: inout JSONBuffer) {
         switch self {

@@ -93,8 +93,6 @@ private struct DayCards {
     let changed: [VisitKey: ShownVisit]
     /// Only this visit's card is written (the day's others still count for its distance).
     let only: VisitKey?
-    /// Room to compose a key in, kept across cards.
-    var scratch: [UInt8] = []
 
     init(date: CivilDate, times: LocalTimes, hour24: Bool, local: [VisitKey: ShownVisit] = [:], only: VisitKey? = nil) {
         self.date = date
@@ -169,7 +167,7 @@ private struct DayCards {
         out.append(",\"distanceKm\":")
         if let meters { out.appendDouble(DaySummary.kilometres(meters)) } else { out.appendNull() }
         out.append(",\"key\":")
-        Self.key(row, &scratch, &out)
+        Self.key(row, &out)
         out.append(",\"pending\":")
         out.append(shown?.pending == true ? "true" : "false")
         out.append(",\"timeUsedMinutes\":")
@@ -177,12 +175,10 @@ private struct DayCards {
         out.append("}")
     }
 
-    /// The row's key as `VisitKey.text` writes it, with no string built: the visit id's bytes
-    /// with `%`, `|` and `~` escaped (all ASCII, so escaping bytes is escaping scalars), `~`
-    /// for no id, then the start's milliseconds and the repetition; composed in `scratch`.
-    private static func key(_ row: VisitRow, _ scratch: inout [UInt8], _ out: inout JSONBuffer) {
+    /// The row's key as `VisitKey.text` writes it.
+    private static func key(_ row: VisitRow, _ out: inout JSONBuffer) {
         // The usual id (a UUID: printable ASCII that neither the key nor JSON escapes) is
-        // written straight into the answer; any other takes the general path below.
+        // written straight into the answer; any other goes through `VisitKey.text`.
         if let id = row.visitId, id.allSatisfy(isPlainKeyByte) {
             out.append(UInt8(ascii: "\""))
             out.append(UnsafeRawBufferPointer(id))
@@ -193,24 +189,7 @@ private struct DayCards {
             out.append(UInt8(ascii: "\""))
             return
         }
-        scratch.removeAll(keepingCapacity: true)
-        if let id = row.visitId {
-            for byte in id {
-                switch byte {
-                case UInt8(ascii: "%"): scratch.append(contentsOf: [0x25, 0x32, 0x35])
-                case UInt8(ascii: "|"): scratch.append(contentsOf: [0x25, 0x37, 0x43])
-                case UInt8(ascii: "~"): scratch.append(contentsOf: [0x25, 0x37, 0x45])
-                default: scratch.append(byte)
-                }
-            }
-        } else {
-            scratch.append(UInt8(ascii: "~"))
-        }
-        scratch.append(UInt8(ascii: "|"))
-        scratch.append(contentsOf: String(row.start.milliseconds).utf8)
-        scratch.append(UInt8(ascii: "|"))
-        scratch.append(contentsOf: String(row.repetition).utf8)
-        scratch.withUnsafeBufferPointer { out.appendString(utf8: $0) }
+        out.appendString(key(of: row).text)
     }
 
     /// Printable ASCII other than the key's escapes (`%`, `|`, `~`) and JSON's (`"`, `\`).
