@@ -1,7 +1,7 @@
 """Builds the carfit wheel: the ctypes binding with libcarfit.so inside the package.
 
     swift build -c release                        (or make, at the repository root)
-    python3 -m pip wheel bindings/python -w DIST  -> carfit-1.1.0-py3-none-linux_x86_64.whl
+    python3 -m pip wheel bindings/python -w DIST  -> carfit-1.2.0-py3-none-linux_x86_64.whl
 
 The version is read from the CARFIT_VERSION_* macros of include/carfit.h. The library copied
 into the package is $CARFIT_LIBRARY if set, else the repository's .build/release/libcarfit.so;

@@ -26,7 +26,7 @@ from .errors import (
     error_class,
 )
 
-#: This binding's version, that of the header it was made from (``"1.1.0"``).
+#: This binding's version, that of the header it was made from (``"1.2.0"``).
 __version__ = binding_version()
 
 __all__ = [
@@ -55,12 +55,12 @@ __all__ = [
 
 
 def version_number() -> int:
-    """The loaded library's version as ``MAJOR * 10000 + MINOR * 100 + PATCH`` (10100 for 1.1.0)."""
+    """The loaded library's version as ``MAJOR * 10000 + MINOR * 100 + PATCH`` (10200 for 1.2.0)."""
     return int(load_library().carfit_version_number())
 
 
 def version() -> str:
-    """The loaded library's version, e.g. ``"1.1.0"``."""
+    """The loaded library's version, e.g. ``"1.2.0"``."""
     text: bytes = load_library().carfit_version()
     return text.decode("ascii")
 
