@@ -22,6 +22,14 @@ public final class PlannerAuth: Sendable {
         public var requiredAt: Instant?
         public var source: String?
 
+        public init(token: Bool, scheme: String?, required: Bool, requiredAt: Instant?, source: String?) {
+            self.token = token
+            self.scheme = scheme
+            self.required = required
+            self.requiredAt = requiredAt
+            self.source = source
+        }
+
         /// `{"token", "scheme", "required", "requiredAt", "source"}`.
         public var json: JSON {
             .obj(["token": .bool(token), "scheme": scheme.map(JSON.string) ?? .null, "required": .bool(required),
