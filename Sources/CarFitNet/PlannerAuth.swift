@@ -1,6 +1,6 @@
 import CarFitCore
 import CarFitHTTP
-import Synchronization
+import Foundation
 
 /// The planner's credentials, held in memory only (never stored, logged or shown in an error or
 /// event), and the one rule for which requests carry them: a request to a configured source
@@ -12,8 +12,8 @@ import Synchronization
 /// the token was set, or since opening, with its time and source) and, for a push, the stop on
 /// `ifDue` pushes until a new token comes.
 ///
-/// Thread-safe.
-public final class PlannerAuth: Sendable {
+/// Thread-safe: its state is behind one lock.
+public final class PlannerAuth: @unchecked Sendable {
     /// What `auth.status` answers.
     public struct Status: Sendable, Equatable {
         public var token: Bool
@@ -50,8 +50,9 @@ public final class PlannerAuth: Sendable {
     /// The origins whose source requests carry the token.
     public let origins: Set<HTTPOrigin>
     private let clock: Clock?
-    private let state = Mutex(State())
-    private let onRequired = Mutex<(@Sendable (_ source: String, _ httpStatus: Int) -> Void)?>(nil)
+    private let lock = NSLock()
+    private var state = State()
+    private var handler: (@Sendable (_ source: String, _ httpStatus: Int) -> Void)?
 
     /// - Parameters:
     ///   - origins: who receives the token.
@@ -73,28 +74,28 @@ public final class PlannerAuth: Sendable {
     /// Runs `handler` (source, HTTP status) for the first 401 or 403 after each `set` (and after
     /// opening), outside this object's lock.
     public func onRequired(_ handler: @escaping @Sendable (_ source: String, _ httpStatus: Int) -> Void) {
-        onRequired.withLock { $0 = handler }
+        withLock { self.handler = handler }
     }
 
     /// Sets the credentials, or clears them (nil). Either way a new 401/403 is reported again
     /// (`required` is forgotten). A token (not a clear) also lifts the stop on `ifDue` pushes
     /// and makes the next one try at once.
     public func set(_ credentials: AuthCredentials?) {
-        state.withLock { s in
-            s.credentials = credentials
-            s.requiredAt = nil
-            s.requiredSource = nil
+        withLock {
+            state.credentials = credentials
+            state.requiredAt = nil
+            state.requiredSource = nil
             if credentials != nil {
-                s.pushRefused = false
-                s.pushNow = true
+                state.pushRefused = false
+                state.pushNow = true
             }
         }
     }
 
     public var status: Status {
-        state.withLock { s in
-            Status(token: s.credentials != nil, scheme: s.credentials?.scheme, required: s.requiredAt != nil,
-                   requiredAt: s.requiredAt, source: s.requiredSource)
+        withLock {
+            Status(token: state.credentials != nil, scheme: state.credentials?.scheme, required: state.requiredAt != nil,
+                   requiredAt: state.requiredAt, source: state.requiredSource)
         }
     }
 
@@ -109,7 +110,7 @@ public final class PlannerAuth: Sendable {
 
     /// The `Authorization` header a source request to `url` carries, nil for none.
     func header(for url: String) -> HTTPHeader? {
-        guard let credentials = state.withLock({ $0.credentials }), !origins.isEmpty,
+        guard let credentials = withLock({ state.credentials }), !origins.isEmpty,
               let origin = HTTPOrigin(url: url), origins.contains(origin) else { return nil }
         return HTTPHeader("Authorization", "\(credentials.scheme) \(credentials.token)")
     }
@@ -118,30 +119,35 @@ public final class PlannerAuth: Sendable {
     /// sets `required` and runs the `onRequired` handler.
     public func refused(source: String, httpStatus: Int) {
         let now = clock?.now ?? Instant(milliseconds: 0)
-        let first = state.withLock { s -> Bool in
-            guard s.requiredAt == nil else { return false }
-            s.requiredAt = now
-            s.requiredSource = source
-            return true
+        let handler = withLock { () -> (@Sendable (String, Int) -> Void)? in
+            guard state.requiredAt == nil else { return nil }
+            state.requiredAt = now
+            state.requiredSource = source
+            return self.handler
         }
-        guard first, let handler = onRequired.withLock({ $0 }) else { return }
-        handler(source, httpStatus)
+        handler?(source, httpStatus)
     }
 
     /// Whether a push was refused since a token was last set (`ifDue` pushes then do nothing).
-    public var pushRefused: Bool { state.withLock { $0.pushRefused } }
+    public var pushRefused: Bool { withLock { state.pushRefused } }
 
     /// A push was answered 401 or 403.
     public func pushWasRefused() {
-        state.withLock { $0.pushRefused = true }
+        withLock { state.pushRefused = true }
     }
 
     /// Whether a token was set since the last `ifDue` push asked (the push is then due at once,
     /// whatever the backoff); asking clears it.
     public func takePushNow() -> Bool {
-        state.withLock { s in
-            defer { s.pushNow = false }
-            return s.pushNow
+        withLock {
+            defer { state.pushNow = false }
+            return state.pushNow
         }
+    }
+
+    private func withLock<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
     }
 }
