@@ -458,8 +458,8 @@ int carfit_visits_set_state(carfit_core *core, const char *request, char **respo
  *          "nextAttemptAt": instant}; while another push of this database runs, {"pushed": 0,
  *          "rejected": 0, "pending": n, "skipped": "busy"}; after a push was answered 401 or 403,
  *          until carfit_auth_set sets a token, {"pushed": 0, "rejected": 0, "pending": n,
- *          "skipped": "unauthorized"} (before the backoff is looked at). The first "ifDue" push
- *          after carfit_auth_set sets a token tries at once, whatever the backoff.
+ *          "skipped": "unauthorized"} (before the backoff is looked at). After carfit_auth_set
+ *          sets a token, the next push tries at once, with "ifDue" too, whatever the backoff.
  * Backoff: after the n-th failed push in a row the next attempt is due at the failure's time +
  *          min(300 s, 1 s x 2^(n-1)) +/- 20% (random jitter), by the core's clock. A push
  *          without "ifDue" always tries (waiting for another push of the database to end, at
@@ -1106,8 +1106,8 @@ int carfit_sources_status(carfit_core *core, const char *request, char **respons
  *          only.
  * Does:    replaces any token set before; either way forgets "required", so the next 401 or
  *          403 publishes an "auth" event again. Setting a token (not clearing) also lifts the
- *          stop on "ifDue" pushes after a refused push, and makes the next "ifDue" push try at
- *          once, whatever the backoff.
+ *          stop on "ifDue" pushes after a refused push, and makes the next push ("ifDue" or not)
+ *          try at once, whatever the backoff.
  * Returns: {"auth": status}, the document of carfit_auth_status. The response never holds the
  *          token. The caller frees it with carfit_free.
  * Errors:  CARFIT_BAD_JSON (the request text); CARFIT_INVALID with field "token" (missing,

@@ -43,7 +43,7 @@ public final class PlannerAuth: @unchecked Sendable {
         var requiredSource: String?
         /// A push was refused (401/403) since a token was last set: `ifDue` pushes wait.
         var pushRefused = false
-        /// A token was set since the last `ifDue` push: the next one tries whatever the backoff.
+        /// A token was set since the last push: the next one tries whatever the backoff.
         var pushNow = false
     }
 
@@ -79,7 +79,7 @@ public final class PlannerAuth: @unchecked Sendable {
 
     /// Sets the credentials, or clears them (nil). Either way a new 401/403 is reported again
     /// (`required` is forgotten). A token (not a clear) also lifts the stop on `ifDue` pushes
-    /// and makes the next one try at once.
+    /// and makes the next push try at once, `ifDue` or not.
     public func set(_ credentials: AuthCredentials?) {
         withLock {
             state.credentials = credentials
@@ -136,7 +136,7 @@ public final class PlannerAuth: @unchecked Sendable {
         withLock { state.pushRefused = true }
     }
 
-    /// Whether a token was set since the last `ifDue` push asked (the push is then due at once,
+    /// Whether a token was set since the last push asked (that push is then due at once,
     /// whatever the backoff); asking clears it.
     public func takePushNow() -> Bool {
         withLock {

@@ -36,7 +36,7 @@ public struct SyncService {
     /// sets the backoff; every entry its request carried stays pending. A 401 or 403 is
     /// `unauthorized` instead: recorded as the last error without counting for the backoff.
     /// `{"ifDue": true}` skips the push after such a refusal until a token is set (the next
-    /// push after that tries at once, whatever the backoff), while the backoff lasts, or while
+    /// push after that, `ifDue` or not, tries at once, whatever the backoff), while the backoff lasts, or while
     /// another push of the database runs. The requests go through `client` with the planner's
     /// token where it belongs. `lock` is held only around database work, never while the
     /// network is waited for.
@@ -48,15 +48,14 @@ public struct SyncService {
         }
         let sync = sync
         let clock = clock
-        if ifDue {
-            if client.auth.pushRefused {
-                let pending = try lock.locked { () throws(CarFitError) in try sync.pendingCount() }
-                return .obj(["pushed": .int(0), "rejected": .int(0), "pending": .int(pending), "skipped": .string("unauthorized")])
-            }
-            if !client.auth.takePushNow(),
-               let skipped = try lock.locked({ () throws(CarFitError) -> JSON? in try skippedForBackoff() }) {
-                return skipped
-            }
+        if ifDue && client.auth.pushRefused {
+            let pending = try lock.locked { () throws(CarFitError) in try sync.pendingCount() }
+            return .obj(["pushed": .int(0), "rejected": .int(0), "pending": .int(pending), "skipped": .string("unauthorized")])
+        }
+        // The first push after a new token goes at once, whatever the backoff.
+        let newToken = client.auth.takePushNow()
+        if ifDue, !newToken, let skipped = try lock.locked({ () throws(CarFitError) -> JSON? in try skippedForBackoff() }) {
+            return skipped
         }
         guard let held = try pushLock.acquire(waitMs: ifDue ? 0 : waitMs) else {
             if ifDue {

@@ -249,5 +249,11 @@ final class AuthServiceTests: XCTestCase {
         http.auth.set(AuthCredentials(token: "new"))
         XCTAssertEqual(try push(#"{"ifDue": true}"#, "/updates"), .obj(["pushed": 1, "rejected": 0, "pending": 0]))
         XCTAssertEqual(try server.requests().map(\.path), ["/status/503", "/updates"])
+        // A token's one push at once is taken by whichever push comes first: after a push
+        // without ifDue fails, ifDue pushes wait for the backoff again.
+        _ = try f.visits.setState(try fields(#"{"key": "a|1599724800000|0", "state": "Done"}"#))
+        http.auth.set(AuthCredentials(token: "newer"))
+        XCTAssertEqual(refusal { () throws(CarFitError) in _ = try push("{}", "/status/503") }?.status, .unavailable)
+        XCTAssertEqual(try push(#"{"ifDue": true}"#, "/updates").objectValue?["skipped"], "backoff")
     }
 }
