@@ -17,7 +17,7 @@ extension CarFitError {
         let phrase = HTTPClient.phrase(status)
         let named = phrase.isEmpty ? "" : " (\(phrase))"
         return CarFitError(.unauthorized,
-            "\(url.prefix(200)) refused the request for the \(what) with HTTP status \(status)\(named): sign in to the planner again (carfit_auth_set).",
+            "\(url.prefix(200)) refused the request for the \(what) with HTTP status \(status)\(named): sign in to the planner again.",
             extra: JSONObject(["reason": "unauthorized", "httpStatus": .int(Int64(status)), "url": .string(String(url.prefix(2000)))]))
     }
 
