@@ -1109,7 +1109,9 @@ int carfit_sources_status(carfit_core *core, const char *request, char **respons
  *          stop on "ifDue" pushes after a refused push, and makes the next push ("ifDue" or not)
  *          try at once, whatever the backoff.
  * Returns: {"auth": status}, the document of carfit_auth_status. The response never holds the
- *          token. The caller frees it with carfit_free.
+ *          token.
+ * Owns:    the caller owns *response and frees it with carfit_free; the core keeps no pointer
+ *          to the request.
  * Errors:  CARFIT_BAD_JSON (the request text); CARFIT_INVALID with field "token" (missing,
  *          not a string or null, empty, longer than 8192 bytes, or holding a byte outside
  *          0x21-0x7E) or "scheme" (not a string, empty, or not an HTTP token); an invalid call
@@ -1128,8 +1130,8 @@ int carfit_auth_set(carfit_core *core, const char *request, char **response);
  *          set, or since opening), "requiredAt": instant by the core's clock | null, "source":
  *          the source that answered first ("visits", "visitUpdates", ...) | null}}. Never the
  *          token itself. Held in memory: a reopened core answers {"token": false, "scheme":
- *          null, "required": false, "requiredAt": null, "source": null}. The caller frees the
- *          response with carfit_free.
+ *          null, "required": false, "requiredAt": null, "source": null}.
+ * Owns:    the caller owns *response and frees it with carfit_free.
  * Errors:  CARFIT_MISUSE (the core NULL or closed).
  */
 int carfit_auth_status(carfit_core *core, const char *request, char **response);

@@ -58,16 +58,20 @@ final class AuthServiceTests: XCTestCase {
     }
 
     func testOnlyUrlsOnTheListedOriginsGetTheHeaderWithDefaultPortsNormalised() throws {
-        let origins = [Origin(text: "https://Planner.example"), Origin(text: "http://127.0.0.1:8080/")].compactMap { $0 }
+        let origins = [Origin(text: "https://Planner.example"), Origin(text: "http://127.0.0.1:8080/"),
+                       Origin(text: "http://[::1]:9000")].compactMap { $0 }
+        XCTAssertEqual(origins.count, 3)
         let auth = PlannerAuth(origins: PlannerAuth.origins(configured: origins, visits: nil, visitUpdates: nil))
         let request = HTTPRequest.get("https://planner.example:443/visits", headers: [HTTPHeader("authorization", "forged")])
         XCTAssertEqual(auth.authorized(request).headers, [], "no token: no header, and none forged")
         auth.set(AuthCredentials(token: "t0k", scheme: "Bearer"))
-        for url in ["https://planner.example:443/visits", "HTTPS://PLANNER.EXAMPLE/v?x=1", "http://127.0.0.1:8080/u"] {
+        for url in ["https://planner.example:443/visits", "HTTPS://PLANNER.EXAMPLE/v?x=1", "http://127.0.0.1:8080/u",
+                    "https://user:pw@planner.example/v", "http://[::1]:9000/u"] {
             XCTAssertEqual(auth.authorized(.get(url)).headers, [HTTPHeader("Authorization", "Bearer t0k")], url)
         }
         for url in ["http://planner.example/visits", "https://planner.example:8443/", "https://evil.example/",
-                    "https://planner.example.evil.example/", "http://127.0.0.1/u", "http://localhost:8080/u", "not a url"] {
+                    "https://planner.example.evil.example/", "http://127.0.0.1/u", "http://localhost:8080/u", "not a url",
+                    "http://[::1]:9001/u", "https://evil.example/?planner.example", "https://evil.example#@planner.example/"] {
             XCTAssertEqual(auth.authorized(.get(url)).headers, [], url)
         }
         // The default: the origins of the visits and updates sources.
