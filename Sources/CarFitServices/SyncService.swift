@@ -36,10 +36,10 @@ public struct SyncService {
     /// sets the backoff; every entry its request carried stays pending. A 401 or 403 is
     /// `unauthorized` instead: recorded as the last error without counting for the backoff.
     /// `{"ifDue": true}` skips the push after such a refusal until a token is set (the next
-    /// push after that, `ifDue` or not, tries at once, whatever the backoff), while the backoff lasts, or while
-    /// another push of the database runs. The requests go through `client` with the planner's
-    /// token where it belongs. `lock` is held only around database work, never while the
-    /// network is waited for.
+    /// push after that, `ifDue` or not, tries at once, whatever the backoff), while the
+    /// backoff lasts, or while another push of the database runs. The requests go through
+    /// `client` with the planner's token where it belongs. `lock` is held only around
+    /// database work, never while the network is waited for.
     public func push(_ request: Fields, source: String?, client: HTTPClient, pushLock: PushLock, waitMs: Int,
                      lock: some Serializer) throws(CarFitError) -> JSON {
         let ifDue = try request.bool("ifDue") ?? false
