@@ -88,7 +88,8 @@ extern "C" {
 #define CARFIT_INVALID       2  /* a member is missing, of the wrong type, or out of range */
 #define CARFIT_NOT_FOUND     3  /* the id, email, product, ... does not exist */
 #define CARFIT_CONFLICT      4  /* a uniqueness rule would break */
-#define CARFIT_UNAUTHORIZED  5  /* wrong PIN, nobody logged in, locked out */
+#define CARFIT_UNAUTHORIZED  5  /* wrong PIN, nobody logged in, locked out; a source answered
+                                   401 or 403 (see carfit_auth_set) */
 #define CARFIT_UNAVAILABLE   6  /* a network source failed; cached data is untouched */
 #define CARFIT_STORAGE       7  /* the database failed (cannot open, disk full, corrupt) */
 #define CARFIT_MISUSE        8  /* NULL or closed core, NULL argument, unknown method */
@@ -123,8 +124,13 @@ typedef struct carfit_core carfit_core;
  *            "importThreads" 0..64: threads a large visits import parses on besides the
  *                           calling thread, all joined before the call returns; 0 parses on
  *                           the calling thread alone (one per processor, at most 8)
+ *            "auth"         who receives the planner's token (see carfit_auth_set):
+ *                           {"origins": ["https://planner.example:8443", ...]}, origins of
+ *                           http or https, a host and an optional port (no path); the
+ *                           scheme's port when none is written (the origins of sources.visits
+ *                           and sources.visitUpdates)
  *          The config is strict, unlike requests: a member not listed here (also inside
- *          sources, http and images) is CARFIT_INVALID with its dotted path in field
+ *          sources, http, images and auth) is CARFIT_INVALID with its dotted path in field
  *          ("timezone", "sources.vists") and a message naming the nearest known member when
  *          one is close ("Unknown config member timezone: did you mean timeZone?"), else the
  *          members that object takes. A null member reads as absent.
@@ -277,7 +283,8 @@ int carfit_visits_list(carfit_core *core, const char *request, char **response);
  *          CARFIT_UNAVAILABLE when the source is unreachable, times out, answers with a non-2xx
  *          status, or its body is not a visits document (empty, an HTML page such as a captive
  *          portal, truncated or otherwise invalid JSON, JSON without a "data" array, records
- *          of which none is valid). The
+ *          of which none is valid); CARFIT_UNAUTHORIZED when it answers 401 or 403 (reason
+ *          "unauthorized", with "httpStatus" and "url"; see carfit_auth_set). The
  *          whole body is fetched first and the snapshot is committed only after its last
  *          byte has been read, so on any of these the stored visits stay exactly as they
  *          were. The message says which failure it was; the error document adds "url" and
@@ -449,7 +456,10 @@ int carfit_visits_set_state(carfit_core *core, const char *request, char **respo
  *          With "ifDue": true, while the backoff after a failure lasts, no request is made and
  *          the answer is {"pushed": 0, "rejected": 0, "pending": n, "skipped": "backoff",
  *          "nextAttemptAt": instant}; while another push of this database runs, {"pushed": 0,
- *          "rejected": 0, "pending": n, "skipped": "busy"}.
+ *          "rejected": 0, "pending": n, "skipped": "busy"}; after a push was answered 401 or 403,
+ *          until carfit_auth_set sets a token, {"pushed": 0, "rejected": 0, "pending": n,
+ *          "skipped": "unauthorized"} (before the backoff is looked at). After carfit_auth_set
+ *          sets a token, the next push tries at once, with "ifDue" too, whatever the backoff.
  * Backoff: after the n-th failed push in a row the next attempt is due at the failure's time +
  *          min(300 s, 1 s x 2^(n-1)) +/- 20% (random jitter), by the core's clock. A push
  *          without "ifDue" always tries (waiting for another push of the database to end, at
@@ -462,6 +472,10 @@ int carfit_visits_set_state(carfit_core *core, const char *request, char **respo
  *          past http.totalTimeoutMs); the failed request's entries all stay pending, the
  *          answers of earlier requests of the same call stay committed. The failure is
  *          recorded in carfit_sync_status and starts or extends the backoff.
+ *          CARFIT_UNAUTHORIZED when the update server answers 401 or 403 (reason
+ *          "unauthorized", with "httpStatus" and "url"): the request's entries stay pending,
+ *          the failure is carfit_sync_status's "lastError" but does not count for the backoff
+ *          (neither "consecutiveFailures" nor "nextAttemptAt" change).
  * Threads: the core is not held while the network is waited for: other calls on the core
  *          (carfit_visits_set_state too) proceed meanwhile.
  */
@@ -632,7 +646,8 @@ int carfit_catalog_import(carfit_core *core, const char *request, char **respons
  * Returns: as carfit_catalog_import; a 304 answers {"imported": 0, "notModified": true}.
  * Errors:  CARFIT_INVALID (no catalog source configured; field "sources.catalog");
  *          CARFIT_UNAVAILABLE for every network or document failure, with the "reason" and
- *          "url" of carfit_visits_refresh; the stored products stay as they were. The core is
+ *          "url" of carfit_visits_refresh; CARFIT_UNAUTHORIZED for a 401 or 403 answer, as
+ *          carfit_visits_refresh; the stored products stay as they were. The core is
  *          not held while waiting for the network.
  * Progress: a body over 1 MiB publishes "progress" events ("catalog.refresh", see
  *          carfit_events_wait) as it downloads, the complete one once the products are stored.
@@ -845,7 +860,8 @@ int carfit_articles_import(carfit_core *core, const char *request, char **respon
  *          CARFIT_UNAVAILABLE for every network or document failure, exactly as
  *          carfit_visits_refresh (same "reason" and "url" members; a document refused by
  *          carfit_articles_import is "not_document", or "rejected" with the "rejected" list
- *          when it had records and none was valid). The stored articles and "updatedAt"
+ *          when it had records and none was valid); CARFIT_UNAUTHORIZED for a 401 or 403
+ *          answer, as carfit_visits_refresh. The stored articles and "updatedAt"
  *          stay as they were. The core is not held while waiting for the network.
  * Progress: a body over 1 MiB publishes "progress" events ("articles.refresh", see
  *          carfit_events_wait) as it downloads, the complete one once the articles are stored.
@@ -933,7 +949,8 @@ int carfit_patterns_import(carfit_core *core, const char *request, char **respon
  *          pooled is not added again (it updates its title and colours).
  * Errors:  CARFIT_INVALID (no patterns source configured, field "sources.patterns"; count out
  *          of range, field "count"); CARFIT_UNAVAILABLE only when every request failed (the
- *          "reason" and "url" of one of them, as carfit_visits_refresh), the pool unchanged.
+ *          "reason" and "url" of one of them, as carfit_visits_refresh; CARFIT_UNAUTHORIZED
+ *          instead when one of them was answered 401 or 403), the pool unchanged.
  *          The core is not held while waiting for the network.
  */
 int carfit_patterns_refresh(carfit_core *core, const char *request, char **response);
@@ -1038,13 +1055,86 @@ int carfit_images_stats(carfit_core *core, const char *request, char **response)
  *          "catalog" and "patterns" (not "visitUpdates"). Instants are ISO 8601 UTC by the
  *          core's clock, or null before the first attempt or success; "lastError" is that of
  *          the last attempt, null once one succeeds ("httpStatus" null unless the server
- *          answered a non-2xx status); "consecutiveFailures" counts the failed attempts since
+ *          answered a non-2xx status; "reason" "unauthorized" for a 401 or 403, which does not
+ *          make "offline" true); "consecutiveFailures" counts the failed attempts since
  *          the last success; "notModified" is true when the last success was a 304. "offline"
  *          is true when the most recent refresh attempt that failed for a network reason
  *          ("refused", "timeout", "dns", "network") came after the last success of any
  *          source. Stored in the database: it survives reopening.
  */
 int carfit_sources_status(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
+ * Auth: the planner's token
+ *
+ * The planner's back end (the visits and the washer's updates) may require a token; the news
+ * feed, the wine catalog and the patterns may be public third-party APIs that must never see
+ * it. The host hands the token to the core with carfit_auth_set after its own sign-in; the
+ * core keeps it in memory only: never in the database or its journal, a log, an error
+ * document or an event, and a reopened core has none (set it again after carfit_open).
+ *
+ * Who receives it. The config's "auth": {"origins": [...]} names the origins (scheme, host and
+ * port, "https://planner.example:8443"; the scheme's port when none is written, so
+ * "https://planner.example" and "https://planner.example:443" are one origin); without it,
+ * the origins of "sources.visits" and "sources.visitUpdates". While a token is set, every
+ * request the core makes to a configured source ("sources": "visits", "articles", "catalog",
+ * "patterns", "visitUpdates") whose URL is on one of those origins carries
+ * "Authorization: <scheme> <token>"; no other request does. Image requests (carfit_images_*)
+ * never carry it, whatever their URL. A redirect that leaves the request's origin (another
+ * scheme, host or port, also one in the list) is followed without it.
+ *
+ * Refusals. A 401 or 403 answer from a source, with or without a token set, is
+ * CARFIT_UNAUTHORIZED with "reason": "unauthorized", "httpStatus" and "url" in the error
+ * document; the stored data stays as it was; the failure is recorded (carfit_sources_status's
+ * "lastError", or carfit_sync_status's for "visitUpdates") without making "offline" true.
+ * The first such answer since the token was last set (or since opening) publishes one event
+ * {"kind": "auth", "status": "required", "source", "httpStatus"} and sets "required" in
+ * carfit_auth_status; later ones publish nothing until carfit_auth_set is called again (the
+ * same token set again counts as new). A refused push stops "ifDue" pushes (answer "skipped":
+ * "unauthorized", no request) until a token is set, so a host polling with "ifDue" never
+ * loops on 401; see carfit_sync_push.
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_auth_set (method "auth.set") — set or clear the planner's token.
+ *
+ * Takes:   {"token": "...", "scheme": "Bearer"}: token a string of 1 to 8192 printable ASCII
+ *          characters (0x21-0x7E: no blank, control character, line break or non-ASCII
+ *          character), or null to clear it; scheme optional on every call (default "Bearer"),
+ *          an HTTP token of 1 to 8192 letters, digits or !#$%&'*+-.^_`|~ ("Bearer", "Token",
+ *          "DPoP"). The request is borrowed; the core copies the token and keeps it in memory
+ *          only.
+ * Does:    replaces any token set before; either way forgets "required", so the next 401 or
+ *          403 publishes an "auth" event again. Setting a token (not clearing) also lifts the
+ *          stop on "ifDue" pushes after a refused push, and makes the next push ("ifDue" or not)
+ *          try at once, whatever the backoff.
+ * Returns: {"auth": status}, the document of carfit_auth_status. The response never holds the
+ *          token.
+ * Owns:    the caller owns *response and frees it with carfit_free; the core keeps no pointer
+ *          to the request.
+ * Errors:  CARFIT_BAD_JSON (the request text); CARFIT_INVALID with field "token" (missing,
+ *          not a string or null, empty, longer than 8192 bytes, or holding a byte outside
+ *          0x21-0x7E) or "scheme" (not a string, empty, or not an HTTP token); an invalid call
+ *          changes nothing and its message never repeats the token; CARFIT_MISUSE (the core
+ *          NULL or closed).
+ */
+int carfit_auth_set(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_auth_status (method "auth.status") — whether a token is set and whether the planner
+ * asked for one.
+ *
+ * Takes:   no members.
+ * Returns: {"auth": {"token": bool (one is set), "scheme": string | null (null without a
+ *          token), "required": bool (a source answered 401 or 403 since the token was last
+ *          set, or since opening), "requiredAt": instant by the core's clock | null, "source":
+ *          the source that answered first ("visits", "visitUpdates", ...) | null}}. Never the
+ *          token itself. Held in memory: a reopened core answers {"token": false, "scheme":
+ *          null, "required": false, "requiredAt": null, "source": null}.
+ * Owns:    the caller owns *response and frees it with carfit_free.
+ * Errors:  CARFIT_MISUSE (the core NULL or closed).
+ */
+int carfit_auth_status(carfit_core *core, const char *request, char **response);
 
 /* ---------------------------------------------------------------------------------------------
  * Events: the change feed
@@ -1077,6 +1167,10 @@ int carfit_sources_status(carfit_core *core, const char *request, char **respons
  *   {"kind": "source", "source", "status": "ok" | "not_modified" | "failed"}  after each
  *       refresh attempt of a source.
  *   {"kind": "image", "url", "status": "loaded" | "failed"}  when a prefetch ends.
+ *   {"kind": "auth", "status": "required", "source", "httpStatus"}  the first 401 or 403
+ *       answer of a source (e.g. "visits", "visitUpdates") since the token was last set with
+ *       carfit_auth_set, or since opening: show a sign-in. Later refusals publish nothing
+ *       until carfit_auth_set is called again. Never carries the token.
  *   {"kind": "gap"}  the events after the reader's "after" are no longer all kept: read every
  *       document again.
  *

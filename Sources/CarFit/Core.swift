@@ -39,8 +39,11 @@ final class Core: Serializer, @unchecked Sendable {
             throw CarFitError(.invalid, "now lies outside the years 1 to 9999.", field: "now")
         }
         calendarState = CalendarState(today: today)
+        let auth = PlannerAuth(origins: PlannerAuth.origins(configured: config.auth.origins, visits: config.sources.visits,
+                                                            visitUpdates: config.sources.visitUpdates),
+                               clock: clock)
         http = HTTPClient(timeoutMs: config.http.timeoutMs, totalTimeoutMs: config.http.totalTimeoutMs,
-                          maxBodyBytes: config.http.maxBodyBytes)
+                          maxBodyBytes: config.http.maxBodyBytes, auth: auth)
         do throws(ImageDirectoryError) {
             imagePipeline = try ImagePipeline(config: config.images, http: http)
         } catch {
@@ -50,6 +53,7 @@ final class Core: Serializer, @unchecked Sendable {
         let feed = events
         db.onCommit { tables in feed.publish(.changed(areas: StoredAreas.areas(of: tables), external: false)) }
         imagePipeline.onPrefetched = { url, loaded in feed.publish(.image(url: url, status: loaded ? "loaded" : "failed")) }
+        auth.onRequired { source, status in feed.publish(.auth(status: "required", source: source, httpStatus: status)) }
         feed.watchExternalCommits { [weak self] in self?.externalCommit() }
     }
 
@@ -65,6 +69,7 @@ final class Core: Serializer, @unchecked Sendable {
     var sync: SyncService { SyncService(db: db, clock: clock) }
     var images: ImagesService { ImagesService(patterns: PatternStore(db), images: imagePipeline) }
     var feed: EventsService { EventsService(hub: events) }
+    var auth: AuthService { AuthService(auth: http.auth) }
 
     /// A reporter of `operation`'s progress over `total` bytes into the change feed, nil when
     /// `total` is too small to report (1 MiB or less). A download or a file read of a known size

@@ -3,7 +3,7 @@ import CarFitServices
 
 /// Every operation of the library, in the order of include/carfit.h's sections: visits,
 /// calendar, employees and session, catalog and cart, transactions and insights, articles,
-/// patterns, carousel and images, sources, events.
+/// patterns, carousel and images, sources, auth, events.
 ///
 /// The operation table that named exports and `carfit_call` dispatch through is built from this
 /// list, and tests check it against the header's declarations, the built library's symbols and
@@ -38,7 +38,7 @@ enum Manifest {
         // Sync
         Operation("sync.push", "carfit_sync_push", request: "ifDue?", .selfLocking,
                   .object { core, request throws(CarFitError) in
-                      try core.sync.push(request, source: core.config.sources.visitUpdates, client: core.http.curl,
+                      try core.sync.push(request, source: core.config.sources.visitUpdates, client: core.http,
                                          pushLock: core.pushLock, waitMs: core.config.http.totalTimeoutMs, lock: core)
                   }),
         Operation("sync.status", "carfit_sync_status", request: "none", .serialized,
@@ -156,6 +156,12 @@ enum Manifest {
         // Sources
         Operation("sources.status", "carfit_sources_status", request: "none", .serialized,
                   .object { core, _ throws(CarFitError) in try core.sources.status() }),
+
+        // Auth
+        Operation("auth.set", "carfit_auth_set", request: "token (string or null), scheme?", .serialized,
+                  .object { core, request throws(CarFitError) in try core.auth.set(request) }),
+        Operation("auth.status", "carfit_auth_status", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in core.auth.status() }),
 
         // Events
         Operation("events.wait", "carfit_events_wait", request: "after?, timeoutMs?", .selfLocking,

@@ -102,6 +102,9 @@ final class CurlTransfer {
             cf_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
             cf_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1),
             cf_curl_setopt_long(easy, CURLOPT_MAXREDIRS, limits.maxRedirects),
+            // A redirect to another scheme, host or port is followed without the request's
+            // Authorization (and Cookie) header: the planner's token stays on its origin.
+            cf_curl_setopt_long(easy, CURLOPT_UNRESTRICTED_AUTH, 0),
             // Every encoding libcurl can decode is accepted; the body is delivered decoded.
             cf_curl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""),
             cf_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, limits.timeoutMs),

@@ -4,23 +4,33 @@ import CarFitHTTP
 /// are streamed (to a temporary file for a source document, into memory up to a limit for an
 /// image), every wait and the whole transfer are bounded, redirects are capped and decoded
 /// bytes counted against `maxBodyBytes`. Every failure is an `HTTPFailure`.
+///
+/// A source's requests (`download`, `source`) go through `auth`: they carry the planner's
+/// token when their URL is on one of its origins, and a 401 or 403 answer is reported to it.
+/// An image's (`get`) never carry it.
 public final class HTTPClient: Sendable {
     public let curl: CurlClient
+    /// The planner's credentials and who receives them.
+    public let auth: PlannerAuth
 
-    public init(limits: HTTPLimits) {
+    public init(limits: HTTPLimits, auth: PlannerAuth = PlannerAuth()) {
         curl = CurlClient(limits: limits)
+        self.auth = auth
     }
 
     /// A client with the config's limits: `timeoutMs` for connecting and each wait for data,
     /// `totalTimeoutMs` for the whole transfer, `maxBodyBytes` for the decoded body.
-    public convenience init(timeoutMs: Int, totalTimeoutMs: Int = 120_000, maxBodyBytes: Int64 = 268_435_456) {
-        self.init(limits: HTTPLimits(timeoutMs: timeoutMs, totalTimeoutMs: totalTimeoutMs, maxBodyBytes: maxBodyBytes))
+    public convenience init(timeoutMs: Int, totalTimeoutMs: Int = 120_000, maxBodyBytes: Int64 = 268_435_456,
+                            auth: PlannerAuth = PlannerAuth()) {
+        self.init(limits: HTTPLimits(timeoutMs: timeoutMs, totalTimeoutMs: totalTimeoutMs, maxBodyBytes: maxBodyBytes),
+                  auth: auth)
     }
 
     public var limits: HTTPLimits { curl.limits }
 
     /// GETs `url` and returns the response of any status with its body in memory, at most
-    /// `maxBytes` bytes (a longer one fails with reason `too_large`).
+    /// `maxBytes` bytes (a longer one fails with reason `too_large`). Never with the planner's
+    /// token: for images and other URLs that are no configured source.
     public func get(_ url: String, maxBytes: Int64) throws(HTTPFailure) -> HTTPResponseBody {
         do throws(HTTPError) {
             return try curl.fetch(.get(url), maxBytes: maxBytes)
@@ -29,17 +39,44 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    /// Performs `request` and writes its body to a temporary file, removed when the returned
-    /// download goes away: a document of any size is never held whole in memory. `progress`
-    /// hears the bytes received and the declared length (`CurlClient.download`).
-    public func download(_ request: HTTPRequest, directory: String? = nil,
+    /// Performs `request` to the configured source named `source` ("visits", "articles", ...)
+    /// and writes its body to a temporary file, removed when the returned download goes away:
+    /// a document of any size is never held whole in memory. `progress` hears the bytes
+    /// received and the declared length (`CurlClient.download`). The request carries the
+    /// planner's token when its URL is on one of `auth`'s origins, and a 401 or 403 answer is
+    /// reported to `auth`.
+    public func download(_ request: HTTPRequest, source: String, directory: String? = nil,
                          progress: ((_ received: Int64, _ expected: Int64?) -> Void)? = nil) throws(HTTPFailure) -> HTTPDownload {
         do throws(HTTPError) {
-            return try curl.download(request, directory: directory, progress: progress)
+            let download = try curl.download(auth.authorized(request), directory: directory, progress: progress)
+            answered(download.response, source: source)
+            return download
         } catch {
             throw HTTPFailure(error)
         }
     }
+
+    /// Performs `request` to the configured source named `source` ("patterns", "visitUpdates",
+    /// ...) and returns the response of any status with its body in memory, at most `maxBytes`
+    /// bytes. The request carries the planner's token when its URL is on one of `auth`'s
+    /// origins, and a 401 or 403 answer is reported to `auth`.
+    public func source(_ request: HTTPRequest, source: String, maxBytes: Int64) throws(HTTPFailure) -> HTTPResponseBody {
+        do throws(HTTPError) {
+            let answer = try curl.fetch(auth.authorized(request), maxBytes: maxBytes)
+            answered(answer.response, source: source)
+            return answer
+        } catch {
+            throw HTTPFailure(error)
+        }
+    }
+
+    /// Reports a source's 401 or 403 answer to `auth`.
+    private func answered(_ response: HTTPResponse, source: String) {
+        if HTTPClient.isRefusal(response.status) { auth.refused(source: source, httpStatus: response.status) }
+    }
+
+    /// Whether `status` says the request lacks valid credentials: 401 or 403.
+    public static func isRefusal(_ status: Int) -> Bool { status == 401 || status == 403 }
 
     /// Cancels every transfer in progress on this client; each fails with reason `cancelled`.
     /// Requests started afterwards are not affected.

@@ -41,8 +41,9 @@ public struct ImagesService {
     /// `{"count": n}` (1 to 100, default 10): GETs `url` n times, at most `concurrency` at once,
     /// and adds each answer's patterns to the pool; a pattern whose image URL is pooled already
     /// is not added again. `{"added", "pool", "failed"}` (failed: requests that failed or did
-    /// not answer a patterns document); `unavailable` (the first failure's) only when every
-    /// request failed. `lock` is taken only to store what arrived.
+    /// not answer a patterns document); only when every request failed, the first failure
+    /// (`unauthorized` when one was a 401 or 403, else `unavailable`). `lock` is taken only to
+    /// store what arrived.
     public func refresh(_ request: Fields, url: String, http: HTTPClient, concurrency: Int,
                         lock: some Serializer) throws(CarFitError) -> RefreshOutcome {
         let count = Int(try request.int("count", in: 1...100) ?? 10)
@@ -55,7 +56,8 @@ public struct ImagesService {
         }
         let (found, failures) = answers.results
         guard failures.count < count else {
-            throw failures.first ?? CarFitError(.internal, "No pattern request was made.")
+            throw failures.first { $0.status == .unauthorized } ?? failures.first
+                ?? CarFitError(.internal, "No pattern request was made.")
         }
         let store = patterns
         let (added, pool) = try lock.locked { () throws(CarFitError) -> (Int, Int) in
@@ -73,9 +75,12 @@ public struct ImagesService {
         let shown = String(url.prefix(200))
         let answer: HTTPResponseBody
         do throws(HTTPFailure) {
-            answer = try http.get(url, maxBytes: maxPatternBodyBytes)
+            answer = try http.source(.get(url), source: "patterns", maxBytes: maxPatternBodyBytes)
         } catch {
             return .failure(CarFitError(error))
+        }
+        if HTTPClient.isRefusal(answer.response.status) {
+            return .failure(.unauthorized(url, status: answer.response.status, what: "patterns"))
         }
         guard answer.response.isSuccess else {
             return .failure(.unavailable(url, "http_status",

@@ -11,6 +11,16 @@ extension CarFitError {
         return CarFitError(.unavailable, message, extra: e)
     }
 
+    /// A source's 401 or 403 answer: `unauthorized` with `reason` "unauthorized", `httpStatus`
+    /// and `url`. The message says what to do and never carries the token.
+    static func unauthorized(_ url: String, status: Int, what: String) -> CarFitError {
+        let phrase = HTTPClient.phrase(status)
+        let named = phrase.isEmpty ? "" : " (\(phrase))"
+        return CarFitError(.unauthorized,
+            "\(url.prefix(200)) refused the request for the \(what) with HTTP status \(status)\(named): sign in to the planner again.",
+            extra: JSONObject(["reason": "unauthorized", "httpStatus": .int(Int64(status)), "url": .string(String(url.prefix(2000)))]))
+    }
+
     /// A failed transfer: `unavailable` with its reason; a URL that is not http or https is
     /// `invalid`, field `url`.
     public init(_ failure: HTTPFailure) {

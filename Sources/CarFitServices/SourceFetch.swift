@@ -6,7 +6,8 @@ import CarFitNet
 /// Fetching a source's document for a refresh. Every failure is `unavailable`; the error
 /// document's `reason` says which: the transport's (`refused`, `timeout`, `dns`, …, see
 /// `HTTPFailure`: also `redirects`, `too_large`, `truncated`), `http_status` (with `httpStatus`),
-/// `empty`, `html`, `truncated`, `not_json`, `not_document` or `rejected`, always with `url`.
+/// `empty`, `html`, `truncated`, `not_json`, `not_document` or `rejected`, always with `url`;
+/// but a 401 or 403 answer is `unauthorized`, reason `unauthorized`, with `httpStatus`.
 enum SourceFetch {
     /// A 2xx answer with a body that is not blank, downloaded to a temporary file (removed
     /// when this goes away) and mapped for reading.
@@ -32,8 +33,10 @@ enum SourceFetch {
         case notModified(HTTPResponse)
     }
 
-    /// GETs `url` (conditionally when `validators` has any): a transport failure, a status
-    /// other than 2xx or 304, or a blank body is `unavailable`. `what` names the expected
+    /// GETs `url` (conditionally when `validators` has any), the source named `what`, with the
+    /// planner's token where it belongs (`HTTPClient.download`): a 401 or 403 is
+    /// `unauthorized`; a transport failure, another status than 2xx or 304, or a blank body
+    /// is `unavailable`. `what` names the expected
     /// document in messages ("visits", "articles"). The body goes to a temporary file, never
     /// whole into memory. `progress` hears the bytes as they arrive: the whole operation is
     /// `phases` times the body's size (the download its first part), its total known from the
@@ -44,7 +47,7 @@ enum SourceFetch {
         var expected = false
         do throws(HTTPFailure) {
             download = try http.download(.conditionalGet(url, etag: validators.etag, lastModified: validators.lastModified),
-                                         progress: progress.map { reporter in
+                                         source: what, progress: progress.map { reporter in
                 { received, declared in
                     if !expected, let declared {
                         expected = true
@@ -62,6 +65,7 @@ enum SourceFetch {
             progress.expect(total: size.multipliedReportingOverflow(by: phases).partialValue, size: size)
         }
         let shown = String(url.prefix(200))
+        if HTTPClient.isRefusal(response.status) { throw .unauthorized(url, status: response.status, what: "\(what) document") }
         if response.isNotModified && !validators.isEmpty { return .notModified(response) }
         guard response.isSuccess else {
             let phrase = HTTPClient.phrase(response.status)

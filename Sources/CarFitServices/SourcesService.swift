@@ -50,8 +50,9 @@ public struct SourcesService {
         do throws(CarFitError) {
             outcome = try attempt(url, validators)
         } catch {
-            // A request the core refuses before asking the network (a bad count) is no attempt.
-            guard error.status == .unavailable else { throw error }
+            // A request the core refuses before asking the network (a bad count) is no attempt;
+            // a source's 401 or 403 (`unauthorized`) is one, as any failed answer.
+            guard error.status == .unavailable || error.status == .unauthorized else { throw error }
             let failure = SourcesService.failure(error)
             let at = clock.now
             try? lock.locked { () throws(CarFitError) in try store.recordFailure(name, at: at, failure) }

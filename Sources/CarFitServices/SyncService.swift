@@ -1,6 +1,7 @@
 import CarFitCore
 import CarFitHTTP
 import CarFitIO
+import CarFitNet
 import CarFitStore
 
 /// The washer's updates on their way to the server: the push of the outbox to the configured
@@ -32,10 +33,14 @@ public struct SyncService {
     /// empty, a request fails, or an answer leaves some entry unnamed (that one waits for the
     /// next push). Each answer is committed as it comes: applied entries leave the outbox,
     /// rejected ones are undone and listed. Any failure is `unavailable` with its reason, and
-    /// sets the backoff; every entry its request carried stays pending. `{"ifDue": true}`
-    /// skips the push while the backoff lasts or while another push of the database runs.
-    /// `lock` is held only around database work, never while the network is waited for.
-    public func push(_ request: Fields, source: String?, client: CurlClient, pushLock: PushLock, waitMs: Int,
+    /// sets the backoff; every entry its request carried stays pending. A 401 or 403 is
+    /// `unauthorized` instead: recorded as the last error without counting for the backoff.
+    /// `{"ifDue": true}` skips the push after such a refusal until a token is set (the next
+    /// push after that, `ifDue` or not, tries at once, whatever the backoff), while the
+    /// backoff lasts, or while another push of the database runs. The requests go through
+    /// `client` with the planner's token where it belongs. `lock` is held only around
+    /// database work, never while the network is waited for.
+    public func push(_ request: Fields, source: String?, client: HTTPClient, pushLock: PushLock, waitMs: Int,
                      lock: some Serializer) throws(CarFitError) -> JSON {
         let ifDue = try request.bool("ifDue") ?? false
         guard let url = source else {
@@ -43,7 +48,13 @@ public struct SyncService {
         }
         let sync = sync
         let clock = clock
-        if ifDue, let skipped = try lock.locked({ () throws(CarFitError) -> JSON? in try skippedForBackoff() }) {
+        if ifDue && client.auth.pushRefused {
+            let pending = try lock.locked { () throws(CarFitError) in try sync.pendingCount() }
+            return .obj(["pushed": .int(0), "rejected": .int(0), "pending": .int(pending), "skipped": .string("unauthorized")])
+        }
+        // The first push after a new token goes at once, whatever the backoff.
+        let newToken = client.auth.takePushNow()
+        if ifDue, !newToken, let skipped = try lock.locked({ () throws(CarFitError) -> JSON? in try skippedForBackoff() }) {
             return skipped
         }
         guard let held = try pushLock.acquire(waitMs: ifDue ? 0 : waitMs) else {
@@ -70,11 +81,16 @@ public struct SyncService {
                 try lock.locked { () throws(CarFitError) in
                     try db.transaction { () throws(CarFitError) in
                         var state = try sync.state()
-                        var random = SystemRandomNumberGenerator()
-                        state.failed(at: clock.now, error: error, random: &random)
+                        if error.status == .unauthorized {
+                            state.refused(at: clock.now, error: error)
+                        } else {
+                            var random = SystemRandomNumberGenerator()
+                            state.failed(at: clock.now, error: error, random: &random)
+                        }
                         try sync.save(state)
                     }
                 }
+                if error.status == .unauthorized { client.auth.pushWasRefused() }
                 throw error
             }
             let counts = try lock.locked { () throws(CarFitError) in
@@ -103,17 +119,22 @@ public struct SyncService {
     }
 
     /// POSTs one request and reads its answer: what it does to the entries sent, or
-    /// `unavailable` with the reason (a transfer failure's, `http_status`, or `malformed`).
-    static func send(_ batch: PushRequest, to url: String, client: CurlClient) throws(CarFitError) -> PushOutcome {
+    /// `unavailable` with the reason (a transfer failure's, `http_status`, or `malformed`), or
+    /// `unauthorized` for a 401 or 403.
+    static func send(_ batch: PushRequest, to url: String, client: HTTPClient) throws(CarFitError) -> PushOutcome {
         let answer: HTTPResponseBody
-        do throws(HTTPError) {
-            answer = try client.fetch(.postJSON(url, body: batch.json.encodedBytes()), maxBytes: maxAnswerBytes)
+        do throws(HTTPFailure) {
+            answer = try client.source(.postJSON(url, body: batch.json.encodedBytes()), source: "visitUpdates",
+                                       maxBytes: maxAnswerBytes)
         } catch {
-            let invalid = error.reason == .invalidRequest
+            let invalid = error.reason == .notHTTP
             throw CarFitError(invalid ? .invalid : .unavailable,
                               "The update server could not be reached (\(error.message.prefix(300))); every change stays pending.",
                               field: invalid ? "sources.visitUpdates" : nil,
                               extra: JSONObject(["reason": .string(error.reason.rawValue), "url": .string(String(url.prefix(2000)))]))
+        }
+        if HTTPClient.isRefusal(answer.response.status) {
+            throw .unauthorized(url, status: answer.response.status, what: "washer's updates")
         }
         guard answer.response.isSuccess else {
             let status = answer.response.status

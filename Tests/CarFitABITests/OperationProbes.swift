@@ -298,6 +298,19 @@ enum OperationProbes {
                 XCTAssertEqual(r.dict("requests").int("network"), 0, m)
             },
 
+            // Auth
+            "auth.set": OperationProbe(request: #"{"token": "probe-token-42"}"#) { r, core, m in
+                XCTAssertEqual(r.dict("auth").object["token"] as? Bool, true, m)
+                XCTAssertEqual(r.dict("auth").string("scheme"), "Bearer", m)
+                XCTAssertFalse(r.text?.contains("probe-token-42") ?? true, m)
+                XCTAssertEqual(core.call("auth.status", nil).dict("auth").object["token"] as? Bool, true, m)
+            },
+            "auth.status": OperationProbe(request: "{}") { r, _, m in
+                XCTAssertEqual(r.dict("auth").object["token"] as? Bool, false, m)
+                XCTAssertEqual(r.dict("auth").object["required"] as? Bool, false, m)
+                XCTAssertTrue(r.dict("auth").object["scheme"] is NSNull, m)
+            },
+
             // Events
             "events.wait": OperationProbe(request: #"{"after": 0, "timeoutMs": 0}"#) { r, _, m in
                 let events = r.list("events")

@@ -98,7 +98,7 @@ final class ConfigTests: XCTestCase {
             (["images": .obj(["concurency": 2])], "images.concurency",
              "Unknown config member images.concurency: did you mean images.concurrency?"),
             (["colour": "red"], "colour", "Unknown config member colour: the config takes database, now, timeZone, "
-             + "hour24, firstWeekday, sources, http, images, maxRequestBytes, importThreads."),
+             + "hour24, firstWeekday, sources, http, images, maxRequestBytes, importThreads, auth."),
         ]
         for (pairs, field, message) in cases {
             let error = try XCTUnwrap(refusal(pairs), field)
@@ -163,8 +163,51 @@ final class ConfigTests: XCTestCase {
             Range(match.range(at: 1), in: block).map { String(block[$0]) }
         }
         XCTAssertEqual(documented, ConfigMembers.root)
-        for member in ConfigMembers.sources + ConfigMembers.http + ConfigMembers.images {
+        for member in ConfigMembers.sources + ConfigMembers.http + ConfigMembers.images + ConfigMembers.auth {
             XCTAssertTrue(block.contains("\"\(member)\""), "carfit_open's comment does not name \(member)")
+        }
+    }
+}
+
+/// `auth.origins`: who receives the planner's token.
+final class AuthConfigTests: XCTestCase {
+    func read(_ pairs: KeyValuePairs<String, JSON>) throws(CarFitError) -> CoreConfig {
+        try CoreConfig(Fields(JSONObject(pairs)), localeHour24: true, processors: 2)
+    }
+
+    func testOriginsAreReadWithTheirPortsMadeExplicit() throws {
+        let config = try read(["auth": .obj(["origins": .array(["https://Planner.Example:8443", "http://127.0.0.1",
+                                                                "HTTPS://planner.example/", "http://[::1]:8080"])])])
+        XCTAssertEqual(config.auth.origins?.map(\.description),
+                       ["https://planner.example:8443", "http://127.0.0.1:80", "https://planner.example:443", "http://[::1]:8080"])
+        XCTAssertNil(try read([:]).auth.origins)
+        XCTAssertEqual(try read(["auth": .obj(["origins": .array([])])]).auth.origins, [])
+    }
+
+    func testAnythingButAnOriginIsRefusedWithItsPath() {
+        let bad: [JSON] = ["ftp://h", "https://", "https://h/path", "https://h?q", "https://user@h", "https://h:0",
+                           "https://h:65536", "https://h:", "h:80", "https://h h", "https://[zz]", 8443, .null]
+        for value in bad {
+            do throws(CarFitError) {
+                _ = try read(["auth": .obj(["origins": .array(["https://ok.example", value])])])
+                XCTFail("accepted \(value)")
+            } catch {
+                XCTAssertEqual(error.status, .invalid, "\(value)")
+                XCTAssertEqual(error.field, "auth.origins[1]", "\(value)")
+            }
+        }
+        for (pairs, field): (KeyValuePairs<String, JSON>, String) in [
+            (["auth": .obj(["origins": "https://h"])], "auth.origins"),
+            (["auth": .obj(["orgins": .array([])])], "auth.orgins"),
+            (["auth": "https://h"], "auth"),
+        ] {
+            do throws(CarFitError) {
+                _ = try read(pairs)
+                XCTFail("accepted \(pairs)")
+            } catch {
+                XCTAssertEqual(error.status, .invalid)
+                XCTAssertEqual(error.field, field)
+            }
         }
     }
 }

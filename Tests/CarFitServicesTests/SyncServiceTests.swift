@@ -1,6 +1,7 @@
 import CarFitCore
 import CarFitHTTP
 import CarFitIO
+import CarFitNet
 import CarFitServices
 import CarFitStore
 import XCTest
@@ -120,7 +121,7 @@ final class SyncServiceTests: XCTestCase {
         _ = try change(f, "a|1599724800000|0", "InProgress")
         let service = SyncService(db: f.db, clock: f.clock)
         let lock = PushLock(database: ":memory:")
-        let client = CurlClient(limits: HTTPLimits(timeoutMs: 2000, totalTimeoutMs: 5000))
+        let client = HTTPClient(limits: HTTPLimits(timeoutMs: 2000, totalTimeoutMs: 5000))
         let failure = refusal { () throws(CarFitError) in
             _ = try service.push(try ServiceFixture.fields("{}"), source: "http://127.0.0.1:1/u", client: client,
                                  pushLock: lock, waitMs: 1000, lock: f)

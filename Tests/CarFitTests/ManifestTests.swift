@@ -171,6 +171,8 @@ final class ManifestTests: XCTestCase {
             Step(method: "images.cancel", request: #"{"urls": []}"#),
             Step(method: "images.stats", request: "{}"),
             Step(method: "sources.status", request: "{}"),
+            Step(method: "auth.status", request: "{}"),
+            Step(method: "auth.set", request: #"{"token": "manifest-token"}"#),
             Step(method: "events.wait", request: #"{"after": 1, "timeoutMs": 0}"#),
         ]
     }

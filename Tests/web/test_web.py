@@ -36,6 +36,10 @@ from webdriver import Browser, find_browser  # noqa: E402
 NOW = "2020-09-10T07:00:00Z"
 ZONE = "Europe/Copenhagen"
 TODAY = "2020-09-10"
+#: The token the sample update server wants (app.py's default --planner-token).
+PLANNER_TOKEN = "carfit-sample-token"
+#: What a request of the planner's own carries.
+PLANNER = {"Authorization": f"Bearer {PLANNER_TOKEN}", "Content-Type": "application/json"}
 
 
 # -------------------------------------------------------------------------------------------
@@ -44,9 +48,10 @@ TODAY = "2020-09-10"
 
 
 class App:
-    """A running app.py: its address, its output, and calls on its API."""
+    """A running app.py: its address, its output, and calls on its API. Signed in to the sample
+    planner (auth.set with its token) unless `signed_in` is False."""
 
-    def __init__(self, *options: str) -> None:
+    def __init__(self, *options: str, signed_in: bool = True) -> None:
         self.process = subprocess.Popen(
             [sys.executable, str(APP), "--port", "0", "--now", NOW, "--time-zone", ZONE, *options],
             stdout=subprocess.PIPE,
@@ -61,6 +66,8 @@ class App:
         self.url = match.group(1)
         host, port = self.url[len("http://"):].rsplit(":", 1)
         self.host, self.port = host, int(port)
+        if signed_in:
+            self.ok("auth.set", {"token": PLANNER_TOKEN})
 
     def _first_line(self) -> str:
         lines: List[str] = []
@@ -802,17 +809,17 @@ def test_update_server_applies_each_change_once(fresh_app: App) -> None:
     # The same mutation again (a lost answer resent): its first answer, nothing applied twice.
     mutation = seen["applied"][0]
     resend = json.dumps({"clientId": "x", "mutations": [mutation]}).encode()
-    status, _, data = app.request("POST", "/sample/visit-updates", resend, {"Content-Type": "application/json"})
+    status, _, data = app.request("POST", "/sample/visit-updates", resend, PLANNER)
     assert status == 200 and json.loads(data) == {"applied": [mutation["mutationId"]], "rejected": []}
     seen = json.loads(app.request("GET", "/sample/visit-updates")[2])
     assert len(seen["applied"]) == 1 and seen["resent"] == 1
 
     # A visit the snapshot does not have is rejected; a body that is not the protocol is a 400.
     stranger = dict(mutation, mutationId="m-2", visitId="nobody")
-    status, _, data = app.request("POST", "/sample/visit-updates", json.dumps({"mutations": [stranger]}).encode())
+    status, _, data = app.request("POST", "/sample/visit-updates", json.dumps({"mutations": [stranger]}).encode(), PLANNER)
     assert json.loads(data) == {"applied": [], "rejected": [{"mutationId": "m-2", "reason": "There is no such visit."}]}
     for junk in (b"{", b"[]", b'{"mutations": [{"visitId": "x"}]}'):
-        status, _, data = app.request("POST", "/sample/visit-updates", junk)
+        status, _, data = app.request("POST", "/sample/visit-updates", junk, PLANNER)
         assert status == 400 and json.loads(data)["error"]["code"] in ("bad_json", "invalid")
 
     # The next refresh stores the server's snapshot, which now carries the change.
@@ -1074,3 +1081,81 @@ def test_more_patterns_adds_tiles(fresh_app: App, browser: Browser) -> None:
     assert app.ok("images.stats")["requests"]["network"] >= 10
     shot(browser, "carousel-more")
     no_script_errors(browser)
+
+
+# -------------------------------------------------------------------------------------------
+# The planner's token: the sample update server wants it
+# -------------------------------------------------------------------------------------------
+
+
+def auth_banner_shown(browser: Browser) -> bool:
+    return bool(browser.execute("return !document.getElementById('auth-banner').hidden"))
+
+
+def test_the_update_server_wants_the_token(fresh_app: App) -> None:
+    app = fresh_app
+    body = json.dumps({"clientId": "x", "mutations": []}).encode()
+    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": PLANNER_TOKEN}):
+        status, _, data = app.request("POST", "/sample/visit-updates", body, headers)
+        assert status == 401 and json.loads(data)["error"]["code"] == "unauthorized", headers
+    status, _, data = app.request("POST", "/sample/visit-updates", body, PLANNER)
+    assert (status, json.loads(data)) == (200, {"applied": [], "rejected": []})
+
+
+def test_a_refused_push_shows_the_sign_in_banner_and_a_token_sends_the_changes(browser: Browser) -> None:
+    app = App(signed_in=False)
+    try:
+        open_screen(browser, app, "day")
+        assert not auth_banner_shown(browser)
+        assert browser.text("#auth-state") == "Not signed in"
+        todo = today_cards(app)["Mads Kolding"]
+        browser.click(card_css(todo) + ' [data-state="InProgress"]')
+        browser.wait(lambda: browser.find_all(card_css(todo) + " .pending"), "the pending marker")
+        settle(browser)
+
+        # Not signed in: the planner answers 401; the change stays, the banner asks for a sign-in.
+        browser.click("#sync-push")
+        browser.wait(lambda: auth_banner_shown(browser), "the sign-in banner")
+        settle(browser)
+        sync = app.ok("sync.status")
+        assert sync["pending"] == 1 and sync["lastError"]["reason"] == "unauthorized"
+        assert sync["consecutiveFailures"] == 0 and sync["nextAttemptAt"] is None
+        assert message(browser) == sync["lastError"]["message"]
+        assert browser.text("#auth-detail") == "The planner wants a valid token (visitUpdates refused the last request)."
+        assert browser.text("#sync-status") == f"1 change waiting to be sent · last try failed: {sync['lastError']['message']}"
+        assert app.ok("sync.push", {"ifDue": True}) == {"pushed": 0, "rejected": 0, "pending": 1, "skipped": "unauthorized"}
+        assert json.loads(app.request("GET", "/sample/visit-updates")[2])["applied"] == []
+        assert browser.find_all(card_css(todo) + " .pending")
+        shot(browser, "day-sign-in")
+
+        # A wrong token is refused in turn: the banner stays.
+        browser.type("#auth-token", "not-the-token")
+        browser.click("#auth-save")
+        browser.wait(lambda: browser.text("#auth-state") == "Signed in (Bearer)", "the wrong token set")
+        settle(browser)
+        assert auth_banner_shown(browser)
+        assert app.ok("auth.status")["auth"]["required"] is True
+
+        # The planner's token: the waiting change goes at once, the banner and the marker go.
+        browser.type("#auth-token", PLANNER_TOKEN)
+        browser.click("#auth-save")
+        browser.wait(lambda: "Signed in." in message(browser), "the sign-in")
+        settle(browser)
+        assert message(browser) == "Signed in. Sent: 1 applied."
+        assert not auth_banner_shown(browser)
+        assert browser.find_all(".pending") == []
+        assert browser.text("#sync-status") == "All changes sent"
+        assert browser.execute("return document.getElementById('auth-token').value") == ""
+        assert [m["visitId"] for m in json.loads(app.request("GET", "/sample/visit-updates")[2])["applied"]] == [
+            todo["visitId"]]
+        # The page never shows the token back.
+        assert PLANNER_TOKEN not in browser.execute("return document.body.innerText")
+
+        browser.click("#auth-clear")
+        browser.wait(lambda: browser.text("#auth-state") == "Not signed in", "the sign-out")
+        settle(browser)
+        assert app.ok("auth.status")["auth"]["token"] is False
+        no_script_errors(browser)
+    finally:
+        app.stop()
+    assert app.process.returncode == 0

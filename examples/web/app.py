@@ -14,6 +14,10 @@ serves stand-ins for every source under /sample/ and names them in the core's co
 articles, catalog, patterns and the update server of the washer's changes), so the refresh and
 sync controls work without a network; `--offline` (or POST /sample/network) makes them
 unreachable, as a lost connection does, to show the offline banner and the pending changes.
+The sample update server is the planner's back end: it takes the washer's changes only with
+`Authorization: Bearer <token>` (the token of --planner-token, printed at start) and answers
+401 without it, so the page's sign-in (auth.set) and the "sign in" banner can be seen; the
+other sample sources are public.
 
 The page decides nothing: every rule (days, colours, distances, sums, sorting, the login and the
 cart) comes from the core. The server only forwards:
@@ -24,6 +28,7 @@ cart) comes from the core. The server only forwards:
                            where the core found it: memory, disk or network)
     GET  /sample/<file>    the bundled sample documents: the core's sources (see SampleSources)
     POST /sample/visit-updates      the update server the core pushes the washer's changes to
+                           (401 without the planner's token)
     GET  /sample/patterns/random    one new pattern a call (its image at /sample/patterns/<n>.png)
     GET|POST /sample/network        {"offline": bool}: read or set whether the sample sources
                            are reachable (--offline starts them unreachable)
@@ -72,6 +77,8 @@ METHODS = frozenset(
         "visits.set_state",
         "sync.push",
         "sync.status",
+        "auth.set",
+        "auth.status",
         "sources.status",
         "calendar.get",
         "calendar.next",
@@ -140,6 +147,9 @@ PATTERN_SIZE = 48
 #: The most patterns /sample/patterns/random hands out (their numbers stay small).
 MAX_PATTERNS = 100_000
 
+#: The token the sample update server wants when --planner-token names none.
+SAMPLE_PLANNER_TOKEN = "carfit-sample-token"
+
 
 def error_document(code: str, message: str, field: Optional[str] = None) -> Dict[str, Any]:
     """An error document of the core's shape, for refusals the server makes itself."""
@@ -193,7 +203,9 @@ class SampleSources:
     """The app's own stand-ins for the servers the core's sources name, under /sample/.
 
     - the visits snapshot (carfit.json) as the update server's changes left it;
-    - the update server of the washer's changes (POST /sample/visit-updates): each mutationId is
+    - the update server of the washer's changes (POST /sample/visit-updates), the planner's
+      back end: a request without "Authorization: Bearer <token>" (the planner's token) is
+      answered 401 and changes nothing; otherwise each mutationId is
       applied once, to every record of its visit (visitId and startTimeUtc as an instant); one
       seen before gets its first answer again and changes nothing; a visit the snapshot does
       not have is rejected;
@@ -203,9 +215,11 @@ class SampleSources:
       connection does (the core counts that as no connection; an HTTP error status it does not).
     """
 
-    def __init__(self, offline: bool = False) -> None:
+    def __init__(self, offline: bool = False, token: str = SAMPLE_PLANNER_TOKEN) -> None:
         self.lock = threading.Lock()
         self.offline = offline
+        #: The planner's token the update server wants.
+        self.token = token
         self.visits: Dict[str, Any] = json.loads((SAMPLE_DATA / "carfit.json").read_bytes())
         #: mutationId -> its first answer: None when applied, else the reason it was rejected.
         self.answers: Dict[str, Optional[str]] = {}
@@ -224,8 +238,10 @@ class SampleSources:
         with self.lock:
             return {"offline": self.offline, "applied": list(self.applied), "resent": self.resent}
 
-    def push(self, body: bytes) -> Tuple[int, Dict[str, Any]]:
-        """One request of the push protocol: (HTTP status, answer)."""
+    def push(self, body: bytes, authorization: Optional[str] = None) -> Tuple[int, Dict[str, Any]]:
+        """One request of the push protocol: (HTTP status, answer); 401 without the token."""
+        if authorization != f"Bearer {self.token}":
+            return 401, error_document("unauthorized", "Sign in to the planner: the token is missing or wrong.")
         try:
             document = json.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
@@ -449,7 +465,9 @@ class Handler(BaseHTTPRequestHandler):
                 return
             body = self.read_body()
             if body is not None:
-                self.answer_json(*sources.push(body))
+                status, document = sources.push(body, self.headers.get("Authorization"))
+                self.answer(status, "application/json; charset=utf-8", _json_bytes(document),
+                            extra={"WWW-Authenticate": "Bearer"} if status == 401 else None)
         elif name == "visit-updates":
             self.answer_json(200, sources.state())
         elif name == "carfit.json":
@@ -544,6 +562,8 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
                    "created with the sample data (default: a temporary database with the sample data)")
     p.add_argument("--offline", action="store_true", help="start with the sample sources unreachable "
                    "(POST /sample/network {\"offline\": false} brings them back)")
+    p.add_argument("--planner-token", default=SAMPLE_PLANNER_TOKEN,
+                   help="the token the sample update server wants (%(default)s); sign in with it on the page")
     p.add_argument("--verbose", action="store_true", help="log every request")
     return p.parse_args(argv)
 
@@ -618,9 +638,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         with core:
             if fresh:
                 fill_with_samples(core)
-            server.app = App(core, SampleSources(offline=args.offline), base_url)
+            server.app = App(core, SampleSources(offline=args.offline, token=args.planner_token), base_url)
             signal.signal(signal.SIGTERM, stop_on_sigterm)
             print(f"CarFit web app on {base_url}/ (Ctrl-C stops it)", flush=True)
+            print(f"The sample planner's token (sign in with it to send changes): {args.planner_token}", flush=True)
             thread = threading.Thread(target=server.serve_forever, name="carfit-web", daemon=True)
             thread.start()
             try:

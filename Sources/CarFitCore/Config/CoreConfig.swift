@@ -46,6 +46,16 @@ public struct CoreConfig: Sendable {
         public init() {}
     }
 
+    /// Who receives the planner's token.
+    public struct Auth: Sendable, Equatable {
+        /// The origins whose source requests carry the token; nil when the config names none
+        /// (then the origins of `sources.visits` and `sources.visitUpdates`).
+        public var origins: [Origin]?
+
+        /// The defaults.
+        public init() {}
+    }
+
     public var database = ":memory:"
     public var now: Instant?
     public var timeZone = "UTC"
@@ -56,6 +66,7 @@ public struct CoreConfig: Sendable {
     /// `http.timeoutMs`, the wait the image pipeline and the refreshes are given.
     public var timeoutMs: Int { http.timeoutMs }
     public var images = Images()
+    public var auth = Auth()
     /// Requests larger than this many bytes are refused (`invalid`) before parsing.
     public var maxRequestBytes: Int = 512 * 1024 * 1024
     /// Threads a large import parses on besides the calling thread: one per processor, at
@@ -122,6 +133,10 @@ public struct CoreConfig: Sendable {
             if let d = try i.int("diskBytes", in: 0...(1 << 46)) { images.diskBytes = d }
             if let c = try i.int("concurrency", in: 1...64) { images.concurrency = Int(c) }
         }
+        if let a = try f.object("auth") {
+            try ConfigMembers.check(a, known: ConfigMembers.auth)
+            auth.origins = try CoreConfig.origins(a, "origins")
+        }
         if let m = try f.int("maxRequestBytes", in: 1...(1 << 40)) { maxRequestBytes = Int(m) }
         if let t = try f.int("importThreads", in: 0...64) { importThreads = Int(t) }
     }
@@ -134,6 +149,21 @@ public struct CoreConfig: Sendable {
             throw .invalid(f.path(key), "\(f.path(key)) must be an http or https URL.")
         }
         return text
+    }
+
+    /// An array of origins (`"https://planner.example:8443"`), or nil when absent; an element
+    /// that is not an origin is `invalid` with its path (`auth.origins[1]`).
+    static func origins(_ f: Fields, _ key: String) throws(CarFitError) -> [Origin]? {
+        guard let items = try f.array(key) else { return nil }
+        var origins: [Origin] = []
+        for (i, item) in items.enumerated() {
+            let field = "\(f.path(key))[\(i)]"
+            guard case .string(let text) = item, let origin = Origin(text: text) else {
+                throw .invalid(field, "\(field) must be an origin: http or https, a host and an optional port, such as \"https://planner.example:8443\" (no path).")
+            }
+            origins.append(origin)
+        }
+        return origins
     }
 
     /// The clock of this config: `now` if set, else `hostNow`, the host's clock.

@@ -12,6 +12,9 @@ public enum Event: Sendable, Equatable {
     case source(source: String, status: String)
     /// A prefetched image ended: `status` is `loaded` or `failed`.
     case image(url: String, status: String)
+    /// A source answered 401 or 403: the planner wants (new) credentials. `status` is
+    /// `required`; published once per token (and once after opening), for the first refusal.
+    case auth(status: String, source: String, httpStatus: Int)
     /// Events the reader asked for are no longer kept: everything must be read again.
     case gap
 
@@ -32,6 +35,9 @@ public enum Event: Sendable, Equatable {
             return .obj(["seq": .int(seq), "kind": "source", "source": .string(source), "status": .string(status)])
         case .image(let url, let status):
             return .obj(["seq": .int(seq), "kind": "image", "url": .string(url), "status": .string(status)])
+        case .auth(let status, let source, let httpStatus):
+            return .obj(["seq": .int(seq), "kind": "auth", "status": .string(status), "source": .string(source),
+                         "httpStatus": .int(Int64(httpStatus))])
         case .gap:
             return .obj(["seq": .int(seq), "kind": "gap"])
         }

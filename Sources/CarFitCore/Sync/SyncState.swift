@@ -34,12 +34,25 @@ public struct SyncState: Sendable, Equatable {
         lastAttemptAt = now
         consecutiveFailures = consecutiveFailures < Int(Int32.max) ? consecutiveFailures + 1 : consecutiveFailures
         nextAttemptAt = Backoff.nextAttempt(lastFailure: now, failures: consecutiveFailures, random: &random)
+        lastError = SyncState.errorDocument(error, at: now)
+    }
+
+    /// `{"reason", "message", "at", "httpStatus"}` of a failed push.
+    static func errorDocument(_ error: CarFitError, at now: Instant) -> JSON {
         var document = JSONObject()
         document["reason"] = error.extra["reason"] ?? .string(error.status.name)
         document["message"] = .string(error.message)
         document["at"] = .string(now.iso)
         document["httpStatus"] = error.extra["httpStatus"] ?? .null
-        lastError = .object(document)
+        return .object(document)
+    }
+
+    /// A push was refused at `now` for want of credentials (401 or 403): the failure is
+    /// recorded as `lastError`, but it is no failure of the network or the server, so the count
+    /// of failures and the backoff stay as they were.
+    public mutating func refused(at now: Instant, error: CarFitError) {
+        lastAttemptAt = now
+        lastError = SyncState.errorDocument(error, at: now)
     }
 
     /// A push got its answer at `now`: the failures and the backoff are forgotten.

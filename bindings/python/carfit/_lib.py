@@ -120,6 +120,9 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_images_stats": _OPERATION,
     # Sources
     "carfit_sources_status": _OPERATION,
+    # Auth
+    "carfit_auth_set": _OPERATION,
+    "carfit_auth_status": _OPERATION,
     # Events
     "carfit_events_wait": _OPERATION,
 }

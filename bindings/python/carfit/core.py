@@ -21,6 +21,7 @@ from .articles import ArticlesMixin
 from .images import ImagesMixin
 from .sources import SourcesMixin
 from .sync import SyncMixin
+from .auth import AuthMixin
 from .events import EventsMixin
 
 __all__ = ["Core", "Request"]
@@ -38,7 +39,7 @@ def _encode(request: Request) -> Optional[bytes]:
 
 
 class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, TransactionsMixin, ArticlesMixin,
-           ImagesMixin, SourcesMixin, SyncMixin, EventsMixin):
+           ImagesMixin, SourcesMixin, SyncMixin, AuthMixin, EventsMixin):
     """An open libcarfit core: database, clock, calendar state and caches.
 
     ``Core(config, **kwargs)`` opens a core; keyword arguments are merged into ``config``
@@ -60,10 +61,13 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
       1..64}`` (a temporary directory of the core, 32 MiB, 256 MiB, 4);
     - ``maxRequestBytes``: the largest request accepted, in bytes (536870912);
     - ``importThreads``: 0..64 threads a large visits import parses on besides the calling
-      thread; 0 parses on the calling thread alone (one per processor, at most 8).
+      thread; 0 parses on the calling thread alone (one per processor, at most 8);
+    - ``auth``: ``{"origins": ["https://planner.example:8443", ...]}``, the origins whose
+      source requests carry the token of :meth:`auth_set` (the origins of ``sources.visits``
+      and ``sources.visitUpdates``).
 
-    The config is strict: a member not listed here (also inside ``sources``, ``http`` and
-    ``images``) raises :class:`~carfit.InvalidError` naming it in ``field``, with the nearest
+    The config is strict: a member not listed here (also inside ``sources``, ``http``,
+    ``images`` and ``auth``) raises :class:`~carfit.InvalidError` naming it in ``field``, with the nearest
     known member in the message (``Core(timezone=...)``: "did you mean timeZone?").
 
     Use it as a context manager, or call :meth:`close`. A non-zero status of any call raises

@@ -78,14 +78,31 @@ class VisitChange(TypedDict, total=False):
 
 
 class PushResult(TypedDict, total=False):
-    """The answer of ``sync.push``; ``skipped`` (``"backoff"`` or ``"busy"``) and
-    ``nextAttemptAt`` only when an ``if_due`` push made no request."""
+    """The answer of ``sync.push``; ``skipped`` (``"unauthorized"``, ``"backoff"`` or
+    ``"busy"``) only when an ``if_due`` push made no request, ``nextAttemptAt`` with
+    ``"backoff"``."""
 
     pushed: int
     rejected: int
     pending: int
     skipped: str
     nextAttemptAt: str
+
+
+class AuthStatus(TypedDict, total=False):
+    """The planner's credentials as ``auth.status`` tells them (never the token itself)."""
+
+    token: bool
+    scheme: Optional[str]
+    required: bool
+    requiredAt: Optional[str]
+    source: Optional[str]
+
+
+class AuthState(TypedDict, total=False):
+    """The answer of ``auth.set`` and ``auth.status``."""
+
+    auth: AuthStatus
 
 
 class RejectedChange(TypedDict, total=False):

@@ -115,7 +115,8 @@ class ConflictError(CarfitError):
 
 
 class UnauthorizedError(CarfitError):
-    """Status 5: wrong PIN, nobody logged in, locked out."""
+    """Status 5: wrong PIN, nobody logged in, locked out; or a source answered 401 or 403
+    (``document["reason"] == "unauthorized"``, see :meth:`Core.auth_set`)."""
 
     status = 5
 

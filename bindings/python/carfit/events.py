@@ -25,7 +25,7 @@ _PROGRESS_POLL_MS = 50
 
 class Event(TypedDict, total=False):
     """One event of the feed: ``seq``, ``kind`` (``"changed"``, ``"progress"``, ``"source"``,
-    ``"image"``, ``"gap"``) and the members of its kind."""
+    ``"image"``, ``"auth"``, ``"gap"``) and the members of its kind."""
 
     seq: int
     kind: str
@@ -38,6 +38,7 @@ class Event(TypedDict, total=False):
     source: str
     status: str
     url: str
+    httpStatus: int
 
 
 class EventBatch(TypedDict):

@@ -21,8 +21,10 @@ class SyncMixin(AreaMixin):
         500 a request; each change is applied once by a server that records mutation ids.
 
         Args:
-            if_due: True to do nothing while the backoff after a failure lasts (or while
-                another push of the database runs): the answer then has ``"skipped"``.
+            if_due: True to do nothing while the backoff after a failure lasts, while
+                another push of the database runs, or after a push the server refused (401
+                or 403) until :meth:`auth_set` sets a token: the answer then has
+                ``"skipped"`` (``"backoff"``, ``"busy"`` or ``"unauthorized"``).
 
         Returns:
             ``{"pushed", "rejected", "pending"}`` (plus ``"skipped"`` and ``"nextAttemptAt"``
@@ -32,6 +34,9 @@ class SyncMixin(AreaMixin):
             InvalidError: no update server is configured (field ``"sources.visitUpdates"``).
             UnavailableError: a request failed; every change it carried stays pending, and
                 ``error.document["reason"]`` says why.
+            UnauthorizedError: the update server answered 401 or 403 (reason
+                ``"unauthorized"``, ``"httpStatus"``); every change stays pending and the
+                backoff does not grow.
         """
         return cast(PushResult, self._call("sync.push", members(ifDue=if_due)))
 

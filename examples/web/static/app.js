@@ -197,7 +197,7 @@ const washer = {
         showMessage("Sent: " + result.pushed + " applied, " + result.rejected + " refused by the server, " +
           result.pending + " waiting.", result.rejected ? "error" : "info");
       } finally {
-        await Promise.all([day.showVisits(), this.showStatus()]);
+        await Promise.all([day.showVisits(), this.showStatus(), auth.update()]);
       }
     });
   },
@@ -209,7 +209,9 @@ const washer = {
     parts.push(status.pending === 0 ? (status.lastSuccessAt ? "All changes sent" : "No changes to send")
       : status.pending + (status.pending === 1 ? " change" : " changes") + " waiting to be sent");
     if (status.lastError) {
-      parts.push("last try failed (" + status.consecutiveFailures + " in a row): " + status.lastError.message);
+      // A refusal of the planner's (401/403) is no failure in a row: it waits for a sign-in.
+      parts.push("last try failed" + (status.consecutiveFailures ? " (" + status.consecutiveFailures + " in a row)" : "") +
+        ": " + status.lastError.message);
       if (status.nextAttemptAt) {
         const when = await api("articles.format_date", { date: status.nextAttemptAt });
         parts.push("next automatic try " + when.text);
@@ -265,10 +267,51 @@ function refreshing(button, action) {
     try {
       await action();
     } finally {
-      await sources.update();
+      await Promise.all([sources.update(), auth.update()]);
     }
   });
 }
+
+/** The planner's token: the footer's sign-in form hands it to the core (auth.set), and the
+ *  "Sign in" banner shows while the core says a source refused it (auth.status required). */
+const auth = {
+  init() {
+    $("auth-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const token = $("auth-token").value.trim();
+      busy($("auth-save"), () => this.set(token));
+    });
+    $("auth-clear").addEventListener("click", (event) => busy(event.currentTarget, () => this.set(null)));
+    $("auth-go").addEventListener("click", () => $("auth-token").focus());
+  },
+
+  /** Hand the token to the core (null signs out); with a token, the changes waiting go at once. */
+  async set(token) {
+    try {
+      await api("auth.set", { token });
+      $("auth-token").value = "";
+      if (token === null) {
+        showMessage("Signed out of the planner.", "info");
+      } else {
+        const result = await api("sync.push", { ifDue: true });
+        showMessage("Signed in." + (result.pushed ? " Sent: " + result.pushed + " applied." : ""), "info");
+      }
+    } finally {
+      await Promise.all([this.update(), washer.showStatus(), day.showVisits()]);
+    }
+  },
+
+  /** Read auth.status and draw the banner and the footer's state. */
+  async update() {
+    const status = (await api("auth.status")).auth;
+    $("auth-banner").hidden = !status.required;
+    const when = status.required ? " (" + status.source + " refused the last request)" : "";
+    $("auth-detail").textContent = status.required ? "The planner wants a valid token" + when + "." : "";
+    $("auth-state").textContent = status.token ? "Signed in (" + status.scheme + ")" : "Not signed in";
+    $("auth-state").dataset.token = String(status.token);
+    return status;
+  },
+};
 
 /** The demo server's switch: whether its sample sources answer (not the core's business). */
 const network = {
@@ -820,11 +863,12 @@ async function route() {
   for (const link of document.querySelectorAll(".tabs a")) link.classList.toggle("active", link.dataset.screen === screen);
   clearMessage();
   document.body.dataset.screen = screen;
-  await act(() => Promise.all([screens[screen].show(), sources.update()]));
+  await act(() => Promise.all([screens[screen].show(), sources.update(), auth.update()]));
 }
 
 document.querySelector(".message-close").addEventListener("click", clearMessage);
 for (const screen of Object.values(screens)) if (screen.init) screen.init();
 network.init();
+auth.init();
 window.addEventListener("hashchange", route);
 route();
