@@ -113,6 +113,7 @@ typedef struct carfit_core carfit_core;
  *            "firstWeekday" "monday" or "sunday" ("monday")
  *            "sources"      where each area's refresh fetches, http or https URLs (none):
  *                           {"visits", "articles", "catalog", "patterns", "visitUpdates"}
+ *                           and "locations" (where carfit_sync_push sends positions)
  *            "http"         limits on every transfer: {"timeoutMs": 1..600000 (10000),
  *                           connecting and each wait for data; "totalTimeoutMs":
  *                           1..3600000 (120000), the whole transfer; "maxBodyBytes":
@@ -123,8 +124,13 @@ typedef struct carfit_core carfit_core;
  *            "importThreads" 0..64: threads a large visits import parses on besides the
  *                           calling thread, all joined before the call returns; 0 parses on
  *                           the calling thread alone (one per processor, at most 8)
+ *            "road"         positions, arrivals and departures (see carfit_location_report):
+ *                           {"arrivalRadiusMeters": 1..100000 (75), "dwellSeconds": 0..86400
+ *                           (60), "maxAccuracyMeters": 0..10000 (100), "minDistanceMeters":
+ *                           0..100000 (20), "minIntervalSeconds": 0..86400 (300), "autoStart":
+ *                           bool (false), "trailDays": 0..3650 (7)}
  *          The config is strict, unlike requests: a member not listed here (also inside
- *          sources, http and images) is CARFIT_INVALID with its dotted path in field
+ *          sources, http, images and road) is CARFIT_INVALID with its dotted path in field
  *          ("timezone", "sources.vists") and a message naming the nearest known member when
  *          one is close ("Unknown config member timezone: did you mean timeZone?"), else the
  *          members that object takes. A null member reads as absent.
