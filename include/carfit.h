@@ -237,7 +237,7 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  *          "distanceKm"}. A card is {"visitId", "name", "state", "stateColor", "startTime",
  *          "startTimeUtc", "expectedTime", "tasks", "taskMinutes", "address", "phone",
  *          "latitude", "longitude", "employeeId", "distanceMeters", "distanceKm", "key",
- *          "pending", "timeUsedMinutes"}:
+ *          "pending", "timeUsedMinutes", "arrivedAt", "departedAt", "suggestion", "navigation"}:
  *            state        "Todo", "InProgress", "Done", "Rejected" in any source spelling and
  *                         case ("ToDo", "in_progress"); other values as given; null if absent
  *            stateColor   #4E77D6, #F5C709, #25A87B, #EF6565; #8E8E93 for others
@@ -255,6 +255,15 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  *            timeUsedMinutes  the minutes the washer's Done change recorded, else the source's
  *                         visitTimeUsed (a whole number 0..100000; anything else counts as
  *                         none), else null
+ *            arrivedAt, departedAt  when the washer arrived at and left the visit (UTC
+ *                         instants; see carfit_location_report), else null
+ *            suggestion   "start" (arrived, not left, Todo), "finish" (left, InProgress) or null
+ *            navigation   {"geo": "geo:55.77883,12.52124", "google":
+ *                         "https://www.google.com/maps/dir/?api=1&destination=55.77883,12.52124",
+ *                         "apple": "https://maps.apple.com/?daddr=55.77883,12.52124"}, each
+ *                         coordinate written as the card's own latitude and longitude (the
+ *                         shortest decimal that reads back as the same double); null without
+ *                         both coordinates
  *          A visit belongs to the local day of its start in the core's zone; cards are in
  *          start order, equal starts in snapshot order.
  * Errors:  CARFIT_INVALID (a date that does not exist, e.g. "dates[1]" for "2020-02-30").
@@ -486,6 +495,74 @@ int carfit_sync_push(carfit_core *core, const char *request, char **response);
  * Errors:  CARFIT_STORAGE (the database cannot be read).
  */
 int carfit_sync_status(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
+ * Location: the washer on the road
+ *
+ * The host reports the device's positions; the core keeps a trail of the significant ones,
+ * tells when the washer has arrived at a visit and left it, and sends the trail to the planner
+ * (carfit_sync_push, "sources": {"locations": url}). The config's "road" member sets the
+ * rules (see carfit_open): arrivalRadiusMeters, dwellSeconds, maxAccuracyMeters,
+ * minDistanceMeters, minIntervalSeconds, autoStart, trailDays. Distances are geodesic (WGS84,
+ * Karney), instants by the core's clock.
+ *
+ * Counting reports. Only a report with accuracyMeters <= maxAccuracyMeters counts: it alone
+ * enters the trail, moves the position and decides arrivals and departures. A less accurate
+ * report is accepted and answered, and changes nothing else.
+ * The trail. A counting report is stored when it is the first, or is at least
+ * minDistanceMeters from the last stored point, or at least minIntervalSeconds after it. Each
+ * stored point has an "id" (a random UUID) and waits in the location outbox until the planner
+ * applied it; applied points older than trailDays are removed by the next push. The position
+ * is the last counting report.
+ * Arrival. The washer has arrived at a visit when counting reports within arrivalRadiusMeters
+ * of the visit's coordinates span at least dwellSeconds with no counting report outside the
+ * radius between them; "arrivedAt" is the "at" of the report that completes the span. Only
+ * today's visits (by the core's clock and zone) in state Todo (as the card shows it) with no
+ * arrival yet arrive; one a report: of several, the earliest start wins, then the smaller key
+ * by code points, and another may arrive on a later report. A visit arrives once: its card
+ * gains "arrivedAt", and the change feed gets {"kind": "arrival", "key", "at"}. With
+ * "autoStart": true the arrival also changes the visit to InProgress exactly as
+ * carfit_visits_set_state would, at arrivedAt (outbox entry included; a visit without a
+ * visitId is not started).
+ * Departure. After an arrival, the first counting report farther than twice the radius: the
+ * card's "departedAt" and {"kind": "departure", "key", "at"}.
+ * Cards (carfit_visits_list) carry "arrivedAt", "departedAt" (instants or null) and
+ * "suggestion": "start" when arrived, not departed and Todo; "finish" when departed and
+ * InProgress; else null. Arrivals and departures are changes of the "visits" and "location"
+ * areas of the change feed, stored points and the position of "location".
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_location_report (method "location.report") — the device's position.
+ *
+ * Takes:   {"latitude": -90..90, "longitude": -180..180, "accuracyMeters": 0..10000 (the
+ *          device's accuracy radius), "at": instant (optional: the core's clock; ISO 8601 with
+ *          "Z" or an offset)}; the three numbers are required.
+ * Returns: {"stored": bool (the report joined the trail), "arrived": [keys] (at most one),
+ *          "departed": [keys], "position": {"latitude", "longitude", "accuracyMeters", "at"} |
+ *          null (the position after the report; null before any counting report)}; instants
+ *          are UTC, with milliseconds when they have any. The caller owns the response.
+ * Durable: the report's effects (its point, the position, arrivals, departures, an autoStart
+ *          change with its outbox entry) are one SQLite transaction.
+ * Errors:  CARFIT_BAD_JSON; CARFIT_INVALID with field "latitude", "longitude" or
+ *          "accuracyMeters" (missing, not a number, not finite, out of range) or "at" (not an
+ *          instant with a zone, or older than the newest accepted report, counting or not;
+ *          equal instants are accepted). A refused report changes nothing.
+ *          CARFIT_STORAGE.
+ */
+int carfit_location_report(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_location_status (method "location.status") — the position and the trail.
+ *
+ * Takes:   no members.
+ * Returns: {"position": {"latitude", "longitude", "accuracyMeters", "at"} | null, "trail":
+ *          {"stored": points kept, "pending": points the planner has not applied},
+ *          "lastPushAt": the last successful location push, or null}. Stored in the
+ *          database: it survives closing and reopening. The caller owns the response.
+ * Errors:  CARFIT_STORAGE (the database cannot be read).
+ */
+int carfit_location_status(carfit_core *core, const char *request, char **response);
 
 /* ---------------------------------------------------------------------------------------------
  * Calendar: the month grid that drives the list
@@ -1061,7 +1138,7 @@ int carfit_sources_status(carfit_core *core, const char *request, char **respons
  *   {"kind": "changed", "areas": [...]}  after every commit that changed stored data, naming
  *       the areas whose documents may now answer differently, in this order: "visits",
  *       "calendar", "articles", "catalog", "cart", "orders", "employees", "session",
- *       "transactions", "insights", "patterns", "sources", "outbox". The areas follow from the
+ *       "transactions", "insights", "patterns", "sources", "outbox", "location". The areas follow from the
  *       tables the commit wrote; a commit that was rolled back publishes nothing. The state
  *       held in memory publishes too: a login or logout ("session"), a change of the calendar's
  *       displayed month or selected days ("calendar"), as they change what carfit_session_get
@@ -1083,6 +1160,9 @@ int carfit_sources_status(carfit_core *core, const char *request, char **respons
  *   {"kind": "source", "source", "status": "ok" | "not_modified" | "failed"}  after each
  *       refresh attempt of a source.
  *   {"kind": "image", "url", "status": "loaded" | "failed"}  when a prefetch ends.
+ *   {"kind": "arrival", "key", "at"}, {"kind": "departure", "key", "at"}  when a position
+ *       report decided that the washer arrived at or left the visit of that card key (see
+ *       carfit_location_report), after its commit's "changed" event.
  *   {"kind": "gap"}  the events after the reader's "after" are no longer all kept: read every
  *       document again.
  *

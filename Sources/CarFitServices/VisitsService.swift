@@ -59,6 +59,7 @@ public struct VisitsService {
               let card = try DayListWriter.card(
                 key, on: date, clock: clock, hour24: clock.hour24,
                 local: try sync.shown(startingIn: clock.dayRange(for: date)),
+                arrivals: try LocationStore(db).arrivals(startingIn: clock.dayRange(for: date)),
                 rows: { range, add throws(CarFitError) in try store.forEachVisit(startingIn: range, add) })
         else {
             throw CarFitError(.internal, "The changed visit has no card on its own day.")
@@ -106,9 +107,11 @@ public struct VisitsService {
         let hour24 = try request.bool("hour24") ?? clock.hour24
         let store = visits
         let sync = sync
+        let road = LocationStore(db)
         var writer = DayListWriter(clock: clock, hour24: hour24)
         for date in dates {
-            try writer.writeDay(date, local: try sync.shown(startingIn: clock.dayRange(for: date))) {
+            let range = clock.dayRange(for: date)
+            try writer.writeDay(date, local: try sync.shown(startingIn: range), arrivals: try road.arrivals(startingIn: range)) {
                 range, add throws(CarFitError) in
                 try store.forEachVisit(startingIn: range, employeeId: employee, add)
             }

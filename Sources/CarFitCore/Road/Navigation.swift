@@ -4,7 +4,7 @@
 /// the links with the card's `latitude` and `longitude` as text.
 public enum Navigation {
     /// What comes before `<latitude>,<longitude>` in each link, in the card's member order.
-    public static let prefixes: [(member: String, prefix: String)] = [
+    public static let prefixes: [(member: StaticString, prefix: StaticString)] = [
         ("geo", "geo:"),
         ("google", "https://www.google.com/maps/dir/?api=1&destination="),
         ("apple", "https://maps.apple.com/?daddr="),
@@ -12,6 +12,6 @@ public enum Navigation {
 
     /// The links for coordinates already written as text.
     public static func links(latitude: String, longitude: String) -> [(member: String, url: String)] {
-        prefixes.map { ($0.member, $0.prefix + latitude + "," + longitude) }
+        prefixes.map { ($0.member.description, $0.prefix.description + latitude + "," + longitude) }
     }
 }
