@@ -327,6 +327,12 @@ int carfit_visits_refresh(carfit_core *core, const char *request, char **respons
  *                          default the start time of the day's earliest stop
  *            speedKmh      more than 0, at most 300 (30)
  *            detourFactor  1 to 10 (1.3): roads are longer than the geodesic
+ *            keepOrder     true: keep the stops in start-time order and compute only their
+ *                          times (the washer's live arrival estimates; "optimized": false)
+ * Today:   for today's date (by the core's clock and zone), without "start" the plan starts
+ *          from the washer's position when it was reported today (carfit_location_report),
+ *          and without "startTime" at the later of now (rounded down to the minute) and the
+ *          earliest start time of the day's stops. Other dates are planned as described here.
  * Stops:   the day's visits (local day of their start, in the core's zone) in state Todo or
  *          InProgress (the state the card shows: a washer's change counts at once) (any source spelling) that have both coordinates. Every other visit of
  *          the day is listed in "skipped", in start order, with a reason: "state Done",

@@ -207,9 +207,24 @@ public struct VisitsService {
 
     /// The order to drive a day's open visits in, with arrival and departure times.
     public func plan(_ request: Fields) throws(CarFitError) -> JSON {
-        let plan = try PlanRequest(request)
+        var plan = try PlanRequest(request)
         let visits = try visitsOn(plan.date, employeeId: plan.employeeId)
+        if plan.date == clock.today { try live(&plan, visits: visits) }
         return try DayPlan(request: plan, visits: visits, clock: clock).json
+    }
+
+    /// Today's plan starts from where and when the washer is: without `start`, the position
+    /// when it was reported today; without `startTime`, the later of now (rounded down to the
+    /// minute) and the earliest start of the day's stops.
+    func live(_ plan: inout PlanRequest, visits: [Visit]) throws(CarFitError) {
+        if plan.start == nil, let position = try LocationStore(db).state().position,
+           clock.localDate(position.at) == plan.date {
+            plan.start = PlanRequest.Point(latitude: position.latitude, longitude: position.longitude)
+        }
+        if plan.startMinute == nil,
+           let first = visits.first(where: { DayPlan.skipReason($0) == nil && $0.coordinate != nil }) {
+            plan.startMinute = max(clock.localMinuteOfDay(clock.now), clock.localMinuteOfDay(first.start))
+        }
     }
 
     /// The visits whose local start day is `date`, in start order (ties in snapshot order),

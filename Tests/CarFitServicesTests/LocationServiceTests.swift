@@ -180,3 +180,48 @@ final class LocationServiceTests: XCTestCase {
         XCTAssertEqual(StoredAreas.areas(of: ["road_points", "road_state", "road_dwell"]), ["location"])
     }
 }
+
+/// Today's plan from the position and the clock: the live estimates.
+final class LivePlanTests: XCTestCase {
+    static func items(_ json: JSON) -> [JSON]? { if case .array(let a) = json { return a }; return nil }
+
+    func plan(_ f: ServiceFixture, _ text: String) throws -> JSONObject {
+        try XCTUnwrap(try f.visits.plan(try ServiceFixture.fields(text)).objectValue)
+    }
+
+    func testTodaysPlanStartsFromTheReportedPositionAndTheLaterOfNowAndTheFirstStart() throws {
+        // 08:20:30Z is 10:20:30 in Copenhagen; a starts at 10:00 local, b at 11:00.
+        let f = try ServiceFixture(now: "2020-09-10T08:20:30Z")
+        _ = try f.visits.importVisits(try ServiceFixture.fields(LocationServiceTests.document))
+        var plan = try self.plan(f, #"{"date": "2020-09-10"}"#)
+        XCTAssertEqual(plan["startTime"], "10:20", "now, rounded down, is later than the first start (10:00)")
+        XCTAssertEqual(plan["stops"].flatMap(LivePlanTests.items)?.first?.objectValue?["distanceMeters"], 0)
+        let s = LocationService(db: f.db, clock: f.clock, config: RoadConfig())
+        _ = try s.report(try ServiceFixture.fields(#"{"latitude": 55.72, "longitude": 12.5, "accuracyMeters": 5}"#))
+        plan = try self.plan(f, #"{"date": "2020-09-10"}"#)
+        let stops = try XCTUnwrap(plan["stops"].flatMap(LivePlanTests.items))
+        // From 55.72 the nearer stop (b, 1113 m; a is 2227 m: GeodSolve) comes first unless the order is kept.
+        XCTAssertEqual(stops.first?.objectValue?["visitId"], "b")
+        XCTAssertEqual(stops.first?.objectValue?["distanceMeters"], 1113)
+        let kept = try self.plan(f, #"{"date": "2020-09-10", "keepOrder": true}"#)
+        let keptIds: [JSON] = kept["stops"].flatMap(LivePlanTests.items)?.compactMap { $0.objectValue?["visitId"] } ?? []
+        XCTAssertEqual(keptIds, ["a", "b"])
+        XCTAssertEqual(kept["optimized"], false)
+        XCTAssertEqual(kept["stops"].flatMap(LivePlanTests.items)?.first?.objectValue?["distanceMeters"], 2227)
+        // A given start and startTime win; another day ignores the position and the clock.
+        XCTAssertEqual(try self.plan(f, #"{"date": "2020-09-10", "startTime": "07:30"}"#)["startTime"], "07:30")
+        let tomorrow = try self.plan(f, #"{"date": "2020-09-11"}"#)
+        XCTAssertEqual(tomorrow["startTime"], "10:00")
+        XCTAssertEqual(tomorrow["stops"].flatMap(LivePlanTests.items)?.first?.objectValue?["distanceMeters"], 0)
+    }
+
+    func testAPositionOfAnotherDayIsNotTheStart() throws {
+        let f = try ServiceFixture(now: "2020-09-10T06:00:00Z")
+        _ = try f.visits.importVisits(try ServiceFixture.fields(LocationServiceTests.document))
+        let s = LocationService(db: f.db, clock: f.clock, config: RoadConfig())
+        _ = try s.report(try ServiceFixture.fields(#"{"latitude": 55.72, "longitude": 12.5, "accuracyMeters": 5, "at": "2020-09-09T20:00:00Z"}"#))
+        let plan = try self.plan(f, #"{"date": "2020-09-10"}"#)
+        XCTAssertEqual(plan["startTime"], "10:00", "the first start is later than now (08:00)")
+        XCTAssertEqual(plan["stops"].flatMap(LivePlanTests.items)?.first?.objectValue?["distanceMeters"], 0)
+    }
+}
