@@ -485,6 +485,21 @@ int carfit_visits_set_state(carfit_core *core, const char *request, char **respo
  *          recorded in carfit_sync_status and starts or extends the backoff.
  * Threads: the core is not held while the network is waited for: other calls on the core
  *          (carfit_visits_set_state too) proceed meanwhile.
+ * Positions: with "sources": {"locations": url} the push also sends the trail's pending
+ *          points (see carfit_location_report), after the updates and under the same lock:
+ *          POST {"clientId", "points": [{"id", "latitude", "longitude", "accuracyMeters",
+ *          "at"}]}, oldest first, at most 1000 a request; the server must record every id,
+ *          apply each point once (a resent id is named applied again) and answer 200
+ *          {"applied": [id...]}. Applied points leave the location outbox; points an answer
+ *          does not name stay pending for the next push; a point is sent again only after its
+ *          request failed. Any failure (the reasons above; "malformed" for an answer that is
+ *          not {"applied": [strings]}) makes the push CARFIT_UNAVAILABLE with the same backoff
+ *          and status bookkeeping as the updates, the failed request's points all pending.
+ *          Each push first removes applied points older than road.trailDays by the core's
+ *          clock. The response then gains "locations": {"pushed": points applied, "pending":
+ *          points left}; carfit_location_status's "lastPushAt" is the last request answered.
+ *          Either source alone may be configured; with neither the push is CARFIT_INVALID
+ *          ("sources.visitUpdates").
  */
 int carfit_sync_push(carfit_core *core, const char *request, char **response);
 

@@ -38,7 +38,9 @@ enum Manifest {
         // Sync
         Operation("sync.push", "carfit_sync_push", request: "ifDue?", .selfLocking,
                   .object { core, request throws(CarFitError) in
-                      try core.sync.push(request, source: core.config.sources.visitUpdates, client: core.http.curl,
+                      try core.sync.push(request, source: core.config.sources.visitUpdates,
+                                         locations: core.config.sources.locations, trailDays: core.config.road.trailDays,
+                                         client: core.http.curl,
                                          pushLock: core.pushLock, waitMs: core.config.http.totalTimeoutMs, lock: core)
                   }),
         Operation("sync.status", "carfit_sync_status", request: "none", .serialized,

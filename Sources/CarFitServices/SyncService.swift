@@ -35,11 +35,14 @@ public struct SyncService {
     /// sets the backoff; every entry its request carried stays pending. `{"ifDue": true}`
     /// skips the push while the backoff lasts or while another push of the database runs.
     /// `lock` is held only around database work, never while the network is waited for.
-    public func push(_ request: Fields, source: String?, client: CurlClient, pushLock: PushLock, waitMs: Int,
+    /// With `locations` (the planner's URL) the trail's pending points follow the updates
+    /// (`pushLocations`), and applied points older than `trailDays` are removed first.
+    public func push(_ request: Fields, source: String?, locations: String? = nil, trailDays: Int64 = 7,
+                     client: CurlClient, pushLock: PushLock, waitMs: Int,
                      lock: some Serializer) throws(CarFitError) -> JSON {
         let ifDue = try request.bool("ifDue") ?? false
-        guard let url = source else {
-            throw .invalid("sources.visitUpdates", "No update server is configured: set sources.visitUpdates when opening the core.")
+        guard source != nil || locations != nil else {
+            throw .invalid("sources.visitUpdates", "No update server is configured: set sources.visitUpdates (or sources.locations) when opening the core.")
         }
         let sync = sync
         let clock = clock
@@ -57,7 +60,7 @@ public struct SyncService {
         defer { held.release() }
         var pushed = 0
         var rejected = 0
-        while true {
+        while let url = source {
             let batch = try lock.locked { () throws(CarFitError) -> PushRequest? in
                 let pending = try sync.pending(limit: PushRequest.maxMutations)
                 return pending.isEmpty ? nil : PushRequest(clientId: try sync.state().clientId, mutations: pending)
@@ -91,7 +94,10 @@ public struct SyncService {
             if !outcome.pending.isEmpty { break }
         }
         let pending = try lock.locked { () throws(CarFitError) in try sync.pendingCount() }
-        return .obj(["pushed": .int(pushed), "rejected": .int(rejected), "pending": .int(pending)])
+        var answer = JSONObject(["pushed": .int(pushed), "rejected": .int(rejected), "pending": .int(pending)])
+        let located = try pushLocations(to: locations, trailDays: trailDays, client: client, lock: lock)
+        if locations != nil { answer.appendDistinct("locations", located) }
+        return .object(answer)
     }
 
     /// The answer of an `ifDue` push during the backoff, or nil when a push is due.
