@@ -38,7 +38,7 @@ The protocol, as a real server would do it:
   again after its first answer), ``rejected`` ([{"mutationId", "reason"}]), ``overlaps`` (mutation
   ids that arrived while another request carrying the same id was still being handled),
   ``clientIds``, ``points`` (point id -> how many times it was applied), ``pointsResent`` (point
-  id -> how many times it came again), ``pointOrder`` (the ids in the order first applied),
+  id -> how many times it came again), ``pointOrder`` (the points' ``at`` in the order first applied),
   ``requests`` ([{"method", "path", "bytes", "mutations", "status", "outcome"}],
   the last 10000) and ``faults`` (the faults still armed).
 * ``POST /_control`` with a JSON object arms faults (each member optional; ``count`` is how many
@@ -291,7 +291,7 @@ class SyncServer:
         self.client_ids: list[str] = []
         self.points: dict[str, int] = {}
         self.points_resent: dict[str, int] = {}
-        self.point_order: list[str] = []
+        self.point_order: list[Any] = []
         self.requests: list[dict[str, Any]] = []
         self.last_activity = time.monotonic()
         self._listener: socket.socket | None = None
@@ -585,7 +585,7 @@ class SyncServer:
                     self.points_resent[pid] = self.points_resent.get(pid, 0) + 1
                 else:
                     self.points[pid] = 1
-                    self.point_order.append(pid)
+                    self.point_order.append(p.get("at"))
                 if pid not in applied:
                     applied.append(pid)
             if self.faults.take("drop"):

@@ -21,6 +21,7 @@ from .articles import ArticlesMixin
 from .images import ImagesMixin
 from .sources import SourcesMixin
 from .sync import SyncMixin
+from .location import LocationMixin
 from .events import EventsMixin
 
 __all__ = ["Core", "Request"]
@@ -38,7 +39,7 @@ def _encode(request: Request) -> Optional[bytes]:
 
 
 class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, TransactionsMixin, ArticlesMixin,
-           ImagesMixin, SourcesMixin, SyncMixin, EventsMixin):
+           ImagesMixin, SourcesMixin, SyncMixin, LocationMixin, EventsMixin):
     """An open libcarfit core: database, clock, calendar state and caches.
 
     ``Core(config, **kwargs)`` opens a core; keyword arguments are merged into ``config``
@@ -52,7 +53,8 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
     - ``hour24``: True/False for 24h/12h times (from the locale: LC_ALL, LC_TIME, LANG);
     - ``firstWeekday``: ``"monday"`` or ``"sunday"`` (``"monday"``);
     - ``sources``: http or https URLs each area's refresh fetches from, ``{"visits": url,
-      "articles": url, "catalog": url, "patterns": url, "visitUpdates": url}`` (none);
+      "articles": url, "catalog": url, "patterns": url, "visitUpdates": url, "locations": url}``
+      (none);
     - ``http``: limits on every transfer, a dict of ``timeoutMs`` 1..600000 (10000:
       connecting and each wait for data), ``totalTimeoutMs`` 1..3600000 (120000: the whole
       transfer) and ``maxBodyBytes`` 1..2**40 (268435456: the body once decoded);
@@ -61,6 +63,9 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
     - ``maxRequestBytes``: the largest request accepted, in bytes (536870912);
     - ``importThreads``: 0..64 threads a large visits import parses on besides the calling
       thread; 0 parses on the calling thread alone (one per processor, at most 8).
+    - ``road``: positions, arrivals and departures, ``{"arrivalRadiusMeters": 75,
+      "dwellSeconds": 60, "maxAccuracyMeters": 100, "minDistanceMeters": 20,
+      "minIntervalSeconds": 300, "autoStart": False, "trailDays": 7}`` (these defaults).
 
     The config is strict: a member not listed here (also inside ``sources``, ``http`` and
     ``images``) raises :class:`~carfit.InvalidError` naming it in ``field``, with the nearest
