@@ -30,7 +30,8 @@ The protocol, as a real server would do it:
   Every point id is recorded and applied once; a resent id is named applied again and changes
   nothing. A point without a string ``id`` makes the request a 400. The faults ``fail``,
   ``drop``, ``delay`` and ``partial`` (``name``: how many points the answer names) apply to
-  these requests too.
+  these requests too, and ``overlaps`` lists point ids that arrived while another request
+  carrying them was still being handled.
 * ``GET /visits`` answers the current snapshot: the visits document the server started from, with
   ``visitState`` and ``visitTimeUsed`` as the applied mutations left them.
 * ``GET /_state`` answers what the server saw: ``applied`` (mutation id -> how many times it was
@@ -565,10 +566,24 @@ class SyncServer:
             if not isinstance(p, dict) or not isinstance(p.get("id"), str) or not p["id"]:
                 raise BadRequest(f"points[{i}] needs an id (a non-empty string).")
         record["points"] = len(points)
+        ids = {p["id"] for p in points}
         with self.lock:
+            for pid in ids:
+                if self.in_flight.get(pid, 0) > 0:
+                    self.overlaps.append(pid)
+                self.in_flight[pid] = self.in_flight.get(pid, 0) + 1
             delay = self.faults.take("delay")
-        if delay:
-            self._stopped.wait(delay["ms"] / 1000)
+        try:
+            if delay:
+                self._stopped.wait(delay["ms"] / 1000)
+            return self._answer_points(client_id, points, record)
+        finally:
+            with self.lock:
+                for pid in ids:
+                    self.in_flight[pid] -= 1
+
+    def _answer_points(self, client_id: str, points: list[dict[str, Any]],
+                       record: dict[str, Any]) -> tuple[int, bytes | None]:
         with self.lock:
             if client_id not in self.client_ids:
                 self.client_ids.append(client_id)

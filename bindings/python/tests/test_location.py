@@ -174,3 +174,66 @@ def test_answers_match_the_schema_fragment(lib):
         check("location.report", core.report_location(55.7, 12.5, 500))
         check("location.report", core.report_location(55.7, 12.5, 5))
         check("location.status", core.location_status())
+
+
+PUSHER = """
+import json, sys
+sys.path.insert(0, {binding!r})
+import carfit
+database, url = sys.argv[1], sys.argv[2]
+core = carfit.Core({{"database": database, "now": "2020-09-10T07:00:00Z", "sources": {{"locations": url}}}})
+print("pushing", flush=True)
+try:
+    print(json.dumps(core.push()["locations"]), flush=True)
+except carfit.CarfitError as error:
+    print(json.dumps({{"error": error.code}}), flush=True)
+sys.stdin.read()
+"""
+
+
+def pusher(database, url):
+    import os
+    import subprocess
+    code = PUSHER.format(binding=str(REPO_ROOT / "bindings" / "python"))
+    return subprocess.Popen([sys.executable, "-c", code, str(database), url], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, env=os.environ.copy())
+
+
+def test_two_processes_pushing_one_trail_never_send_a_point_twice_at_once(lib, tmp_path):
+    database = tmp_path / "two.db"
+    with SyncServer(idle_timeout=120) as server:
+        with open_core(database, server) as core:
+            walk(core, 2500)
+        server.control({"delay": {"ms": 300, "count": 2}})
+        pushers = [pusher(database, server.url("/locations")) for _ in range(2)]
+        answers = []
+        for p in pushers:
+            assert p.stdout.readline().strip() == "pushing"
+            answers.append(json.loads(p.stdout.readline()))
+            p.stdin.close()
+            p.wait()
+        assert sum(a["pushed"] for a in answers) == 2500
+        state = server.state()
+        assert state["overlaps"] == [] and len(state["points"]) == 2500
+        assert set(state["points"].values()) == {1} and state["pointsResent"] == {}
+
+
+def test_kill_9_during_a_push_then_every_point_is_applied_once(lib, tmp_path):
+    import signal
+    import time
+    database = tmp_path / "k.db"
+    with SyncServer(idle_timeout=120) as server:
+        with open_core(database, server) as core:
+            walk(core, 30)
+        server.control({"delay": {"ms": 1500, "count": 1}})
+        p = pusher(database, server.url("/locations"))
+        assert p.stdout.readline().strip() == "pushing"
+        time.sleep(0.5)  # the request waits at the server
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        with open_core(database, server) as core:
+            assert core.location_status()["trail"]["pending"] == 30
+            assert core.push()["locations"] == {"pushed": 30, "pending": 0}
+        time.sleep(1.2)  # the killed process's request is handled by now
+        state = server.state()
+        assert len(state["points"]) == 30 and set(state["points"].values()) == {1}
