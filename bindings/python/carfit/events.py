@@ -25,7 +25,7 @@ _PROGRESS_POLL_MS = 50
 
 class Event(TypedDict, total=False):
     """One event of the feed: ``seq``, ``kind`` (``"changed"``, ``"progress"``, ``"source"``,
-    ``"image"``, ``"gap"``) and the members of its kind."""
+    ``"image"``, ``"gap"``, ``"arrival"``, ``"departure"``) and the members of its kind."""
 
     seq: int
     kind: str
@@ -38,6 +38,8 @@ class Event(TypedDict, total=False):
     source: str
     status: str
     url: str
+    key: str
+    at: str
 
 
 class EventBatch(TypedDict):
