@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitHTTP
 import CarFitIO
 import CarFitServices
 import CarFitStore
@@ -173,6 +174,31 @@ final class LocationServiceTests: XCTestCase {
         f.clock = try Clock(zoneName: "Europe/Copenhagen", fixedNow: Instant(milliseconds: 1_599_721_260_000 + 30 * 60_000))
         _ = try f.visits.setState(try ServiceFixture.fields(#"{"key": "\#(LocationServiceTests.keyA)", "state": "Done"}"#))
         XCTAssertEqual(try cards(f)[LocationServiceTests.keyA]?["timeUsedMinutes"], 30)
+    }
+
+    func testAPushOfPointsThatCannotConnectKeepsThemPendingAndBacksOff() throws {
+        let (f, s) = try fixture()
+        try report(s, north: 500, seconds: 0)
+        try report(s, north: 600, seconds: 10)
+        let service = SyncService(db: f.db, clock: f.clock)
+        let lock = PushLock(database: ":memory:")
+        let client = CurlClient(limits: HTTPLimits(timeoutMs: 2000, totalTimeoutMs: 5000))
+        let failure = refusal { () throws(CarFitError) in
+            _ = try service.push(try ServiceFixture.fields("{}"), source: nil, locations: "http://127.0.0.1:1/l",
+                                 client: client, pushLock: lock, waitMs: 1000, lock: f)
+        }
+        XCTAssertEqual(failure?.status, .unavailable)
+        XCTAssertEqual(failure?.extra["reason"], "refused")
+        XCTAssertEqual(try s.status().objectValue?["trail"], .obj(["stored": 2, "pending": 2]))
+        XCTAssertEqual(try s.status().objectValue?["lastPushAt"], .null)
+        XCTAssertEqual(try service.status().objectValue?["consecutiveFailures"], 1)
+        let skipped = try service.push(try ServiceFixture.fields(#"{"ifDue": true}"#), source: nil,
+                                       locations: "http://127.0.0.1:1/l", client: client, pushLock: lock, waitMs: 1000, lock: f)
+        XCTAssertEqual(skipped.objectValue?["skipped"], "backoff")
+        XCTAssertEqual(refusal { () throws(CarFitError) in
+            _ = try service.push(try ServiceFixture.fields("{}"), source: nil, locations: nil, client: client,
+                                 pushLock: lock, waitMs: 0, lock: f)
+        }?.field, "sources.visitUpdates")
     }
 
     func testTheAreasOfTheRoadTables() {
