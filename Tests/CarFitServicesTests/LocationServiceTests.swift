@@ -172,8 +172,13 @@ final class LocationServiceTests: XCTestCase {
         XCTAssertTrue(UUIDv4.isValid(outbox.first?.mutationId ?? ""))
         // Finishing measures from the arrival.
         f.clock = try Clock(zoneName: "Europe/Copenhagen", fixedNow: Instant(milliseconds: 1_599_721_260_000 + 30 * 60_000))
-        _ = try f.visits.setState(try ServiceFixture.fields(#"{"key": "\#(LocationServiceTests.keyA)", "state": "Done"}"#))
+        let answer = try f.visits.setState(try ServiceFixture.fields(#"{"key": "\#(LocationServiceTests.keyA)", "state": "Done"}"#))
         XCTAssertEqual(try cards(f)[LocationServiceTests.keyA]?["timeUsedMinutes"], 30)
+        // The changed card carries the road's members as the list does.
+        guard case .success(let json) = JanssonParser.parse(bytes: answer.bytes), let card = json.objectValue?["visit"]?.objectValue
+        else { return XCTFail("no card") }
+        XCTAssertEqual(card["arrivedAt"], "2020-09-10T07:01:00Z")
+        XCTAssertEqual(card["navigation"]?.objectValue?["geo"], "geo:55.7,12.5")
     }
 
     func testAPushOfPointsThatCannotConnectKeepsThemPendingAndBacksOff() throws {
