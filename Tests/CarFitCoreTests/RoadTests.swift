@@ -114,6 +114,45 @@ final class RoadTests: XCTestCase {
         XCTAssertEqual(metres ?? 0, 6.399413, accuracy: 0.000001)
     }
 
+    /// Points a hair inside and outside each threshold of the rules, 37° east of north from
+    /// Mads Kolding's address (55.7765, 12.5127), by GeographicLib's direct problem:
+    /// `echo "55.7765 12.5127 37 <metres>" | GeodSolve -p 12`.
+    static let fromMads: [(metres: Double, latitude: Double, longitude: Double)] = [
+        (19.999, 55.776643454428644, 12.512891797451321),
+        (20.001, 55.776643468774786, 12.512891816632095),
+        (74.999, 55.777037972273064, 12.513419274081683),
+        (75.001, 55.777037986619121, 12.513419293262835),
+        (149.999, 55.777575947463582, 12.514138577570110),
+        (150.001, 55.777575961809525, 12.514138596751796),
+    ]
+
+    func testEachThresholdAgainstGeographicLib() throws {
+        func point(_ metres: Double, _ seconds: Int64) throws -> LocationReport {
+            let p = try XCTUnwrap(RoadTests.fromMads.first { $0.metres == metres })
+            return LocationReport(latitude: p.latitude, longitude: p.longitude, accuracyMeters: 5,
+                                  at: Instant(milliseconds: RoadTests.base.milliseconds + seconds * 1000))
+        }
+        for p in RoadTests.fromMads {
+            XCTAssertEqual(Geo.distance(55.7765, 12.5127, p.latitude, p.longitude) ?? 0, p.metres, accuracy: 1e-6)
+        }
+        let mads = TrailRule.Point(latitude: 55.7765, longitude: 12.5127, at: RoadTests.base)
+        XCTAssertFalse(TrailRule.stores(try point(19.999, 1), after: mads, config: RoadConfig()))
+        XCTAssertTrue(TrailRule.stores(try point(20.001, 1), after: mads, config: RoadConfig()))
+        let visit = ArrivalRule.Visit(key: VisitKey(visitId: "m", start: RoadTests.base), latitude: 55.7765,
+                                      longitude: 12.5127, isCandidate: true)
+        // 75.001 m is outside: the span restarts; 74.999 m is inside.
+        var step = ArrivalRule.step(try point(74.999, 0), visits: [visit], config: RoadConfig())
+        step = ArrivalRule.step(try point(75.001, 30), visits: step.visits, config: RoadConfig())
+        step = ArrivalRule.step(try point(74.999, 60), visits: step.visits, config: RoadConfig())
+        XCTAssertNil(step.arrived)
+        step = ArrivalRule.step(try point(74.999, 120), visits: step.visits, config: RoadConfig())
+        XCTAssertEqual(step.arrived, visit.key)
+        step = ArrivalRule.step(try point(149.999, 130), visits: step.visits, config: RoadConfig())
+        XCTAssertEqual(step.departed, [])
+        step = ArrivalRule.step(try point(150.001, 140), visits: step.visits, config: RoadConfig())
+        XCTAssertEqual(step.departed, [visit.key])
+    }
+
     // MARK: Arrivals
 
     func testDwellAtFiftyNineSecondsIsNoArrivalAtSixtyItIs() {
