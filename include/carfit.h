@@ -114,6 +114,7 @@ typedef struct carfit_core carfit_core;
  *            "firstWeekday" "monday" or "sunday" ("monday")
  *            "sources"      where each area's refresh fetches, http or https URLs (none):
  *                           {"visits", "articles", "catalog", "patterns", "visitUpdates"}
+ *                           and "locations" (where carfit_sync_push sends positions)
  *            "http"         limits on every transfer: {"timeoutMs": 1..600000 (10000),
  *                           connecting and each wait for data; "totalTimeoutMs":
  *                           1..3600000 (120000), the whole transfer; "maxBodyBytes":
@@ -129,8 +130,13 @@ typedef struct carfit_core carfit_core;
  *                           http or https, a host and an optional port (no path); the
  *                           scheme's port when none is written (the origins of sources.visits
  *                           and sources.visitUpdates)
+ *            "road"         positions, arrivals and departures (see carfit_location_report):
+ *                           {"arrivalRadiusMeters": 1..100000 (75), "dwellSeconds": 0..86400
+ *                           (60), "maxAccuracyMeters": 0..10000 (100), "minDistanceMeters":
+ *                           0..100000 (20), "minIntervalSeconds": 0..86400 (300), "autoStart":
+ *                           bool (false), "trailDays": 0..3650 (7)}
  *          The config is strict, unlike requests: a member not listed here (also inside
- *          sources, http, images and auth) is CARFIT_INVALID with its dotted path in field
+ *          sources, http, images, auth and road) is CARFIT_INVALID with its dotted path in field
  *          ("timezone", "sources.vists") and a message naming the nearest known member when
  *          one is close ("Unknown config member timezone: did you mean timeZone?"), else the
  *          members that object takes. A null member reads as absent.
@@ -237,7 +243,7 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  *          "distanceKm"}. A card is {"visitId", "name", "state", "stateColor", "startTime",
  *          "startTimeUtc", "expectedTime", "tasks", "taskMinutes", "address", "phone",
  *          "latitude", "longitude", "employeeId", "distanceMeters", "distanceKm", "key",
- *          "pending", "timeUsedMinutes"}:
+ *          "pending", "timeUsedMinutes", "arrivedAt", "departedAt", "suggestion", "navigation"}:
  *            state        "Todo", "InProgress", "Done", "Rejected" in any source spelling and
  *                         case ("ToDo", "in_progress"); other values as given; null if absent
  *            stateColor   #4E77D6, #F5C709, #25A87B, #EF6565; #8E8E93 for others
@@ -255,6 +261,15 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  *            timeUsedMinutes  the minutes the washer's Done change recorded, else the source's
  *                         visitTimeUsed (a whole number 0..100000; anything else counts as
  *                         none), else null
+ *            arrivedAt, departedAt  when the washer arrived at and left the visit (UTC
+ *                         instants; see carfit_location_report), else null
+ *            suggestion   "start" (arrived, not left, Todo), "finish" (left, InProgress) or null
+ *            navigation   {"geo": "geo:55.77883,12.52124", "google":
+ *                         "https://www.google.com/maps/dir/?api=1&destination=55.77883,12.52124",
+ *                         "apple": "https://maps.apple.com/?daddr=55.77883,12.52124"}, each
+ *                         coordinate written as the card's own latitude and longitude (the
+ *                         shortest decimal that reads back as the same double); null without
+ *                         both coordinates
  *          A visit belongs to the local day of its start in the core's zone; cards are in
  *          start order, equal starts in snapshot order.
  * Errors:  CARFIT_INVALID (a date that does not exist, e.g. "dates[1]" for "2020-02-30").
@@ -319,6 +334,12 @@ int carfit_visits_refresh(carfit_core *core, const char *request, char **respons
  *                          default the start time of the day's earliest stop
  *            speedKmh      more than 0, at most 300 (30)
  *            detourFactor  1 to 10 (1.3): roads are longer than the geodesic
+ *            keepOrder     true: keep the stops in start-time order and compute only their
+ *                          times (the washer's live arrival estimates; "optimized": false)
+ * Today:   for today's date (by the core's clock and zone), without "start" the plan starts
+ *          from the washer's position when it was reported today (carfit_location_report),
+ *          and without "startTime" at the later of now (rounded down to the minute) and the
+ *          earliest start time of the day's stops. Other dates are planned as described here.
  * Stops:   the day's visits (local day of their start, in the core's zone) in state Todo or
  *          InProgress (the state the card shows: a washer's change counts at once) (any source spelling) that have both coordinates. Every other visit of
  *          the day is listed in "skipped", in start order, with a reason: "state Done",
@@ -478,6 +499,21 @@ int carfit_visits_set_state(carfit_core *core, const char *request, char **respo
  *          (neither "consecutiveFailures" nor "nextAttemptAt" change).
  * Threads: the core is not held while the network is waited for: other calls on the core
  *          (carfit_visits_set_state too) proceed meanwhile.
+ * Positions: with "sources": {"locations": url} the push also sends the trail's pending
+ *          points (see carfit_location_report), after the updates and under the same lock:
+ *          POST {"clientId", "points": [{"id", "latitude", "longitude", "accuracyMeters",
+ *          "at"}]}, oldest first, at most 1000 a request; the server must record every id,
+ *          apply each point once (a resent id is named applied again) and answer 200
+ *          {"applied": [id...]}. Applied points leave the location outbox; points an answer
+ *          does not name stay pending for the next push; a point is sent again only after its
+ *          request failed. Any failure (the reasons above; "malformed" for an answer that is
+ *          not {"applied": [strings]}) makes the push CARFIT_UNAVAILABLE with the same backoff
+ *          and status bookkeeping as the updates, the failed request's points all pending.
+ *          Each push first removes applied points older than road.trailDays by the core's
+ *          clock. The response then gains "locations": {"pushed": points applied, "pending":
+ *          points left}; carfit_location_status's "lastPushAt" is the last request answered.
+ *          Either source alone may be configured; with neither the push is CARFIT_INVALID
+ *          ("sources.visitUpdates").
  */
 int carfit_sync_push(carfit_core *core, const char *request, char **response);
 
@@ -494,6 +530,74 @@ int carfit_sync_push(carfit_core *core, const char *request, char **response);
  * Errors:  CARFIT_STORAGE (the database cannot be read).
  */
 int carfit_sync_status(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
+ * Location: the washer on the road
+ *
+ * The host reports the device's positions; the core keeps a trail of the significant ones,
+ * tells when the washer has arrived at a visit and left it, and sends the trail to the planner
+ * (carfit_sync_push, "sources": {"locations": url}). The config's "road" member sets the
+ * rules (see carfit_open): arrivalRadiusMeters, dwellSeconds, maxAccuracyMeters,
+ * minDistanceMeters, minIntervalSeconds, autoStart, trailDays. Distances are geodesic (WGS84,
+ * Karney), instants by the core's clock.
+ *
+ * Counting reports. Only a report with accuracyMeters <= maxAccuracyMeters counts: it alone
+ * enters the trail, moves the position and decides arrivals and departures. A less accurate
+ * report is accepted and answered, and changes nothing else.
+ * The trail. A counting report is stored when it is the first, or is at least
+ * minDistanceMeters from the last stored point, or at least minIntervalSeconds after it. Each
+ * stored point has an "id" (a random UUID) and waits in the location outbox until the planner
+ * applied it; applied points older than trailDays are removed by the next push. The position
+ * is the last counting report.
+ * Arrival. The washer has arrived at a visit when counting reports within arrivalRadiusMeters
+ * of the visit's coordinates span at least dwellSeconds with no counting report outside the
+ * radius between them; "arrivedAt" is the "at" of the report that completes the span. Only
+ * today's visits (by the core's clock and zone) in state Todo (as the card shows it) with no
+ * arrival yet arrive; one a report: of several, the earliest start wins, then the smaller key
+ * by code points, and another may arrive on a later report. A visit arrives once: its card
+ * gains "arrivedAt", and the change feed gets {"kind": "arrival", "key", "at"}. With
+ * "autoStart": true the arrival also changes the visit to InProgress exactly as
+ * carfit_visits_set_state would, at arrivedAt (outbox entry included; a visit without a
+ * visitId is not started).
+ * Departure. After an arrival, the first counting report farther than twice the radius: the
+ * card's "departedAt" and {"kind": "departure", "key", "at"}.
+ * Cards (carfit_visits_list) carry "arrivedAt", "departedAt" (instants or null) and
+ * "suggestion": "start" when arrived, not departed and Todo; "finish" when departed and
+ * InProgress; else null. Arrivals and departures are changes of the "visits" and "location"
+ * areas of the change feed, stored points and the position of "location".
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_location_report (method "location.report") — the device's position.
+ *
+ * Takes:   {"latitude": -90..90, "longitude": -180..180, "accuracyMeters": 0..10000 (the
+ *          device's accuracy radius), "at": instant (optional: the core's clock; ISO 8601 with
+ *          "Z" or an offset)}; the three numbers are required.
+ * Returns: {"stored": bool (the report joined the trail), "arrived": [keys] (at most one),
+ *          "departed": [keys], "position": {"latitude", "longitude", "accuracyMeters", "at"} |
+ *          null (the position after the report; null before any counting report)}; instants
+ *          are UTC, with milliseconds when they have any. The caller owns the response.
+ * Durable: the report's effects (its point, the position, arrivals, departures, an autoStart
+ *          change with its outbox entry) are one SQLite transaction.
+ * Errors:  CARFIT_BAD_JSON; CARFIT_INVALID with field "latitude", "longitude" or
+ *          "accuracyMeters" (missing, not a number, not finite, out of range) or "at" (not an
+ *          instant with a zone, or older than the newest accepted report, counting or not;
+ *          equal instants are accepted). A refused report changes nothing.
+ *          CARFIT_STORAGE.
+ */
+int carfit_location_report(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_location_status (method "location.status") — the position and the trail.
+ *
+ * Takes:   no members.
+ * Returns: {"position": {"latitude", "longitude", "accuracyMeters", "at"} | null, "trail":
+ *          {"stored": points kept, "pending": points the planner has not applied},
+ *          "lastPushAt": the last successful location push, or null}. Stored in the
+ *          database: it survives closing and reopening. The caller owns the response.
+ * Errors:  CARFIT_STORAGE (the database cannot be read).
+ */
+int carfit_location_status(carfit_core *core, const char *request, char **response);
 
 /* ---------------------------------------------------------------------------------------------
  * Calendar: the month grid that drives the list
@@ -1145,7 +1249,7 @@ int carfit_auth_status(carfit_core *core, const char *request, char **response);
  *   {"kind": "changed", "areas": [...]}  after every commit that changed stored data, naming
  *       the areas whose documents may now answer differently, in this order: "visits",
  *       "calendar", "articles", "catalog", "cart", "orders", "employees", "session",
- *       "transactions", "insights", "patterns", "sources", "outbox". The areas follow from the
+ *       "transactions", "insights", "patterns", "sources", "outbox", "location". The areas follow from the
  *       tables the commit wrote; a commit that was rolled back publishes nothing. The state
  *       held in memory publishes too: a login or logout ("session"), a change of the calendar's
  *       displayed month or selected days ("calendar"), as they change what carfit_session_get
@@ -1171,6 +1275,9 @@ int carfit_auth_status(carfit_core *core, const char *request, char **response);
  *       answer of a source (e.g. "visits", "visitUpdates") since the token was last set with
  *       carfit_auth_set, or since opening: show a sign-in. Later refusals publish nothing
  *       until carfit_auth_set is called again. Never carries the token.
+ *   {"kind": "arrival", "key", "at"}, {"kind": "departure", "key", "at"}  when a position
+ *       report decided that the washer arrived at or left the visit of that card key (see
+ *       carfit_location_report), after its commit's "changed" event.
  *   {"kind": "gap"}  the events after the reader's "after" are no longer all kept: read every
  *       document again.
  *

@@ -67,6 +67,7 @@ final class Core: Serializer, @unchecked Sendable {
     var articles: ArticlesService { ArticlesService(articles: ArticleStore(db), clock: clock) }
     var sources: SourcesService { SourcesService(sources: SourceStore(db), clock: clock, config: config.sources) }
     var sync: SyncService { SyncService(db: db, clock: clock) }
+    var location: LocationService { LocationService(db: db, clock: clock, config: config.road) }
     var images: ImagesService { ImagesService(patterns: PatternStore(db), images: imagePipeline) }
     var feed: EventsService { EventsService(hub: events) }
     var auth: AuthService { AuthService(auth: http.auth) }

@@ -38,11 +38,24 @@ enum Manifest {
         // Sync
         Operation("sync.push", "carfit_sync_push", request: "ifDue?", .selfLocking,
                   .object { core, request throws(CarFitError) in
-                      try core.sync.push(request, source: core.config.sources.visitUpdates, client: core.http,
+                      try core.sync.push(request, source: core.config.sources.visitUpdates,
+                                         locations: core.config.sources.locations, trailDays: core.config.road.trailDays,
+                                         client: core.http,
                                          pushLock: core.pushLock, waitMs: core.config.http.totalTimeoutMs, lock: core)
                   }),
         Operation("sync.status", "carfit_sync_status", request: "none", .serialized,
                   .object { core, _ throws(CarFitError) in try core.sync.status() }),
+
+        // Location
+        Operation("location.report", "carfit_location_report", request: "latitude, longitude, accuracyMeters, at?", .serialized,
+                  .object { core, request throws(CarFitError) in
+                      let reported = try core.location.report(request)
+                      for (key, at) in reported.departures { core.events.publish(.departure(key: key.text, at: at)) }
+                      for (key, at) in reported.arrivals { core.events.publish(.arrival(key: key.text, at: at)) }
+                      return reported.json
+                  }),
+        Operation("location.status", "carfit_location_status", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in try core.location.status() }),
 
         // Calendar
         Operation("calendar.get", "carfit_calendar_get", request: "none", .serialized,

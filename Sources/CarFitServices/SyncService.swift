@@ -40,11 +40,14 @@ public struct SyncService {
     /// backoff lasts, or while another push of the database runs. The requests go through
     /// `client` with the planner's token where it belongs. `lock` is held only around
     /// database work, never while the network is waited for.
-    public func push(_ request: Fields, source: String?, client: HTTPClient, pushLock: PushLock, waitMs: Int,
+    /// With `locations` (the planner's URL) the trail's pending points follow the updates
+    /// (`pushLocations`), and applied points older than `trailDays` are removed first.
+    public func push(_ request: Fields, source: String?, locations: String? = nil, trailDays: Int64 = 7,
+                     client: HTTPClient, pushLock: PushLock, waitMs: Int,
                      lock: some Serializer) throws(CarFitError) -> JSON {
         let ifDue = try request.bool("ifDue") ?? false
-        guard let url = source else {
-            throw .invalid("sources.visitUpdates", "No update server is configured: set sources.visitUpdates when opening the core.")
+        guard source != nil || locations != nil else {
+            throw .invalid("sources.visitUpdates", "No update server is configured: set sources.visitUpdates (or sources.locations) when opening the core.")
         }
         let sync = sync
         let clock = clock
@@ -68,7 +71,7 @@ public struct SyncService {
         defer { held.release() }
         var pushed = 0
         var rejected = 0
-        while true {
+        while let url = source {
             let batch = try lock.locked { () throws(CarFitError) -> PushRequest? in
                 let pending = try sync.pending(limit: PushRequest.maxMutations)
                 return pending.isEmpty ? nil : PushRequest(clientId: try sync.state().clientId, mutations: pending)
@@ -78,19 +81,7 @@ public struct SyncService {
             do throws(CarFitError) {
                 outcome = try SyncService.send(batch, to: url, client: client)
             } catch {
-                try lock.locked { () throws(CarFitError) in
-                    try db.transaction { () throws(CarFitError) in
-                        var state = try sync.state()
-                        if error.status == .unauthorized {
-                            state.refused(at: clock.now, error: error)
-                        } else {
-                            var random = SystemRandomNumberGenerator()
-                            state.failed(at: clock.now, error: error, random: &random)
-                        }
-                        try sync.save(state)
-                    }
-                }
-                if error.status == .unauthorized { client.auth.pushWasRefused() }
+                try recordFailure(error, client: client, lock: lock)
                 throw error
             }
             let counts = try lock.locked { () throws(CarFitError) in
@@ -107,7 +98,32 @@ public struct SyncService {
             if !outcome.pending.isEmpty { break }
         }
         let pending = try lock.locked { () throws(CarFitError) in try sync.pendingCount() }
-        return .obj(["pushed": .int(pushed), "rejected": .int(rejected), "pending": .int(pending)])
+        var answer = JSONObject(["pushed": .int(pushed), "rejected": .int(rejected), "pending": .int(pending)])
+        let located = try pushLocations(to: locations, trailDays: trailDays, client: client, lock: lock)
+        if locations != nil { answer.appendDistinct("locations", located) }
+        return .object(answer)
+    }
+
+    /// Records a failed request of the push in the sync state: a 401 or 403 as a refusal that
+    /// does not grow the backoff (and stops `ifDue` pushes until a new token), anything else as
+    /// a failure that sets the backoff.
+    func recordFailure(_ error: CarFitError, client: HTTPClient, lock: some Serializer) throws(CarFitError) {
+        let sync = sync
+        let clock = clock
+        let db = db
+        try lock.locked { () throws(CarFitError) in
+            try db.transaction { () throws(CarFitError) in
+                var state = try sync.state()
+                if error.status == .unauthorized {
+                    state.refused(at: clock.now, error: error)
+                } else {
+                    var random = SystemRandomNumberGenerator()
+                    state.failed(at: clock.now, error: error, random: &random)
+                }
+                try sync.save(state)
+            }
+        }
+        if error.status == .unauthorized { client.auth.pushWasRefused() }
     }
 
     /// The answer of an `ifDue` push during the backoff, or nil when a push is due.

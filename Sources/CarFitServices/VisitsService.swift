@@ -59,6 +59,7 @@ public struct VisitsService {
               let card = try DayListWriter.card(
                 key, on: date, clock: clock, hour24: clock.hour24,
                 local: try sync.shown(startingIn: clock.dayRange(for: date)),
+                arrivals: try LocationStore(db).arrivals(startingIn: clock.dayRange(for: date)),
                 rows: { range, add throws(CarFitError) in try store.forEachVisit(startingIn: range, add) })
         else {
             throw CarFitError(.internal, "The changed visit has no card on its own day.")
@@ -106,9 +107,11 @@ public struct VisitsService {
         let hour24 = try request.bool("hour24") ?? clock.hour24
         let store = visits
         let sync = sync
+        let road = LocationStore(db)
         var writer = DayListWriter(clock: clock, hour24: hour24)
         for date in dates {
-            try writer.writeDay(date, local: try sync.shown(startingIn: clock.dayRange(for: date))) {
+            let range = clock.dayRange(for: date)
+            try writer.writeDay(date, local: try sync.shown(startingIn: range), arrivals: try road.arrivals(startingIn: range)) {
                 range, add throws(CarFitError) in
                 try store.forEachVisit(startingIn: range, employeeId: employee, add)
             }
@@ -204,9 +207,24 @@ public struct VisitsService {
 
     /// The order to drive a day's open visits in, with arrival and departure times.
     public func plan(_ request: Fields) throws(CarFitError) -> JSON {
-        let plan = try PlanRequest(request)
+        var plan = try PlanRequest(request)
         let visits = try visitsOn(plan.date, employeeId: plan.employeeId)
+        if plan.date == clock.today { try live(&plan, visits: visits) }
         return try DayPlan(request: plan, visits: visits, clock: clock).json
+    }
+
+    /// Today's plan starts from where and when the washer is: without `start`, the position
+    /// when it was reported today; without `startTime`, the later of now (rounded down to the
+    /// minute) and the earliest start of the day's stops.
+    func live(_ plan: inout PlanRequest, visits: [Visit]) throws(CarFitError) {
+        if plan.start == nil, let position = try LocationStore(db).state().position,
+           clock.localDate(position.at) == plan.date {
+            plan.start = PlanRequest.Point(latitude: position.latitude, longitude: position.longitude)
+        }
+        if plan.startMinute == nil,
+           let first = visits.first(where: { DayPlan.skipReason($0) == nil && $0.coordinate != nil }) {
+            plan.startMinute = max(clock.localMinuteOfDay(clock.now), clock.localMinuteOfDay(first.start))
+        }
     }
 
     /// The visits whose local start day is `date`, in start order (ties in snapshot order),

@@ -211,6 +211,40 @@ enum Schema {
             at_ms INTEGER NOT NULL
         );
         """,
+        // The washer on the road: the trail of positions (each point waits in the location
+        // outbox until the planner applied it), each visit's arrival and departure, the run of
+        // reports within each visit's radius, and the last position.
+        """
+        CREATE TABLE road_points (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,              -- a UUID, made once
+            latitude REAL NOT NULL,
+            longitude REAL NOT NULL,
+            accuracy REAL NOT NULL,               -- metres
+            at_ms INTEGER NOT NULL,
+            pushed INTEGER NOT NULL DEFAULT 0 CHECK (pushed IN (0, 1))
+        );
+        CREATE INDEX road_points_pending ON road_points (pushed, seq);
+        CREATE TABLE road_arrivals (
+            visit_key TEXT PRIMARY KEY,
+            start_ms INTEGER NOT NULL,
+            arrived_ms INTEGER NOT NULL,
+            departed_ms INTEGER
+        );
+        CREATE INDEX road_arrivals_by_start ON road_arrivals (start_ms);
+        CREATE TABLE road_dwell (
+            visit_key TEXT PRIMARY KEY,
+            inside_since_ms INTEGER NOT NULL
+        );
+        CREATE TABLE road_state (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            newest_ms INTEGER,                    -- the newest accepted report
+            latitude REAL, longitude REAL, accuracy REAL, at_ms INTEGER,   -- the position
+            stored_latitude REAL, stored_longitude REAL, stored_ms INTEGER, -- the last stored point
+            last_push_ms INTEGER
+        );
+        INSERT INTO road_state (id) VALUES (1);
+        """,
     ]
 
     /// The indexes of `table` as the migrations left them in the database: each name with its

@@ -55,6 +55,29 @@ final class EventsABITests: ABITestCase {
         XCTAssertEqual(none.last, all.count)
     }
 
+    /// A report that completes an arrival commits its changes (the visits and location areas),
+    /// then publishes the arrival; the report that leaves publishes the departure; a report that
+    /// stores nothing new still moves the position (location only).
+    func testArrivalsAndDeparturesFollowTheirCommit() throws {
+        let core = try TestCore(lib, config: #"{"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen"}"#)
+        XCTAssertEqual(core.call("visits.import", try sample()).status, 0)
+        let start = events(core).last ?? 0
+        // Mads Kolding's visit of the sample day (Todo) is at 55.7765, 12.5127.
+        for (latitude, at) in [(55.7765, "07:00:00"), (55.77651, "07:01:00"), (55.7800, "07:05:00")] {
+            let reply = core.call("location.report", #"{"latitude": \#(latitude), "longitude": 12.5127, "accuracyMeters": 5, "at": "2020-09-10T\#(at)Z"}"#)
+            XCTAssertEqual(reply.status, 0, reply.text ?? "")
+        }
+        let feed = events(core, after: start).events
+        let kinds = feed.map { $0["kind"] as? String ?? "" }
+        XCTAssertEqual(kinds, ["changed", "changed", "arrival", "changed", "departure"])
+        XCTAssertEqual(feed[0]["areas"] as? [String], ["location"])
+        XCTAssertEqual(feed[1]["areas"] as? [String], ["visits", "location"])
+        XCTAssertEqual(feed[2]["key"] as? String, "ec94deca-d66a-4d62-b049-72414870de00|1599729300000|0")
+        XCTAssertEqual(feed[2]["at"] as? String, "2020-09-10T07:01:00Z")
+        XCTAssertEqual(feed[3]["areas"] as? [String], ["visits", "location"])
+        XCTAssertEqual(feed[4]["at"] as? String, "2020-09-10T07:05:00Z")
+    }
+
     func testARequestOutOfRangeIsInvalid() throws {
         let core = try TestCore(lib)
         XCTAssertEqual(core.call("events.wait", #"{"timeoutMs": 60001}"#).field, "timeoutMs")

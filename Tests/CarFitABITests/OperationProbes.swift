@@ -107,6 +107,18 @@ enum OperationProbes {
                 XCTAssertEqual(r.string("clientId")?.count, 36, m)
                 XCTAssertEqual(r.list("rejected").count, 0, m)
             },
+            "location.report": OperationProbe(
+                request: #"{"latitude": 55.7, "longitude": 12.5, "accuracyMeters": 10, "at": "2020-09-10T07:00:00Z"}"#) { r, core, m in
+                XCTAssertEqual(r.object["stored"] as? Bool, true, m)
+                XCTAssertEqual(r.strings("arrived"), [], m)
+                XCTAssertEqual(r.dict("position").string("at"), "2020-09-10T07:00:00Z", m)
+                XCTAssertEqual(core.call("location.status", "{}").dict("trail").int("pending"), 1, m)
+            },
+            "location.status": OperationProbe(request: "{}") { r, _, m in
+                XCTAssertTrue(r.object["position"] is NSNull, m)
+                XCTAssertEqual(r.dict("trail").int("stored"), 0, m)
+                XCTAssertTrue(r.object["lastPushAt"] is NSNull, m)
+            },
             "visits.plan": OperationProbe(request: #"{"date": "2020-09-10"}"#) { r, _, m in
                 XCTAssertEqual(r.string("date"), "2020-09-10", m)
                 XCTAssertEqual(r.string("startTime"), "10:40", m)

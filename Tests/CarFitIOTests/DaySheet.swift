@@ -64,6 +64,19 @@ extension DaySheet.Card {
             "key": .string(VisitKey(visitId: v.visitId, start: v.start, repetition: v.repetition).text),
             "pending": .bool(false),
             "timeUsedMinutes": .int(v.timeUsed),
+            "arrivedAt": .null,
+            "departedAt": .null,
+            "suggestion": .null,
+            "navigation": navigation,
         ])
+    }
+
+    /// The navigation links from the card's own number texts, null without both coordinates.
+    var navigation: JSON {
+        guard let c = visit.coordinate, c.latitude.isFinite, c.longitude.isFinite else { return .null }
+        let links = Navigation.links(latitude: JSON.num(c.latitude).encoded(), longitude: JSON.num(c.longitude).encoded())
+        var object = JSONObject()
+        for link in links { object.appendDistinct(link.member, .string(link.url)) }
+        return .object(object)
     }
 }

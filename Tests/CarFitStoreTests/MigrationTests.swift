@@ -6,10 +6,10 @@ import CarFitCore
 /// it with its rows kept, a newer one is refused and left as it was.
 final class MigrationTests: XCTestCase {
     private let tables = ["articles", "cart_lines", "employees", "local_changes", "login_guard", "meta", "order_lines",
-                          "orders", "patterns", "products", "source_state", "sync_rejected", "sync_state", "transactions",
+                          "orders", "patterns", "products", "road_arrivals", "road_dwell", "road_points", "road_state", "source_state", "sync_rejected", "sync_state", "transactions",
                           "visit_local", "visits"]
     private let indexes = ["articles_by_published", "local_changes_by_key", "local_changes_pending", "orders_by_employee",
-                           "transactions_by_category", "visit_local_by_start", "visits_by_day", "visits_by_key"]
+                           "road_arrivals_by_start", "road_points_pending", "transactions_by_category", "visit_local_by_start", "visits_by_day", "visits_by_key"]
 
     private func names(_ db: Database, type: String) throws -> [String] {
         try db.query("SELECT name FROM sqlite_master WHERE type = ?1 AND name NOT LIKE 'sqlite_%' ORDER BY name",
@@ -21,7 +21,7 @@ final class MigrationTests: XCTestCase {
 
     func testFreshDatabaseGetsTheLatestSchema() throws {
         let db = try Database(path: ":memory:")
-        XCTAssertEqual(Schema.currentVersion, 8)
+        XCTAssertEqual(Schema.currentVersion, 9)
         XCTAssertEqual(try db.scalarInt("PRAGMA user_version"), Schema.currentVersion)
         XCTAssertEqual(try names(db, type: "table"), tables)
         XCTAssertEqual(try names(db, type: "index"), indexes)

@@ -130,6 +130,8 @@ final class ManifestTests: XCTestCase {
                  request: #"{"key": "ec94deca-d66a-4d62-b049-72414870de00|1599729300000|0", "state": "InProgress"}"#),
             Step(method: "sync.push", request: "{}"),
             Step(method: "sync.status", request: "{}"),
+            Step(method: "location.report", request: #"{"latitude": 55.7, "longitude": 12.5, "accuracyMeters": 10}"#),
+            Step(method: "location.status", request: "{}"),
             Step(method: "calendar.get", request: "{}"),
             Step(method: "calendar.next", request: "{}"),
             Step(method: "calendar.select", request: #"{"date": "2020-12-05"}"#),

@@ -25,13 +25,22 @@ The protocol, as a real server would do it:
   visit's present state, or a field of the wrong type is rejected with a reason. A body that is
   not such a document (not JSON, no ``mutations`` array, a mutation without a string
   ``mutationId``) is answered 400 and applies nothing.
+* ``POST <any path>`` with ``{"clientId", "points": [{"id", "latitude", "longitude",
+  "accuracyMeters", "at"}]}`` (the washer's positions) answers 200 ``{"applied": [id...]}``.
+  Every point id is recorded and applied once; a resent id is named applied again and changes
+  nothing. A point without a string ``id`` makes the request a 400. The faults ``fail``,
+  ``drop``, ``delay`` and ``partial`` (``name``: how many points the answer names) apply to
+  these requests too, and ``overlaps`` lists point ids that arrived while another request
+  carrying them was still being handled.
 * ``GET /visits`` answers the current snapshot: the visits document the server started from, with
   ``visitState`` and ``visitTimeUsed`` as the applied mutations left them.
 * ``GET /_state`` answers what the server saw: ``applied`` (mutation id -> how many times it was
   applied: always 1 unless exactly-once broke), ``resent`` (mutation id -> how many times it came
   again after its first answer), ``rejected`` ([{"mutationId", "reason"}]), ``overlaps`` (mutation
   ids that arrived while another request carrying the same id was still being handled),
-  ``clientIds``, ``requests`` ([{"method", "path", "bytes", "mutations", "status", "outcome"}],
+  ``clientIds``, ``points`` (point id -> how many times it was applied), ``pointsResent`` (point
+  id -> how many times it came again), ``pointOrder`` (the points' ``at`` in the order first applied),
+  ``requests`` ([{"method", "path", "bytes", "mutations", "status", "outcome"}],
   the last 10000) and ``faults`` (the faults still armed).
 * ``POST /_control`` with a JSON object arms faults (each member optional; ``count`` is how many
   of the next update requests it affects):
@@ -281,6 +290,9 @@ class SyncServer:
         self.overlaps: list[str] = []
         self.in_flight: dict[str, int] = {}
         self.client_ids: list[str] = []
+        self.points: dict[str, int] = {}
+        self.points_resent: dict[str, int] = {}
+        self.point_order: list[Any] = []
         self.requests: list[dict[str, Any]] = []
         self.last_activity = time.monotonic()
         self._listener: socket.socket | None = None
@@ -423,6 +435,9 @@ class SyncServer:
                 "rejected": list(self.rejected),
                 "overlaps": list(self.overlaps),
                 "clientIds": list(self.client_ids),
+                "points": dict(self.points),
+                "pointsResent": dict(self.points_resent),
+                "pointOrder": list(self.point_order),
                 "requests": list(self.requests),
                 "faults": self.faults.describe(),
             }
@@ -515,6 +530,8 @@ class SyncServer:
         if not isinstance(document, dict):
             raise BadRequest("The body must be a JSON object.")
         client_id = document.get("clientId")
+        if "points" in document and "mutations" not in document:
+            return self.push_points(client_id, document.get("points"), record)
         mutations = document.get("mutations")
         if not isinstance(client_id, str) or not isinstance(mutations, list):
             raise BadRequest("The body needs clientId (a string) and mutations (an array).")
@@ -540,6 +557,61 @@ class SyncServer:
             with self.lock:
                 for mid in set(ids):
                     self.in_flight[mid] -= 1
+
+    def push_points(self, client_id: Any, points: Any, record: dict[str, Any]) -> tuple[int, bytes | None]:
+        """Handles one request of positions: each point id applied once."""
+        if not isinstance(client_id, str) or not isinstance(points, list):
+            raise BadRequest("The body needs clientId (a string) and points (an array).")
+        for i, p in enumerate(points):
+            if not isinstance(p, dict) or not isinstance(p.get("id"), str) or not p["id"]:
+                raise BadRequest(f"points[{i}] needs an id (a non-empty string).")
+        record["points"] = len(points)
+        ids = {p["id"] for p in points}
+        with self.lock:
+            for pid in ids:
+                if self.in_flight.get(pid, 0) > 0:
+                    self.overlaps.append(pid)
+                self.in_flight[pid] = self.in_flight.get(pid, 0) + 1
+            delay = self.faults.take("delay")
+        try:
+            if delay:
+                self._stopped.wait(delay["ms"] / 1000)
+            return self._answer_points(client_id, points, record)
+        finally:
+            with self.lock:
+                for pid in ids:
+                    self.in_flight[pid] -= 1
+
+    def _answer_points(self, client_id: str, points: list[dict[str, Any]],
+                       record: dict[str, Any]) -> tuple[int, bytes | None]:
+        with self.lock:
+            if client_id not in self.client_ids:
+                self.client_ids.append(client_id)
+            fail = self.faults.take("fail")
+            if fail:
+                record["outcome"] = "fail"
+                return fail["status"], json.dumps({"error": "Injected failure."}).encode()
+            partial = self.faults.take("partial")
+            handled = points[:partial["name"]] if partial and partial["apply"] == "named" else points
+            applied: list[str] = []
+            for p in handled:
+                pid = p["id"]
+                if pid in self.points:
+                    self.points_resent[pid] = self.points_resent.get(pid, 0) + 1
+                else:
+                    self.points[pid] = 1
+                    self.point_order.append(p.get("at"))
+                if pid not in applied:
+                    applied.append(pid)
+            if self.faults.take("drop"):
+                record["outcome"] = "drop"
+                return 200, None
+            if partial:
+                named = {p["id"] for p in points[:partial["name"]]}
+                applied = [i for i in applied if i in named]
+                record["outcome"] = "partial"
+        record.setdefault("outcome", "ok")
+        return 200, json.dumps({"applied": applied}).encode()
 
     def _answer(self, mutations: list[dict[str, Any]], record: dict[str, Any]) -> tuple[int, bytes | None]:
         with self.lock:

@@ -799,7 +799,7 @@ def test_update_server_applies_each_change_once(fresh_app: App) -> None:
     changed = app.ok("visits.set_state", {"key": todo["key"], "state": "InProgress"})["visit"]
     assert changed["pending"] is True and changed["state"] == "InProgress"
     assert server_visit(app, todo)["visitState"] == "ToDo"  # as the sample spells it
-    assert app.ok("sync.push") == {"pushed": 1, "rejected": 0, "pending": 0}
+    assert app.ok("sync.push") == {"pushed": 1, "rejected": 0, "pending": 0, "locations": {"pushed": 0, "pending": 0}}
     assert server_visit(app, todo)["visitState"] == "InProgress"
     status, _, data = app.request("GET", "/sample/visit-updates")
     seen = json.loads(data)
@@ -866,7 +866,7 @@ def test_offline_sources_fail_as_no_connection() -> None:
         assert (status, json.loads(data)) == (200, {"offline": False})
         assert app.ok("visits.refresh")["imported"] == 7
         assert app.ok("sources.status")["offline"] is False
-        assert app.ok("sync.push") == {"pushed": 1, "rejected": 0, "pending": 0}
+        assert app.ok("sync.push") == {"pushed": 1, "rejected": 0, "pending": 0, "locations": {"pushed": 0, "pending": 0}}
     finally:
         app.stop()
     assert app.process.returncode == 0
@@ -1159,3 +1159,52 @@ def test_a_refused_push_shows_the_sign_in_banner_and_a_token_sends_the_changes(b
     finally:
         app.stop()
     assert app.process.returncode == 0
+# The washer on the road
+# -------------------------------------------------------------------------------------------
+
+
+def test_sample_planner_applies_each_point_once_and_sync_sends_the_trail(fresh_app: App) -> None:
+    app = fresh_app
+    status, _, data = app.request("GET", "/sample/drive.json")
+    drive = json.loads(data)
+    assert status == 200 and len(drive["points"]) > 100
+    for point in drive["points"][:40]:
+        app.ok("location.report", point)
+    trail = app.ok("location.status")["trail"]
+    assert trail["pending"] == trail["stored"] > 0
+    assert app.ok("sync.push")["locations"] == {"pushed": trail["stored"], "pending": 0}
+    points = json.loads(app.request("GET", "/sample/locations")[2])["points"]
+    assert len(points) == trail["stored"] and [p["at"] for p in points] == sorted(p["at"] for p in points)
+    # A resent point is named applied again and kept once; a body without point ids is a 400.
+    again = json.dumps({"clientId": "x", "points": points[:1]}).encode()
+    status, _, _ = app.request("POST", "/sample/locations", again, {"Content-Type": "application/json"})
+    assert status == 401
+    status, _, data = app.request("POST", "/sample/locations", again, {"Content-Type": "application/json", **PLANNER})
+    assert status == 200 and json.loads(data) == {"applied": [points[0]["id"]]}
+    assert len(json.loads(app.request("GET", "/sample/locations")[2])["points"]) == trail["stored"]
+    status, _, _ = app.request("POST", "/sample/locations", b'{"points": [{"at": 1}]}', PLANNER)
+    assert status == 400
+
+
+def test_simulating_the_drive_shows_the_position_arrivals_and_navigation(fresh_app: App, browser: Browser) -> None:
+    app = fresh_app
+    open_screen(browser, app, "day")
+    mads = today_cards(app)["Mads Kolding"]
+    href = browser.execute("return document.querySelector(arguments[0]).getAttribute('href')",
+                           card_css(mads) + ' .navigation a[data-link="google"]')
+    assert href == mads["navigation"]["google"]
+    assert browser.find_all(".plan [data-hook=position]") == []
+    browser.click("#drive-simulate")
+    browser.wait(lambda: "arrivals" in message(browser), "the drive's summary")
+    settle(browser)
+    assert message(browser).startswith("Drove ")
+    card = today_cards(app)["Mads Kolding"]
+    assert card["arrivedAt"] is not None and card["departedAt"] is not None
+    text = browser.text(card_css(mads) + " .suggestion")
+    assert text == "Arrived " + card["arrivedAt"][11:16] + ", left " + card["departedAt"][11:16]
+    assert browser.find_all(".plan [data-hook=position]")
+    no_script_errors(browser)
+    shot(browser, "day-drive")
+    # Driving again reports nothing older than the position.
+    browser.click("#drive-simulate")
+    browser.wait(lambda: "already" in message(browser), "the second drive's message")

@@ -29,6 +29,9 @@ cart) comes from the core. The server only forwards:
     GET  /sample/<file>    the bundled sample documents: the core's sources (see SampleSources)
     POST /sample/visit-updates      the update server the core pushes the washer's changes to
                            (401 without the planner's token)
+    POST /sample/locations          the planner the core pushes the washer's positions to
+                           (401 without the planner's token)
+    GET  /sample/drive.json         a recorded drive through the sample day ("simulate the drive")
     GET  /sample/patterns/random    one new pattern a call (its image at /sample/patterns/<n>.png)
     GET|POST /sample/network        {"offline": bool}: read or set whether the sample sources
                            are reachable (--offline starts them unreachable)
@@ -79,6 +82,8 @@ METHODS = frozenset(
         "sync.status",
         "auth.set",
         "auth.status",
+        "location.report",
+        "location.status",
         "sources.status",
         "calendar.get",
         "calendar.next",
@@ -209,6 +214,8 @@ class SampleSources:
       applied once, to every record of its visit (visitId and startTimeUtc as an instant); one
       seen before gets its first answer again and changes nothing; a visit the snapshot does
       not have is rejected;
+    - the planner's positions (POST /sample/locations): each point id is applied once; one seen
+      before is named applied again and changes nothing;
     - a pattern source that answers one new pattern a call, as colourlovers' patterns/random
       does, with an image this server draws;
     - whether all of it is reachable: offline, every request is reset unanswered, as a lost
@@ -228,6 +235,8 @@ class SampleSources:
         #: How many times a mutation came again after its first answer.
         self.resent = 0
         self.patterns_served = 0
+        #: The positions applied, by point id, in order.
+        self.points: Dict[str, Dict[str, Any]] = {}
 
     def visits_document(self) -> bytes:
         with self.lock:
@@ -266,6 +275,23 @@ class SampleSources:
                 else:
                     rejected.append({"mutationId": identifier, "reason": reason})
         return 200, {"applied": applied, "rejected": rejected}
+
+    def push_points(self, body: bytes, authorization: Optional[str] = None) -> Tuple[int, Dict[str, Any]]:
+        """One request of positions, {"clientId", "points": [{"id", ...}]}: (HTTP status, answer);
+        401 without the token."""
+        if authorization != f"Bearer {self.token}":
+            return 401, error_document("unauthorized", "Sign in to the planner: the token is missing or wrong.")
+        try:
+            document = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            return 400, error_document("bad_json", "The request is not JSON.")
+        points = document.get("points") if isinstance(document, dict) else None
+        if not isinstance(points, list) or not all(isinstance(p, dict) and isinstance(p.get("id"), str) for p in points):
+            return 400, error_document("invalid", "Send {\"points\": [{\"id\", ...}]}.", "points")
+        with self.lock:
+            for point in points:
+                self.points.setdefault(point["id"], point)
+        return 200, {"applied": [point["id"] for point in points]}
 
     def _apply(self, mutation: Dict[str, Any]) -> Optional[str]:
         """Apply one new mutation to the snapshot: None, or why it was rejected."""
@@ -460,14 +486,19 @@ class Handler(BaseHTTPRequestHandler):
             self.drop_connection()
             return
         if method == "POST":
-            if name != "visit-updates":
-                self.refuse(405, "misuse", "Only /sample/visit-updates and /sample/network take POST.")
+            if name not in ("visit-updates", "locations"):
+                self.refuse(405, "misuse", "Only /sample/visit-updates, /sample/locations and /sample/network take POST.")
                 return
             body = self.read_body()
             if body is not None:
-                status, document = sources.push(body, self.headers.get("Authorization"))
+                authorization = self.headers.get("Authorization")
+                status, document = (sources.push(body, authorization) if name == "visit-updates"
+                                    else sources.push_points(body, authorization))
                 self.answer(status, "application/json; charset=utf-8", _json_bytes(document),
                             extra={"WWW-Authenticate": "Bearer"} if status == 401 else None)
+        elif name == "locations":
+            with sources.lock:
+                self.answer_json(200, {"points": list(sources.points.values())})
         elif name == "visit-updates":
             self.answer_json(200, sources.state())
         elif name == "carfit.json":
@@ -480,6 +511,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.answer(200, "application/json", pattern)
         elif (number := _pattern_number(name)) is not None:
             self.answer(200, "image/png", pattern_png(number), "max-age=3600")
+        elif name == "drive.json":
+            self.answer(200, "application/json", (SAMPLE_DATA / name).read_bytes())
         elif name in {file for file, _ in SAMPLES}:
             self.answer(200, "application/json", (SAMPLE_DATA / name).read_bytes())
         else:
@@ -593,6 +626,7 @@ def open_core(args: argparse.Namespace, base_url: str, database: str) -> Core:
             "catalog": f"{base_url}/sample/catalog.json",
             "patterns": f"{base_url}/sample/patterns/random",
             "visitUpdates": f"{base_url}/sample/visit-updates",
+            "locations": f"{base_url}/sample/locations",
         },
         "http": {"timeoutMs": 5000},
     }

@@ -4,15 +4,19 @@
 public enum ConfigMembers {
     /// The config object itself.
     public static let root = ["database", "now", "timeZone", "hour24", "firstWeekday", "sources", "http", "images",
-                              "maxRequestBytes", "importThreads", "auth"]
+                              "maxRequestBytes", "importThreads", "auth", "road"]
     /// `sources`: where each area is fetched from.
-    public static let sources = ["visits", "articles", "catalog", "patterns", "visitUpdates"]
+    public static let sources = ["visits", "articles", "catalog", "patterns", "visitUpdates", "locations"]
     /// `http`: the limits on every transfer.
     public static let http = ["timeoutMs", "totalTimeoutMs", "maxBodyBytes"]
     /// `images`: the image cache.
     public static let images = ["directory", "memoryBytes", "diskBytes", "concurrency"]
     /// `auth`: who receives the planner's token.
     public static let auth = ["origins"]
+
+    /// `road`: positions, arrivals and departures.
+    public static let road = ["arrivalRadiusMeters", "dwellSeconds", "maxAccuracyMeters", "minDistanceMeters",
+                              "minIntervalSeconds", "autoStart", "trailDays"]
 
     /// Refuses the first member of `f` (in document order) that is not in `known`: `invalid`,
     /// the member's dotted path as `field`, and a message suggesting the nearest known name

@@ -20,6 +20,8 @@ public struct CoreConfig: Sendable {
         public var patterns: String?
         /// Where the washer's own updates are sent.
         public var visitUpdates: String?
+        /// Where the washer's positions are sent (the planner).
+        public var locations: String?
     }
 
     /// The limits on every HTTP transfer.
@@ -67,6 +69,8 @@ public struct CoreConfig: Sendable {
     public var timeoutMs: Int { http.timeoutMs }
     public var images = Images()
     public var auth = Auth()
+    /// Positions, arrivals and departures.
+    public var road = RoadConfig()
     /// Requests larger than this many bytes are refused (`invalid`) before parsing.
     public var maxRequestBytes: Int = 512 * 1024 * 1024
     /// Threads a large import parses on besides the calling thread: one per processor, at
@@ -116,6 +120,7 @@ public struct CoreConfig: Sendable {
             sources.catalog = try CoreConfig.url(s, "catalog")
             sources.patterns = try CoreConfig.url(s, "patterns")
             sources.visitUpdates = try CoreConfig.url(s, "visitUpdates")
+            sources.locations = try CoreConfig.url(s, "locations")
         }
         if let h = try f.object("http") {
             try ConfigMembers.check(h, known: ConfigMembers.http)
@@ -139,6 +144,7 @@ public struct CoreConfig: Sendable {
         }
         if let m = try f.int("maxRequestBytes", in: 1...(1 << 40)) { maxRequestBytes = Int(m) }
         if let t = try f.int("importThreads", in: 0...64) { importThreads = Int(t) }
+        if let r = try f.object("road") { road = try RoadConfig(r) }
     }
 
     /// An absolute http or https URL, or nil when absent.

@@ -17,6 +17,10 @@ public enum Event: Sendable, Equatable {
     case auth(status: String, source: String, httpStatus: Int)
     /// Events the reader asked for are no longer kept: everything must be read again.
     case gap
+    /// The washer arrived at the visit of this key (a report's `at`).
+    case arrival(key: String, at: Instant)
+    /// The washer left the visit of this key after arriving.
+    case departure(key: String, at: Instant)
 
     /// The areas a commit by another connection is reported with.
     public static let allAreas = ["all"]
@@ -40,6 +44,10 @@ public enum Event: Sendable, Equatable {
                          "httpStatus": .int(Int64(httpStatus))])
         case .gap:
             return .obj(["seq": .int(seq), "kind": "gap"])
+        case .arrival(let key, let at):
+            return .obj(["seq": .int(seq), "kind": "arrival", "key": .string(key), "at": .string(OutboxMutation.iso(at))])
+        case .departure(let key, let at):
+            return .obj(["seq": .int(seq), "kind": "departure", "key": .string(key), "at": .string(OutboxMutation.iso(at))])
         }
     }
 }

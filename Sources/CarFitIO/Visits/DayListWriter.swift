@@ -31,10 +31,11 @@ public struct DayListWriter: ~Copyable {
     /// in start order with ties in snapshot order; visits whose local day is not `date` are
     /// left out. `local` holds the washer's changes shown over the day's cards (at least those
     /// of `Clock.dayRange(for: date)`), by visit key (a local time used of nil shows the
-    /// record's own).
+    /// record's own). `arrivals` holds the day's arrivals and departures by key.
     public mutating func writeDay<E: Error>(
         _ date: CivilDate,
         local: [VisitKey: ShownVisit] = [:],
+        arrivals: [VisitKey: VisitArrival] = [:],
         rows: (Range<Int64>, (VisitRow) -> Void) throws(E) -> Void
     ) throws(E) {
         out.append(days == 0 ? "{\"date\":" : ",{\"date\":")
@@ -43,6 +44,7 @@ public struct DayListWriter: ~Copyable {
         out.append(",\"visits\":[")
         let range = clock.dayRange(for: date)
         var day = DayCards(date: date, times: LocalTimes(clock: clock, over: range), hour24: hour24, local: local)
+        day.arrivals = arrivals
         try rows(range) { row in day.add(row, to: &out) }
         out.append("],\"summary\":")
         day.summary.json.encode(into: &out)
@@ -56,6 +58,7 @@ public struct DayListWriter: ~Copyable {
     public static func card<E: Error>(
         _ key: VisitKey, on date: CivilDate, clock: Clock, hour24: Bool,
         local: [VisitKey: ShownVisit],
+        arrivals: [VisitKey: VisitArrival] = [:],
         rows: (Range<Int64>, (VisitRow) -> Void) throws(E) -> Void
     ) throws(E) -> JSONBuffer? {
         var out = JSONBuffer(capacity: 1024)
@@ -67,6 +70,7 @@ public struct DayListWriter: ~Copyable {
         let range = day.lowerBound..<max(day.lowerBound, end)
         var cards = DayCards(date: date, times: LocalTimes(clock: clock, over: day), hour24: hour24,
                              local: local, only: key)
+        cards.arrivals = arrivals
         try rows(range) { row in cards.add(row, to: &out) }
         guard cards.summary.visits > 0 else { return nil }
         out.append("}")
@@ -93,6 +97,8 @@ private struct DayCards {
     let changed: [VisitKey: ShownVisit]
     /// Only this visit's card is written (the day's others still count for its distance).
     let only: VisitKey?
+    /// The arrivals and departures of this day's visits, by key.
+    var arrivals: [VisitKey: VisitArrival] = [:]
 
     init(date: CivilDate, times: LocalTimes, hour24: Bool, local: [VisitKey: ShownVisit] = [:], only: VisitKey? = nil) {
         self.date = date
@@ -115,7 +121,7 @@ private struct DayCards {
         let position = row.coordinate
         let meters = DaySummary.legMeters(from: previous, to: position)
         previous = position
-        let key: VisitKey? = changed.isEmpty && only == nil ? nil : Self.key(of: row)
+        let key: VisitKey? = changed.isEmpty && only == nil && arrivals.isEmpty ? nil : Self.key(of: row)
         if let only, key != only { return }
         let shown = key.flatMap { changed[$0] }
         out.append(summary.visits == 0 ? "{\"visitId\":" : ",{\"visitId\":")
@@ -172,6 +178,48 @@ private struct DayCards {
         out.append(shown?.pending == true ? "true" : "false")
         out.append(",\"timeUsedMinutes\":")
         if let used = shown?.timeUsedMinutes ?? row.timeUsed { out.appendInt(Int64(used)) } else { out.appendNull() }
+        let state = shown.map { $0.state.flatMap(VisitState.init(source:)) } ?? row.state.flatMap { VisitState.known(utf8: $0.span) }
+        Self.road(key.flatMap { arrivals[$0] }, state: state, &out)
+        Self.navigation(row.latitude, row.longitude, &out)
+        out.append("}")
+    }
+
+    /// `"arrivedAt", "departedAt", "suggestion"` of a card.
+    private static func road(_ arrival: VisitArrival?, state: VisitState?, _ out: inout JSONBuffer) {
+        guard let arrival else {
+            out.append(",\"arrivedAt\":null,\"departedAt\":null,\"suggestion\":null")
+            return
+        }
+        out.append(",\"arrivedAt\":")
+        out.appendString(OutboxMutation.iso(arrival.arrivedAt))
+        out.append(",\"departedAt\":")
+        if let departed = arrival.departedAt { out.appendString(OutboxMutation.iso(departed)) } else { out.appendNull() }
+        out.append(",\"suggestion\":")
+        if let suggestion = RoadSuggestion.of(arrivedAt: arrival.arrivedAt, departedAt: arrival.departedAt, state: state) {
+            out.appendString(suggestion)
+        } else {
+            out.appendNull()
+        }
+    }
+
+    /// `"navigation"`: the links of `Navigation`, each coordinate written as the card's own
+    /// number (a number's text needs no escaping inside a string); null without both.
+    private static func navigation(_ latitude: Double?, _ longitude: Double?, _ out: inout JSONBuffer) {
+        guard let latitude, let longitude, latitude.isFinite, longitude.isFinite else {
+            out.append(",\"navigation\":null")
+            return
+        }
+        out.append(",\"navigation\":{")
+        for (i, link) in Navigation.prefixes.enumerated() {
+            out.append(i == 0 ? "\"" : ",\"")
+            out.append(link.member)
+            out.append("\":\"")
+            out.append(link.prefix)
+            out.appendDouble(latitude)
+            out.append(",")
+            out.appendDouble(longitude)
+            out.append("\"")
+        }
         out.append("}")
     }
 

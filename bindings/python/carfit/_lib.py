@@ -73,6 +73,9 @@ FUNCTIONS: Dict[str, Signature] = {
     # Sync
     "carfit_sync_push": _OPERATION,
     "carfit_sync_status": _OPERATION,
+    # Location
+    "carfit_location_report": _OPERATION,
+    "carfit_location_status": _OPERATION,
     # Calendar
     "carfit_calendar_get": _OPERATION,
     "carfit_calendar_next": _OPERATION,

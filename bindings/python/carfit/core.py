@@ -22,6 +22,7 @@ from .images import ImagesMixin
 from .sources import SourcesMixin
 from .sync import SyncMixin
 from .auth import AuthMixin
+from .location import LocationMixin
 from .events import EventsMixin
 
 __all__ = ["Core", "Request"]
@@ -39,7 +40,7 @@ def _encode(request: Request) -> Optional[bytes]:
 
 
 class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, TransactionsMixin, ArticlesMixin,
-           ImagesMixin, SourcesMixin, SyncMixin, AuthMixin, EventsMixin):
+           ImagesMixin, SourcesMixin, SyncMixin, AuthMixin, LocationMixin, EventsMixin):
     """An open libcarfit core: database, clock, calendar state and caches.
 
     ``Core(config, **kwargs)`` opens a core; keyword arguments are merged into ``config``
@@ -53,7 +54,8 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
     - ``hour24``: True/False for 24h/12h times (from the locale: LC_ALL, LC_TIME, LANG);
     - ``firstWeekday``: ``"monday"`` or ``"sunday"`` (``"monday"``);
     - ``sources``: http or https URLs each area's refresh fetches from, ``{"visits": url,
-      "articles": url, "catalog": url, "patterns": url, "visitUpdates": url}`` (none);
+      "articles": url, "catalog": url, "patterns": url, "visitUpdates": url, "locations": url}``
+      (none);
     - ``http``: limits on every transfer, a dict of ``timeoutMs`` 1..600000 (10000:
       connecting and each wait for data), ``totalTimeoutMs`` 1..3600000 (120000: the whole
       transfer) and ``maxBodyBytes`` 1..2**40 (268435456: the body once decoded);
@@ -64,10 +66,13 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
       thread; 0 parses on the calling thread alone (one per processor, at most 8);
     - ``auth``: ``{"origins": ["https://planner.example:8443", ...]}``, the origins whose
       source requests carry the token of :meth:`auth_set` (the origins of ``sources.visits``
-      and ``sources.visitUpdates``).
+      and ``sources.visitUpdates``);
+    - ``road``: positions, arrivals and departures, ``{"arrivalRadiusMeters": 75,
+      "dwellSeconds": 60, "maxAccuracyMeters": 100, "minDistanceMeters": 20,
+      "minIntervalSeconds": 300, "autoStart": False, "trailDays": 7}`` (these defaults).
 
     The config is strict: a member not listed here (also inside ``sources``, ``http``,
-    ``images`` and ``auth``) raises :class:`~carfit.InvalidError` naming it in ``field``, with the nearest
+    ``images``, ``auth`` and ``road``) raises :class:`~carfit.InvalidError` naming it in ``field``, with the nearest
     known member in the message (``Core(timezone=...)``: "did you mean timeZone?").
 
     Use it as a context manager, or call :meth:`close`. A non-zero status of any call raises

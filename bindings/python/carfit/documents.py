@@ -69,6 +69,18 @@ class Card(TypedDict, total=False):
     key: str
     pending: bool
     timeUsedMinutes: Optional[int]
+    arrivedAt: Optional[str]
+    departedAt: Optional[str]
+    suggestion: Optional[str]
+    navigation: Optional["Navigation"]
+
+
+class Navigation(TypedDict, total=False):
+    """A card's links to its coordinates: a ``geo:`` URI, Google Maps and Apple Maps."""
+
+    geo: str
+    google: str
+    apple: str
 
 
 class VisitChange(TypedDict, total=False):
@@ -87,6 +99,47 @@ class PushResult(TypedDict, total=False):
     pending: int
     skipped: str
     nextAttemptAt: str
+    locations: "LocationsPushed"
+
+
+class LocationsPushed(TypedDict, total=False):
+    """The positions part of ``sync.push`` (only with ``sources.locations``)."""
+
+    pushed: int
+    pending: int
+
+
+class Position(TypedDict, total=False):
+    """A counting position report, as ``location.report`` and ``location.status`` give it."""
+
+    latitude: float
+    longitude: float
+    accuracyMeters: float
+    at: str
+
+
+class LocationReport(TypedDict, total=False):
+    """The answer of ``location.report``."""
+
+    stored: bool
+    arrived: List[str]
+    departed: List[str]
+    position: Optional[Position]
+
+
+class Trail(TypedDict, total=False):
+    """How many points are kept, and how many the planner has not applied."""
+
+    stored: int
+    pending: int
+
+
+class LocationStatus(TypedDict, total=False):
+    """The answer of ``location.status``."""
+
+    position: Optional[Position]
+    trail: Trail
+    lastPushAt: Optional[str]
 
 
 class AuthStatus(TypedDict, total=False):

@@ -25,7 +25,7 @@ _PROGRESS_POLL_MS = 50
 
 class Event(TypedDict, total=False):
     """One event of the feed: ``seq``, ``kind`` (``"changed"``, ``"progress"``, ``"source"``,
-    ``"image"``, ``"auth"``, ``"gap"``) and the members of its kind."""
+    ``"image"``, ``"auth"``, ``"gap"``, ``"arrival"``, ``"departure"``) and the members of its kind."""
 
     seq: int
     kind: str
@@ -39,6 +39,8 @@ class Event(TypedDict, total=False):
     status: str
     url: str
     httpStatus: int
+    key: str
+    at: str
 
 
 class EventBatch(TypedDict):

@@ -142,6 +142,7 @@ class VisitsMixin(EventsMixin):
         start_time: Optional[str] = None,
         speed_kmh: Optional[float] = None,
         detour_factor: Optional[float] = None,
+        keep_order: Optional[bool] = None,
     ) -> Document:
         """The order to drive a day's open visits in, with arrival times (``visits.plan``).
 
@@ -154,6 +155,10 @@ class VisitsMixin(EventsMixin):
                 the day's earliest stop.
             speed_kmh: driving speed, more than 0 and at most 300 (default 30).
             detour_factor: road length over geodesic length, 1 to 10 (default 1.3).
+            keep_order: True to keep the stops in start-time order and compute only their
+                times (live arrival estimates). For today, the plan starts from the position
+                reported today (without ``start``) and at the later of now and the first
+                start (without ``start_time``).
 
         Returns:
             ``{"date", "startTime", "stops": [{"visitId", "name", "arrival", "departure",
@@ -173,6 +178,7 @@ class VisitsMixin(EventsMixin):
             startTime=start_time,
             speedKmh=speed_kmh,
             detourFactor=detour_factor,
+            keepOrder=keep_order,
         )
         return self._call("visits.plan", request)
 

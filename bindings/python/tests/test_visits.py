@@ -66,11 +66,20 @@ def test_card_members(loaded, sample):
         "key": "eefa3ba5-0aa8-42a4-a7b3-cd6d3939473e|1599727200000|0",
         "pending": False,
         "timeUsedMinutes": record["visitTimeUsed"],
+        "arrivedAt": None,
+        "departedAt": None,
+        "suggestion": None,
+        "navigation": {
+            "geo": "geo:55.77453,12.51967",
+            "google": "https://www.google.com/maps/dir/?api=1&destination=55.77453,12.51967",
+            "apple": "https://maps.apple.com/?daddr=55.77453,12.51967",
+        },
     }
     assert list(card) == [
         "visitId", "name", "state", "stateColor", "startTime", "startTimeUtc",
         "expectedTime", "tasks", "taskMinutes", "address", "phone", "latitude",
         "longitude", "employeeId", "distanceMeters", "distanceKm", "key", "pending", "timeUsedMinutes",
+        "arrivedAt", "departedAt", "suggestion", "navigation",
     ]
     assert (card["name"], card["tasks"], card["taskMinutes"]) == ("Kenn Jørgensen", "Pudsning udvendig", 45)
     assert (card["address"], card["phone"]) == ("Kornagervej 67 2800 Kgs. Lyngby", "+4520441443")

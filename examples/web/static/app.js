@@ -362,6 +362,7 @@ const day = {
           : "Refreshed: " + result.imported + " visits imported, " + result.rejected.length + " rejected.", "info");
       }));
     $("sync-push").addEventListener("click", (event) => washer.push(event.currentTarget));
+    $("drive-simulate").addEventListener("click", (event) => busy(event.currentTarget, () => road.simulate()));
   },
 
   async show() {
@@ -409,7 +410,10 @@ const day = {
     const total = list.summary;
     $("day-summary").textContent = total.visits + " visits · " + total.taskMinutes + " min of work · " +
       (total.distanceKm === null ? "–" : total.distanceKm) + " km";
-    const plans = await Promise.all(list.days.map((d) => api("visits.plan", { date: d.date })));
+    const [plans, location] = await Promise.all([
+      Promise.all(list.days.map((d) => api("visits.plan", { date: d.date }))),
+      api("location.status")]);
+    road.position = location.position;
     $("day-list").replaceChildren(...list.days.map((d, i) => this.drawDay(d, plans[i])));
   },
 
@@ -440,6 +444,7 @@ const day = {
         h("span", { class: "minutes" }, card.taskMinutes + " min"),
         card.distanceKm === null ? null : h("span", { class: "distance" }, card.distanceKm + " km from the last visit"),
         card.expectedTime ? h("span", {}, "expected " + card.expectedTime) : null),
+      road.drawCard(card),
       h("div", { class: "card-actions", "data-hook": "card-actions" }));
     hooks.cardActions(card, element);
     return element;
@@ -453,7 +458,10 @@ const day = {
       box.append(h("p", { class: "empty" }, "No open visits to drive to."));
     } else {
       const width = 320, height = 220, pad = 28;
+      // The washer's position (reported today) is drawn on the route and kept in the frame.
+      const here = road.positionOn(plan.date);
       const lats = plan.stops.map((stop) => stop.latitude), lons = plan.stops.map((stop) => stop.longitude);
+      if (here) { lats.push(here.latitude); lons.push(here.longitude); }
       const midLat = (Math.min(...lats) + Math.max(...lats)) / 2;
       const squeeze = Math.cos((midLat * Math.PI) / 180);
       const xs = lons.map((lon) => lon * squeeze), ys = lats.map((lat) => -lat);
@@ -473,6 +481,13 @@ const day = {
           s("text", { x: px(i), y: py(i) + 4, "text-anchor": "middle" }, String(i + 1)),
           s("title", {}, stop.name + " " + stop.arrival + "–" + stop.departure)));
       });
+      if (here) {
+        const i = lats.length - 1;
+        svg.append(s("line", { class: "route-line from-position", x1: px(i), y1: py(i), x2: px(0), y2: py(0) }));
+        svg.append(s("g", { class: "position", "data-hook": "position" },
+          s("circle", { cx: px(i), cy: py(i), r: 7 }),
+          s("title", {}, "You are here (" + here.at + ", ±" + here.accuracyMeters + " m)")));
+      }
       box.append(svg);
       box.append(h("ol", { class: "stops" }, plan.stops.map((stop) =>
         h("li", {}, h("strong", {}, stop.arrival + "–" + stop.departure), " ", stop.name || "",
@@ -487,6 +502,55 @@ const day = {
         plan.skipped.map((skip) => (skip.name || skip.visitId) + " (" + skip.reason + ")").join(", ")));
     }
     return box;
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// The washer on the road: position, arrival suggestions, navigation links, a simulated drive
+// ---------------------------------------------------------------------------------------------
+
+const road = {
+  /** The last reported position (location.status), or null. */
+  position: null,
+
+  /** The position when it was reported on `date` (UTC day of its instant), else null. */
+  positionOn(date) {
+    return this.position && this.position.at.slice(0, 10) === date ? this.position : null;
+  },
+
+  /** What a card says of the road: the arrival, the suggestion and the navigation links. */
+  drawCard(card) {
+    const parts = [];
+    if (card.arrivedAt) {
+      const text = "Arrived " + card.arrivedAt.slice(11, 16) + (card.departedAt ? ", left " + card.departedAt.slice(11, 16) : "");
+      const hint = card.suggestion === "start" ? " — start this visit?" : card.suggestion === "finish" ? " — finish this visit?" : "";
+      parts.push(h("p", { class: "suggestion", "data-suggestion": card.suggestion || "" }, text + hint));
+    }
+    if (card.navigation) {
+      parts.push(h("p", { class: "navigation" }, "Navigate: ",
+        h("a", { href: card.navigation.geo, "data-link": "geo" }, "Maps app"), " · ",
+        h("a", { href: card.navigation.google, target: "_blank", rel: "noopener", "data-link": "google" }, "Google Maps"), " · ",
+        h("a", { href: card.navigation.apple, target: "_blank", rel: "noopener", "data-link": "apple" }, "Apple Maps")));
+    }
+    return parts.length ? h("div", { class: "road", "data-hook": "road" }, ...parts) : null;
+  },
+
+  /** Reports the recorded drive's positions after the last one reported, then shows the day. */
+  async simulate() {
+    const [drive, status] = await Promise.all([
+      fetch("/sample/drive.json").then((response) => response.json()), api("location.status")]);
+    const after = status.position ? status.position.at : "";
+    const points = drive.points.filter((point) => point.at > after);
+    let arrivals = 0, departures = 0;
+    for (const point of points) {
+      const answer = await api("location.report", point);
+      arrivals += answer.arrived.length;
+      departures += answer.departed.length;
+    }
+    await day.show();
+    showMessage(points.length
+      ? "Drove " + points.length + " positions: " + arrivals + " arrivals, " + departures + " departures."
+      : "The recorded drive has been driven already.", "info");
   },
 };
 

@@ -63,10 +63,10 @@ public struct DayPlan: Sendable {
             let problem = RouteProblem(stops: routeStops, coordinates: coordinates,
                                        start: request.start, startMinute: start ?? 0,
                                        minutesPerMeter: request.minutesPerMeter)
-            let order = RoutePlanner.plan(problem, limits: limits)
+            let order = request.keepOrder ? original : RoutePlanner.plan(problem, limits: limits)
             planned = problem.schedule(order)
             before = order == original ? planned : problem.schedule(original)
-            optimized = true
+            optimized = !request.keepOrder
         } else {
             // Only the legs of the start-time order: no matrix, no search.
             before = DayPlan.scheduleInOrder(routeStops, legs: DayPlan.consecutiveLegs(coordinates, start: request.start),

@@ -18,6 +18,8 @@ public struct PlanRequest: Sendable, Equatable {
     public var startMinute: Int?
     public var speedKmh: Double
     public var detourFactor: Double
+    /// Keep the stops in start-time order and only compute their times (live estimates).
+    public var keepOrder = false
 
     public static let defaultSpeedKmh = 30.0
     public static let defaultDetourFactor = 1.3
@@ -72,6 +74,7 @@ public struct PlanRequest: Sendable, Equatable {
             throw .invalid(f.path("detourFactor"), "detourFactor must be between 1 and 10.")
         }
         detourFactor = detour ?? PlanRequest.defaultDetourFactor
+        keepOrder = try f.bool("keepOrder") ?? false
     }
 
     private static func requiredNumber(_ f: Fields, _ key: String, in range: ClosedRange<Double>) throws(CarFitError) -> Double {

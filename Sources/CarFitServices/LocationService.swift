@@ -1,0 +1,145 @@
+import CarFitCore
+import CarFitStore
+
+/// The washer on the road: each reported position kept on the trail when it says something new,
+/// the arrivals and departures it decides, the position and the trail's status.
+public struct LocationService {
+    public let db: Database
+    public let store: LocationStore
+    public let clock: Clock
+    public let config: RoadConfig
+
+    public init(db: Database, clock: Clock, config: RoadConfig) {
+        self.db = db
+        store = LocationStore(db)
+        self.clock = clock
+        self.config = config
+    }
+
+    /// What a report did: its answer, and the arrivals and departures to publish once committed.
+    public struct Reported {
+        public var json: JSON
+        public var arrivals: [(key: VisitKey, at: Instant)] = []
+        public var departures: [(key: VisitKey, at: Instant)] = []
+    }
+
+    /// `{"latitude", "longitude", "accuracyMeters", "at"}` -> `{"stored", "arrived", "departed",
+    /// "position"}`. One transaction: a refused report (`invalid` with its field, `at` for one
+    /// older than the newest accepted report) changes nothing. A report less accurate than
+    /// `maxAccuracyMeters` is accepted and answered and changes nothing else.
+    public func report(_ request: Fields) throws(CarFitError) -> Reported {
+        let report = try LocationReport(request, now: clock.now)
+        let store = store
+        let config = config
+        let clock = clock
+        let db = db
+        return try db.transaction { () throws(CarFitError) -> Reported in
+            var state = try store.state()
+            if let newest = state.newest, report.at < newest {
+                throw .invalid("at", "at (\(OutboxMutation.iso(report.at))) is older than the newest accepted report (\(OutboxMutation.iso(newest))): reports must come in order.")
+            }
+            state.newest = report.at
+            guard config.counts(accuracyMeters: report.accuracyMeters) else {
+                try store.save(state)
+                return Reported(json: LocationService.answer(stored: false, arrived: [], departed: [], position: state.position))
+            }
+            state.position = report
+            let lastStored = state.lastStored
+            let stored = TrailRule.stores(report, after: lastStored, config: config)
+            if stored {
+                var random = SystemRandomNumberGenerator()
+                try store.append(LocationStore.Point(id: UUIDv4.make(using: &random), report: report))
+                state.lastStored = TrailRule.Point(latitude: report.latitude, longitude: report.longitude, at: report.at)
+            }
+            let step = try LocationService.arrivals(report, db: db, store: store, clock: clock, config: config)
+            try store.save(state)
+            var reported = Reported(json: LocationService.answer(stored: stored, arrived: step.arrived.map { [$0] } ?? [],
+                                                                 departed: step.departed, position: report))
+            reported.arrivals = step.arrived.map { [($0, report.at)] } ?? []
+            reported.departures = step.departed.map { ($0, report.at) }
+            return reported
+        }
+    }
+
+    /// Runs the arrival rule over today's visits with coordinates and the visits arrived at and
+    /// not yet left, and writes what it decided (inside the caller's transaction).
+    static func arrivals(_ report: LocationReport, db: Database, store: LocationStore, clock: Clock,
+                         config: RoadConfig) throws(CarFitError) -> ArrivalRule.Step {
+        let visitsService = VisitsService(db: db, clock: clock, importThreads: 0)
+        var todays: [Visit] = []
+        var arrivals: [VisitKey: VisitArrival] = [:]
+        if let today = clock.today {
+            todays = try visitsService.visitsOn(today, employeeId: nil)
+            arrivals = try store.arrivals(startingIn: clock.dayRange(for: today))
+        }
+        let dwell = try store.dwell()
+        var visits: [ArrivalRule.Visit] = []
+        var seen = Set<VisitKey>()
+        for visit in todays {
+            guard let c = visit.coordinate else { continue }
+            let key = VisitKey(visitId: visit.visitId, start: visit.start, repetition: visit.repetition)
+            guard seen.insert(key).inserted else { continue }
+            let arrival = arrivals[key]
+            visits.append(ArrivalRule.Visit(
+                key: key, latitude: c.latitude, longitude: c.longitude,
+                isCandidate: arrival == nil && visit.state.flatMap(VisitState.init(source:)) == .todo,
+                insideSince: arrival == nil ? dwell[key.text] : nil,
+                arrivedAt: arrival?.arrivedAt, departedAt: arrival?.departedAt))
+        }
+        for (key, arrival) in try store.openArrivals() where !seen.contains(key) {
+            guard let visit = try visitsService.visits.visit(key), let c = visit.coordinate else { continue }
+            seen.insert(key)
+            visits.append(ArrivalRule.Visit(key: key, latitude: c.latitude, longitude: c.longitude, isCandidate: false,
+                                            arrivedAt: arrival.arrivedAt, departedAt: nil))
+        }
+        let step = ArrivalRule.step(report, visits: visits, config: config)
+        var kept = Set<String>()
+        for visit in step.visits {
+            let text = visit.key.text
+            if visit.insideSince != nil { kept.insert(text) }
+            if visit.insideSince != dwell[text] { try store.setDwell(text, since: visit.insideSince) }
+        }
+        for text in dwell.keys where !kept.contains(text) && !step.visits.contains(where: { $0.key.text == text }) {
+            try store.setDwell(text, since: nil)
+        }
+        for key in step.departed { try store.recordDeparture(key, at: report.at) }
+        if let key = step.arrived {
+            try store.recordArrival(key, at: report.at)
+            if config.autoStart { try startOnArrival(key, at: report.at, visits: visitsService) }
+        }
+        return step
+    }
+
+    /// The arrival starts the visit as `carfit_visits_set_state` would: the change to
+    /// InProgress at the arrival's instant, its overlay and its outbox entry, in the report's
+    /// transaction. A visit without a visitId (which the update server could not name) is not
+    /// started.
+    static func startOnArrival(_ key: VisitKey, at: Instant, visits: VisitsService) throws(CarFitError) {
+        guard let visit = try visits.visits.visit(key), visit.visitId != nil else { return }
+        var overlay = try visits.sync.overlay(key)
+        var random = SystemRandomNumberGenerator()
+        let change: LocalChange
+        do throws(CarFitError) {
+            change = try overlay.record(.inProgress, at: at, mutationId: UUIDv4.make(using: &random), reason: nil,
+                                        snapshotState: visit.state, snapshotTimeUsed: visit.timeUsed)
+        } catch where error.status == .conflict {
+            return
+        }
+        try visits.sync.append(change, for: key)
+        try visits.sync.saveOverlay(overlay, for: key)
+    }
+
+    static func answer(stored: Bool, arrived: [VisitKey], departed: [VisitKey], position: LocationReport?) -> JSON {
+        .obj(["stored": .bool(stored), "arrived": .array(arrived.map { .string($0.text) }),
+              "departed": .array(departed.map { .string($0.text) }), "position": position?.json ?? .null])
+    }
+
+    /// `{"position": {…} | null, "trail": {"stored", "pending"}, "lastPushAt"}`.
+    public func status() throws(CarFitError) -> JSON {
+        let state = try store.state()
+        let counts = try store.counts()
+        return .obj(["position": state.position?.json ?? .null,
+                     "trail": .obj(["stored": .int(Int64(counts.stored)), "pending": .int(Int64(counts.pending))]),
+                     "lastPushAt": state.lastPushAt.map { .string(OutboxMutation.iso($0)) } ?? .null])
+    }
+}
