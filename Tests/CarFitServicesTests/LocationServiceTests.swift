@@ -1,5 +1,6 @@
 import CarFitCore
 import CarFitHTTP
+import CarFitNet
 import CarFitIO
 import CarFitServices
 import CarFitStore
@@ -187,7 +188,7 @@ final class LocationServiceTests: XCTestCase {
         try report(s, north: 600, seconds: 10)
         let service = SyncService(db: f.db, clock: f.clock)
         let lock = PushLock(database: ":memory:")
-        let client = CurlClient(limits: HTTPLimits(timeoutMs: 2000, totalTimeoutMs: 5000))
+        let client = HTTPClient(limits: HTTPLimits(timeoutMs: 2000, totalTimeoutMs: 5000))
         let failure = refusal { () throws(CarFitError) in
             _ = try service.push(try ServiceFixture.fields("{}"), source: nil, locations: "http://127.0.0.1:1/l",
                                  client: client, pushLock: lock, waitMs: 1000, lock: f)
