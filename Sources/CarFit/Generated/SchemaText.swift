@@ -464,6 +464,7 @@ let carfitSchemaText = #"""
       },
       "errors": [
         "bad_json",
+        "invalid",
         "storage"
       ]
     },
@@ -480,6 +481,7 @@ let carfitSchemaText = #"""
       },
       "errors": [
         "bad_json",
+        "invalid",
         "storage"
       ]
     },
@@ -496,6 +498,7 @@ let carfitSchemaText = #"""
       },
       "errors": [
         "bad_json",
+        "invalid",
         "storage"
       ]
     },
@@ -512,6 +515,7 @@ let carfitSchemaText = #"""
       },
       "errors": [
         "bad_json",
+        "invalid",
         "storage"
       ]
     },
@@ -697,6 +701,7 @@ let carfitSchemaText = #"""
       },
       "errors": [
         "bad_json",
+        "invalid",
         "storage"
       ]
     },
@@ -795,7 +800,9 @@ let carfitSchemaText = #"""
         "additionalProperties": false
       },
       "errors": [
-        "bad_json"
+        "bad_json",
+        "invalid",
+        "storage"
       ]
     },
     "session.get": {
@@ -827,6 +834,7 @@ let carfitSchemaText = #"""
       },
       "errors": [
         "bad_json",
+        "invalid",
         "storage"
       ]
     },
@@ -1188,6 +1196,7 @@ let carfitSchemaText = #"""
       },
       "errors": [
         "bad_json",
+        "invalid",
         "unauthorized",
         "storage"
       ]
@@ -1252,6 +1261,7 @@ let carfitSchemaText = #"""
       },
       "errors": [
         "bad_json",
+        "invalid",
         "unauthorized",
         "storage"
       ]
@@ -1434,6 +1444,7 @@ let carfitSchemaText = #"""
       },
       "errors": [
         "bad_json",
+        "invalid",
         "storage"
       ]
     },
@@ -1852,7 +1863,8 @@ let carfitSchemaText = #"""
       "errors": [
         "bad_json",
         "invalid",
-        "unavailable"
+        "unavailable",
+        "storage"
       ]
     },
     "images.prefetch": {
@@ -1898,7 +1910,8 @@ let carfitSchemaText = #"""
       },
       "errors": [
         "bad_json",
-        "invalid"
+        "invalid",
+        "storage"
       ]
     },
     "images.cancel": {
@@ -1933,7 +1946,8 @@ let carfitSchemaText = #"""
       },
       "errors": [
         "bad_json",
-        "invalid"
+        "invalid",
+        "storage"
       ]
     },
     "images.stats": {
@@ -2054,7 +2068,9 @@ let carfitSchemaText = #"""
         "additionalProperties": false
       },
       "errors": [
-        "bad_json"
+        "bad_json",
+        "invalid",
+        "storage"
       ]
     },
     "sources.status": {
@@ -2087,6 +2103,7 @@ let carfitSchemaText = #"""
       },
       "errors": [
         "bad_json",
+        "invalid",
         "storage"
       ]
     },
@@ -2135,7 +2152,8 @@ let carfitSchemaText = #"""
       },
       "errors": [
         "bad_json",
-        "invalid"
+        "invalid",
+        "storage"
       ]
     }
   },
