@@ -16,7 +16,12 @@ import threading
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-import jsonschema
+try:
+    import jsonschema
+except ImportError as exc:  # pragma: no cover
+    raise ImportError("the tests validate every response against include/carfit.schema.json with jsonschema: "
+                      "run scripts/ensure-deps test (Debian: apt-get install python3-jsonschema; "
+                      "else pip install jsonschema)") from exc
 
 import carfit
 import carfit.core as core_module
