@@ -689,7 +689,8 @@ int carfit_catalog_product(carfit_core *core, const char *request, char **respon
 
 /*
  * The cart of the logged-in employee. Every cart function needs a logged-in employee on this
- * core (else CARFIT_UNAUTHORIZED, checked first) and answers
+ * core (else CARFIT_UNAUTHORIZED, checked first after the request members' JSON types) and
+ * answers
  *     {"cart": {"lines": [{"productId", "name", "imageUrl", "quantity"}], "totalQuantity": n}}
  * with lines in the order their products were first added. Carts are stored in the database;
  * each change is one BEGIN IMMEDIATE transaction, so cores in several processes adding to one
