@@ -7,6 +7,7 @@ import os
 from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Union, cast
 
 from ._area import Document, document_argument, members, string_list
+from ._generated import VisitsPlanResult
 from .events import EventsMixin, ProgressCallback
 from .documents import ImportResult, VisitChange, VisitList
 
@@ -142,7 +143,7 @@ class VisitsMixin(EventsMixin):
         start_time: Optional[str] = None,
         speed_kmh: Optional[float] = None,
         detour_factor: Optional[float] = None,
-    ) -> Document:
+    ) -> VisitsPlanResult:
         """The order to drive a day's open visits in, with arrival times (``visits.plan``).
 
         Args:
@@ -174,7 +175,7 @@ class VisitsMixin(EventsMixin):
             speedKmh=speed_kmh,
             detourFactor=detour_factor,
         )
-        return self._call("visits.plan", request)
+        return cast(VisitsPlanResult, self._call("visits.plan", request))
 
     def set_visit_state(self, key: str, state: str, reason: Optional[str] = None) -> VisitChange:
         """The washer changes a visit's state (``visits.set_state``): kept at once, in one
