@@ -38,19 +38,71 @@ def test_every_generated_file_is_up_to_date(tmp_path):
     assert stale == [], f"stale (run scripts/gen-schema): {stale}"
 
 
-def test_the_generator_refuses_a_fragment_that_describes_an_operation_twice(tmp_path):
-    # The generator reads the fragments of the repository it lives in: run a copy of the tree.
+def copy_of_the_tree(tmp_path):
+    """The generator reads the header and fragments of the tree it lives in: a copy to change."""
     copy = tmp_path / "repo"
     for name in ["scripts/gen-schema", "include/carfit.h"]:
         (copy / name).parent.mkdir(parents=True, exist_ok=True)
         (copy / name).write_bytes((ROOT / name).read_bytes())
     subprocess.run(["cp", "-r", str(ROOT / "schema"), str(copy / "schema")], check=True)
+    return copy
+
+
+def generate(copy, out):
+    return subprocess.run([sys.executable, str(copy / "scripts/gen-schema"), "--out", str(out)],
+                          capture_output=True, text=True)
+
+
+def test_the_generator_refuses_a_fragment_that_describes_an_operation_twice(tmp_path):
+    copy = copy_of_the_tree(tmp_path)
     fragment = json.loads((ROOT / "schema/operations/calendar.json").read_text())
     (copy / "schema/operations/zz-copy.json").write_text(json.dumps({"operations": {
         "calendar.get": fragment["operations"]["calendar.get"]}}))
-    run = subprocess.run([sys.executable, str(copy / "scripts/gen-schema"), "--out", str(tmp_path / "out")],
-                         capture_output=True, text=True)
+    run = generate(copy, tmp_path / "out")
     assert run.returncode == 1 and "calendar.get is described twice" in run.stderr
+
+
+def test_the_generator_refuses_a_header_operation_without_a_schema(tmp_path):
+    copy = copy_of_the_tree(tmp_path)
+    header = copy / "include/carfit.h"
+    header.write_text(header.read_text().replace(
+        "#ifdef __cplusplus\n}",
+        "int carfit_road_report(carfit_core *core, const char *request, char **response);\n\n#ifdef __cplusplus\n}"))
+    run = generate(copy, tmp_path / "out")
+    assert run.returncode == 1 and "carfit_road_report is declared in the header" in run.stderr
+
+
+def test_a_new_areas_fragment_adds_its_operation_and_extends_card_config_and_events(tmp_path):
+    copy = copy_of_the_tree(tmp_path)
+    header = copy / "include/carfit.h"
+    header.write_text(header.read_text().replace(
+        "#ifdef __cplusplus\n}",
+        "int carfit_road_report(carfit_core *core, const char *request, char **response);\n\n#ifdef __cplusplus\n}"))
+    (copy / "schema/operations/road.json").write_text(json.dumps({
+        "operations": {"road.report": {
+            "symbol": "carfit_road_report", "summary": "Report a position.",
+            "request": {"type": "object", "properties": {"latitude": {"type": "number"}}},
+            "response": {"type": "object", "properties": {"stored": {"type": "boolean"}},
+                         "required": ["stored"], "additionalProperties": False},
+            "errors": ["bad_json", "invalid"]}},
+        "$defs": {"card": {"properties": {"arrivedAt": {"type": ["string", "null"]}}, "required": ["arrivedAt"]},
+                  "event": {"oneOf": [{"type": "object", "properties": {"seq": {"type": "integer"},
+                                                                        "kind": {"const": "arrival"}},
+                                       "additionalProperties": False}]}},
+        "config": {"properties": {"road": {"type": "object", "additionalProperties": False}}}}))
+    run = generate(copy, tmp_path / "out")
+    assert run.returncode == 0, run.stderr
+    schema = json.loads((tmp_path / "out/include/carfit.schema.json").read_text())
+    assert list(schema["operations"])[-1] == "road.report"
+    card = schema["$defs"]["card"]
+    assert "arrivedAt" in card["properties"] and "arrivedAt" in card["required"] and "key" in card["properties"]
+    assert card["additionalProperties"] is False
+    assert "road" in schema["config"]["properties"] and "database" in schema["config"]["properties"]
+    kinds = [k["properties"]["kind"]["const"] for k in schema["$defs"]["event"]["oneOf"]]
+    assert kinds[-1] == "arrival" and "changed" in kinds
+    python = (tmp_path / "out/bindings/python/carfit/_generated.py").read_text()
+    assert '"carfit_road_report": OPERATION' in python and "class RoadReportResult(TypedDict)" in python
+    assert '"carfit_road_report": [' in (tmp_path / "out/Sources/CarFit/Generated/RequestTypes.swift").read_text()
 
 
 def test_it_is_a_valid_draft_2020_12_schema(schema):
