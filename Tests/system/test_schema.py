@@ -53,13 +53,26 @@ def generate(copy, out):
                           capture_output=True, text=True)
 
 
-def test_the_generator_refuses_a_fragment_that_describes_an_operation_twice(tmp_path):
+def test_a_fragment_may_extend_an_operation_of_another_but_not_contradict_it(tmp_path):
     copy = copy_of_the_tree(tmp_path)
-    fragment = json.loads((ROOT / "schema/operations/calendar.json").read_text())
-    (copy / "schema/operations/zz-copy.json").write_text(json.dumps({"operations": {
-        "calendar.get": fragment["operations"]["calendar.get"]}}))
+    extension = copy / "schema/operations/zz-extension.json"
+    extension.write_text(json.dumps({"operations": {"sync.push": {
+        "response": {"properties": {"locations": {"type": "object", "properties": {"pushed": {"type": "integer"}},
+                                                  "additionalProperties": False}}},
+        "errors": ["unauthorized"]}}}))
     run = generate(copy, tmp_path / "out")
-    assert run.returncode == 1 and "calendar.get is described twice" in run.stderr
+    assert run.returncode == 0, run.stderr
+    push = json.loads((tmp_path / "out/include/carfit.schema.json").read_text())["operations"]["sync.push"]
+    assert "locations" in push["response"]["properties"] and "pushed" in push["response"]["properties"]
+    assert push["errors"][:2] == ["bad_json", "invalid"] and "unauthorized" in push["errors"]
+    assert push["symbol"] == "carfit_sync_push"
+
+    extension.write_text(json.dumps({"operations": {"sync.push": {"symbol": "carfit_sync_pull"}}}))
+    run = generate(copy, tmp_path / "out2")
+    assert run.returncode == 1 and "sync.push/symbol: fragments disagree" in run.stderr
+    extension.write_text(json.dumps({"operations": {"sync.push": {"request": {"properties": {"ifDue": {"type": "string"}}}}}}))
+    run = generate(copy, tmp_path / "out3")
+    assert run.returncode == 1 and "fragments disagree" in run.stderr
 
 
 def test_the_generator_refuses_a_header_operation_without_a_schema(tmp_path):
