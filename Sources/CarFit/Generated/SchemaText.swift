@@ -30,7 +30,19 @@ let carfitSchemaText = #"""
             ],
             "description": "A path the core reads the document from (ignored when data is given)."
           }
-        }
+        },
+        "anyOf": [
+          {
+            "required": [
+              "data"
+            ]
+          },
+          {
+            "required": [
+              "file"
+            ]
+          }
+        ]
       },
       "response": {
         "$ref": "#/$defs/importResult"
@@ -536,7 +548,8 @@ let carfitSchemaText = #"""
             ],
             "enum": [
               "single",
-              "toggle"
+              "toggle",
+              null
             ]
           }
         },
@@ -854,7 +867,10 @@ let carfitSchemaText = #"""
                 "type": "array",
                 "items": {}
               }
-            }
+            },
+            "required": [
+              "List"
+            ]
           },
           "products": {
             "type": [
@@ -863,7 +879,19 @@ let carfitSchemaText = #"""
             ],
             "items": {}
           }
-        }
+        },
+        "anyOf": [
+          {
+            "required": [
+              "Products"
+            ]
+          },
+          {
+            "required": [
+              "products"
+            ]
+          }
+        ]
       },
       "response": {
         "$ref": "#/$defs/importResult"
@@ -920,7 +948,8 @@ let carfitSchemaText = #"""
             "enum": [
               "name",
               "-name",
-              "none"
+              "none",
+              null
             ]
           }
         }
@@ -1460,7 +1489,8 @@ let carfitSchemaText = #"""
               "null"
             ],
             "enum": [
-              "success"
+              "success",
+              null
             ]
           },
           "content": {
@@ -1607,7 +1637,17 @@ let carfitSchemaText = #"""
             "items": {},
             "description": "The pattern records (each validated on its own)."
           }
-        }
+        },
+        "anyOf": [
+          {
+            "type": "array"
+          },
+          {
+            "required": [
+              "patterns"
+            ]
+          }
+        ]
       },
       "response": {
         "type": "object",
@@ -1887,7 +1927,8 @@ let carfitSchemaText = #"""
             "enum": [
               "low",
               "normal",
-              "high"
+              "high",
+              null
             ]
           }
         },
@@ -2196,7 +2237,8 @@ let carfitSchemaText = #"""
         ],
         "enum": [
           "monday",
-          "sunday"
+          "sunday",
+          null
         ]
       },
       "sources": {
