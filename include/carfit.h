@@ -54,8 +54,8 @@
  *   Money is exact: at most two decimal places, sums in integer cents; a JSON number in a
  *   response is the double nearest to the exact decimal, written in its shortest form.
  *
- *   The schema. carfit.schema.json, installed beside this header's package data
- *   ($(DATADIR)/carfit/carfit.schema.json; pkg-config --variable=schemafile carfit) and
+ *   The schema. carfit.schema.json, shipped beside this header (installed as
+ *   $(DATADIR)/carfit/carfit.schema.json: pkg-config --variable=schemafile carfit) and
  *   returned by carfit_schema(), is the same contract in machine-readable form: a JSON Schema
  *   (draft 2020-12) with, for every operation below, its "symbol", "summary", "request",
  *   "response" and "errors" (the statuses it can give besides CARFIT_MISUSE and
@@ -199,8 +199,10 @@ const char *carfit_status_name(int status);
  *                 library was built with, so a host can read the contract of the library it
  *                 loaded.
  * Takes:   nothing.
- * Returns: a static NUL-terminated UTF-8 JSON text (a JSON Schema, draft 2020-12); never NULL.
- * Owns:    the library; do not free it. It stays valid while the library is loaded.
+ * Returns: a static NUL-terminated UTF-8 JSON text (a JSON Schema, draft 2020-12), the same
+ *          pointer on every call; never NULL.
+ * Owns:    the library (read-only data of the library itself); do not free it. It stays
+ *          valid while the library is loaded. Safe from any thread.
  * Errors:  none.
  */
 const char *carfit_schema(void);

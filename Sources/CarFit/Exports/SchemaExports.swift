@@ -1,13 +1,9 @@
 import CarFitCore
-import Glibc
 
 // The machine-readable contract of include/carfit.h.
 
-/// The schema's text as a static NUL-terminated string, made once and never freed.
-private enum SchemaString {
-    nonisolated(unsafe) static let text: UnsafePointer<CChar>? = carfitSchemaText.withCString { UnsafePointer(strdup($0)) }
-}
-
+/// The schema's text: the static string literal itself, NUL-terminated in the library's
+/// read-only data, so it is never allocated, never NULL and never freed.
 @c public func carfit_schema() -> UnsafePointer<CChar>? {
-    SchemaString.text
+    UnsafeRawPointer(carfitSchemaText.utf8Start).assumingMemoryBound(to: CChar.self)
 }
