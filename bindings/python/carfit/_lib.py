@@ -1,13 +1,13 @@
 """Loading libcarfit and declaring the C signatures of its functions.
 
-Every function of the header is declared here once, in :data:`FUNCTIONS`, with its argtypes
-and restype, so ctypes never guesses (a guessed ``int`` restype would truncate pointers on
-64-bit hosts). Loading checks the library's major version against the binding's.
+Every function of the header is declared once, in :data:`FUNCTIONS`, with its argtypes and
+restype, so ctypes never guesses (a guessed ``int`` restype would truncate pointers on 64-bit
+hosts); the table is generated from include/carfit.h by ``scripts/gen-schema``. Loading checks the library's major version against the binding's.
 
 Ownership: response texts are new references that the caller must hand back to
 ``carfit_free``. They are therefore received as ``c_void_p`` (an address), copied with
 ``ctypes.string_at`` and freed; ``c_char_p`` is used only for the static strings of
-``carfit_version`` and ``carfit_status_name``, which must not be freed.
+``carfit_version``, ``carfit_status_name`` and ``carfit_schema``, which must not be freed.
 """
 
 from __future__ import annotations
