@@ -5,12 +5,13 @@
 #   make install PREFIX=/usr/local DESTDIR=
 #                                         $(LIBDIR)/libcarfit.so.MAJOR.MINOR.PATCH (stripped), the
 #                                         links libcarfit.so.MAJOR and libcarfit.so, the header,
-#                                         $(LIBDIR)/pkgconfig/carfit.pc and the CMake package
-#                                         $(LIBDIR)/cmake/carfit (target carfit::carfit)
+#                                         $(LIBDIR)/pkgconfig/carfit.pc, the CMake package
+#                                         $(LIBDIR)/cmake/carfit (target carfit::carfit) and the
+#                                         schema $(DATADIR)/carfit/carfit.schema.json
 #   make uninstall PREFIX=... DESTDIR=... removes what install put there (same variables)
 #
 # LIBDIR defaults to $(PREFIX)/lib; a relative LIBDIR (lib/x86_64-linux-gnu) is taken under
-# PREFIX. INCLUDEDIR defaults to $(PREFIX)/include. The version comes from the macros of
+# PREFIX. INCLUDEDIR defaults to $(PREFIX)/include, DATADIR to $(PREFIX)/share. The version comes from the macros of
 # include/carfit.h, the one place it is written.
 
 HERE := $(patsubst %/,%,$(dir $(realpath $(lastword $(MAKEFILE_LIST)))))
@@ -29,8 +30,12 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share
 override LIBDIR := $(if $(filter /%,$(LIBDIR)),$(LIBDIR),$(PREFIX)/$(LIBDIR))
 override INCLUDEDIR := $(if $(filter /%,$(INCLUDEDIR)),$(INCLUDEDIR),$(PREFIX)/$(INCLUDEDIR))
+override DATADIR := $(if $(filter /%,$(DATADIR)),$(DATADIR),$(PREFIX)/$(DATADIR))
+SCHEMA := $(HERE)/include/carfit.schema.json
+SCHEMADIR := $(DATADIR)/carfit
 CMAKEDIR := $(LIBDIR)/cmake/carfit
 PKGCONFIGDIR := $(LIBDIR)/pkgconfig
 
@@ -51,6 +56,7 @@ SOURCES := $(HERE)/Package.swift $(HEADER) $(shell find $(HERE)/Sources -type f 
 relative = $(shell realpath -m --relative-to='$(2)' '$(1)')
 PC_LIBDIR := $(if $(filter $(PREFIX)/%,$(LIBDIR)),$${prefix}/$(call relative,$(LIBDIR),$(PREFIX)),$(LIBDIR))
 PC_INCLUDEDIR := $(if $(filter $(PREFIX)/%,$(INCLUDEDIR)),$${prefix}/$(call relative,$(INCLUDEDIR),$(PREFIX)),$(INCLUDEDIR))
+PC_SCHEMAFILE := $(if $(filter $(PREFIX)/%,$(SCHEMADIR)),$${prefix}/$(call relative,$(SCHEMADIR),$(PREFIX)),$(SCHEMADIR))/carfit.schema.json
 
 .PHONY: all library install uninstall
 
@@ -73,7 +79,7 @@ $(STAGE)/$(REALNAME): $(LIBRARY)
 $(STAGE)/carfit.pc: $(HERE)/packaging/carfit.pc.in $(HEADER) FORCE
 	@mkdir -p $(STAGE)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(PC_LIBDIR)|g' -e 's|@INCLUDEDIR@|$(PC_INCLUDEDIR)|g' \
-	    -e 's|@VERSION@|$(VERSION)|g' $< > $@
+	    -e 's|@SCHEMAFILE@|$(PC_SCHEMAFILE)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
 $(STAGE)/carfitConfig.cmake: $(HERE)/packaging/carfitConfig.cmake.in $(HEADER) FORCE
 	@mkdir -p $(STAGE)
@@ -90,11 +96,13 @@ $(STAGE)/carfitConfigVersion.cmake: $(HERE)/packaging/carfitConfigVersion.cmake.
 FORCE:
 
 install: library $(STAGE)/$(REALNAME) $(STAGE)/carfit.pc $(STAGE)/carfitConfig.cmake $(STAGE)/carfitConfigVersion.cmake
-	$(INSTALL) -d '$(DESTDIR)$(LIBDIR)' '$(DESTDIR)$(INCLUDEDIR)' '$(DESTDIR)$(PKGCONFIGDIR)' '$(DESTDIR)$(CMAKEDIR)'
+	$(INSTALL) -d '$(DESTDIR)$(LIBDIR)' '$(DESTDIR)$(INCLUDEDIR)' '$(DESTDIR)$(PKGCONFIGDIR)' '$(DESTDIR)$(CMAKEDIR)' \
+	    '$(DESTDIR)$(SCHEMADIR)'
 	$(INSTALL) -m 755 $(STAGE)/$(REALNAME) '$(DESTDIR)$(LIBDIR)/$(REALNAME)'
 	ln -sfn $(REALNAME) '$(DESTDIR)$(LIBDIR)/$(SONAME)'
 	ln -sfn $(SONAME) '$(DESTDIR)$(LIBDIR)/libcarfit.so'
 	$(INSTALL) -m 644 $(HEADER) '$(DESTDIR)$(INCLUDEDIR)/carfit.h'
+	$(INSTALL) -m 644 $(SCHEMA) '$(DESTDIR)$(SCHEMADIR)/carfit.schema.json'
 	$(INSTALL) -m 644 $(STAGE)/carfit.pc '$(DESTDIR)$(PKGCONFIGDIR)/carfit.pc'
 	$(INSTALL) -m 644 $(STAGE)/carfitConfig.cmake $(STAGE)/carfitConfigVersion.cmake '$(DESTDIR)$(CMAKEDIR)/'
 
@@ -102,4 +110,6 @@ uninstall:
 	rm -f '$(DESTDIR)$(LIBDIR)/$(REALNAME)' '$(DESTDIR)$(LIBDIR)/$(SONAME)' '$(DESTDIR)$(LIBDIR)/libcarfit.so'
 	rm -f '$(DESTDIR)$(INCLUDEDIR)/carfit.h' '$(DESTDIR)$(PKGCONFIGDIR)/carfit.pc'
 	rm -f '$(DESTDIR)$(CMAKEDIR)/carfitConfig.cmake' '$(DESTDIR)$(CMAKEDIR)/carfitConfigVersion.cmake'
+	rm -f '$(DESTDIR)$(SCHEMADIR)/carfit.schema.json'
 	rmdir '$(DESTDIR)$(CMAKEDIR)' 2>/dev/null || true
+	rmdir '$(DESTDIR)$(SCHEMADIR)' 2>/dev/null || true

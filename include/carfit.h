@@ -53,6 +53,20 @@
  *
  *   Money is exact: at most two decimal places, sums in integer cents; a JSON number in a
  *   response is the double nearest to the exact decimal, written in its shortest form.
+ *
+ *   The schema. carfit.schema.json, shipped beside this header (installed as
+ *   $(DATADIR)/carfit/carfit.schema.json: pkg-config --variable=schemafile carfit) and
+ *   returned by carfit_schema(), is the same contract in machine-readable form: a JSON Schema
+ *   (draft 2020-12) with, for every operation below, its "symbol", "summary", "request",
+ *   "response" and "errors" (the statuses it can give besides CARFIT_MISUSE and
+ *   CARFIT_INTERNAL), plus "config" (carfit_open's config), "error" (the error document, with
+ *   every member an error can carry) and "event" (one event of carfit_events_wait). Every $ref
+ *   points inside the document ("#/$defs/card"). Response objects are closed
+ *   ("additionalProperties": false): the schema names every member the library writes, so a
+ *   host can generate exact types from it; a later minor version may add members, and a host
+ *   reading an older schema should ignore members it does not know. Request schemas are open
+ *   and describe the members the library reads; a request member of a JSON type its schema
+ *   refuses is CARFIT_INVALID with that member in field, before the operation runs.
  */
 #ifndef CARFIT_H
 #define CARFIT_H
@@ -190,6 +204,20 @@ int carfit_version_number(void);
  * Returns: a static string; "unknown" for a value that is not a status. Do not free.
  */
 const char *carfit_status_name(int status);
+
+/*
+ * carfit_schema — the machine-readable contract of this library: the text of
+ *                 carfit.schema.json (see "The schema" above), the same document the
+ *                 library was built with, so a host can read the contract of the library it
+ *                 loaded.
+ * Takes:   nothing.
+ * Returns: a static NUL-terminated UTF-8 JSON text (a JSON Schema, draft 2020-12), the same
+ *          pointer on every call; never NULL.
+ * Owns:    the library (read-only data of the library itself); do not free it. It stays
+ *          valid while the library is loaded. Safe from any thread.
+ * Errors:  none.
+ */
+const char *carfit_schema(void);
 
 /*
  * carfit_call — run an operation by its method name "<area>.<verb>" ("visits.list",
@@ -782,7 +810,8 @@ int carfit_catalog_product(carfit_core *core, const char *request, char **respon
 
 /*
  * The cart of the logged-in employee. Every cart function needs a logged-in employee on this
- * core (else CARFIT_UNAUTHORIZED, checked first) and answers
+ * core (else CARFIT_UNAUTHORIZED, checked first after the request members' JSON types) and
+ * answers
  *     {"cart": {"lines": [{"productId", "name", "imageUrl", "quantity"}], "totalQuantity": n}}
  * with lines in the order their products were first added. Carts are stored in the database;
  * each change is one BEGIN IMMEDIATE transaction, so cores in several processes adding to one

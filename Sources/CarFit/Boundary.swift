@@ -20,14 +20,14 @@ enum Boundary {
             let bytes = try requestBytes(request, limit: core.config.maxRequestBytes)
             switch (operation.locking, operation.body) {
             case (.serialized, .object(let body)):
-                let fields = try parse(bytes)
+                let fields = try parse(bytes, operation: operation.symbol)
                 result = .success(try core.serialized { () throws(CarFitError) in try body(core, fields) })
             case (.streamed, .bytes(let body)):
                 result = .success(try core.serialized { () throws(CarFitError) in try body(core, bytes) })
             case (.selfLocking, .object(let body)):
-                result = .success(try body(core, try parse(bytes)))
+                result = .success(try body(core, try parse(bytes, operation: operation.symbol)))
             case (.serialized, .written(let body)):
-                let fields = try parse(bytes)
+                let fields = try parse(bytes, operation: operation.symbol)
                 let text = try core.serialized { () throws(CarFitError) -> JSONBuffer in try body(core, fields) }
                 response?.pointee = text.takeCString()
                 return Status.ok.rawValue
@@ -58,7 +58,7 @@ enum Boundary {
             let core = try open(handle)
             guard let bytes else { throw CarFitError(.misuse, "The bytes out-parameter is NULL.", field: "bytes") }
             guard let length else { throw CarFitError(.misuse, "The length out-parameter is NULL.", field: "length") }
-            let loaded = try body(core, try parse(try requestBytes(request, limit: core.config.maxRequestBytes)))
+            let loaded = try body(core, try parse(try requestBytes(request, limit: core.config.maxRequestBytes), operation: symbol))
             guard let copy = malloc(max(1, loaded.bytes.count))?.assumingMemoryBound(to: UInt8.self) else {
                 throw CarFitError(.internal, "Out of memory for \(loaded.bytes.count) bytes.")
             }
@@ -93,9 +93,12 @@ enum Boundary {
         return UnsafeRawBufferPointer(start: request, count: length)
     }
 
-    /// A request as an object: empty is `{}`; anything but an object is `bad_json`.
-    static func parse(_ bytes: UnsafeRawBufferPointer, what: String = "request") throws(CarFitError) -> Fields {
-        try JanssonParser.object(bytes, what: what)
+    /// A request as an object: empty is `{}`; anything but an object is `bad_json`. With the
+    /// `operation`'s symbol, a member of a type its schema refuses is `invalid` (`RequestCheck`).
+    static func parse(_ bytes: UnsafeRawBufferPointer, what: String = "request", operation: String? = nil) throws(CarFitError) -> Fields {
+        let fields = try JanssonParser.object(bytes, what: what)
+        if let operation { try RequestCheck.check(operation, fields) }
+        return fields
     }
 
     /// Writes the result or the error document to `*response` and returns the status.

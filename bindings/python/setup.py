@@ -3,7 +3,8 @@
     swift build -c release                        (or make, at the repository root)
     python3 -m pip wheel bindings/python -w DIST  -> carfit-1.2.0-py3-none-linux_x86_64.whl
 
-The version is read from the CARFIT_VERSION_* macros of include/carfit.h. The library copied
+The version is read from the CARFIT_VERSION_* macros of include/carfit.h; the schema
+include/carfit.schema.json is shipped as carfit/carfit.schema.json. The library copied
 into the package is $CARFIT_LIBRARY if set, else the repository's .build/release/libcarfit.so;
 it is stripped of debug information on the way (when ``strip`` is there). The wheel holds no
 Python extension, but the library makes it specific to the platform: it is tagged
@@ -30,6 +31,7 @@ except ImportError:  # pragma: no cover
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 HEADER = REPO / "include" / "carfit.h"
+SCHEMA = REPO / "include" / "carfit.schema.json"
 LIBRARY_NAME = "libcarfit.so"
 
 
@@ -55,10 +57,15 @@ def library_source() -> Path:
 
 
 class BuildWithLibrary(build_py):
-    """build_py that also puts the library into the package."""
+    """build_py that also puts the library and the schema (carfit.schema.json) into the package."""
 
     def run(self) -> None:
         super().run()
+        if not SCHEMA.is_file():
+            raise SystemExit(f"{SCHEMA} is missing: build the carfit package from a libcarfit checkout")
+        schema = Path(self.build_lib) / "carfit" / SCHEMA.name
+        schema.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(SCHEMA, schema)
         target = Path(self.build_lib) / "carfit" / LIBRARY_NAME
         target.parent.mkdir(parents=True, exist_ok=True)
         source = library_source()

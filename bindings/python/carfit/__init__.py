@@ -8,6 +8,9 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any, Dict
+
 from ._lib import LibraryVersionError, find_library, load_library
 from ._version import binding_version
 from .core import Core
@@ -48,6 +51,7 @@ __all__ = [
     "LibraryVersionError",
     "find_library",
     "load_library",
+    "schema",
     "status_name",
     "version",
     "version_number",
@@ -69,3 +73,12 @@ def status_name(status: int) -> str:
     """The library's name of a status (``"ok"``, ``"bad_json"``, ...; ``"unknown"`` otherwise)."""
     name: bytes = load_library().carfit_status_name(int(status))
     return name.decode("ascii")
+
+
+def schema() -> Dict[str, Any]:
+    """The loaded library's machine-readable contract (``carfit_schema()``), parsed: a JSON Schema
+    (draft 2020-12) of every operation's request, response and statuses, the config, the error
+    document and the events. A wheel also ships it as the file ``carfit/carfit.schema.json``."""
+    text: bytes = load_library().carfit_schema()
+    document: Dict[str, Any] = json.loads(text.decode("utf-8"))
+    return document

@@ -1,13 +1,13 @@
 """Loading libcarfit and declaring the C signatures of its functions.
 
-Every function of the header is declared here once, in :data:`FUNCTIONS`, with its argtypes
-and restype, so ctypes never guesses (a guessed ``int`` restype would truncate pointers on
-64-bit hosts). Loading checks the library's major version against the binding's.
+Every function of the header is declared once, in :data:`FUNCTIONS`, with its argtypes and
+restype, so ctypes never guesses (a guessed ``int`` restype would truncate pointers on 64-bit
+hosts); the table is generated from include/carfit.h by ``scripts/gen-schema``. Loading checks the library's major version against the binding's.
 
 Ownership: response texts are new references that the caller must hand back to
 ``carfit_free``. They are therefore received as ``c_void_p`` (an address), copied with
 ``ctypes.string_at`` and freed; ``c_char_p`` is used only for the static strings of
-``carfit_version`` and ``carfit_status_name``, which must not be freed.
+``carfit_version``, ``carfit_status_name`` and ``carfit_schema``, which must not be freed.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ import ctypes.util
 import os
 import threading
 from pathlib import Path
-from typing import Any, Dict, Iterator, Optional, Sequence, Tuple
+from typing import Dict, Iterator, Optional, Tuple
 
+from . import _generated
 from ._version import binding_version
 
 __all__ = [
@@ -45,90 +46,17 @@ _SONAME = "libcarfit.so.1"
 PACKAGED_LIBRARY = Path(__file__).resolve().parent / _LIB_NAME
 
 #: (restype, argtypes) of a C function; restype None is void.
-Signature = Tuple[Any, Sequence[Any]]
-_OUT = ctypes.POINTER(ctypes.c_void_p)
+Signature = _generated.Signature
 
 #: ``int carfit_<area>_<verb>(carfit_core *core, const char *request, char **response)``.
-_OPERATION: Signature = (ctypes.c_int, (ctypes.c_void_p, ctypes.c_char_p, _OUT))
+_OPERATION: Signature = _generated.OPERATION
 
-#: Every function of ``include/carfit.h``, declared once: name -> (restype, argtypes). Response
-#: texts and image bytes are received as addresses (``c_void_p``) and freed by the binding;
-#: ``c_char_p`` results are the library's static strings, never freed. A test compares this
-#: table with the header's declarations both ways.
-FUNCTIONS: Dict[str, Signature] = {
-    # Lifecycle and utilities
-    "carfit_open": (ctypes.c_int, (ctypes.c_char_p, _OUT, _OUT)),
-    "carfit_close": (None, (ctypes.c_void_p,)),
-    "carfit_free": (None, (ctypes.c_void_p,)),
-    "carfit_version": (ctypes.c_char_p, ()),
-    "carfit_version_number": (ctypes.c_int, ()),
-    "carfit_status_name": (ctypes.c_char_p, (ctypes.c_int,)),
-    "carfit_call": (ctypes.c_int, (ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, _OUT)),
-    # Visits, refresh and plan
-    "carfit_visits_import": _OPERATION,
-    "carfit_visits_list": _OPERATION,
-    "carfit_visits_refresh": _OPERATION,
-    "carfit_visits_plan": _OPERATION,
-    "carfit_visits_set_state": _OPERATION,
-    # Sync
-    "carfit_sync_push": _OPERATION,
-    "carfit_sync_status": _OPERATION,
-    # Location
-    "carfit_location_report": _OPERATION,
-    "carfit_location_status": _OPERATION,
-    # Calendar
-    "carfit_calendar_get": _OPERATION,
-    "carfit_calendar_next": _OPERATION,
-    "carfit_calendar_previous": _OPERATION,
-    "carfit_calendar_select": _OPERATION,
-    "carfit_calendar_month": _OPERATION,
-    # Employees and session
-    "carfit_employees_create": _OPERATION,
-    "carfit_employees_list": _OPERATION,
-    "carfit_employees_recover_pin": _OPERATION,
-    "carfit_session_login": _OPERATION,
-    "carfit_session_logout": _OPERATION,
-    "carfit_session_get": _OPERATION,
-    # Catalog and cart
-    "carfit_catalog_import": _OPERATION,
-    "carfit_catalog_refresh": _OPERATION,
-    "carfit_catalog_list": _OPERATION,
-    "carfit_catalog_product": _OPERATION,
-    "carfit_cart_add": _OPERATION,
-    "carfit_cart_update": _OPERATION,
-    "carfit_cart_remove": _OPERATION,
-    "carfit_cart_get": _OPERATION,
-    "carfit_cart_checkout": _OPERATION,
-    "carfit_cart_orders": _OPERATION,
-    # Transactions and insights
-    "carfit_transactions_import": _OPERATION,
-    "carfit_transactions_list": _OPERATION,
-    "carfit_transactions_pin": _OPERATION,
-    "carfit_insights_get": _OPERATION,
-    # Articles
-    "carfit_articles_import": _OPERATION,
-    "carfit_articles_refresh": _OPERATION,
-    "carfit_articles_list": _OPERATION,
-    "carfit_articles_format_date": _OPERATION,
-    # Patterns, carousel and images
-    "carfit_patterns_import": _OPERATION,
-    "carfit_patterns_refresh": _OPERATION,
-    "carfit_carousel_generate": _OPERATION,
-    "carfit_images_data": (
-        ctypes.c_int,
-        (ctypes.c_void_p, ctypes.c_char_p, _OUT, ctypes.POINTER(ctypes.c_size_t), _OUT),
-    ),
-    "carfit_images_prefetch": _OPERATION,
-    "carfit_images_cancel": _OPERATION,
-    "carfit_images_stats": _OPERATION,
-    # Sources
-    "carfit_sources_status": _OPERATION,
-    # Auth
-    "carfit_auth_set": _OPERATION,
-    "carfit_auth_status": _OPERATION,
-    # Events
-    "carfit_events_wait": _OPERATION,
-}
+#: Every function of ``include/carfit.h``, declared once: name -> (restype, argtypes),
+#: generated from the header by ``scripts/gen-schema`` (``_generated.py``). Response texts and
+#: image bytes are received as addresses (``c_void_p``) and freed by the binding; ``c_char_p``
+#: results are the library's static strings, never freed. A test compares this table with the
+#: header's declarations both ways.
+FUNCTIONS: Dict[str, Signature] = dict(_generated.FUNCTIONS)
 
 #: The functions of the operation shape, in header order.
 OPERATIONS = tuple(name for name, signature in FUNCTIONS.items() if signature is _OPERATION)

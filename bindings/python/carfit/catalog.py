@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Optional, Union, cast
 
 from ._area import Document, document_argument, members
+from ._generated import (
+    CartAddResult,
+    CartCheckoutResult,
+    CartGetResult,
+    CartOrdersResult,
+    CartRemoveResult,
+    CartUpdateResult,
+    CatalogImportResult,
+    CatalogListResult,
+    CatalogProductResult,
+    CatalogRefreshResult,
+)
 from .events import EventsMixin, ProgressCallback
 
 __all__ = ["CatalogMixin", "ProductId"]
@@ -19,14 +31,14 @@ class CatalogMixin(EventsMixin):
 
     __slots__ = ()
 
-    def import_catalog(self, document: Union[Document, str, bytes]) -> Document:
+    def import_catalog(self, document: Union[Document, str, bytes]) -> CatalogImportResult:
         """Upsert products from a wine.com or plain catalog document (``catalog.import``):
         ``{"imported", "rejected"}``."""
-        return self._call("catalog.import", document_argument(document, "pass json.load(open(path)) for a file"))
+        return cast(CatalogImportResult, self._call("catalog.import", document_argument(document, "pass json.load(open(path)) for a file")))
 
     def refresh_catalog(
         self, max_age_seconds: Optional[int] = None, progress: Optional[ProgressCallback] = None
-    ) -> Document:
+    ) -> CatalogRefreshResult:
         """Fetch ``sources.catalog`` (either catalog shape) and import it (``catalog.refresh``);
         keeps the stored products on failure (:class:`~carfit.UnavailableError` with a
         ``reason``). Conditional and ``max_age_seconds`` as :meth:`refresh_visits`.
@@ -38,38 +50,38 @@ class CatalogMixin(EventsMixin):
         ``done == total``.
         """
         request = members(maxAgeSeconds=max_age_seconds) or None
-        return self._with_progress("catalog.refresh", progress, lambda: self._call("catalog.refresh", request))
+        return cast(CatalogRefreshResult, self._with_progress("catalog.refresh", progress, lambda: self._call("catalog.refresh", request)))
 
-    def list_catalog(self, category: Optional[str] = None, sort: str = "name") -> Document:
+    def list_catalog(self, category: Optional[str] = None, sort: str = "name") -> CatalogListResult:
         """Products of a category (all when None) sorted by ``"name"``, ``"-name"`` or
         ``"none"`` (``catalog.list``)."""
-        return self._call("catalog.list", members(sort=sort, category=category))
+        return cast(CatalogListResult, self._call("catalog.list", members(sort=sort, category=category)))
 
-    def product(self, product_id: ProductId) -> Document:
+    def product(self, product_id: ProductId) -> CatalogProductResult:
         """One product with its description (``catalog.product``): ``{"product": {...}}``."""
-        return self._call("catalog.product", {"id": product_id})
+        return cast(CatalogProductResult, self._call("catalog.product", {"id": product_id}))
 
-    def add_to_cart(self, product_id: ProductId, quantity: int = 1) -> Document:
+    def add_to_cart(self, product_id: ProductId, quantity: int = 1) -> CartAddResult:
         """Add 1-999 of a product to its line, or a new last line (``cart.add``): ``{"cart": {...}}``."""
-        return self._call("cart.add", {"productId": product_id, "quantity": quantity})
+        return cast(CartAddResult, self._call("cart.add", {"productId": product_id, "quantity": quantity}))
 
-    def update_cart(self, product_id: ProductId, quantity: int) -> Document:
+    def update_cart(self, product_id: ProductId, quantity: int) -> CartUpdateResult:
         """Set a line's quantity, 1-999 (``cart.update``): ``{"cart": {...}}``."""
-        return self._call("cart.update", {"productId": product_id, "quantity": quantity})
+        return cast(CartUpdateResult, self._call("cart.update", {"productId": product_id, "quantity": quantity}))
 
-    def remove_from_cart(self, product_id: ProductId) -> Document:
+    def remove_from_cart(self, product_id: ProductId) -> CartRemoveResult:
         """Remove a line (``cart.remove``): ``{"cart": {...}}``."""
-        return self._call("cart.remove", {"productId": product_id})
+        return cast(CartRemoveResult, self._call("cart.remove", {"productId": product_id}))
 
-    def get_cart(self) -> Document:
+    def get_cart(self) -> CartGetResult:
         """The cart (``cart.get``): ``{"cart": {"lines": [...], "totalQuantity": n}}``."""
-        return self._call("cart.get")
+        return cast(CartGetResult, self._call("cart.get"))
 
-    def checkout(self) -> Document:
+    def checkout(self) -> CartCheckoutResult:
         """Place the cart as an order (``cart.checkout``): ``{"order", "message", "cart"}``;
         the cart is then empty."""
-        return self._call("cart.checkout")
+        return cast(CartCheckoutResult, self._call("cart.checkout"))
 
-    def list_orders(self) -> Document:
+    def list_orders(self) -> CartOrdersResult:
         """The logged-in employee's orders, newest first (``cart.orders``): ``{"orders": [...]}``."""
-        return self._call("cart.orders")
+        return cast(CartOrdersResult, self._call("cart.orders"))

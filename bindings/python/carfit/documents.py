@@ -1,224 +1,68 @@
-"""Typed shapes of the documents hosts read most: visits imports and day lists, the calendar.
+"""Typed shapes of the documents the library answers, under the names the binding's methods use.
 
-They are ``TypedDict``s: at run time plain dicts decoded from the library's JSON, for type
-checkers a list of the members the header documents. ``total=False`` because the library may
-add members (hosts ignore what they do not know) and some members are null or absent.
+Every response type is generated from the schema ``include/carfit.schema.json`` by
+``scripts/gen-schema`` into :mod:`carfit._generated` (one ``TypedDict`` per response object,
+named after the schema's definition or the operation: ``VisitsListResult``, ``Card``,
+``Month``, ...). At run time they are plain dicts decoded from the library's JSON; for type
+checkers they list exactly the members the schema names (responses are closed), with the
+members the library does not always write marked optional.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, TypedDict
-
-from ._area import Document
+from ._generated import (
+    RESULTS,
+    AuthState,
+    LocationReportResult,
+    LocationStatusResult,
+    Position,
+    CalendarDay,
+    Card,
+    Day,
+    ErrorDocument,
+    Event,
+    ImportResult,
+    Month,
+    RejectedChange,
+    Rejection,
+    Summary,
+    SyncPushResult,
+    SyncStatusResult,
+    VisitsListResult,
+    VisitsSetStateResult,
+)
 
 __all__ = [
+    "RESULTS",
     "Rejection",
     "ImportResult",
     "Summary",
     "Card",
     "Day",
     "VisitList",
+    "VisitChange",
+    "PushResult",
+    "RejectedChange",
+    "SyncStatus",
     "CalendarDay",
     "Month",
+    "Event",
+    "ErrorDocument",
+    "AuthState",
+    "Position",
+    "LocationReport",
+    "LocationStatus",
 ]
 
-
-class Rejection(TypedDict, total=False):
-    """A record an import skipped: its index in the document, the member and why."""
-
-    index: int
-    field: str
-    message: str
-
-
-class ImportResult(TypedDict, total=False):
-    """The answer of an import: how many records were stored and which were skipped."""
-
-    imported: int
-    rejected: List[Rejection]
-
-
-class Summary(TypedDict, total=False):
-    """The totals of a day, or of every listed day."""
-
-    visits: int
-    taskMinutes: int
-    distanceMeters: int
-    distanceKm: float
-
-
-class Card(TypedDict, total=False):
-    """One visit card of ``visits.list``."""
-
-    visitId: Optional[str]
-    name: Optional[str]
-    state: Optional[str]
-    stateColor: str
-    startTime: str
-    startTimeUtc: str
-    expectedTime: Optional[str]
-    tasks: List[str]
-    taskMinutes: int
-    address: Optional[str]
-    phone: Optional[str]
-    latitude: Optional[float]
-    longitude: Optional[float]
-    employeeId: Optional[str]
-    distanceMeters: Optional[int]
-    distanceKm: Optional[float]
-    key: str
-    pending: bool
-    timeUsedMinutes: Optional[int]
-    arrivedAt: Optional[str]
-    departedAt: Optional[str]
-    suggestion: Optional[str]
-    navigation: Optional["Navigation"]
-
-
-class Navigation(TypedDict, total=False):
-    """A card's links to its coordinates: a ``geo:`` URI, Google Maps and Apple Maps."""
-
-    geo: str
-    google: str
-    apple: str
-
-
-class VisitChange(TypedDict, total=False):
-    """The answer of ``visits.set_state``: the changed card."""
-
-    visit: Card
-
-
-class PushResult(TypedDict, total=False):
-    """The answer of ``sync.push``; ``skipped`` (``"unauthorized"``, ``"backoff"`` or
-    ``"busy"``) only when an ``if_due`` push made no request, ``nextAttemptAt`` with
-    ``"backoff"``."""
-
-    pushed: int
-    rejected: int
-    pending: int
-    skipped: str
-    nextAttemptAt: str
-    locations: "LocationsPushed"
-
-
-class LocationsPushed(TypedDict, total=False):
-    """The positions part of ``sync.push`` (only with ``sources.locations``)."""
-
-    pushed: int
-    pending: int
-
-
-class Position(TypedDict, total=False):
-    """A counting position report, as ``location.report`` and ``location.status`` give it."""
-
-    latitude: float
-    longitude: float
-    accuracyMeters: float
-    at: str
-
-
-class LocationReport(TypedDict, total=False):
-    """The answer of ``location.report``."""
-
-    stored: bool
-    arrived: List[str]
-    departed: List[str]
-    position: Optional[Position]
-
-
-class Trail(TypedDict, total=False):
-    """How many points are kept, and how many the planner has not applied."""
-
-    stored: int
-    pending: int
-
-
-class LocationStatus(TypedDict, total=False):
-    """The answer of ``location.status``."""
-
-    position: Optional[Position]
-    trail: Trail
-    lastPushAt: Optional[str]
-
-
-class AuthStatus(TypedDict, total=False):
-    """The planner's credentials as ``auth.status`` tells them (never the token itself)."""
-
-    token: bool
-    scheme: Optional[str]
-    required: bool
-    requiredAt: Optional[str]
-    source: Optional[str]
-
-
-class AuthState(TypedDict, total=False):
-    """The answer of ``auth.set`` and ``auth.status``."""
-
-    auth: AuthStatus
-
-
-class RejectedChange(TypedDict, total=False):
-    """A change the update server rejected, as ``sync.status`` lists it."""
-
-    mutationId: str
-    visitId: Optional[str]
-    startTimeUtc: str
-    state: str
-    reason: str
-    at: str
-
-
-class SyncStatus(TypedDict, total=False):
-    """The answer of ``sync.status``."""
-
-    clientId: str
-    pending: int
-    lastAttemptAt: Optional[str]
-    lastSuccessAt: Optional[str]
-    lastError: Optional[Dict[str, Any]]
-    consecutiveFailures: int
-    nextAttemptAt: Optional[str]
-    rejected: List[RejectedChange]
-
-
-class Day(TypedDict, total=False):
-    """One day of ``visits.list``: its cards in start order and its summary."""
-
-    date: str
-    visits: List[Card]
-    summary: Summary
-
-
-class VisitList(TypedDict, total=False):
-    """The answer of ``visits.list``."""
-
-    days: List[Day]
-    summary: Summary
-
-
-class CalendarDay(TypedDict, total=False):
-    """One day of the month grid."""
-
-    date: str
-    day: int
-    weekday: str
-    isToday: bool
-    isSelected: bool
-    visits: int
-
-
-class Month(TypedDict, total=False):
-    """The month document every ``calendar.*`` method answers."""
-
-    year: int
-    month: int
-    title: str
-    today: str
-    selected: List[str]
-    firstWeekday: str
-    leadingDays: int
-    weekdays: List[str]
-    days: List[CalendarDay]
-    previous: Optional[Document]
-    next: Optional[Document]
+#: The answer of ``visits.list``.
+VisitList = VisitsListResult
+#: The answer of ``visits.set_state``: the changed card.
+VisitChange = VisitsSetStateResult
+#: The answer of ``sync.push``.
+PushResult = SyncPushResult
+#: The answer of ``sync.status``.
+SyncStatus = SyncStatusResult
+#: The answer of ``location.report``.
+LocationReport = LocationReportResult
+#: The answer of ``location.status``.
+LocationStatus = LocationStatusResult

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, cast
 
-from ._area import AreaMixin, Document, members
+from ._area import AreaMixin, members
+from ._generated import (
+    EmployeesCreateResult,
+    EmployeesListResult,
+    EmployeesRecoverPinResult,
+    SessionGetResult,
+    SessionLoginResult,
+    SessionLogoutResult,
+)
 
 __all__ = ["EmployeesMixin"]
 
@@ -15,7 +23,7 @@ class EmployeesMixin(AreaMixin):
     __slots__ = ()
 
     def create_employee(self, pin: str, first_name: str, last_name: str,
-                        email: Optional[str] = None, hired_on: Optional[str] = None) -> Document:
+                        email: Optional[str] = None, hired_on: Optional[str] = None) -> EmployeesCreateResult:
         """Create an employee (``employees.create``): ``{"employee": {...}}``.
 
         Raises:
@@ -23,30 +31,30 @@ class EmployeesMixin(AreaMixin):
             ConflictError: the PIN, the last name or the email is taken (``field`` names it).
         """
         request = members(pin=pin, firstName=first_name, lastName=last_name, email=email, hiredOn=hired_on)
-        return self._call("employees.create", request)
+        return cast(EmployeesCreateResult, self._call("employees.create", request))
 
-    def list_employees(self) -> Document:
+    def list_employees(self) -> EmployeesListResult:
         """All employees by last then first name, each with its ``cartQuantity``
         (``employees.list``): ``{"employees": [...]}``."""
-        return self._call("employees.list")
+        return cast(EmployeesListResult, self._call("employees.list"))
 
-    def recover_pin(self, email: str) -> Document:
+    def recover_pin(self, email: str) -> EmployeesRecoverPinResult:
         """The PIN and names of the employee with that email (``employees.recover_pin``):
         ``{"pin", "firstName", "lastName"}``; NotFoundError for an unknown email."""
-        return self._call("employees.recover_pin", {"email": email})
+        return cast(EmployeesRecoverPinResult, self._call("employees.recover_pin", {"email": email}))
 
-    def login(self, pin: str) -> Document:
+    def login(self, pin: str) -> SessionLoginResult:
         """Log in by PIN on this core (``session.login``): ``{"employee": {...}}``.
 
         Raises:
             UnauthorizedError: a wrong PIN, or logins locked after five failures.
         """
-        return self._call("session.login", {"pin": pin})
+        return cast(SessionLoginResult, self._call("session.login", {"pin": pin}))
 
-    def logout(self) -> Document:
+    def logout(self) -> SessionLogoutResult:
         """Log out (``session.logout``): ``{"employee": None}``."""
-        return self._call("session.logout")
+        return cast(SessionLogoutResult, self._call("session.logout"))
 
-    def current_employee(self) -> Document:
+    def current_employee(self) -> SessionGetResult:
         """The logged-in employee (``session.get``): ``{"employee": {...} or None}``."""
-        return self._call("session.get")
+        return cast(SessionGetResult, self._call("session.get"))

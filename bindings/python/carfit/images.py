@@ -5,9 +5,18 @@ from __future__ import annotations
 
 import ctypes
 import json
-from typing import Any, Iterable, List, Optional, Tuple, Union
+from typing import Any, Iterable, List, Optional, Tuple, Union, cast
 
 from ._area import AreaMixin, Document, document_argument, members, string_list
+from ._generated import (
+    CarouselGenerateResult,
+    ImagesCancelResult,
+    ImagesDataResult,
+    ImagesPrefetchResult,
+    ImagesStatsResult,
+    PatternsImportResult,
+    PatternsRefreshResult,
+)
 from .errors import InternalError, error_from_response
 
 __all__ = ["ImagesMixin"]
@@ -33,13 +42,13 @@ class ImagesMixin(AreaMixin):
 
     # -- feed ---------------------------------------------------------------------------------
 
-    def refresh_patterns(self, count: Optional[int] = None, max_age_seconds: Optional[int] = None) -> Document:
+    def refresh_patterns(self, count: Optional[int] = None, max_age_seconds: Optional[int] = None) -> PatternsRefreshResult:
         """Add ``count`` (1..100, default 10) answers of ``sources.patterns`` to the pool
         (``patterns.refresh``): ``{"added", "pool", "failed"}``; raises
         :class:`~carfit.UnavailableError` only when every request failed."""
-        return self._call("patterns.refresh", members(count=count, maxAgeSeconds=max_age_seconds) or None)
+        return cast(PatternsRefreshResult, self._call("patterns.refresh", members(count=count, maxAgeSeconds=max_age_seconds) or None))
 
-    def import_patterns(self, document: Union[List[Any], Document, str, bytes]) -> Document:
+    def import_patterns(self, document: Union[List[Any], Document, str, bytes]) -> PatternsImportResult:
         """Add patterns to the carousel's pool (``patterns.import``).
 
         Args:
@@ -52,9 +61,9 @@ class ImagesMixin(AreaMixin):
         Raises:
             InvalidError: an object without a ``patterns`` array; nothing changes.
         """
-        return self._call("patterns.import", document_argument(document, "pass json.load(open(path)) for a file"))
+        return cast(PatternsImportResult, self._call("patterns.import", document_argument(document, "pass json.load(open(path)) for a file")))
 
-    def generate_carousel(self, rows: int, columns: int, seed: Optional[int] = None) -> Document:
+    def generate_carousel(self, rows: int, columns: int, seed: Optional[int] = None) -> CarouselGenerateResult:
         """The carousel feed (``carousel.generate``): ``rows`` × ``columns`` tiles (1–1000 each).
 
         Returns:
@@ -65,11 +74,11 @@ class ImagesMixin(AreaMixin):
         Raises:
             InvalidError: rows or columns out of range, or a seed that is not an integer.
         """
-        return self._call("carousel.generate", members(rows=rows, columns=columns, seed=seed))
+        return cast(CarouselGenerateResult, self._call("carousel.generate", members(rows=rows, columns=columns, seed=seed)))
 
     # -- images -------------------------------------------------------------------------------
 
-    def image(self, url: str) -> Tuple[bytes, Document]:
+    def image(self, url: str) -> Tuple[bytes, ImagesDataResult]:
         """Load an image from memory, disk or the network (``carfit_images_data``).
 
         Blocks until the image is there (the GIL is released meanwhile); a load of the same URL
@@ -101,13 +110,13 @@ class ImagesMixin(AreaMixin):
             raise error_from_response(status, document)
         if document is None:
             raise InternalError(9, {"message": "carfit_images_data returned no response."})
-        return data, document
+        return data, cast(ImagesDataResult, document)
 
     def image_data(self, url: str) -> bytes:
         """The bytes of the image at ``url``; see :meth:`image`."""
         return self.image(url)[0]
 
-    def prefetch_images(self, urls: Iterable[str], priority: Optional[str] = None) -> Document:
+    def prefetch_images(self, urls: Iterable[str], priority: Optional[str] = None) -> ImagesPrefetchResult:
         """Queue images for background loading (``images.prefetch``); returns at once.
 
         Args:
@@ -117,12 +126,12 @@ class ImagesMixin(AreaMixin):
         Returns:
             ``{"queued": n}``: URLs in memory or already loading are not queued.
         """
-        return self._call("images.prefetch", members(urls=string_list("urls", urls), priority=priority))
+        return cast(ImagesPrefetchResult, self._call("images.prefetch", members(urls=string_list("urls", urls), priority=priority)))
 
-    def cancel_images(self, urls: Iterable[str]) -> Document:
+    def cancel_images(self, urls: Iterable[str]) -> ImagesCancelResult:
         """Drop queued prefetches not yet started (``images.cancel``); ``{"cancelled": n}``."""
-        return self._call("images.cancel", {"urls": string_list("urls", urls)})
+        return cast(ImagesCancelResult, self._call("images.cancel", {"urls": string_list("urls", urls)}))
 
-    def image_stats(self) -> Document:
+    def image_stats(self) -> ImagesStatsResult:
         """The caches and counters (``images.stats``): ``{"memory", "disk", "requests", "prefetch"}``."""
-        return self._call("images.stats")
+        return cast(ImagesStatsResult, self._call("images.stats"))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from ._area import AreaMixin, Document
+from typing import cast
+
+from ._area import AreaMixin
+from ._generated import SourcesStatusResult
 
 __all__ = ["SourcesMixin"]
 
@@ -12,10 +15,10 @@ class SourcesMixin(AreaMixin):
 
     __slots__ = ()
 
-    def sources_status(self) -> Document:
+    def sources_status(self) -> SourcesStatusResult:
         """Each configured source's last attempt, success and error (``sources.status``):
         ``{"offline": bool, "sources": {name: {"url", "lastAttemptAt", "lastSuccessAt",
         "lastError": None or {"reason", "message", "at", "httpStatus"}, "consecutiveFailures",
         "notModified"}}}``. ``offline`` is the "no connection" banner: the latest network
         failure of any source came after the last success."""
-        return self._call("sources.status")
+        return cast(SourcesStatusResult, self._call("sources.status"))

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import warnings
-from typing import Dict, Optional, Union
+from typing import Dict, Optional, Union, cast
 
 from ._area import AreaMixin, Document, document_argument, members
+from ._generated import (
+    InsightsGetResult,
+    TransactionsImportResult,
+    TransactionsListResult,
+    TransactionsPinResult,
+)
 
 __all__ = ["TransactionsMixin", "TransactionId"]
 
@@ -18,18 +24,18 @@ class TransactionsMixin(AreaMixin):
 
     __slots__ = ()
 
-    def import_transactions(self, document: Union[Document, str, bytes]) -> Document:
+    def import_transactions(self, document: Union[Document, str, bytes]) -> TransactionsImportResult:
         """Upsert ``{"transactions": [...]}`` by id (``transactions.import``):
         ``{"imported": n, "rejected": [...]}``."""
-        return self._call("transactions.import", document_argument(document, "pass json.load(open(path)) for a file"))
+        return cast(TransactionsImportResult, self._call("transactions.import", document_argument(document, "pass json.load(open(path)) for a file")))
 
-    def list_transactions(self, category: Optional[str] = None) -> Document:
+    def list_transactions(self, category: Optional[str] = None) -> TransactionsListResult:
         """One category's transactions (None or ``"all"``: every one) with the bar, the count
         and the pinned sum (``transactions.list``)."""
-        return self._call("transactions.list", members(category=category))
+        return cast(TransactionsListResult, self._call("transactions.list", members(category=category)))
 
     def pin_transaction(self, transaction_id: Optional[TransactionId] = None, pinned: bool = True,
-                        **deprecated: TransactionId) -> Document:
+                        **deprecated: TransactionId) -> TransactionsPinResult:
         """Pin or unpin one transaction (``transactions.pin``): ``{"transaction": {...}}``.
 
         The keyword ``id=`` of earlier versions still works, with a DeprecationWarning.
@@ -38,16 +44,17 @@ class TransactionsMixin(AreaMixin):
             NotFoundError: no transaction has that id.
         """
         transaction_id = _legacy_id("pin_transaction", transaction_id, deprecated)
-        return self._call("transactions.pin", {"id": transaction_id, "pinned": pinned})
+        return cast(TransactionsPinResult, self._call("transactions.pin", {"id": transaction_id, "pinned": pinned}))
 
-    def unpin_transaction(self, transaction_id: Optional[TransactionId] = None, **deprecated: TransactionId) -> Document:
+    def unpin_transaction(self, transaction_id: Optional[TransactionId] = None,
+                          **deprecated: TransactionId) -> TransactionsPinResult:
         """Unpin one transaction: :meth:`pin_transaction` with ``pinned=False``."""
         return self.pin_transaction(_legacy_id("unpin_transaction", transaction_id, deprecated), False)
 
-    def insights(self) -> Document:
+    def insights(self) -> InsightsGetResult:
         """Per category total, count and share of the pinned transactions, and the grand total
         (``insights.get``)."""
-        return self._call("insights.get")
+        return cast(InsightsGetResult, self._call("insights.get"))
 
 
 def _legacy_id(method: str, transaction_id: Optional[TransactionId], deprecated: Dict[str, TransactionId]) -> TransactionId:

@@ -7,6 +7,7 @@ import os
 from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Union, cast
 
 from ._area import Document, document_argument, members, string_list
+from ._generated import VisitsPlanResult
 from .events import EventsMixin, ProgressCallback
 from .documents import ImportResult, VisitChange, VisitList
 
@@ -143,7 +144,7 @@ class VisitsMixin(EventsMixin):
         speed_kmh: Optional[float] = None,
         detour_factor: Optional[float] = None,
         keep_order: Optional[bool] = None,
-    ) -> Document:
+    ) -> VisitsPlanResult:
         """The order to drive a day's open visits in, with arrival times (``visits.plan``).
 
         Args:
@@ -180,7 +181,7 @@ class VisitsMixin(EventsMixin):
             detourFactor=detour_factor,
             keepOrder=keep_order,
         )
-        return self._call("visits.plan", request)
+        return cast(VisitsPlanResult, self._call("visits.plan", request))
 
     def set_visit_state(self, key: str, state: str, reason: Optional[str] = None) -> VisitChange:
         """The washer changes a visit's state (``visits.set_state``): kept at once, in one

@@ -19,8 +19,25 @@ if str(BINDING_DIR) not in sys.path:
 import carfit  # noqa: E402
 from carfit import _lib  # noqa: E402
 
+import contract  # noqa: E402
+
+# Every response, error document and event the tests see, every request the library accepts
+# and every config it opens with is checked against include/carfit.schema.json.
+contract.install()
+
 #: The config of the header's example day.
 DAY_CONFIG = {"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": True}
+
+
+@pytest.fixture(autouse=True)
+def schema_contract():
+    """Fails the test whose calls broke the schema (a response, error or event it does not
+    describe, or a request or config it refuses that the library accepted)."""
+    contract.take_violations()
+    yield
+    found = contract.take_violations()
+    if found:
+        pytest.fail("the library broke include/carfit.schema.json:\n" + "\n".join(found[:20]), pytrace=False)
 
 
 def pytest_report_header(config):

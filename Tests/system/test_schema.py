@@ -1,0 +1,188 @@
+"""include/carfit.schema.json, the machine-readable contract: generated from schema/ by
+scripts/gen-schema (every generated file up to date), a valid JSON Schema (draft 2020-12) of
+exactly the header's operations, closed responses, and the very text carfit_schema() returns."""
+import ctypes
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HEADER = ROOT / "include" / "carfit.h"
+SCHEMA_PATH = ROOT / "include" / "carfit.schema.json"
+GENERATOR = ROOT / "scripts" / "gen-schema"
+LIBRARY = Path(os.environ.get("CARFIT_LIBRARY", ROOT / ".build" / "release" / "libcarfit.so"))
+GENERATED = ["include/carfit.schema.json", "Sources/CarFit/Generated/SchemaText.swift",
+             "Sources/CarFit/Generated/RequestTypes.swift", "bindings/python/carfit/_generated.py"]
+
+
+@pytest.fixture(scope="module")
+def schema():
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def header_operations():
+    """The symbols of the header's request operations (plus carfit_images_data), in order."""
+    text = re.sub(r"/\*.*?\*/", "", HEADER.read_text(encoding="utf-8"), flags=re.S)
+    return re.findall(r"^int (carfit_[a-z0-9_]+)\(carfit_core \*core, const char \*request,", text, re.M)
+
+
+def test_every_generated_file_is_up_to_date(tmp_path):
+    subprocess.run([sys.executable, str(GENERATOR), "--out", str(tmp_path)], check=True)
+    stale = [name for name in GENERATED
+             if (tmp_path / name).read_text(encoding="utf-8") != (ROOT / name).read_text(encoding="utf-8")]
+    assert stale == [], f"stale (run scripts/gen-schema): {stale}"
+
+
+def copy_of_the_tree(tmp_path):
+    """The generator reads the header and fragments of the tree it lives in: a copy to change."""
+    copy = tmp_path / "repo"
+    for name in ["scripts/gen-schema", "include/carfit.h"]:
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        (copy / name).write_bytes((ROOT / name).read_bytes())
+    subprocess.run(["cp", "-r", str(ROOT / "schema"), str(copy / "schema")], check=True)
+    return copy
+
+
+def generate(copy, out):
+    return subprocess.run([sys.executable, str(copy / "scripts/gen-schema"), "--out", str(out)],
+                          capture_output=True, text=True)
+
+
+def test_a_fragment_may_extend_an_operation_of_another_but_not_contradict_it(tmp_path):
+    copy = copy_of_the_tree(tmp_path)
+    extension = copy / "schema/operations/zz-extension.json"
+    extension.write_text(json.dumps({"operations": {"sync.push": {
+        "response": {"properties": {"locations": {"type": "object", "properties": {"pushed": {"type": "integer"}},
+                                                  "additionalProperties": False}}},
+        "errors": ["unauthorized"]}}}))
+    run = generate(copy, tmp_path / "out")
+    assert run.returncode == 0, run.stderr
+    push = json.loads((tmp_path / "out/include/carfit.schema.json").read_text())["operations"]["sync.push"]
+    assert "locations" in push["response"]["properties"] and "pushed" in push["response"]["properties"]
+    assert push["errors"][:2] == ["bad_json", "invalid"] and "unauthorized" in push["errors"]
+    assert push["symbol"] == "carfit_sync_push"
+
+    extension.write_text(json.dumps({"operations": {"sync.push": {"symbol": "carfit_sync_pull"}}}))
+    run = generate(copy, tmp_path / "out2")
+    assert run.returncode == 1 and "sync.push/symbol: fragments disagree" in run.stderr
+    extension.write_text(json.dumps({"operations": {"sync.push": {"request": {"properties": {"ifDue": {"type": "string"}}}}}}))
+    run = generate(copy, tmp_path / "out3")
+    assert run.returncode == 1 and "fragments disagree" in run.stderr
+
+
+def test_the_generator_refuses_a_header_operation_without_a_schema(tmp_path):
+    copy = copy_of_the_tree(tmp_path)
+    header = copy / "include/carfit.h"
+    header.write_text(header.read_text().replace(
+        "#ifdef __cplusplus\n}",
+        "int carfit_road_report(carfit_core *core, const char *request, char **response);\n\n#ifdef __cplusplus\n}"))
+    run = generate(copy, tmp_path / "out")
+    assert run.returncode == 1 and "carfit_road_report is declared in the header" in run.stderr
+
+
+def test_a_new_areas_fragment_adds_its_operation_and_extends_card_config_and_events(tmp_path):
+    copy = copy_of_the_tree(tmp_path)
+    header = copy / "include/carfit.h"
+    header.write_text(header.read_text().replace(
+        "#ifdef __cplusplus\n}",
+        "int carfit_road_report(carfit_core *core, const char *request, char **response);\n\n#ifdef __cplusplus\n}"))
+    (copy / "schema/operations/road.json").write_text(json.dumps({
+        "operations": {"road.report": {
+            "symbol": "carfit_road_report", "summary": "Report a position.",
+            "request": {"type": "object", "properties": {"latitude": {"type": "number"}}},
+            "response": {"type": "object", "properties": {"stored": {"type": "boolean"}},
+                         "required": ["stored"], "additionalProperties": False},
+            "errors": ["bad_json", "invalid"]}},
+        "$defs": {"card": {"properties": {"arrivedAt": {"type": ["string", "null"]}}, "required": ["arrivedAt"]},
+                  "event": {"oneOf": [{"type": "object", "properties": {"seq": {"type": "integer"},
+                                                                        "kind": {"const": "arrival"}},
+                                       "additionalProperties": False}]}},
+        "config": {"properties": {"road": {"type": "object", "additionalProperties": False}}}}))
+    run = generate(copy, tmp_path / "out")
+    assert run.returncode == 0, run.stderr
+    schema = json.loads((tmp_path / "out/include/carfit.schema.json").read_text())
+    assert list(schema["operations"])[-1] == "road.report"
+    card = schema["$defs"]["card"]
+    assert "arrivedAt" in card["properties"] and "arrivedAt" in card["required"] and "key" in card["properties"]
+    assert card["additionalProperties"] is False
+    assert "road" in schema["config"]["properties"] and "database" in schema["config"]["properties"]
+    kinds = [k["properties"]["kind"]["const"] for k in schema["$defs"]["event"]["oneOf"]]
+    assert kinds[-1] == "arrival" and "changed" in kinds
+    python = (tmp_path / "out/bindings/python/carfit/_generated.py").read_text()
+    assert '"carfit_road_report": OPERATION' in python and "class RoadReportResult(TypedDict)" in python
+    assert '"carfit_road_report": [' in (tmp_path / "out/Sources/CarFit/Generated/RequestTypes.swift").read_text()
+
+
+def test_it_is_a_valid_draft_2020_12_schema(schema):
+    jsonschema = pytest.importorskip("jsonschema")
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    jsonschema.Draft202012Validator.check_schema(schema)
+    for entry in schema["operations"].values():
+        jsonschema.Draft202012Validator.check_schema(dict(entry["request"], **{"$defs": schema["$defs"]}))
+
+
+def test_its_top_level_and_version(schema):
+    assert {"$schema", "title", "version", "operations", "config", "error", "event", "$defs"} <= set(schema)
+    version = ".".join(re.search(rf"^#define CARFIT_VERSION_{p} (\d+)$", HEADER.read_text(), re.M).group(1)
+                       for p in ("MAJOR", "MINOR", "PATCH"))
+    assert schema["version"] == version
+
+
+def test_the_operations_are_exactly_the_headers_in_order(schema):
+    symbols = [entry["symbol"] for entry in schema["operations"].values()]
+    assert symbols == header_operations()
+    for key, entry in schema["operations"].items():
+        area, _, verb = entry["symbol"][len("carfit_"):].partition("_")
+        assert key == f"{area}.{verb}"
+        assert set(entry) == {"symbol", "summary", "request", "response", "errors"}
+        assert entry["summary"]
+        assert "bad_json" in entry["errors"] and not {"misuse", "internal", "ok"} & set(entry["errors"])
+
+
+def walk(node, where="#"):
+    if isinstance(node, dict):
+        yield where, node
+        for key, value in node.items():
+            yield from walk(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from walk(value, f"{where}/{i}")
+
+
+def test_every_ref_resolves_inside_the_document(schema):
+    for where, node in walk(schema):
+        if "$ref" in node:
+            assert node["$ref"].startswith("#/$defs/"), where
+            assert node["$ref"][len("#/$defs/"):] in schema["$defs"], where
+
+
+def test_response_objects_config_and_error_are_closed(schema):
+    used = set()
+    roots = [schema["error"], schema["config"], schema["event"]] + [e["response"] for e in schema["operations"].values()]
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        for where, item in walk(node):
+            if "$ref" in item and item["$ref"] not in used:
+                used.add(item["$ref"])
+                stack.append(schema["$defs"][item["$ref"].rsplit("/", 1)[1]])
+            types = item.get("type")
+            if types == "object" or (isinstance(types, list) and "object" in types):
+                assert "additionalProperties" in item and item["additionalProperties"] is not True, where
+    # Requests stay open: unknown members are ignored.
+    for key, entry in schema["operations"].items():
+        assert entry["request"].get("additionalProperties", True) is not False, key
+
+
+def test_carfit_schema_returns_the_installed_text():
+    lib = ctypes.CDLL(str(LIBRARY))
+    lib.carfit_schema.restype = ctypes.c_void_p
+    lib.carfit_schema.argtypes = []
+    first, second = lib.carfit_schema(), lib.carfit_schema()
+    assert first and first == second, "carfit_schema() must return one static string"
+    assert ctypes.string_at(first) == SCHEMA_PATH.read_bytes()
