@@ -102,7 +102,7 @@ def test_a_new_areas_fragment_adds_its_operation_and_extends_card_config_and_eve
                   "event": {"oneOf": [{"type": "object", "properties": {"seq": {"type": "integer"},
                                                                         "kind": {"const": "arrival"}},
                                        "additionalProperties": False}]}},
-        "config": {"properties": {"road": {"type": "object", "additionalProperties": False}}}}))
+        "config": {"properties": {"demo": {"type": "object", "additionalProperties": False}}}}))
     run = generate(copy, tmp_path / "out")
     assert run.returncode == 0, run.stderr
     schema = json.loads((tmp_path / "out/include/carfit.schema.json").read_text())
@@ -110,7 +110,7 @@ def test_a_new_areas_fragment_adds_its_operation_and_extends_card_config_and_eve
     card = schema["$defs"]["card"]
     assert "arrivedAt" in card["properties"] and "arrivedAt" in card["required"] and "key" in card["properties"]
     assert card["additionalProperties"] is False
-    assert "road" in schema["config"]["properties"] and "database" in schema["config"]["properties"]
+    assert "demo" in schema["config"]["properties"] and "database" in schema["config"]["properties"]
     kinds = [k["properties"]["kind"]["const"] for k in schema["$defs"]["event"]["oneOf"]]
     assert kinds[-1] == "arrival" and "changed" in kinds
     python = (tmp_path / "out/bindings/python/carfit/_generated.py").read_text()

@@ -42,7 +42,7 @@ enum RequestTypes {
             RequestMember(["latitude"], types: 4, items: 0),
             RequestMember(["longitude"], types: 4, items: 0),
             RequestMember(["accuracyMeters"], types: 4, items: 0),
-            RequestMember(["at"], types: 1, items: 0),
+            RequestMember(["at"], types: 65, items: 0),
         ],
         "carfit_location_status": [
         ],

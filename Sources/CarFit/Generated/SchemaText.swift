@@ -536,7 +536,10 @@ let carfitSchemaText: StaticString = #"""
             "maximum": 10000
           },
           "at": {
-            "type": "string",
+            "type": [
+              "string",
+              "null"
+            ],
             "description": "ISO 8601 instant with Z or an offset; default the core's clock; never older than the newest accepted report"
           }
         }
