@@ -113,6 +113,7 @@ typedef struct carfit_core carfit_core;
  *            "firstWeekday" "monday" or "sunday" ("monday")
  *            "sources"      where each area's refresh fetches, http or https URLs (none):
  *                           {"visits", "articles", "catalog", "patterns", "visitUpdates"}
+ *                           and "attachments", the base URL attachments are PUT under
  *            "http"         limits on every transfer: {"timeoutMs": 1..600000 (10000),
  *                           connecting and each wait for data; "totalTimeoutMs":
  *                           1..3600000 (120000), the whole transfer; "maxBodyBytes":
@@ -123,6 +124,10 @@ typedef struct carfit_core carfit_core;
  *            "importThreads" 0..64: threads a large visits import parses on besides the
  *                           calling thread, all joined before the call returns; 0 parses on
  *                           the calling thread alone (one per processor, at most 8)
+ *            "attachments" where attached photos, signatures and notes are kept:
+ *                           {"directory": path (the database path + "-attachments"; none
+ *                           for ":memory:"), "maxBytes": 1..2^40, the largest file (20 MiB),
+ *                           "quotaBytes": 1..2^50, all stored files together (1 GiB)}
  *          The config is strict, unlike requests: a member not listed here (also inside
  *          sources, http and images) is CARFIT_INVALID with its dotted path in field
  *          ("timezone", "sources.vists") and a message naming the nearest known member when

@@ -59,6 +59,7 @@ public struct VisitsService {
               let card = try DayListWriter.card(
                 key, on: date, clock: clock, hour24: clock.hour24,
                 local: try sync.shown(startingIn: clock.dayRange(for: date)),
+                attachments: try AttachmentStore(db).counts(startingIn: clock.dayRange(for: date)),
                 rows: { range, add throws(CarFitError) in try store.forEachVisit(startingIn: range, add) })
         else {
             throw CarFitError(.internal, "The changed visit has no card on its own day.")
@@ -108,7 +109,9 @@ public struct VisitsService {
         let sync = sync
         var writer = DayListWriter(clock: clock, hour24: hour24)
         for date in dates {
-            try writer.writeDay(date, local: try sync.shown(startingIn: clock.dayRange(for: date))) {
+            let range = clock.dayRange(for: date)
+            try writer.writeDay(date, local: try sync.shown(startingIn: range),
+                                attachments: try AttachmentStore(db).counts(startingIn: range)) {
                 range, add throws(CarFitError) in
                 try store.forEachVisit(startingIn: range, employeeId: employee, add)
             }

@@ -5,7 +5,7 @@
 public enum StoredAreas {
     /// The areas a `changed` event can name, in the order events list them.
     public static let areas = ["visits", "calendar", "articles", "catalog", "cart", "orders", "employees", "session",
-                               "transactions", "insights", "patterns", "sources", "outbox"]
+                               "transactions", "insights", "patterns", "sources", "outbox", "attachments"]
 
     /// Table name -> the areas whose documents read it.
     public static let byTable: [String: [String]] = [
@@ -33,6 +33,8 @@ public enum StoredAreas {
         // The push's bookkeeping and the changes the server refused (sync.status).
         "sync_state": ["outbox"],
         "sync_rejected": ["outbox"],
+        // Attachments, their upload queue, and each card's attachment counts.
+        "attachments": ["attachments", "visits"],
     ]
 
     /// The areas of the written `tables`, in `areas` order; `["all"]` when a table is not mapped.

@@ -238,11 +238,13 @@ final class DayListWriterTests: XCTestCase {
             {"visitId":"v1","name":"Tone \\"T\\" Ås","state":"Todo","stateColor":"#4E77D6","startTime":"08:05 AM",\
             "startTimeUtc":"2020-09-10T06:05:00Z","expectedTime":"08:00/10:00","tasks":"Vask, Voks","taskMinutes":70,\
             "address":"Akademivej 15 Lyngby","phone":null,"latitude":55.77883,"longitude":12.52124,"employeeId":"e1",\
-            "distanceMeters":null,"distanceKm":null,"key":"v1|1599717900000|0","pending":false,"timeUsedMinutes":null},\
+            "distanceMeters":null,"distanceKm":null,"key":"v1|1599717900000|0","pending":false,"timeUsedMinutes":null,\
+            "attachments":{"photos":0,"signatures":0,"notes":0,"pending":0}},\
             {"visitId":null,"name":"Tone \\"T\\" Ås","state":"Cancelled","stateColor":"#8E8E93","startTime":"09:05 AM",\
             "startTimeUtc":"2020-09-10T07:05:00Z","expectedTime":"08:00/10:00","tasks":"Vask, Voks","taskMinutes":5,\
             "address":"Akademivej 15 Lyngby","phone":null,"latitude":55.77453,"longitude":12.51967,"employeeId":"e1",\
-            "distanceMeters":489,"distanceKm":0.5,"key":"~|1599721500000|0","pending":false,"timeUsedMinutes":null}],\
+            "distanceMeters":489,"distanceKm":0.5,"key":"~|1599721500000|0","pending":false,"timeUsedMinutes":null,\
+            "attachments":{"photos":0,"signatures":0,"notes":0,"pending":0}}],\
             "summary":{"visits":2,"taskMinutes":75,"distanceMeters":489,"distanceKm":0.5}}],\
             "summary":{"visits":2,"taskMinutes":75,"distanceMeters":489,"distanceKm":0.5}}
             """)

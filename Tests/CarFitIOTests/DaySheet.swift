@@ -64,6 +64,7 @@ extension DaySheet.Card {
             "key": .string(VisitKey(visitId: v.visitId, start: v.start, repetition: v.repetition).text),
             "pending": .bool(false),
             "timeUsedMinutes": .int(v.timeUsed),
+            "attachments": AttachmentCounts().json,
         ])
     }
 }

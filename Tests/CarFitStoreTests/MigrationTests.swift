@@ -5,10 +5,11 @@ import CarFitCore
 /// The schema's migrations: a new file gets the latest schema, an older one is brought up to
 /// it with its rows kept, a newer one is refused and left as it was.
 final class MigrationTests: XCTestCase {
-    private let tables = ["articles", "cart_lines", "employees", "local_changes", "login_guard", "meta", "order_lines",
+    private let tables = ["articles", "attachments", "cart_lines", "employees", "local_changes", "login_guard", "meta", "order_lines",
                           "orders", "patterns", "products", "source_state", "sync_rejected", "sync_state", "transactions",
                           "visit_local", "visits"]
-    private let indexes = ["articles_by_published", "local_changes_by_key", "local_changes_pending", "orders_by_employee",
+    private let indexes = ["articles_by_published", "attachments_by_start", "attachments_by_visit", "attachments_pending",
+                           "local_changes_by_key", "local_changes_pending", "orders_by_employee",
                            "transactions_by_category", "visit_local_by_start", "visits_by_day", "visits_by_key"]
 
     private func names(_ db: Database, type: String) throws -> [String] {
@@ -21,7 +22,7 @@ final class MigrationTests: XCTestCase {
 
     func testFreshDatabaseGetsTheLatestSchema() throws {
         let db = try Database(path: ":memory:")
-        XCTAssertEqual(Schema.currentVersion, 8)
+        XCTAssertEqual(Schema.currentVersion, 9)
         XCTAssertEqual(try db.scalarInt("PRAGMA user_version"), Schema.currentVersion)
         XCTAssertEqual(try names(db, type: "table"), tables)
         XCTAssertEqual(try names(db, type: "index"), indexes)

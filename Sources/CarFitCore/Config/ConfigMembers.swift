@@ -4,13 +4,15 @@
 public enum ConfigMembers {
     /// The config object itself.
     public static let root = ["database", "now", "timeZone", "hour24", "firstWeekday", "sources", "http", "images",
-                              "maxRequestBytes", "importThreads"]
+                              "maxRequestBytes", "importThreads", "attachments"]
     /// `sources`: where each area is fetched from.
-    public static let sources = ["visits", "articles", "catalog", "patterns", "visitUpdates"]
+    public static let sources = ["visits", "articles", "catalog", "patterns", "visitUpdates", "attachments"]
     /// `http`: the limits on every transfer.
     public static let http = ["timeoutMs", "totalTimeoutMs", "maxBodyBytes"]
     /// `images`: the image cache.
     public static let images = ["directory", "memoryBytes", "diskBytes", "concurrency"]
+    /// `attachments`: where attached files are kept, and their limits.
+    public static let attachments = ["directory", "maxBytes", "quotaBytes"]
 
     /// Refuses the first member of `f` (in document order) that is not in `known`: `invalid`,
     /// the member's dotted path as `field`, and a message suggesting the nearest known name

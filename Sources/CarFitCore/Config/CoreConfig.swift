@@ -20,6 +20,8 @@ public struct CoreConfig: Sendable {
         public var patterns: String?
         /// Where the washer's own updates are sent.
         public var visitUpdates: String?
+        /// The base URL attachments are uploaded under (`PUT <base>/<id>`).
+        public var attachments: String?
     }
 
     /// The limits on every HTTP transfer.
@@ -46,6 +48,19 @@ public struct CoreConfig: Sendable {
         public init() {}
     }
 
+    /// Where attached files are kept, and their limits.
+    public struct Attachments: Sendable, Equatable {
+        /// nil: the database path + "-attachments" (none for ":memory:").
+        public var directory: String?
+        /// The largest file an attachment may be.
+        public var maxBytes: Int64 = 20 << 20
+        /// The most bytes the stored attachment files take together.
+        public var quotaBytes: Int64 = 1 << 30
+
+        /// The defaults.
+        public init() {}
+    }
+
     public var database = ":memory:"
     public var now: Instant?
     public var timeZone = "UTC"
@@ -56,6 +71,12 @@ public struct CoreConfig: Sendable {
     /// `http.timeoutMs`, the wait the image pipeline and the refreshes are given.
     public var timeoutMs: Int { http.timeoutMs }
     public var images = Images()
+    public var attachments = Attachments()
+    /// The directory attachments are kept in: `attachments.directory`, else the database path
+    /// + "-attachments"; nil for an in-memory database without one.
+    public var attachmentsDirectory: String? {
+        attachments.directory ?? (database == ":memory:" ? nil : database + "-attachments")
+    }
     /// Requests larger than this many bytes are refused (`invalid`) before parsing.
     public var maxRequestBytes: Int = 512 * 1024 * 1024
     /// Threads a large import parses on besides the calling thread: one per processor, at
@@ -105,6 +126,7 @@ public struct CoreConfig: Sendable {
             sources.catalog = try CoreConfig.url(s, "catalog")
             sources.patterns = try CoreConfig.url(s, "patterns")
             sources.visitUpdates = try CoreConfig.url(s, "visitUpdates")
+            sources.attachments = try CoreConfig.url(s, "attachments")
         }
         if let h = try f.object("http") {
             try ConfigMembers.check(h, known: ConfigMembers.http)
@@ -121,6 +143,17 @@ public struct CoreConfig: Sendable {
             if let m = try i.int("memoryBytes", in: 0...(1 << 40)) { images.memoryBytes = m }
             if let d = try i.int("diskBytes", in: 0...(1 << 46)) { images.diskBytes = d }
             if let c = try i.int("concurrency", in: 1...64) { images.concurrency = Int(c) }
+        }
+        if let a = try f.object("attachments") {
+            try ConfigMembers.check(a, known: ConfigMembers.attachments)
+            if let dir = try a.string("directory") {
+                guard !dir.isEmpty, !dir.utf8.contains(0) else {
+                    throw .invalid(a.path("directory"), "attachments.directory must be a directory path.")
+                }
+                attachments.directory = dir
+            }
+            if let m = try a.int("maxBytes", in: 1...(1 << 40)) { attachments.maxBytes = m }
+            if let q = try a.int("quotaBytes", in: 1...(1 << 50)) { attachments.quotaBytes = q }
         }
         if let m = try f.int("maxRequestBytes", in: 1...(1 << 40)) { maxRequestBytes = Int(m) }
         if let t = try f.int("importThreads", in: 0...64) { importThreads = Int(t) }
