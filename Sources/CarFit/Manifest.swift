@@ -39,10 +39,19 @@ enum Manifest {
         Operation("sync.push", "carfit_sync_push", request: "ifDue?", .selfLocking,
                   .object { core, request throws(CarFitError) in
                       try core.sync.push(request, source: core.config.sources.visitUpdates, client: core.http.curl,
-                                         pushLock: core.pushLock, waitMs: core.config.http.totalTimeoutMs, lock: core)
+                                         pushLock: core.pushLock, waitMs: core.config.http.totalTimeoutMs, lock: core,
+                                         attachments: core.attachmentUpload)
                   }),
         Operation("sync.status", "carfit_sync_status", request: "none", .serialized,
                   .object { core, _ throws(CarFitError) in try core.sync.status() }),
+
+        // Attachments
+        Operation("visits.attach", "carfit_visits_attach", request: "key, kind, file? or text?", .serialized,
+                  .object { core, request throws(CarFitError) in try core.attachments.attach(request) }),
+        Operation("visits.attachments", "carfit_visits_attachments", request: "key", .serialized,
+                  .object { core, request throws(CarFitError) in try core.attachments.list(request) }),
+        Operation("visits.detach", "carfit_visits_detach", request: "id", .serialized,
+                  .object { core, request throws(CarFitError) in try core.attachments.detach(request) }),
 
         // Calendar
         Operation("calendar.get", "carfit_calendar_get", request: "none", .serialized,

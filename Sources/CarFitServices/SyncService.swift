@@ -35,11 +35,14 @@ public struct SyncService {
     /// sets the backoff; every entry its request carried stays pending. `{"ifDue": true}`
     /// skips the push while the backoff lasts or while another push of the database runs.
     /// `lock` is held only around database work, never while the network is waited for.
+    /// With `attachments`, the pending attachments are uploaded after the outbox is sent
+    /// (`AttachmentUpload`), sharing its backoff, and the answer gains `"attachments":
+    /// {"uploaded", "pending", "failed"}`; with neither it is `invalid`.
     public func push(_ request: Fields, source: String?, client: CurlClient, pushLock: PushLock, waitMs: Int,
-                     lock: some Serializer) throws(CarFitError) -> JSON {
+                     lock: some Serializer, attachments: AttachmentUpload? = nil) throws(CarFitError) -> JSON {
         let ifDue = try request.bool("ifDue") ?? false
-        guard let url = source else {
-            throw .invalid("sources.visitUpdates", "No update server is configured: set sources.visitUpdates when opening the core.")
+        guard source != nil || attachments != nil else {
+            throw .invalid("sources.visitUpdates", "Nothing to push to: set sources.visitUpdates (or sources.attachments) when opening the core.")
         }
         let sync = sync
         let clock = clock
@@ -57,7 +60,7 @@ public struct SyncService {
         defer { held.release() }
         var pushed = 0
         var rejected = 0
-        while true {
+        while let url = source {
             let batch = try lock.locked { () throws(CarFitError) -> PushRequest? in
                 let pending = try sync.pending(limit: PushRequest.maxMutations)
                 return pending.isEmpty ? nil : PushRequest(clientId: try sync.state().clientId, mutations: pending)
@@ -67,14 +70,7 @@ public struct SyncService {
             do throws(CarFitError) {
                 outcome = try SyncService.send(batch, to: url, client: client)
             } catch {
-                try lock.locked { () throws(CarFitError) in
-                    try db.transaction { () throws(CarFitError) in
-                        var state = try sync.state()
-                        var random = SystemRandomNumberGenerator()
-                        state.failed(at: clock.now, error: error, random: &random)
-                        try sync.save(state)
-                    }
-                }
+                try recordFailure(error, lock: lock)
                 throw error
             }
             let counts = try lock.locked { () throws(CarFitError) in
@@ -90,8 +86,46 @@ public struct SyncService {
             rejected += counts.rejected
             if !outcome.pending.isEmpty { break }
         }
+        var uploads: JSON?
+        if let attachments {
+            var counts = AttachmentUpload.Counts()
+            do throws(CarFitError) {
+                try attachments.run(client: client, lock: lock, counts: &counts)
+            } catch {
+                if error.status == .unavailable { try recordFailure(error, lock: lock) }
+                throw error
+            }
+            if counts.answered {
+                try lock.locked { () throws(CarFitError) in
+                    try db.transaction { () throws(CarFitError) in
+                        var state = try sync.state()
+                        state.succeeded(at: clock.now)
+                        try sync.save(state)
+                    }
+                }
+            }
+            let waiting = try lock.locked { () throws(CarFitError) in try attachments.store.pending().count }
+            uploads = .obj(["uploaded": .int(Int64(counts.uploaded)), "pending": .int(Int64(waiting)),
+                                          "failed": .int(Int64(counts.failed))])
+        }
         let pending = try lock.locked { () throws(CarFitError) in try sync.pendingCount() }
-        return .obj(["pushed": .int(pushed), "rejected": .int(rejected), "pending": .int(pending)])
+        var document = JSONObject(["pushed": .int(pushed), "rejected": .int(rejected), "pending": .int(pending)])
+        if let uploads { document["attachments"] = uploads }
+        return .object(document)
+    }
+
+    /// Records a failed push for the backoff.
+    func recordFailure(_ error: CarFitError, lock: some Serializer) throws(CarFitError) {
+        let sync = sync
+        let clock = clock
+        try lock.locked { () throws(CarFitError) in
+            try db.transaction { () throws(CarFitError) in
+                var state = try sync.state()
+                var random = SystemRandomNumberGenerator()
+                state.failed(at: clock.now, error: error, random: &random)
+                try sync.save(state)
+            }
+        }
     }
 
     /// The answer of an `ifDue` push during the backoff, or nil when a push is due.
