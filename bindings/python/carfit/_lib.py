@@ -73,6 +73,10 @@ FUNCTIONS: Dict[str, Signature] = {
     # Sync
     "carfit_sync_push": _OPERATION,
     "carfit_sync_status": _OPERATION,
+    # Attachments
+    "carfit_visits_attach": _OPERATION,
+    "carfit_visits_attachments": _OPERATION,
+    "carfit_visits_detach": _OPERATION,
     # Calendar
     "carfit_calendar_get": _OPERATION,
     "carfit_calendar_next": _OPERATION,

@@ -69,6 +69,53 @@ class Card(TypedDict, total=False):
     key: str
     pending: bool
     timeUsedMinutes: Optional[int]
+    attachments: "AttachmentCounts"
+
+
+class AttachmentCounts(TypedDict, total=False):
+    """A card's ``attachments``: how many of each kind, and how many wait for the upload."""
+
+    photos: int
+    signatures: int
+    notes: int
+    pending: int
+
+
+class Attachment(TypedDict, total=False):
+    """A photo, signature or note attached to a visit (``visits.attach``); ``path`` (the
+    core's copy, None once evicted) only in ``visits.attachments``, ``failed`` only once the
+    upload server refused it for good."""
+
+    id: str
+    key: str
+    kind: str
+    contentType: str
+    bytes: int
+    sha256: str
+    at: str
+    uploaded: bool
+    failed: str
+    path: Optional[str]
+
+
+class AttachmentResult(TypedDict, total=False):
+    """The answer of ``visits.attach`` and ``visits.detach``."""
+
+    attachment: Attachment
+
+
+class AttachmentList(TypedDict, total=False):
+    """The answer of ``visits.attachments``, in the order attached."""
+
+    attachments: List[Attachment]
+
+
+class AttachmentUploads(TypedDict, total=False):
+    """The attachments' part of a ``sync.push`` answer."""
+
+    uploaded: int
+    pending: int
+    failed: int
 
 
 class VisitChange(TypedDict, total=False):
@@ -86,6 +133,7 @@ class PushResult(TypedDict, total=False):
     pending: int
     skipped: str
     nextAttemptAt: str
+    attachments: AttachmentUploads
 
 
 class RejectedChange(TypedDict, total=False):
