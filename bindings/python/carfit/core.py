@@ -52,7 +52,8 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
     - ``hour24``: True/False for 24h/12h times (from the locale: LC_ALL, LC_TIME, LANG);
     - ``firstWeekday``: ``"monday"`` or ``"sunday"`` (``"monday"``);
     - ``sources``: http or https URLs each area's refresh fetches from, ``{"visits": url,
-      "articles": url, "catalog": url, "patterns": url, "visitUpdates": url}`` (none);
+      "articles": url, "catalog": url, "patterns": url, "visitUpdates": url, "attachments":
+      url}`` (none; ``attachments`` is the base URL attachments are PUT under);
     - ``http``: limits on every transfer, a dict of ``timeoutMs`` 1..600000 (10000:
       connecting and each wait for data), ``totalTimeoutMs`` 1..3600000 (120000: the whole
       transfer) and ``maxBodyBytes`` 1..2**40 (268435456: the body once decoded);
@@ -60,7 +61,10 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
       1..64}`` (a temporary directory of the core, 32 MiB, 256 MiB, 4);
     - ``maxRequestBytes``: the largest request accepted, in bytes (536870912);
     - ``importThreads``: 0..64 threads a large visits import parses on besides the calling
-      thread; 0 parses on the calling thread alone (one per processor, at most 8).
+      thread; 0 parses on the calling thread alone (one per processor, at most 8);
+    - ``attachments``: ``{"directory": path, "maxBytes": n, "quotaBytes": n}``: where attached
+      photos, signatures and notes are kept (the database path + "-attachments"; none in
+      memory), the largest file (20 MiB) and all files together (1 GiB).
 
     The config is strict: a member not listed here (also inside ``sources``, ``http`` and
     ``images``) raises :class:`~carfit.InvalidError` naming it in ``field``, with the nearest

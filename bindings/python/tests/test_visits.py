@@ -66,11 +66,13 @@ def test_card_members(loaded, sample):
         "key": "eefa3ba5-0aa8-42a4-a7b3-cd6d3939473e|1599727200000|0",
         "pending": False,
         "timeUsedMinutes": record["visitTimeUsed"],
+        "attachments": {"photos": 0, "signatures": 0, "notes": 0, "pending": 0},
     }
     assert list(card) == [
         "visitId", "name", "state", "stateColor", "startTime", "startTimeUtc",
         "expectedTime", "tasks", "taskMinutes", "address", "phone", "latitude",
         "longitude", "employeeId", "distanceMeters", "distanceKm", "key", "pending", "timeUsedMinutes",
+        "attachments",
     ]
     assert (card["name"], card["tasks"], card["taskMinutes"]) == ("Kenn Jørgensen", "Pudsning udvendig", 45)
     assert (card["address"], card["phone"]) == ("Kornagervej 67 2800 Kgs. Lyngby", "+4520441443")
