@@ -358,3 +358,26 @@ def test_kill_9_while_pushing_then_every_attachment_arrives_complete(tmp_path, s
         assert all(a["uploaded"] for a in core.attachments(KEY)["attachments"])
     for ident, data in zip(ids, datas):
         assert server.bodies[ident] == data
+
+
+def test_answers_match_the_schema_fragment(tmp_path, server):
+    jsonschema = pytest.importorskip("jsonschema")
+    import json
+    fragment = json.loads((REPO_ROOT / "schema" / "operations" / "attachments.json").read_text())
+
+    def check(method, answer):
+        schema = dict(fragment["operations"][method]["response"], **{"$defs": fragment["$defs"]})
+        jsonschema.Draft202012Validator(schema).validate(answer)
+
+    with open_core(tmp_path, server) as core:
+        answer = core.attach(KEY, "signature", file=write(tmp_path, "s.svg", SVG))
+        check("visits.attach", answer)
+        refused = answer["attachment"]["id"]
+        core.attach(KEY, "note", text="uploaded")
+        server.arm("fail", status=400)
+        core.push()
+        check("visits.attach", core.attach(KEY, "note", text="later"))
+        check("visits.attachments", core.attachments(KEY))
+        check("visits.detach", core.detach(refused))
+        counts = dict(fragment["$defs"]["attachmentCounts"], **{"$defs": fragment["$defs"]})
+        jsonschema.Draft202012Validator(counts).validate(card(core)["attachments"])
