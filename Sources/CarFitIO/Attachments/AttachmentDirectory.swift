@@ -186,7 +186,7 @@ final class StagingWriter {
     let directory: AttachmentDirectory
     let id: String
     private var fd: Int32
-    private var hash = SHA256()
+    private let hash = SHA256()
     private var count: Int64 = 0
 
     init(directory: AttachmentDirectory, id: String) throws(CarFitError) {
@@ -200,7 +200,7 @@ final class StagingWriter {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(CarFitError) {
-        hash.update(bytes.bindMemory(to: UInt8.self).span)
+        hash.update(bytes)
         count += Int64(bytes.count)
         guard let base = bytes.baseAddress else { return }
         var offset = 0
@@ -226,7 +226,11 @@ final class StagingWriter {
             unlink(directory.temporaryPath(id: id))
             throw CarFitError(.storage, "The attachment could not be written to \(directory.path.prefix(300)): \(AttachmentDirectory.reason(code)).")
         }
-        return StagedAttachment(directory: directory, id: id, contentType: contentType, bytes: count, sha256: hash.finish())
+        guard let sha256 = hash.finish() else {
+            unlink(directory.temporaryPath(id: id))
+            throw CarFitError(.internal, "libcrypto could not compute the attachment's SHA-256.")
+        }
+        return StagedAttachment(directory: directory, id: id, contentType: contentType, bytes: count, sha256: sha256)
     }
 
     /// Closes and removes the temporary file.
