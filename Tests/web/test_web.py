@@ -792,7 +792,8 @@ def test_update_server_applies_each_change_once(fresh_app: App) -> None:
     changed = app.ok("visits.set_state", {"key": todo["key"], "state": "InProgress"})["visit"]
     assert changed["pending"] is True and changed["state"] == "InProgress"
     assert server_visit(app, todo)["visitState"] == "ToDo"  # as the sample spells it
-    assert app.ok("sync.push") == {"pushed": 1, "rejected": 0, "pending": 0}
+    assert app.ok("sync.push") == {"pushed": 1, "rejected": 0, "pending": 0,
+                                   "attachments": {"uploaded": 0, "pending": 0, "failed": 0}}
     assert server_visit(app, todo)["visitState"] == "InProgress"
     status, _, data = app.request("GET", "/sample/visit-updates")
     seen = json.loads(data)
@@ -819,6 +820,34 @@ def test_update_server_applies_each_change_once(fresh_app: App) -> None:
     assert app.ok("visits.refresh")["imported"] == 7
     after = today_cards(app)["Mads Kolding"]
     assert (after["state"], after["pending"]) == ("InProgress", False)
+
+
+def test_attachments_are_kept_shown_and_uploaded(fresh_app: App) -> None:
+    """POST /attach hands the body to the core as a file; /attachment/<id> serves the core's
+    copy; the push uploads it to the sample upload server, which checks its SHA-256."""
+    import hashlib
+    app = fresh_app
+    card = today_cards(app)["Mads Kolding"]
+    key = urllib.parse.quote(card["key"], safe="")
+    photo = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + bytes(range(256)) * 8
+    status, _, data = app.request("POST", f"/attach?key={key}&kind=photo", photo)
+    attachment = json.loads(data)["attachment"]
+    assert status == 200 and attachment["contentType"] == "image/jpeg"
+    assert attachment["sha256"] == hashlib.sha256(photo).hexdigest()
+    status, _, data = app.request("POST", f"/attach?key={key}&kind=note", "Gate code 4711".encode())
+    assert status == 200 and json.loads(data)["attachment"]["kind"] == "note"
+    status, _, data = app.request("POST", f"/attach?key={key}&kind=signature", photo)
+    assert status == 400 and json.loads(data)["error"]["field"] == "file", "a JPEG is no signature"
+    assert today_cards(app)["Mads Kolding"]["attachments"] == {"photos": 1, "signatures": 0, "notes": 1, "pending": 2}
+    status, content_type, data = app.request("GET", f"/attachment/{attachment['id']}?key={key}")
+    assert (status, content_type, data) == (200, "image/jpeg", photo)
+    assert app.request("GET", f"/attachment/nope?key={key}")[0] == 404
+    answer = app.ok("sync.push")
+    assert answer["attachments"] == {"uploaded": 2, "pending": 0, "failed": 0}
+    uploads = json.loads(app.request("GET", "/sample/visit-updates")[2])["uploads"]
+    assert uploads[attachment["id"]] == {"bytes": len(photo), "sha256": attachment["sha256"], "kind": "photo", "puts": 1}
+    assert today_cards(app)["Mads Kolding"]["attachments"]["pending"] == 0
+    assert app.ok("visits.attachments", {"key": card["key"]})["attachments"][0]["uploaded"] is True
 
 
 def test_sample_patterns_one_a_call_with_their_images(app: App) -> None:
@@ -859,7 +888,8 @@ def test_offline_sources_fail_as_no_connection() -> None:
         assert (status, json.loads(data)) == (200, {"offline": False})
         assert app.ok("visits.refresh")["imported"] == 7
         assert app.ok("sources.status")["offline"] is False
-        assert app.ok("sync.push") == {"pushed": 1, "rejected": 0, "pending": 0}
+        assert app.ok("sync.push") == {"pushed": 1, "rejected": 0, "pending": 0,
+                                       "attachments": {"uploaded": 0, "pending": 0, "failed": 0}}
     finally:
         app.stop()
     assert app.process.returncode == 0
