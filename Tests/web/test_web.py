@@ -972,6 +972,61 @@ def test_state_buttons_start_sync_and_finish(fresh_app: App, browser: Browser) -
     no_script_errors(browser)
 
 
+def test_proof_of_work_on_a_card(fresh_app: App, browser: Browser) -> None:
+    """A note typed, a signature drawn on the canvas and a photo picked on a card: the core
+    keeps each, the card shows thumbnails and what is not uploaded; Sync uploads them."""
+    app = fresh_app
+    open_screen(browser, app, "day")
+    card = today_cards(app)["Mads Kolding"]
+    css = card_css(card)
+    assert browser.find_all(css + " .proof-counts") == []
+
+    browser.click(css + " .proof-controls button:nth-of-type(2)")  # Note…
+    browser.type(css + " .proof-note", "Gate code 4711")
+    browser.click(css + " .proof-form button[type=submit]")
+    browser.wait(lambda: browser.find_all(css + " .proof-counts"), "the note's count")
+    settle(browser)
+
+    browser.click(css + " .proof-controls button:nth-of-type(1)")  # Signature…
+    browser.execute("""
+        const pad = document.querySelector(arguments[0] + ' .signature-pad');
+        const box = pad.getBoundingClientRect();
+        const at = (type, x, y) => pad.dispatchEvent(new PointerEvent(type, {clientX: box.left + x, clientY: box.top + y, bubbles: true}));
+        at('pointerdown', 10, 80); at('pointermove', 60, 20); at('pointermove', 120, 90); at('pointerup', 120, 90);
+    """, css)
+    browser.click(css + " .proof-form button")
+    browser.wait(lambda: "1 signature" in browser.text(css + " .proof-counts"), "the signature's count")
+    settle(browser)
+
+    browser.execute("""
+        const input = document.querySelector(arguments[0] + ' .proof-file');
+        const bytes = new Uint8Array(600); bytes.set([0xff, 0xd8, 0xff, 0xe0]);
+        const files = new DataTransfer(); files.items.add(new File([bytes], 'car.jpg', {type: 'image/jpeg'}));
+        input.files = files.files; input.dispatchEvent(new Event('change'));
+    """, css)
+    browser.wait(lambda: "1 photo " in browser.text(css + " .proof-counts") + " ", "the photo's count")
+    settle(browser)
+    assert today_cards(app)["Mads Kolding"]["attachments"] == {"photos": 1, "signatures": 1, "notes": 1, "pending": 3}
+    assert browser.text(css + " .proof-counts .pending") == "3 not uploaded"
+    assert len(browser.find_all(css + " .proof-thumbs img.thumb.waiting")) == 2
+    assert len(browser.find_all(css + " .proof-thumbs .note")) == 1
+    assert browser.execute("return [...document.querySelectorAll(arguments[0] + ' .proof-thumbs img')]"
+                           ".every((i) => i.complete && i.naturalWidth > 0 || i.alt === 'photo')", css)
+    no_script_errors(browser)
+    shot(browser, "day-proof-pending")
+
+    browser.click("#sync-push")
+    browser.wait(lambda: "Sent" in message(browser), "the push's answer")
+    settle(browser)
+    assert "Attachments: 3 uploaded, 0 refused, 0 waiting." in message(browser)
+    assert browser.find_all(css + " .proof-counts .pending") == []
+    assert browser.find_all(css + " .proof-thumbs .waiting") == []
+    uploads = json.loads(app.request("GET", "/sample/visit-updates")[2])["uploads"]
+    assert sorted(u["kind"] for u in uploads.values()) == ["note", "photo", "signature"]
+    no_script_errors(browser)
+    shot(browser, "day-proof-uploaded")
+
+
 def test_a_raced_click_shows_the_core_conflict(fresh_app: App, browser: Browser) -> None:
     app = fresh_app
     open_screen(browser, app, "day")

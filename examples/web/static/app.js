@@ -196,7 +196,8 @@ const washer = {
         const result = await api("sync.push");
         const uploads = result.attachments;
         showMessage("Sent: " + result.pushed + " applied, " + result.rejected + " refused by the server, " +
-          result.pending + " waiting." + (uploads ? " Attachments: " + uploads.uploaded + " uploaded, " +
+          result.pending + " waiting." + (uploads && uploads.uploaded + uploads.failed + uploads.pending
+            ? " Attachments: " + uploads.uploaded + " uploaded, " +
           uploads.failed + " refused, " + uploads.pending + " waiting." : ""),
           result.rejected || (uploads && uploads.failed) ? "error" : "info");
       } finally {
