@@ -1154,7 +1154,8 @@ int carfit_sources_status(carfit_core *core, const char *request, char **respons
  *   {"kind": "changed", "areas": [...]}  after every commit that changed stored data, naming
  *       the areas whose documents may now answer differently, in this order: "visits",
  *       "calendar", "articles", "catalog", "cart", "orders", "employees", "session",
- *       "transactions", "insights", "patterns", "sources", "outbox". The areas follow from the
+ *       "transactions", "insights", "patterns", "sources", "outbox", "attachments" (with
+ *       "visits": the cards count attachments). The areas follow from the
  *       tables the commit wrote; a commit that was rolled back publishes nothing. The state
  *       held in memory publishes too: a login or logout ("session"), a change of the calendar's
  *       displayed month or selected days ("calendar"), as they change what carfit_session_get
@@ -1172,7 +1173,9 @@ int carfit_sources_status(carfit_core *core, const char *request, char **respons
  *       (Content-Length); when the server declares none (a chunked or compressed body) the
  *       events start once more than 1 MiB arrived, with "total": null until the body is in.
  *       A visits refresh is one run over twice the body's size: the download is its first
- *       half, the import of the body (done = size + bytes imported) the second.
+ *       half, the import of the body (done = size + bytes imported) the second. A push whose
+ *       pending attachments hold more than 1 MiB reports "attachments.upload": total is their
+ *       bytes, done the bytes sent (a refused attachment counts as done).
  *   {"kind": "source", "source", "status": "ok" | "not_modified" | "failed"}  after each
  *       refresh attempt of a source.
  *   {"kind": "image", "url", "status": "loaded" | "failed"}  when a prefetch ends.
