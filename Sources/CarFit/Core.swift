@@ -1,5 +1,4 @@
 import CarFitCore
-import CarFitIO
 import CarFitNet
 import CarFitServices
 import CarFitStore
@@ -48,7 +47,7 @@ final class Core: Serializer, @unchecked Sendable {
             throw CarFitError(error)
         }
         dataVersion = try db.dataVersion()
-        if let directory = config.attachmentsDirectory { AttachmentDirectory(path: directory).removeTemporaries() }
+        attachments.tidy()
         let feed = events
         db.onCommit { tables in feed.publish(.changed(areas: StoredAreas.areas(of: tables), external: false)) }
         imagePipeline.onPrefetched = { url, loaded in feed.publish(.image(url: url, status: loaded ? "loaded" : "failed")) }

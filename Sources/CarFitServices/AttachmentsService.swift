@@ -94,6 +94,21 @@ public struct AttachmentsService {
         return .obj(["attachment": attachment.json(withPath: false)])
     }
 
+    /// Tidies the directory when a core opens: removes the temporaries of copies a crash
+    /// interrupted, and the copies a crash left renamed but never recorded (their transaction
+    /// did not commit). The second is checked again inside a write transaction, so a copy
+    /// another process is recording at that moment is never taken. Best effort: a failure
+    /// leaves the files for the next open.
+    public func tidy() {
+        guard let directory else { return }
+        directory.removeTemporaries()
+        let candidates = directory.storedNames().filter(UUIDv4.isValid)
+        guard !candidates.isEmpty, let missing = try? store.unknown(candidates), !missing.isEmpty else { return }
+        let store = store
+        let orphans = try? db.transaction { () throws(CarFitError) in try store.unknown(missing) }
+        for id in orphans ?? [] { directory.remove(id: id) }
+    }
+
     /// `{"key"}` → `{"attachments": [{..., "path"}]}` in the order attached.
     public func list(_ request: Fields) throws(CarFitError) -> JSON {
         let keyText = try request.requiredString("key")

@@ -96,6 +96,19 @@ public struct AttachmentStore {
         try db.run("UPDATE attachments SET file = NULL WHERE id = ?1 AND status = 'uploaded'", [.text(id)])
     }
 
+    /// Which of `ids` no attachment has.
+    public func unknown(_ ids: [String]) throws(CarFitError) -> [String] {
+        let s = try db.statement("SELECT 1 FROM attachments WHERE id = ?1")
+        var out: [String] = []
+        for id in ids {
+            s.reset()
+            try s.bind(1, id)
+            if try !s.step() { out.append(id) }
+        }
+        s.reset()
+        return out
+    }
+
     /// Removes the record of `id`.
     public func delete(id: String) throws(CarFitError) {
         try db.run("DELETE FROM attachments WHERE id = ?1", [.text(id)])

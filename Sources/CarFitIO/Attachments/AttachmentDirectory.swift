@@ -6,7 +6,9 @@ import Glibc
 /// The directory that holds the core's copies of attached files, one file per attachment named
 /// by its id. A copy is written under a temporary name (`.carfit-<id>.partial`), flushed to the
 /// disk, and only then renamed to its id: a crash leaves it whole or absent, and the
-/// temporaries a crash left behind are removed when a core opens (`removeTemporaries`).
+/// temporaries a crash left behind are removed when a core opens (`removeTemporaries`). A
+/// temporary is locked (`flock`) by the process writing it, so a core opening meanwhile on the
+/// same directory leaves a copy in progress alone; the kernel drops the lock of a dead process.
 public struct AttachmentDirectory: Sendable {
     public let path: String
 
@@ -36,17 +38,34 @@ public struct AttachmentDirectory: Sendable {
         }
     }
 
-    /// Removes the temporary files of copies a crash interrupted. Nothing happens when the
-    /// directory does not exist.
+    /// Removes the temporary files of copies a crash interrupted (those no live process holds
+    /// locked). Nothing happens when the directory does not exist.
     public func removeTemporaries() {
-        guard let dir = opendir(path) else { return }
-        defer { closedir(dir) }
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasPrefix(".carfit-") && name.hasSuffix(".partial") { unlink("\(path)/\(name)") }
+        for name in names() where name.hasPrefix(".carfit-") && name.hasSuffix(".partial") {
+            let file = "\(path)/\(name)"
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { unlink(file) }
+            close(fd)
         }
+    }
+
+    /// The names of the stored copies (the attachments' ids), temporaries left out; empty when
+    /// the directory does not exist.
+    public func storedNames() -> [String] {
+        names().filter { !$0.hasPrefix(".") }
+    }
+
+    private func names() -> [String] {
+        guard let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var out: [String] = []
+        while let entry = readdir(dir) {
+            out.append(withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            })
+        }
+        return out
     }
 
     /// Deletes the stored copy of `id`, if any.
@@ -197,6 +216,8 @@ final class StagingWriter {
         guard fd >= 0 else {
             throw CarFitError(.storage, "A file could not be created in the attachments directory \(directory.path.prefix(300)): \(AttachmentDirectory.reason(errno)).")
         }
+        // Held until the copy is renamed or removed: a core opening meanwhile leaves it alone.
+        flock(fd, LOCK_EX)
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(CarFitError) {

@@ -381,3 +381,27 @@ def test_answers_match_the_schema_fragment(tmp_path, server):
         check("visits.detach", core.detach(refused))
         counts = dict(fragment["$defs"]["attachmentCounts"], **{"$defs": fragment["$defs"]})
         jsonschema.Draft202012Validator(counts).validate(card(core)["attachments"])
+
+
+def test_opening_removes_what_a_crash_left_and_nothing_else(tmp_path):
+    import fcntl
+    import uuid
+    directory = tmp_path / "a.db-attachments"
+    with open_core(tmp_path) as core:
+        kept = core.attach(KEY, "note", text="kept")["attachment"]
+    orphan = directory / str(uuid.uuid4())          # renamed, never recorded
+    orphan.write_bytes(b"orphan")
+    stale = directory / f".carfit-{uuid.uuid4()}.partial"   # its writer died
+    stale.write_bytes(b"half")
+    live = directory / f".carfit-{uuid.uuid4()}.partial"    # another process still writing
+    live.write_bytes(b"in progress")
+    holder = open(live, "rb")
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    try:
+        with open_core(tmp_path) as core:
+            assert stored_files(directory) == sorted([kept["id"], live.name])
+            assert Path(core.attachments(KEY)["attachments"][0]["path"]).read_text() == "kept"
+    finally:
+        holder.close()
+    with open_core(tmp_path):
+        assert stored_files(directory) == [kept["id"]]
