@@ -26,7 +26,10 @@ public enum AttachmentQuota {
         let (needed, overflow) = pendingBytes.addingReportingOverflow(adding)
         guard !overflow, needed <= quotaBytes else { return .overQuota }
         var total = needed
-        for file in uploaded { total += file.bytes }
+        for file in uploaded {
+            let (sum, overflow) = total.addingReportingOverflow(file.bytes)
+            total = overflow ? .max : sum
+        }
         var evicted: [String] = []
         for file in uploaded {
             guard total > quotaBytes else { break }

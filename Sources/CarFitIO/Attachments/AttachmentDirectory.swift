@@ -81,7 +81,9 @@ public struct AttachmentDirectory: Sendable {
     /// copy is `storage`. Nothing is left behind on any failure.
     public func stage(file source: String, id: String, kind: AttachmentKind, maxBytes: Int64) throws(CarFitError) -> StagedAttachment {
         let shown = String(source.prefix(300))
-        let input = open(source, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: a FIFO named by mistake must not hang the call in open(); it is then
+        // refused as not a regular file.
+        let input = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard input >= 0 else {
             throw CarFitError(.invalid, "The file \(shown) could not be read: \(Self.reason(errno)).", field: "file")
         }

@@ -113,6 +113,8 @@ def test_refusals_store_nothing(tmp_path):
     empty = write(tmp_path, "empty.jpg", b"")
     big = write(tmp_path, "big.jpg", JPEG + bytes(2000))
     latin1 = write(tmp_path, "n.txt", "caf\xe9".encode("latin-1"))
+    fifo = tmp_path / "fifo.jpg"
+    os.mkfifo(fifo)  # no writer: opening it must not hang
     cases = [
         (dict(key="nope|1|0", kind="photo", file=jpeg), carfit.NotFoundError, "key"),
         (dict(key=KEY, kind="video", file=jpeg), carfit.InvalidError, "kind"),
@@ -121,6 +123,8 @@ def test_refusals_store_nothing(tmp_path):
         (dict(key=KEY, kind="photo", file=empty), carfit.InvalidError, "file"),
         (dict(key=KEY, kind="photo", file=tmp_path / "missing.jpg"), carfit.InvalidError, "file"),
         (dict(key=KEY, kind="photo", file=tmp_path), carfit.InvalidError, "file"),
+        (dict(key=KEY, kind="photo", file=fifo), carfit.InvalidError, "file"),
+        (dict(key=KEY, kind="photo", file="/dev/zero"), carfit.InvalidError, "file"),
         (dict(key=KEY, kind="photo", file=big), carfit.InvalidError, "file"),
         (dict(key=KEY, kind="photo"), carfit.InvalidError, "file"),
         (dict(key=KEY, kind="note", text=""), carfit.InvalidError, "text"),
