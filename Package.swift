@@ -5,6 +5,7 @@ import PackageDescription
 // docs/ARCHITECTURE.md describes the layers; Tests/system/test_architecture.py holds them.
 //
 //   CJansson, CSQLite   system libraries (Debian: libjansson-dev, libsqlite3-dev)
+//   CCrypto             libcrypto (Debian: libssl-dev), the SHA-256 of attachments
 //   CCarFit             include/carfit.h as a module (the version macros)
 //   CarFitCore          the domain in plain Swift: value types and rules, no I/O, unit-tested directly
 //   CarFitIO            JSON text in and out: jansson parsing, the encoder's buffer, streamed imports
@@ -30,7 +31,7 @@ let package = Package(
         // include/carfit.h as a module: the library reads its version from the header's macros.
         .systemLibrary(name: "CCarFit", path: "Sources/CCarFit"),
         .target(name: "CarFitCore"),
-        .target(name: "CarFitIO", dependencies: ["CJansson", "CarFitCore"]),
+        .target(name: "CarFitIO", dependencies: ["CJansson", "CarFitCore", "CCrypto"]),
         .target(name: "CarFitStore", dependencies: ["CSQLite", "CarFitCore", "CarFitIO"]),
         .target(name: "CarFitNet", dependencies: ["CarFitCore", "CarFitHTTP"]),
         .target(name: "CarFitServices", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"]),
@@ -65,6 +66,9 @@ let package = Package(
         .testTarget(name: "CarFitStoreTests", dependencies: ["CarFitStore", "CarFitCore"]),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
+        // OpenSSL's libcrypto (libcurl4-openssl's own dependency): the attachments' SHA-256.
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
         .target(name: "CarFitHTTP", dependencies: ["CCurl"]),
         .executableTarget(name: "CarFitHTTPCheck", dependencies: ["CarFitHTTP"], path: "Tests/CarFitHTTPCheck"),
         .testTarget(name: "CarFitHTTPTests", dependencies: ["CarFitHTTP"]),

@@ -128,7 +128,8 @@ typedef struct carfit_core carfit_core;
  *            "firstWeekday" "monday" or "sunday" ("monday")
  *            "sources"      where each area's refresh fetches, http or https URLs (none):
  *                           {"visits", "articles", "catalog", "patterns", "visitUpdates"}
- *                           and "locations" (where carfit_sync_push sends positions)
+ *                           "locations" (where carfit_sync_push sends positions)
+ *                           and "attachments", the base URL attachments are PUT under
  *            "http"         limits on every transfer: {"timeoutMs": 1..600000 (10000),
  *                           connecting and each wait for data; "totalTimeoutMs":
  *                           1..3600000 (120000), the whole transfer; "maxBodyBytes":
@@ -149,6 +150,10 @@ typedef struct carfit_core carfit_core;
  *                           (60), "maxAccuracyMeters": 0..10000 (100), "minDistanceMeters":
  *                           0..100000 (20), "minIntervalSeconds": 0..86400 (300), "autoStart":
  *                           bool (false), "trailDays": 0..3650 (7)}
+ *            "attachments" where attached photos, signatures and notes are kept:
+ *                           {"directory": path (the database path + "-attachments"; none
+ *                           for ":memory:"), "maxBytes": 1..2^40, the largest file (20 MiB),
+ *                           "quotaBytes": 1..2^50, all stored files together (1 GiB)}
  *          The config is strict, unlike requests: a member not listed here (also inside
  *          sources, http, images, auth and road) is CARFIT_INVALID with its dotted path in field
  *          ("timezone", "sources.vists") and a message naming the nearest known member when
@@ -271,7 +276,8 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  *          "distanceKm"}. A card is {"visitId", "name", "state", "stateColor", "startTime",
  *          "startTimeUtc", "expectedTime", "tasks", "taskMinutes", "address", "phone",
  *          "latitude", "longitude", "employeeId", "distanceMeters", "distanceKm", "key",
- *          "pending", "timeUsedMinutes", "arrivedAt", "departedAt", "suggestion", "navigation"}:
+ *          "pending", "timeUsedMinutes", "arrivedAt", "departedAt", "suggestion", "navigation",
+ *          "attachments"}:
  *            state        "Todo", "InProgress", "Done", "Rejected" in any source spelling and
  *                         case ("ToDo", "in_progress"); other values as given; null if absent
  *            stateColor   #4E77D6, #F5C709, #25A87B, #EF6565; #8E8E93 for others
@@ -298,6 +304,9 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  *                         coordinate written as the card's own latitude and longitude (the
  *                         shortest decimal that reads back as the same double); null without
  *                         both coordinates
+ *            attachments  {"photos", "signatures", "notes", "pending"}: how many of each kind
+ *                         are attached to this visit (evicted ones included) and how many wait
+ *                         for the upload (see carfit_visits_attach); not part of "pending"
  *          A visit belongs to the local day of its start in the core's zone; cards are in
  *          start order, equal starts in snapshot order.
  * Errors:  CARFIT_INVALID (a date that does not exist, e.g. "dates[1]" for "2020-02-30").
@@ -501,7 +510,12 @@ int carfit_visits_set_state(carfit_core *core, const char *request, char **respo
  *          committing each answer as it comes, until the outbox is empty or an answer leaves an
  *          entry unnamed (that entry waits for the next push). Entries added meanwhile by other
  *          calls are sent by a later request or push.
- * Returns: {"pushed": applied entries, "rejected": rejected entries, "pending": entries left}.
+ *          Then, when "sources": {"attachments": url} is configured, uploads the pending
+ *          attachments (see "Attachments" below); a push with neither visitUpdates nor
+ *          attachments configured is CARFIT_INVALID.
+ * Returns: {"pushed": applied entries, "rejected": rejected entries, "pending": entries left},
+ *          and with attachments configured "attachments": {"uploaded": uploaded by this push,
+ *          "pending": attachments left to upload, "failed": refused for good by this push}.
  *          With "ifDue": true, while the backoff after a failure lasts, no request is made and
  *          the answer is {"pushed": 0, "rejected": 0, "pending": n, "skipped": "backoff",
  *          "nextAttemptAt": instant}; while another push of this database runs, {"pushed": 0,
@@ -513,7 +527,8 @@ int carfit_visits_set_state(carfit_core *core, const char *request, char **respo
  *          min(300 s, 1 s x 2^(n-1)) +/- 20% (random jitter), by the core's clock. A push
  *          without "ifDue" always tries (waiting for another push of the database to end, at
  *          most http.totalTimeoutMs). A push that gets an answer resets the count.
- * Errors:  CARFIT_INVALID ("sources.visitUpdates") when no update server is configured.
+ * Errors:  CARFIT_INVALID ("sources.visitUpdates") when neither sources.visitUpdates nor
+ *          sources.attachments is configured.
  *          CARFIT_UNAVAILABLE when a request fails: the error document has "reason", one of
  *          "refused", "timeout", "dns", "network", "transport", "no_response", "too_large",
  *          "truncated", "http_status" (with "httpStatus"), "malformed" (the answer is not
@@ -626,6 +641,93 @@ int carfit_location_report(carfit_core *core, const char *request, char **respon
  * Errors:  CARFIT_STORAGE (the database cannot be read).
  */
 int carfit_location_status(carfit_core *core, const char *request, char **response);
+
+/* -------------------------------------------------------------------------------------------
+ * Attachments: proof of work (photos, signatures, notes) kept offline and uploaded once
+ *
+ * Storage. The core copies each attached file into its attachments directory (config
+ * "attachments": {"directory"}, by default the database path + "-attachments"; an in-memory
+ * database has none unless configured), streaming: the copy is written under a temporary name
+ * (".carfit-<id>.partial"), flushed to the disk (fsync), renamed to the attachment's id, and
+ * recorded in the database. A crash or kill -9 at any moment leaves an attachment whole or
+ * absent, never partial; temporaries left by a crash are removed when a core opens. The host
+ * may delete its own file once the call returned. The stored copies together stay within
+ * "quotaBytes": an attach that needs room evicts uploaded attachments' files, oldest first and
+ * only as many as needed (they stay listed with "path": null and counted on the card).
+ *
+ * An attachment is {"id" (a UUID), "key" (its visit's card key), "kind": "photo" |
+ * "signature" | "note", "contentType", "bytes", "sha256" (lowercase hex of its bytes), "at"
+ * (the core's clock when attached), "uploaded": bool}, plus "failed": reason once the upload
+ * server refused it for good. Attachments stay, and are still uploaded, when a later snapshot
+ * no longer has their visit.
+ *
+ * Upload (part of carfit_sync_push when "sources": {"attachments": base} is configured). One
+ * at a time, oldest first, each pending attachment is sent as PUT <base>/<id> with headers
+ * Content-Type (its contentType), Content-Length (never a chunked body), X-Carfit-Sha256
+ * (lowercase hex), X-Carfit-Visit-Id (absent for a visit without one), X-Carfit-Start-Time-Utc
+ * ("2020-09-10T08:05:00Z", with milliseconds when it has any) and X-Carfit-Kind; the body is
+ * read from the stored copy as it is sent (never held whole in memory). The server must treat
+ * a PUT of an id it already holds as the same upload (idempotent): the core sends an
+ * attachment again whenever it cannot know it arrived (a lost answer, a crash). Any 2xx marks
+ * it uploaded (only then); a 4xx other than 401, 403, 408 and 429 marks it failed, never sent
+ * again, and the push goes on; a 401 or 403 stops the upload as CARFIT_UNAUTHORIZED, as for
+ * the outbox (the planner's token is missing or refused: no backoff, and ifDue pushes wait for
+ * a new token; see carfit_auth_set); any other answer or failure (no connection, timeout, 5xx,
+ * 408, 429, the connection closed mid-body) stops the upload: CARFIT_UNAVAILABLE with
+ * "reason" (as for the outbox), everything not yet uploaded stays pending, and the push's one
+ * backoff (shared with the outbox) starts or grows. A push whose pending attachments hold more
+ * than 1 MiB reports {"kind": "progress", "operation": "attachments.upload", "done", "total",
+ * "unit": "bytes"} on the change feed (see carfit_events_wait). Pushes of one database run one
+ * at a time (see Sync), so no attachment is in two uploads at once.
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_visits_attach (method "visits.attach") — attach a photo, a signature or a note to a visit.
+ *
+ * Takes:   {"key": card's key, "kind": "photo" | "signature" | "note", "file": path} or, for
+ *          a note, {"key", "kind": "note", "text": "..."} ("text" wins over "file"). The
+ *          content is told by the file's first bytes, never its name: a photo is JPEG
+ *          (image/jpeg), PNG (image/png), WebP (image/webp) or HEIC (image/heic: an ISO-BMFF
+ *          "ftyp" box with brand heic, heix, mif1 or msf1); a signature is PNG or SVG
+ *          (image/svg+xml: after an optional BOM, whitespace, an XML declaration, comments and
+ *          a DOCTYPE, the root element is <svg); a note is UTF-8 text of 1 to 10,000 Unicode
+ *          scalar values (text/plain; charset=utf-8), from "text" or from a file.
+ * Returns: {"attachment": attachment} (see above), "uploaded": false.
+ * Owns:    the file is only read; the core keeps its own copy.
+ * Errors:  CARFIT_INVALID: "key" or "kind" missing; "kind" not one of the three ("kind");
+ *          "file" missing, unreadable (the system's reason in the message), a directory or not
+ *          a regular file, empty, larger than attachments.maxBytes, or content that is not what
+ *          the kind takes, a note file that is not UTF-8 text of 1 to 10,000 characters
+ *          ("file"); "text" empty, longer than 10,000 characters or not a string ("text"); an
+ *          in-memory core without attachments.directory ("attachments.directory").
+ *          CARFIT_NOT_FOUND ("key"): no stored visit has that key. CARFIT_CONFLICT (with
+ *          "reason": "quota"): the attachments not yet uploaded and this one would take more
+ *          than attachments.quotaBytes. CARFIT_STORAGE: the directory or the database cannot
+ *          be written. Nothing is stored or changed on any error.
+ */
+int carfit_visits_attach(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_visits_attachments (method "visits.attachments") — a visit's attachments.
+ *
+ * Takes:   {"key": card's key}.
+ * Returns: {"attachments": [attachment + "path": the stored copy's full path, null once
+ *          evicted]}, in the order attached (also for a visit a later snapshot dropped).
+ * Errors:  CARFIT_INVALID ("key" missing). CARFIT_NOT_FOUND ("key"): no stored visit and no
+ *          attachment has that key. CARFIT_STORAGE (the database cannot be read).
+ */
+int carfit_visits_attachments(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_visits_detach (method "visits.detach") — remove an attachment not yet uploaded.
+ *
+ * Takes:   {"id": attachment id}.
+ * Returns: {"attachment": the removed attachment}; its stored copy is deleted. An attachment
+ *          the server refused ("failed") may be removed too.
+ * Errors:  CARFIT_INVALID ("id" missing). CARFIT_NOT_FOUND ("id"): no attachment has that
+ *          id. CARFIT_CONFLICT ("id"): it was uploaded already. CARFIT_STORAGE.
+ */
+int carfit_visits_detach(carfit_core *core, const char *request, char **response);
 
 /* ---------------------------------------------------------------------------------------------
  * Calendar: the month grid that drives the list
@@ -1278,7 +1380,8 @@ int carfit_auth_status(carfit_core *core, const char *request, char **response);
  *   {"kind": "changed", "areas": [...]}  after every commit that changed stored data, naming
  *       the areas whose documents may now answer differently, in this order: "visits",
  *       "calendar", "articles", "catalog", "cart", "orders", "employees", "session",
- *       "transactions", "insights", "patterns", "sources", "outbox", "location". The areas follow from the
+ *       "transactions", "insights", "patterns", "sources", "outbox", "location", "attachments" (with
+ *       "visits": the cards count attachments). The areas follow from the
  *       tables the commit wrote; a commit that was rolled back publishes nothing. The state
  *       held in memory publishes too: a login or logout ("session"), a change of the calendar's
  *       displayed month or selected days ("calendar"), as they change what carfit_session_get
@@ -1296,7 +1399,9 @@ int carfit_auth_status(carfit_core *core, const char *request, char **response);
  *       (Content-Length); when the server declares none (a chunked or compressed body) the
  *       events start once more than 1 MiB arrived, with "total": null until the body is in.
  *       A visits refresh is one run over twice the body's size: the download is its first
- *       half, the import of the body (done = size + bytes imported) the second.
+ *       half, the import of the body (done = size + bytes imported) the second. A push whose
+ *       pending attachments hold more than 1 MiB reports "attachments.upload": total is their
+ *       bytes, done the bytes sent (a refused attachment counts as done).
  *   {"kind": "source", "source", "status": "ok" | "not_modified" | "failed"}  after each
  *       refresh attempt of a source.
  *   {"kind": "image", "url", "status": "loaded" | "failed"}  when a prefetch ends.

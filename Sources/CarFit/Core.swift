@@ -50,6 +50,7 @@ final class Core: Serializer, @unchecked Sendable {
             throw CarFitError(error)
         }
         dataVersion = try db.dataVersion()
+        attachments.tidy()
         let feed = events
         db.onCommit { tables in feed.publish(.changed(areas: StoredAreas.areas(of: tables), external: false)) }
         imagePipeline.onPrefetched = { url, loaded in feed.publish(.image(url: url, status: loaded ? "loaded" : "failed")) }
@@ -71,6 +72,19 @@ final class Core: Serializer, @unchecked Sendable {
     var images: ImagesService { ImagesService(patterns: PatternStore(db), images: imagePipeline) }
     var feed: EventsService { EventsService(hub: events) }
     var auth: AuthService { AuthService(auth: http.auth) }
+    var attachments: AttachmentsService {
+        AttachmentsService(db: db, clock: clock, config: config.attachments, directory: config.attachmentsDirectory)
+    }
+    /// The attachments' part of a push, nil when no upload URL is configured.
+    var attachmentUpload: AttachmentUpload? {
+        config.sources.attachments.map { base in
+            AttachmentUpload(base: base, db: db, directory: config.attachmentsDirectory) { [events] total in
+                ProgressReporter(total: Int64(total)) { done, total in
+                    events.publish(.progress(operation: "attachments.upload", done: done, total: total))
+                }
+            }
+        }
+    }
 
     /// A reporter of `operation`'s progress over `total` bytes into the change feed, nil when
     /// `total` is too small to report (1 MiB or less). A download or a file read of a known size

@@ -41,7 +41,8 @@ enum Manifest {
                       try core.sync.push(request, source: core.config.sources.visitUpdates,
                                          locations: core.config.sources.locations, trailDays: core.config.road.trailDays,
                                          client: core.http,
-                                         pushLock: core.pushLock, waitMs: core.config.http.totalTimeoutMs, lock: core)
+                                         pushLock: core.pushLock, waitMs: core.config.http.totalTimeoutMs, lock: core,
+                                         attachments: core.attachmentUpload)
                   }),
         Operation("sync.status", "carfit_sync_status", request: "none", .serialized,
                   .object { core, _ throws(CarFitError) in try core.sync.status() }),
@@ -56,6 +57,13 @@ enum Manifest {
                   }),
         Operation("location.status", "carfit_location_status", request: "none", .serialized,
                   .object { core, _ throws(CarFitError) in try core.location.status() }),
+        // Attachments
+        Operation("visits.attach", "carfit_visits_attach", request: "key, kind, file? or text?", .serialized,
+                  .object { core, request throws(CarFitError) in try core.attachments.attach(request) }),
+        Operation("visits.attachments", "carfit_visits_attachments", request: "key", .serialized,
+                  .object { core, request throws(CarFitError) in try core.attachments.list(request) }),
+        Operation("visits.detach", "carfit_visits_detach", request: "id", .serialized,
+                  .object { core, request throws(CarFitError) in try core.attachments.detach(request) }),
 
         // Calendar
         Operation("calendar.get", "carfit_calendar_get", request: "none", .serialized,

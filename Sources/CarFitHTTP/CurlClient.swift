@@ -43,6 +43,7 @@ public final class CurlClient: Sendable {
     public func stream(_ request: HTTPRequest, limits: HTTPLimits? = nil, cancellation: HTTPCancellation? = nil,
                        head: (HTTPResponse) -> Bool = { _ in true },
                        progress: ((_ received: Int64, _ expected: Int64?) -> Void)? = nil,
+                       sent: ((_ bytes: Int64) -> Void)? = nil,
                        body: (UnsafeRawBufferPointer) -> Bool) throws(HTTPError) -> HTTPResponse {
         let started = generation.load(ordering: .acquiring)
         let isCancelled: () -> Bool = { [self] in
@@ -51,7 +52,8 @@ public final class CurlClient: Sendable {
         let outcome: Result<HTTPResponse, HTTPError> = withoutActuallyEscaping(head) { head in
             withoutActuallyEscaping(body) { body in
                 let transfer = CurlTransfer(request: request, limits: limits ?? self.limits, userAgent: userAgent,
-                                            isCancelled: isCancelled, onHead: head, onBody: body, onProgress: progress)
+                                            isCancelled: isCancelled, onHead: head, onBody: body, onProgress: progress,
+                                            onSent: sent)
                 do throws(HTTPError) {
                     let response = try transfer.run()
                     return .success(response)
@@ -66,12 +68,14 @@ public final class CurlClient: Sendable {
     /// Performs `request` and collects its body in memory, at most `maxBytes` (and at most
     /// `limits.maxBodyBytes`); a longer body fails with reason `too_large`. For small answers
     /// and images.
+    /// `sent` hears the bytes of a file body sent so far.
     public func fetch(_ request: HTTPRequest, maxBytes: Int64? = nil,
-                      cancellation: HTTPCancellation? = nil) throws(HTTPError) -> HTTPResponseBody {
+                      cancellation: HTTPCancellation? = nil,
+                      sent: ((_ bytes: Int64) -> Void)? = nil) throws(HTTPError) -> HTTPResponseBody {
         var bounded = limits
         if let maxBytes { bounded.maxBodyBytes = min(bounded.maxBodyBytes, max(maxBytes, 0)) }
         var collected: [UInt8] = []
-        let response = try stream(request, limits: bounded, cancellation: cancellation) { chunk in
+        let response = try stream(request, limits: bounded, cancellation: cancellation, sent: sent) { chunk in
             collected.append(contentsOf: chunk)
             return true
         }

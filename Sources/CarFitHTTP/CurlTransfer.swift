@@ -23,6 +23,8 @@ final class CurlTransfer {
     private let onHead: (HTTPResponse) -> Bool
     private let onBody: (UnsafeRawBufferPointer) -> Bool
     private let onProgress: ((Int64, Int64?) -> Void)?
+    /// Hears the request body's bytes sent so far (a PUT's).
+    private let onSent: ((Int64) -> Void)?
     /// The final response's declared body length, when it has one and no content coding (so
     /// that it counts the bytes delivered); known once the first chunk arrives.
     private var expectedBytes: Int64?
@@ -36,6 +38,8 @@ final class CurlTransfer {
     private var headers: [HTTPHeader] = []
     private var headerBytes = 0
     private var bodyBytes: Int64 = 0
+    /// The file body's bytes handed to libcurl.
+    private var sentBytes: Int64 = 0
     private var head: HTTPResponse?
     private var abort: Abort?
     private let startedAt: UInt64
@@ -45,7 +49,7 @@ final class CurlTransfer {
 
     init(request: HTTPRequest, limits: HTTPLimits, userAgent: String, isCancelled: @escaping () -> Bool,
          onHead: @escaping (HTTPResponse) -> Bool, onBody: @escaping (UnsafeRawBufferPointer) -> Bool,
-         onProgress: ((Int64, Int64?) -> Void)? = nil) {
+         onProgress: ((Int64, Int64?) -> Void)? = nil, onSent: ((Int64) -> Void)? = nil) {
         self.request = request
         self.limits = limits.clamped
         self.userAgent = userAgent
@@ -53,6 +57,7 @@ final class CurlTransfer {
         self.onHead = onHead
         self.onBody = onBody
         self.onProgress = onProgress
+        self.onSent = onSent
         errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         startedAt = CurlTransfer.now()
@@ -130,6 +135,15 @@ final class CurlTransfer {
                 // COPYPOSTFIELDS copies the body; an empty body still needs a valid pointer.
                 cf_curl_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress) ?? UnsafeMutableRawPointer(errorBuffer))
             })
+        }
+        if request.method == .put {
+            let length = request.file?.length ?? 0
+            lines.append("Expect:")
+            codes.append(cf_curl_setopt_long(easy, CURLOPT_UPLOAD, 1))
+            // A known size: Content-Length, never a chunked body.
+            codes.append(cf_curl_setopt_off(easy, CURLOPT_INFILESIZE_LARGE, curl_off_t(length)))
+            codes.append(cf_curl_setopt_write_callback(easy, CURLOPT_READFUNCTION, CurlTransfer.readCallback))
+            codes.append(cf_curl_setopt_pointer(easy, CURLOPT_READDATA, context))
         }
         for line in lines {
             guard let appended = curl_slist_append(headerList, line) else {
@@ -291,6 +305,37 @@ final class CurlTransfer {
         return transfer.progress(downloaded: downloaded, uploaded: uploaded)
     }
 
+    /// What a read callback returns to stop the transfer.
+    private static let readAbort = Int(CURL_READFUNC_ABORT)
+
+    /// The request body: read from the file as libcurl asks for it.
+    private static let readCallback: curl_write_callback = { data, size, count, context in
+        guard let context else { return CurlTransfer.readAbort }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        let (length, overflow) = size.multipliedReportingOverflow(by: count)
+        guard !overflow, length >= 0, let data else { return CurlTransfer.readAbort }
+        return transfer.sendBody(data, length)
+    }
+
+    /// Bytes of the file body; past its declared length nothing more is read. A file that
+    /// ends early or cannot be read stops the transfer.
+    private func sendBody(_ data: UnsafeMutablePointer<CChar>, _ length: Int) -> Int {
+        if isCancelled() {
+            abort = .cancelled
+            return CurlTransfer.readAbort
+        }
+        guard let file = request.file else { return 0 }
+        let left = file.length - sentBytes
+        guard left > 0 else { return 0 }
+        while true {
+            let n = read(file.fd, data, Int(min(Int64(length), left)))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return CurlTransfer.readAbort }
+            sentBytes += Int64(n)
+            return n
+        }
+    }
+
     private func receiveBody(_ data: UnsafeMutablePointer<CChar>?, _ length: Int) -> Int {
         if isCancelled() {
             abort = .cancelled
@@ -354,6 +399,7 @@ final class CurlTransfer {
             abort = .cancelled
             return 1
         }
+        if uploaded != lastUp { onSent?(Int64(uploaded)) }
         if downloaded != lastDown || uploaded != lastUp {
             lastDown = downloaded
             lastUp = uploaded

@@ -17,7 +17,7 @@ public struct HTTPHeader: Sendable, Equatable {
 
     /// Whether the name is an HTTP token and the value holds no line break or NUL: a header
     /// that cannot smuggle a second header or end the request's head early.
-    var isWellFormed: Bool {
+    public var isWellFormed: Bool {
         !name.isEmpty && name.utf8.allSatisfy(HTTPHeader.isTokenByte)
             && !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
     }

@@ -5,18 +5,40 @@ public struct HTTPRequest: Sendable, Equatable {
     public enum Method: String, Sendable {
         case get = "GET"
         case post = "POST"
+        case put = "PUT"
+    }
+
+    /// A body read from an open file as it is sent (a PUT's): `length` bytes from the file
+    /// descriptor's current position, announced as `Content-Length`. The caller keeps the
+    /// descriptor open for the request and closes it afterwards.
+    public struct FileBody: Sendable, Equatable {
+        public var fd: Int32
+        public var length: Int64
+        public init(fd: Int32, length: Int64) {
+            self.fd = fd
+            self.length = length
+        }
     }
 
     public var method: Method
     public var url: String
     public var headers: [HTTPHeader]
     public var body: [UInt8]
+    /// A PUT's body, streamed from a file.
+    public var file: FileBody?
 
-    public init(method: Method = .get, url: String, headers: [HTTPHeader] = [], body: [UInt8] = []) {
+    public init(method: Method = .get, url: String, headers: [HTTPHeader] = [], body: [UInt8] = [], file: FileBody? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.file = file
+    }
+
+    /// A PUT whose body is `file`'s bytes, read as they are sent (never held whole), with
+    /// `Content-Type: contentType`, a `Content-Length` and no chunked encoding.
+    public static func putFile(_ url: String, file: FileBody, contentType: String, headers: [HTTPHeader] = []) -> HTTPRequest {
+        HTTPRequest(method: .put, url: url, headers: [HTTPHeader("Content-Type", contentType)] + headers, file: file)
     }
 
     /// A GET of `url` with `headers`.

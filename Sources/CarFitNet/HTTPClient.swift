@@ -60,9 +60,11 @@ public final class HTTPClient: Sendable {
     /// ...) and returns the response of any status with its body in memory, at most `maxBytes`
     /// bytes. The request carries the planner's token when its URL is on one of `auth`'s
     /// origins, and a 401 or 403 answer is reported to `auth`.
-    public func source(_ request: HTTPRequest, source: String, maxBytes: Int64) throws(HTTPFailure) -> HTTPResponseBody {
+    /// `sent` hears how many bytes of the request's body went out so far.
+    public func source(_ request: HTTPRequest, source: String, maxBytes: Int64,
+                       sent: ((_ bytes: Int64) -> Void)? = nil) throws(HTTPFailure) -> HTTPResponseBody {
         do throws(HTTPError) {
-            let answer = try curl.fetch(auth.authorized(request), maxBytes: maxBytes)
+            let answer = try curl.fetch(auth.authorized(request), maxBytes: maxBytes, sent: sent)
             answered(answer.response, source: source)
             return answer
         } catch {

@@ -42,12 +42,15 @@ public struct SyncService {
     /// database work, never while the network is waited for.
     /// With `locations` (the planner's URL) the trail's pending points follow the updates
     /// (`pushLocations`), and applied points older than `trailDays` are removed first.
+    /// With `attachments`, the pending attachments are uploaded last (`AttachmentUpload`),
+    /// sharing the push's backoff, and the answer gains `"attachments": {"uploaded",
+    /// "pending", "failed"}`. With none of the three configured the push is `invalid`.
     public func push(_ request: Fields, source: String?, locations: String? = nil, trailDays: Int64 = 7,
                      client: HTTPClient, pushLock: PushLock, waitMs: Int,
-                     lock: some Serializer) throws(CarFitError) -> JSON {
+                     lock: some Serializer, attachments: AttachmentUpload? = nil) throws(CarFitError) -> JSON {
         let ifDue = try request.bool("ifDue") ?? false
-        guard source != nil || locations != nil else {
-            throw .invalid("sources.visitUpdates", "No update server is configured: set sources.visitUpdates (or sources.locations) when opening the core.")
+        guard source != nil || locations != nil || attachments != nil else {
+            throw .invalid("sources.visitUpdates", "Nothing to push to: set sources.visitUpdates, sources.locations or sources.attachments when opening the core.")
         }
         let sync = sync
         let clock = clock
@@ -101,6 +104,29 @@ public struct SyncService {
         var answer = JSONObject(["pushed": .int(pushed), "rejected": .int(rejected), "pending": .int(pending)])
         let located = try pushLocations(to: locations, trailDays: trailDays, client: client, lock: lock)
         if locations != nil { answer.appendDistinct("locations", located) }
+        if let attachments {
+            var counts = AttachmentUpload.Counts()
+            do throws(CarFitError) {
+                try attachments.run(client: client, lock: lock, counts: &counts)
+            } catch {
+                if error.status == .unavailable || error.status == .unauthorized {
+                    try recordFailure(error, client: client, lock: lock)
+                }
+                throw error
+            }
+            if counts.answered {
+                try lock.locked { () throws(CarFitError) in
+                    try db.transaction { () throws(CarFitError) in
+                        var state = try sync.state()
+                        state.succeeded(at: clock.now)
+                        try sync.save(state)
+                    }
+                }
+            }
+            let waiting = try lock.locked { () throws(CarFitError) in try attachments.store.pending().count }
+            answer.appendDistinct("attachments", .obj(["uploaded": .int(Int64(counts.uploaded)), "pending": .int(Int64(waiting)),
+                                                       "failed": .int(Int64(counts.failed))]))
+        }
         return .object(answer)
     }
 

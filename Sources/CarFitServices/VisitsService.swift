@@ -60,6 +60,7 @@ public struct VisitsService {
                 key, on: date, clock: clock, hour24: clock.hour24,
                 local: try sync.shown(startingIn: clock.dayRange(for: date)),
                 arrivals: try LocationStore(db).arrivals(startingIn: clock.dayRange(for: date)),
+                attachments: try AttachmentStore(db).counts(startingIn: clock.dayRange(for: date)),
                 rows: { range, add throws(CarFitError) in try store.forEachVisit(startingIn: range, add) })
         else {
             throw CarFitError(.internal, "The changed visit has no card on its own day.")
@@ -111,7 +112,8 @@ public struct VisitsService {
         var writer = DayListWriter(clock: clock, hour24: hour24)
         for date in dates {
             let range = clock.dayRange(for: date)
-            try writer.writeDay(date, local: try sync.shown(startingIn: range), arrivals: try road.arrivals(startingIn: range)) {
+            try writer.writeDay(date, local: try sync.shown(startingIn: range), arrivals: try road.arrivals(startingIn: range),
+                                attachments: try AttachmentStore(db).counts(startingIn: range)) {
                 range, add throws(CarFitError) in
                 try store.forEachVisit(startingIn: range, employeeId: employee, add)
             }

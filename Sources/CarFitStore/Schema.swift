@@ -245,6 +245,31 @@ enum Schema {
         );
         INSERT INTO road_state (id) VALUES (1);
         """,
+        // Proof of work: photos, signatures and notes attached to visits, in the order attached
+        // (seq: also the upload order). `file` is the copy's name in the attachments directory,
+        // NULL once evicted; `status` pending until the upload server took it (uploaded) or
+        // refused it for good (failed, with `failure`).
+        """
+        CREATE TABLE attachments (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,
+            visit_key TEXT NOT NULL,
+            visit_id TEXT,
+            start_ms INTEGER NOT NULL,
+            repetition INTEGER NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('photo', 'signature', 'note')),
+            content_type TEXT NOT NULL,
+            bytes INTEGER NOT NULL,
+            sha256 TEXT NOT NULL,
+            at_ms INTEGER NOT NULL,
+            file TEXT,
+            status TEXT NOT NULL CHECK (status IN ('pending', 'uploaded', 'failed')),
+            failure TEXT
+        );
+        CREATE INDEX attachments_by_visit ON attachments (visit_key, seq);
+        CREATE INDEX attachments_by_start ON attachments (start_ms);
+        CREATE INDEX attachments_pending ON attachments (seq) WHERE status = 'pending';
+        """,
     ]
 
     /// The indexes of `table` as the migrations left them in the database: each name with its

@@ -5,7 +5,7 @@
 public enum StoredAreas {
     /// The areas a `changed` event can name, in the order events list them.
     public static let areas = ["visits", "calendar", "articles", "catalog", "cart", "orders", "employees", "session",
-                               "transactions", "insights", "patterns", "sources", "outbox", "location"]
+                               "transactions", "insights", "patterns", "sources", "outbox", "location", "attachments"]
 
     /// Table name -> the areas whose documents read it.
     public static let byTable: [String: [String]] = [
@@ -38,6 +38,8 @@ public enum StoredAreas {
         "road_state": ["location"],
         "road_dwell": ["location"],
         "road_arrivals": ["visits", "location"],
+        // Attachments, their upload queue, and each card's attachment counts.
+        "attachments": ["attachments", "visits"],
     ]
 
     /// The areas of the written `tables`, in `areas` order; `["all"]` when a table is not mapped.

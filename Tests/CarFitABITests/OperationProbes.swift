@@ -25,8 +25,13 @@ enum OperationProbes {
     /// change waits in its outbox.
     static let laterKey = "ec94deca-d66a-4d62-b049-72414870de00|1601457300000|1"
 
+    /// Where the prepared cores keep their attachments (one directory per test process).
+    static let attachmentsDirectory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("carfit-probes-\(ProcessInfo.processInfo.processIdentifier)").path
+
     static let config = """
         {"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": true,
+         "attachments": {"directory": "\(attachmentsDirectory)"},
          "sources": {"visits": "\(visitsSource)", "articles": "\(articlesSource)",
                      "catalog": "\(catalogSource)", "patterns": "\(patternsSource)",
                      "visitUpdates": "\(updatesSource)"}}
@@ -100,6 +105,22 @@ enum OperationProbes {
                 let status = core.call("sync.status", "{}")
                 XCTAssertEqual(status.int("consecutiveFailures"), 1, m)
                 XCTAssertEqual(status.int("pending"), 1, m)
+            },
+            "visits.attach": OperationProbe(request: #"{"key": "\#(madsKey)", "kind": "note", "text": "Gate code 1234"}"#) { r, core, m in
+                let attachment = r.dict("attachment")
+                XCTAssertEqual(attachment.string("kind"), "note", m)
+                XCTAssertEqual(attachment.int("bytes"), 14, m)
+                XCTAssertEqual(attachment.string("contentType"), "text/plain; charset=utf-8", m)
+                XCTAssertEqual(attachment.object["uploaded"] as? Bool, false, m)
+                let listed = core.call("visits.attachments", #"{"key": "\#(madsKey)"}"#).list("attachments")
+                XCTAssertEqual(listed.map { $0.string("id") }, [attachment.string("id")], m)
+            },
+            "visits.attachments": OperationProbe(request: #"{"key": "\#(madsKey)"}"#) { r, _, m in
+                XCTAssertEqual(r.list("attachments").count, 0, m)
+                XCTAssertEqual(r.object.keys.sorted(), ["attachments"], m)
+            },
+            "visits.detach": OperationProbe(request: #"{"id": "00000000-0000-4000-8000-000000000000"}"#, status: 3) { r, _, m in
+                XCTAssertEqual(r.field, "id", m)
             },
             "sync.status": OperationProbe(request: "{}") { r, _, m in
                 XCTAssertEqual(r.int("pending"), 1, m)

@@ -68,6 +68,7 @@ extension DaySheet.Card {
             "departedAt": .null,
             "suggestion": .null,
             "navigation": navigation,
+            "attachments": AttachmentCounts().json,
         ])
     }
 

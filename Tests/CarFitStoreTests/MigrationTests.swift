@@ -5,11 +5,12 @@ import CarFitCore
 /// The schema's migrations: a new file gets the latest schema, an older one is brought up to
 /// it with its rows kept, a newer one is refused and left as it was.
 final class MigrationTests: XCTestCase {
-    private let tables = ["articles", "cart_lines", "employees", "local_changes", "login_guard", "meta", "order_lines",
-                          "orders", "patterns", "products", "road_arrivals", "road_dwell", "road_points", "road_state", "source_state", "sync_rejected", "sync_state", "transactions",
-                          "visit_local", "visits"]
-    private let indexes = ["articles_by_published", "local_changes_by_key", "local_changes_pending", "orders_by_employee",
-                           "road_arrivals_by_start", "road_points_pending", "transactions_by_category", "visit_local_by_start", "visits_by_day", "visits_by_key"]
+    private let tables = ["articles", "attachments", "cart_lines", "employees", "local_changes", "login_guard", "meta", "order_lines",
+                          "orders", "patterns", "products", "road_arrivals", "road_dwell", "road_points", "road_state", "source_state",
+                          "sync_rejected", "sync_state", "transactions", "visit_local", "visits"]
+    private let indexes = ["articles_by_published", "attachments_by_start", "attachments_by_visit", "attachments_pending",
+                           "local_changes_by_key", "local_changes_pending", "orders_by_employee", "road_arrivals_by_start",
+                           "road_points_pending", "transactions_by_category", "visit_local_by_start", "visits_by_day", "visits_by_key"]
 
     private func names(_ db: Database, type: String) throws -> [String] {
         try db.query("SELECT name FROM sqlite_master WHERE type = ?1 AND name NOT LIKE 'sqlite_%' ORDER BY name",

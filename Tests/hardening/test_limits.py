@@ -53,7 +53,7 @@ def test_the_header_lists_the_operations(lib):
     """Every declared operation has its method name and the other way round, the library
     exports each one, and carfit_call knows each name (an unknown one is misuse on "method")."""
     assert NAMED == DECLARED
-    assert len(METHODS) == 48
+    assert len(METHODS) == 51
     for method in METHODS:
         assert hasattr(lib, "carfit_" + method.replace(".", "_")), method
     with carfit.Core(DAY_CONFIG) as core:
@@ -137,6 +137,7 @@ AT_DEPTH = {
     "visits.plan": (2, "date"), "visits.set_state": (2, "key"),
     "sync.push": (2, "sources.visitUpdates"), "sync.status": (0, None),
     "location.report": (2, "latitude"), "location.status": (0, None),
+    "visits.attach": (2, "key"), "visits.attachments": (2, "key"), "visits.detach": (2, "id"),
     "calendar.get": (0, None), "calendar.next": (0, None), "calendar.previous": (0, None),
     "calendar.select": (2, "date"), "calendar.month": (2, "year"),
     "employees.create": (2, "pin"), "employees.list": (0, None), "employees.recover_pin": (2, "email"),

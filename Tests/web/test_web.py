@@ -799,7 +799,8 @@ def test_update_server_applies_each_change_once(fresh_app: App) -> None:
     changed = app.ok("visits.set_state", {"key": todo["key"], "state": "InProgress"})["visit"]
     assert changed["pending"] is True and changed["state"] == "InProgress"
     assert server_visit(app, todo)["visitState"] == "ToDo"  # as the sample spells it
-    assert app.ok("sync.push") == {"pushed": 1, "rejected": 0, "pending": 0, "locations": {"pushed": 0, "pending": 0}}
+    assert app.ok("sync.push") == {"pushed": 1, "rejected": 0, "pending": 0, "locations": {"pushed": 0, "pending": 0},
+                                   "attachments": {"uploaded": 0, "pending": 0, "failed": 0}}
     assert server_visit(app, todo)["visitState"] == "InProgress"
     status, _, data = app.request("GET", "/sample/visit-updates")
     seen = json.loads(data)
@@ -826,6 +827,34 @@ def test_update_server_applies_each_change_once(fresh_app: App) -> None:
     assert app.ok("visits.refresh")["imported"] == 7
     after = today_cards(app)["Mads Kolding"]
     assert (after["state"], after["pending"]) == ("InProgress", False)
+
+
+def test_attachments_are_kept_shown_and_uploaded(fresh_app: App) -> None:
+    """POST /attach hands the body to the core as a file; /attachment/<id> serves the core's
+    copy; the push uploads it to the sample upload server, which checks its SHA-256."""
+    import hashlib
+    app = fresh_app
+    card = today_cards(app)["Mads Kolding"]
+    key = urllib.parse.quote(card["key"], safe="")
+    photo = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + bytes(range(256)) * 8
+    status, _, data = app.request("POST", f"/attach?key={key}&kind=photo", photo)
+    attachment = json.loads(data)["attachment"]
+    assert status == 200 and attachment["contentType"] == "image/jpeg"
+    assert attachment["sha256"] == hashlib.sha256(photo).hexdigest()
+    status, _, data = app.request("POST", f"/attach?key={key}&kind=note", "Gate code 4711".encode())
+    assert status == 200 and json.loads(data)["attachment"]["kind"] == "note"
+    status, _, data = app.request("POST", f"/attach?key={key}&kind=signature", photo)
+    assert status == 400 and json.loads(data)["error"]["field"] == "file", "a JPEG is no signature"
+    assert today_cards(app)["Mads Kolding"]["attachments"] == {"photos": 1, "signatures": 0, "notes": 1, "pending": 2}
+    status, content_type, data = app.request("GET", f"/attachment/{attachment['id']}?key={key}")
+    assert (status, content_type, data) == (200, "image/jpeg", photo)
+    assert app.request("GET", f"/attachment/nope?key={key}")[0] == 404
+    answer = app.ok("sync.push")
+    assert answer["attachments"] == {"uploaded": 2, "pending": 0, "failed": 0}
+    uploads = json.loads(app.request("GET", "/sample/visit-updates")[2])["uploads"]
+    assert uploads[attachment["id"]] == {"bytes": len(photo), "sha256": attachment["sha256"], "kind": "photo", "puts": 1}
+    assert today_cards(app)["Mads Kolding"]["attachments"]["pending"] == 0
+    assert app.ok("visits.attachments", {"key": card["key"]})["attachments"][0]["uploaded"] is True
 
 
 def test_sample_patterns_one_a_call_with_their_images(app: App) -> None:
@@ -866,7 +895,8 @@ def test_offline_sources_fail_as_no_connection() -> None:
         assert (status, json.loads(data)) == (200, {"offline": False})
         assert app.ok("visits.refresh")["imported"] == 7
         assert app.ok("sources.status")["offline"] is False
-        assert app.ok("sync.push") == {"pushed": 1, "rejected": 0, "pending": 0, "locations": {"pushed": 0, "pending": 0}}
+        assert app.ok("sync.push") == {"pushed": 1, "rejected": 0, "pending": 0, "locations": {"pushed": 0, "pending": 0},
+                                       "attachments": {"uploaded": 0, "pending": 0, "failed": 0}}
     finally:
         app.stop()
     assert app.process.returncode == 0
@@ -947,6 +977,61 @@ def test_state_buttons_start_sync_and_finish(fresh_app: App, browser: Browser) -
         (started["visitId"], "Todo", None), (started["visitId"], "Rejected", "The gate was locked")]
     assert server_visit(app, started)["visitState"] == "Rejected"
     no_script_errors(browser)
+
+
+def test_proof_of_work_on_a_card(fresh_app: App, browser: Browser) -> None:
+    """A note typed, a signature drawn on the canvas and a photo picked on a card: the core
+    keeps each, the card shows thumbnails and what is not uploaded; Sync uploads them."""
+    app = fresh_app
+    open_screen(browser, app, "day")
+    card = today_cards(app)["Mads Kolding"]
+    css = card_css(card)
+    assert browser.find_all(css + " .proof-counts") == []
+
+    browser.click(css + " .proof-controls button:nth-of-type(2)")  # Note…
+    browser.type(css + " .proof-note", "Gate code 4711")
+    browser.click(css + " .proof-form button[type=submit]")
+    browser.wait(lambda: browser.find_all(css + " .proof-counts"), "the note's count")
+    settle(browser)
+
+    browser.click(css + " .proof-controls button:nth-of-type(1)")  # Signature…
+    browser.execute("""
+        const pad = document.querySelector(arguments[0] + ' .signature-pad');
+        const box = pad.getBoundingClientRect();
+        const at = (type, x, y) => pad.dispatchEvent(new PointerEvent(type, {clientX: box.left + x, clientY: box.top + y, bubbles: true}));
+        at('pointerdown', 10, 80); at('pointermove', 60, 20); at('pointermove', 120, 90); at('pointerup', 120, 90);
+    """, css)
+    browser.click(css + " .proof-form button")
+    browser.wait(lambda: "1 signature" in browser.text(css + " .proof-counts"), "the signature's count")
+    settle(browser)
+
+    browser.execute("""
+        const input = document.querySelector(arguments[0] + ' .proof-file');
+        const bytes = new Uint8Array(600); bytes.set([0xff, 0xd8, 0xff, 0xe0]);
+        const files = new DataTransfer(); files.items.add(new File([bytes], 'car.jpg', {type: 'image/jpeg'}));
+        input.files = files.files; input.dispatchEvent(new Event('change'));
+    """, css)
+    browser.wait(lambda: "1 photo " in browser.text(css + " .proof-counts") + " ", "the photo's count")
+    settle(browser)
+    assert today_cards(app)["Mads Kolding"]["attachments"] == {"photos": 1, "signatures": 1, "notes": 1, "pending": 3}
+    assert browser.text(css + " .proof-counts .pending") == "3 not uploaded"
+    assert len(browser.find_all(css + " .proof-thumbs img.thumb.waiting")) == 2
+    assert len(browser.find_all(css + " .proof-thumbs .note")) == 1
+    assert browser.execute("return [...document.querySelectorAll(arguments[0] + ' .proof-thumbs img')]"
+                           ".every((i) => i.complete && i.naturalWidth > 0 || i.alt === 'photo')", css)
+    no_script_errors(browser)
+    shot(browser, "day-proof-pending")
+
+    browser.click("#sync-push")
+    browser.wait(lambda: "Sent" in message(browser), "the push's answer")
+    settle(browser)
+    assert "Attachments: 3 uploaded, 0 refused, 0 waiting." in message(browser)
+    assert browser.find_all(css + " .proof-counts .pending") == []
+    assert browser.find_all(css + " .proof-thumbs .waiting") == []
+    uploads = json.loads(app.request("GET", "/sample/visit-updates")[2])["uploads"]
+    assert sorted(u["kind"] for u in uploads.values()) == ["note", "photo", "signature"]
+    no_script_errors(browser)
+    shot(browser, "day-proof-uploaded")
 
 
 def test_a_raced_click_shows_the_core_conflict(fresh_app: App, browser: Browser) -> None:

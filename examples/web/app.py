@@ -26,12 +26,18 @@ cart) comes from the core. The server only forwards:
                            error document with the HTTP status of the error's code
     GET  /api/image?url=   the image's bytes through the core's image cache (X-Image-Source says
                            where the core found it: memory, disk or network)
+    POST /attach?key=&kind=         the body (a photo, a signature drawn on the page, or a
+                           note's text) saved to a temporary file and attached to the visit by
+                           the core (visits.attach); answers the attachment
+    GET  /attachment/<id>?key=      the core's copy of an attachment of that visit (thumbnails)
     GET  /sample/<file>    the bundled sample documents: the core's sources (see SampleSources)
     POST /sample/visit-updates      the update server the core pushes the washer's changes to
                            (401 without the planner's token)
     POST /sample/locations          the planner the core pushes the washer's positions to
                            (401 without the planner's token)
     GET  /sample/drive.json         a recorded drive through the sample day ("simulate the drive")
+    PUT  /sample/attachments/<id>   the upload server the push sends attachments to (checks
+                           each body's X-Carfit-Sha256; a PUT of a stored id is the same upload)
     GET  /sample/patterns/random    one new pattern a call (its image at /sample/patterns/<n>.png)
     GET|POST /sample/network        {"offline": bool}: read or set whether the sample sources
                            are reachable (--offline starts them unreachable)
@@ -43,6 +49,7 @@ from __future__ import annotations
 import argparse
 import colorsys
 import datetime as _dt
+import hashlib
 import json
 import mimetypes
 import os
@@ -78,6 +85,8 @@ METHODS = frozenset(
         "visits.plan",
         "visits.refresh",
         "visits.set_state",
+        "visits.attachments",
+        "visits.detach",
         "sync.push",
         "sync.status",
         "auth.set",
@@ -132,6 +141,8 @@ HTTP_STATUS = {
 
 #: The largest request body read; a larger one is refused unread.
 MAX_BODY_BYTES = 1 << 20
+#: The largest attachment the page may send (the core's own limit, attachments.maxBytes).
+MAX_ATTACHMENT_BYTES = 20 << 20
 
 #: The sample documents: the file name, the method that imports it.
 SAMPLES = (
@@ -237,6 +248,23 @@ class SampleSources:
         self.patterns_served = 0
         #: The positions applied, by point id, in order.
         self.points: Dict[str, Dict[str, Any]] = {}
+        #: Attachment id -> {"bytes", "sha256", "kind", "puts"} of every upload received whole.
+        self.uploads: Dict[str, Dict[str, Any]] = {}
+
+    def upload(self, identifier: str, body: bytes, headers: Any) -> Tuple[int, Dict[str, Any]]:
+        """One attachment PUT: 201 stored, 200 the same upload again, 422 a body whose SHA-256
+        is not its X-Carfit-Sha256 (nothing stored)."""
+        digest = hashlib.sha256(body).hexdigest()
+        if digest != headers.get("X-Carfit-Sha256"):
+            return 422, error_document("invalid", "The body's SHA-256 is not X-Carfit-Sha256.", "X-Carfit-Sha256")
+        with self.lock:
+            known = self.uploads.get(identifier)
+            if known is None:
+                self.uploads[identifier] = {"bytes": len(body), "sha256": digest,
+                                            "kind": headers.get("X-Carfit-Kind"), "puts": 1}
+                return 201, {"stored": identifier}
+            known["puts"] += 1
+            return 200, {"stored": identifier}
 
     def visits_document(self) -> bytes:
         with self.lock:
@@ -245,7 +273,8 @@ class SampleSources:
     def state(self) -> Dict[str, Any]:
         """What the update server has seen: the applied mutations in order, and resends."""
         with self.lock:
-            return {"offline": self.offline, "applied": list(self.applied), "resent": self.resent}
+            return {"offline": self.offline, "applied": list(self.applied), "resent": self.resent,
+                    "uploads": {k: dict(v) for k, v in self.uploads.items()}}
 
     def push(self, body: bytes, authorization: Optional[str] = None) -> Tuple[int, Dict[str, Any]]:
         """One request of the push protocol: (HTTP status, answer); 401 without the token."""
@@ -428,6 +457,8 @@ class Handler(BaseHTTPRequestHandler):
                         {"X-Image-Source": source} if source else None)
         elif path.path.startswith("/api/"):
             self.refuse(405, "misuse", "API methods are called with POST.", "method")
+        elif path.path.startswith("/attachment/"):
+            self.attachment(path.path[len("/attachment/"):], parse_qs(path.query).get("key", [""])[0])
         elif path.path.startswith("/sample/"):
             self.sample("GET", path.path[len("/sample/"):])
         elif path.path in ("/", "/index.html"):
@@ -444,6 +475,9 @@ class Handler(BaseHTTPRequestHandler):
         if path.startswith("/sample/"):
             self.sample("POST", path[len("/sample/"):])
             return
+        if path == "/attach":
+            self.attach(parse_qs(urlsplit(self.path).query))
+            return
         if not path.startswith("/api/"):
             self.refuse(404, "not_found", "Only /api/<method> takes POST.")
             return
@@ -453,7 +487,57 @@ class Handler(BaseHTTPRequestHandler):
         status, document = self.app.call(path[len("/api/"):], body)
         self.answer_json(status, document)
 
-    def read_body(self) -> Optional[bytes]:
+    def do_PUT(self) -> None:
+        path = urlsplit(self.path).path
+        prefix = "/sample/attachments/"
+        if not path.startswith(prefix) or "/" in path[len(prefix):] or not path[len(prefix):]:
+            self.refuse(405, "misuse", "Only /sample/attachments/<id> takes PUT.")
+            return
+        if self.app.sources.offline:
+            self.drop_connection()
+            return
+        body = self.read_body(MAX_ATTACHMENT_BYTES)
+        if body is not None:
+            self.answer_json(*self.app.sources.upload(path[len(prefix):], body, self.headers))
+
+    def attach(self, query: Dict[str, List[str]]) -> None:
+        """POST /attach?key=&kind=: the body to a temporary file the core copies (visits.attach)."""
+        key, kind = query.get("key", [""])[0], query.get("kind", [""])[0]
+        body = self.read_body(MAX_ATTACHMENT_BYTES)
+        if body is None:
+            return
+        handle, path = tempfile.mkstemp(prefix="carfit-web-attach-")
+        try:
+            with os.fdopen(handle, "wb") as file:
+                file.write(body)
+            self.answer_json(200, self.app.core.attach(key, kind, file=path))
+        except CarfitError as exc:
+            self.answer_json(HTTP_STATUS.get(exc.code, 500), exc.response)
+        finally:
+            os.unlink(path)  # the core keeps its own copy
+
+    def attachment(self, identifier: str, key: str) -> None:
+        """The core's copy of attachment `identifier` of the visit `key`: only files the core
+        lists are read."""
+        try:
+            listed = self.app.core.attachments(key)["attachments"]
+        except CarfitError as exc:
+            self.answer_json(HTTP_STATUS.get(exc.code, 500), exc.response)
+            return
+        found = next((a for a in listed if a["id"] == identifier), None)
+        if found is None or not found.get("path"):
+            self.refuse(404, "not_found", "There is no such attachment on this device.")
+            return
+        try:
+            data = Path(found["path"]).read_bytes()
+        except OSError:
+            self.refuse(404, "not_found", "The attachment's copy is gone.")
+            return
+        # An SVG signature is shown as an image; opened directly it may run nothing.
+        self.answer(200, found["contentType"], data, "private, max-age=3600",
+                    {"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox"})
+
+    def read_body(self, limit: int = MAX_BODY_BYTES) -> Optional[bytes]:
         """The request body, or None once a refusal has been answered."""
         if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
             self.refuse(411, "invalid", "Send the request with a Content-Length.")
@@ -467,8 +551,8 @@ class Handler(BaseHTTPRequestHandler):
         if length < 0:
             self.refuse(400, "invalid", "The Content-Length is negative.")
             return None
-        if length > MAX_BODY_BYTES:
-            self.refuse(413, "invalid", f"The request is larger than {MAX_BODY_BYTES} bytes.")
+        if length > limit:
+            self.refuse(413, "invalid", f"The request is larger than {limit} bytes.")
             return None
         body = self.rfile.read(length)
         if len(body) != length:
@@ -627,6 +711,7 @@ def open_core(args: argparse.Namespace, base_url: str, database: str) -> Core:
             "patterns": f"{base_url}/sample/patterns/random",
             "visitUpdates": f"{base_url}/sample/visit-updates",
             "locations": f"{base_url}/sample/locations",
+            "attachments": f"{base_url}/sample/attachments",
         },
         "http": {"timeoutMs": 5000},
     }

@@ -9,3 +9,6 @@ public typealias CarfitResponse = UnsafeMutablePointer<UnsafeMutablePointer<CCha
 @c public func carfit_visits_refresh(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.call("visits.refresh", core, request, response) }
 @c public func carfit_visits_plan(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.call("visits.plan", core, request, response) }
 @c public func carfit_visits_set_state(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.call("visits.set_state", core, request, response) }
+@c public func carfit_visits_attach(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.call("visits.attach", core, request, response) }
+@c public func carfit_visits_attachments(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.call("visits.attachments", core, request, response) }
+@c public func carfit_visits_detach(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.call("visits.detach", core, request, response) }

@@ -46,6 +46,18 @@ enum RequestTypes {
         ],
         "carfit_location_status": [
         ],
+        "carfit_visits_attach": [
+            RequestMember(["key"], types: 1, items: 0),
+            RequestMember(["kind"], types: 1, items: 0),
+            RequestMember(["file"], types: 65, items: 0),
+            RequestMember(["text"], types: 65, items: 0),
+        ],
+        "carfit_visits_attachments": [
+            RequestMember(["key"], types: 1, items: 0),
+        ],
+        "carfit_visits_detach": [
+            RequestMember(["id"], types: 1, items: 0),
+        ],
         "carfit_calendar_get": [
         ],
         "carfit_calendar_next": [

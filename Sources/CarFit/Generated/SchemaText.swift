@@ -364,6 +364,9 @@ let carfitSchemaText: StaticString = #"""
       },
       "response": {
         "properties": {
+          "attachments": {
+            "$ref": "#/$defs/attachmentUploads"
+          },
           "skipped": {
             "enum": [
               "unauthorized",
@@ -645,6 +648,134 @@ let carfitSchemaText: StaticString = #"""
       },
       "errors": [
         "bad_json",
+        "storage"
+      ]
+    },
+    "visits.attach": {
+      "symbol": "carfit_visits_attach",
+      "summary": "Attach a photo, a signature or a note to a visit; the core keeps its own copy and uploads it with the next push.",
+      "request": {
+        "type": "object",
+        "properties": {
+          "key": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "photo",
+              "signature",
+              "note"
+            ]
+          },
+          "file": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Path of the file to copy (content told by its first bytes)."
+          },
+          "text": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "minLength": 1,
+            "description": "A note's text, 1 to 10,000 Unicode scalar values (kind note only)."
+          }
+        },
+        "required": [
+          "key",
+          "kind"
+        ]
+      },
+      "response": {
+        "type": "object",
+        "properties": {
+          "attachment": {
+            "$ref": "#/$defs/attachment"
+          }
+        },
+        "required": [
+          "attachment"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "bad_json",
+        "invalid",
+        "not_found",
+        "conflict",
+        "storage"
+      ]
+    },
+    "visits.attachments": {
+      "symbol": "carfit_visits_attachments",
+      "summary": "A visit's attachments in the order attached, with the path of each stored copy.",
+      "request": {
+        "type": "object",
+        "properties": {
+          "key": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "key"
+        ]
+      },
+      "response": {
+        "type": "object",
+        "properties": {
+          "attachments": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/listedAttachment"
+            }
+          }
+        },
+        "required": [
+          "attachments"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "bad_json",
+        "invalid",
+        "not_found",
+        "storage"
+      ]
+    },
+    "visits.detach": {
+      "symbol": "carfit_visits_detach",
+      "summary": "Remove an attachment not yet uploaded, and its stored copy.",
+      "request": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      },
+      "response": {
+        "type": "object",
+        "properties": {
+          "attachment": {
+            "$ref": "#/$defs/attachment"
+          }
+        },
+        "required": [
+          "attachment"
+        ],
+        "additionalProperties": false
+      },
+      "errors": [
+        "bad_json",
+        "invalid",
+        "not_found",
+        "conflict",
         "storage"
       ]
     },
@@ -2514,6 +2645,13 @@ let carfitSchemaText: StaticString = #"""
             ],
             "description": "An http or https URL."
           },
+          "attachments": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "An http or https URL: the base attachments are PUT under."
+          },
           "locations": {
             "type": [
               "string",
@@ -2611,6 +2749,39 @@ let carfitSchemaText: StaticString = #"""
         ],
         "minimum": 0,
         "maximum": 64
+      },
+      "attachments": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "description": "Where attached photos, signatures and notes are kept, and their limits.",
+        "properties": {
+          "directory": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Default: the database path + \"-attachments\" (none for \":memory:\")."
+          },
+          "maxBytes": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 1099511627776
+          },
+          "quotaBytes": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 1125899906842624
+          }
+        },
+        "additionalProperties": false
       },
       "auth": {
         "type": [
@@ -2982,6 +3153,9 @@ let carfitSchemaText: StaticString = #"""
           ],
           "minimum": 0
         },
+        "attachments": {
+          "$ref": "#/$defs/attachmentCounts"
+        },
         "arrivedAt": {
           "oneOf": [
             {
@@ -3057,6 +3231,7 @@ let carfitSchemaText: StaticString = #"""
         "key",
         "pending",
         "timeUsedMinutes",
+        "attachments",
         "arrivedAt",
         "departedAt",
         "suggestion",
@@ -3862,6 +4037,193 @@ let carfitSchemaText: StaticString = #"""
       },
       "required": [
         "imported"
+      ],
+      "additionalProperties": false
+    },
+    "attachmentId": {
+      "type": "string",
+      "pattern": "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"
+    },
+    "attachment": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "#/$defs/attachmentId"
+        },
+        "key": {
+          "type": "string",
+          "description": "The card key of the visit it proves."
+        },
+        "kind": {
+          "type": "string",
+          "enum": [
+            "photo",
+            "signature",
+            "note"
+          ]
+        },
+        "contentType": {
+          "type": "string",
+          "enum": [
+            "image/jpeg",
+            "image/png",
+            "image/webp",
+            "image/heic",
+            "image/svg+xml",
+            "text/plain; charset=utf-8"
+          ]
+        },
+        "bytes": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "sha256": {
+          "type": "string",
+          "pattern": "^[0-9a-f]{64}$"
+        },
+        "at": {
+          "type": "string",
+          "description": "The core's clock when attached, UTC ISO 8601 (\"2020-09-10T08:05:00Z\", with milliseconds when it has any)."
+        },
+        "uploaded": {
+          "type": "boolean"
+        },
+        "failed": {
+          "type": "string",
+          "description": "Why the upload server refused it for good (present only then)."
+        }
+      },
+      "required": [
+        "id",
+        "key",
+        "kind",
+        "contentType",
+        "bytes",
+        "sha256",
+        "at",
+        "uploaded"
+      ],
+      "additionalProperties": false
+    },
+    "listedAttachment": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "$ref": "#/$defs/attachmentId"
+        },
+        "key": {
+          "type": "string",
+          "description": "The card key of the visit it proves."
+        },
+        "kind": {
+          "type": "string",
+          "enum": [
+            "photo",
+            "signature",
+            "note"
+          ]
+        },
+        "contentType": {
+          "type": "string",
+          "enum": [
+            "image/jpeg",
+            "image/png",
+            "image/webp",
+            "image/heic",
+            "image/svg+xml",
+            "text/plain; charset=utf-8"
+          ]
+        },
+        "bytes": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "sha256": {
+          "type": "string",
+          "pattern": "^[0-9a-f]{64}$"
+        },
+        "at": {
+          "type": "string",
+          "description": "The core's clock when attached, UTC ISO 8601 (\"2020-09-10T08:05:00Z\", with milliseconds when it has any)."
+        },
+        "uploaded": {
+          "type": "boolean"
+        },
+        "failed": {
+          "type": "string",
+          "description": "Why the upload server refused it for good (present only then)."
+        },
+        "path": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The core's copy; null once evicted after its upload."
+        }
+      },
+      "required": [
+        "id",
+        "key",
+        "kind",
+        "contentType",
+        "bytes",
+        "sha256",
+        "at",
+        "uploaded",
+        "path"
+      ],
+      "additionalProperties": false
+    },
+    "attachmentCounts": {
+      "type": "object",
+      "description": "A card's \"attachments\" member.",
+      "properties": {
+        "photos": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "signatures": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "notes": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "pending": {
+          "type": "integer",
+          "minimum": 0
+        }
+      },
+      "required": [
+        "photos",
+        "signatures",
+        "notes",
+        "pending"
+      ],
+      "additionalProperties": false
+    },
+    "attachmentUploads": {
+      "type": "object",
+      "description": "sync.push's \"attachments\" member (present when sources.attachments is configured).",
+      "properties": {
+        "uploaded": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "pending": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "failed": {
+          "type": "integer",
+          "minimum": 0
+        }
+      },
+      "required": [
+        "uploaded",
+        "pending",
+        "failed"
       ],
       "additionalProperties": false
     },

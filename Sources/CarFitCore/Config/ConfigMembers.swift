@@ -4,9 +4,9 @@
 public enum ConfigMembers {
     /// The config object itself.
     public static let root = ["database", "now", "timeZone", "hour24", "firstWeekday", "sources", "http", "images",
-                              "maxRequestBytes", "importThreads", "auth", "road"]
+                              "maxRequestBytes", "importThreads", "auth", "road", "attachments"]
     /// `sources`: where each area is fetched from.
-    public static let sources = ["visits", "articles", "catalog", "patterns", "visitUpdates", "locations"]
+    public static let sources = ["visits", "articles", "catalog", "patterns", "visitUpdates", "locations", "attachments"]
     /// `http`: the limits on every transfer.
     public static let http = ["timeoutMs", "totalTimeoutMs", "maxBodyBytes"]
     /// `images`: the image cache.
@@ -17,6 +17,9 @@ public enum ConfigMembers {
     /// `road`: positions, arrivals and departures.
     public static let road = ["arrivalRadiusMeters", "dwellSeconds", "maxAccuracyMeters", "minDistanceMeters",
                               "minIntervalSeconds", "autoStart", "trailDays"]
+
+    /// `attachments`: where attached files are kept, and their limits.
+    public static let attachments = ["directory", "maxBytes", "quotaBytes"]
 
     /// Refuses the first member of `f` (in document order) that is not in `known`: `invalid`,
     /// the member's dotted path as `field`, and a message suggesting the nearest known name

@@ -22,6 +22,8 @@ public struct CoreConfig: Sendable {
         public var visitUpdates: String?
         /// Where the washer's positions are sent (the planner).
         public var locations: String?
+        /// The base URL attachments are uploaded under (`PUT <base>/<id>`).
+        public var attachments: String?
     }
 
     /// The limits on every HTTP transfer.
@@ -53,6 +55,16 @@ public struct CoreConfig: Sendable {
         /// The origins whose source requests carry the token; nil when the config names none
         /// (then the origins of `sources.visits` and `sources.visitUpdates`).
         public var origins: [Origin]?
+    }
+
+    /// Where attached files are kept, and their limits.
+    public struct Attachments: Sendable, Equatable {
+        /// nil: the database path + "-attachments" (none for ":memory:").
+        public var directory: String?
+        /// The largest file an attachment may be.
+        public var maxBytes: Int64 = 20 << 20
+        /// The most bytes the stored attachment files take together.
+        public var quotaBytes: Int64 = 1 << 30
 
         /// The defaults.
         public init() {}
@@ -71,6 +83,12 @@ public struct CoreConfig: Sendable {
     public var auth = Auth()
     /// Positions, arrivals and departures.
     public var road = RoadConfig()
+    public var attachments = Attachments()
+    /// The directory attachments are kept in: `attachments.directory`, else the database path
+    /// + "-attachments"; nil for an in-memory database without one.
+    public var attachmentsDirectory: String? {
+        attachments.directory ?? (database == ":memory:" ? nil : database + "-attachments")
+    }
     /// Requests larger than this many bytes are refused (`invalid`) before parsing.
     public var maxRequestBytes: Int = 512 * 1024 * 1024
     /// Threads a large import parses on besides the calling thread: one per processor, at
@@ -121,6 +139,7 @@ public struct CoreConfig: Sendable {
             sources.patterns = try CoreConfig.url(s, "patterns")
             sources.visitUpdates = try CoreConfig.url(s, "visitUpdates")
             sources.locations = try CoreConfig.url(s, "locations")
+            sources.attachments = try CoreConfig.url(s, "attachments")
         }
         if let h = try f.object("http") {
             try ConfigMembers.check(h, known: ConfigMembers.http)
@@ -141,6 +160,17 @@ public struct CoreConfig: Sendable {
         if let a = try f.object("auth") {
             try ConfigMembers.check(a, known: ConfigMembers.auth)
             auth.origins = try CoreConfig.origins(a, "origins")
+        }
+        if let a = try f.object("attachments") {
+            try ConfigMembers.check(a, known: ConfigMembers.attachments)
+            if let dir = try a.string("directory") {
+                guard !dir.isEmpty, !dir.utf8.contains(0) else {
+                    throw .invalid(a.path("directory"), "attachments.directory must be a directory path.")
+                }
+                attachments.directory = dir
+            }
+            if let m = try a.int("maxBytes", in: 1...(1 << 40)) { attachments.maxBytes = m }
+            if let q = try a.int("quotaBytes", in: 1...(1 << 50)) { attachments.quotaBytes = q }
         }
         if let m = try f.int("maxRequestBytes", in: 1...(1 << 40)) { maxRequestBytes = Int(m) }
         if let t = try f.int("importThreads", in: 0...64) { importThreads = Int(t) }

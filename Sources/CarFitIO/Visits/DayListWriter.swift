@@ -31,11 +31,13 @@ public struct DayListWriter: ~Copyable {
     /// in start order with ties in snapshot order; visits whose local day is not `date` are
     /// left out. `local` holds the washer's changes shown over the day's cards (at least those
     /// of `Clock.dayRange(for: date)`), by visit key (a local time used of nil shows the
-    /// record's own). `arrivals` holds the day's arrivals and departures by key.
+    /// record's own). `arrivals` holds the day's arrivals and departures by key,
+    /// `attachments` the attachment counts of the day's cards that have any.
     public mutating func writeDay<E: Error>(
         _ date: CivilDate,
         local: [VisitKey: ShownVisit] = [:],
         arrivals: [VisitKey: VisitArrival] = [:],
+        attachments: [VisitKey: AttachmentCounts] = [:],
         rows: (Range<Int64>, (VisitRow) -> Void) throws(E) -> Void
     ) throws(E) {
         out.append(days == 0 ? "{\"date\":" : ",{\"date\":")
@@ -43,7 +45,8 @@ public struct DayListWriter: ~Copyable {
         out.appendString(date.description)
         out.append(",\"visits\":[")
         let range = clock.dayRange(for: date)
-        var day = DayCards(date: date, times: LocalTimes(clock: clock, over: range), hour24: hour24, local: local)
+        var day = DayCards(date: date, times: LocalTimes(clock: clock, over: range), hour24: hour24, local: local,
+                           attachments: attachments)
         day.arrivals = arrivals
         try rows(range) { row in day.add(row, to: &out) }
         out.append("],\"summary\":")
@@ -59,6 +62,7 @@ public struct DayListWriter: ~Copyable {
         _ key: VisitKey, on date: CivilDate, clock: Clock, hour24: Bool,
         local: [VisitKey: ShownVisit],
         arrivals: [VisitKey: VisitArrival] = [:],
+        attachments: [VisitKey: AttachmentCounts] = [:],
         rows: (Range<Int64>, (VisitRow) -> Void) throws(E) -> Void
     ) throws(E) -> JSONBuffer? {
         var out = JSONBuffer(capacity: 1024)
@@ -69,7 +73,7 @@ public struct DayListWriter: ~Copyable {
         let end = key.start.milliseconds < day.upperBound ? key.start.milliseconds + 1 : day.upperBound
         let range = day.lowerBound..<max(day.lowerBound, end)
         var cards = DayCards(date: date, times: LocalTimes(clock: clock, over: day), hour24: hour24,
-                             local: local, only: key)
+                             local: local, attachments: attachments, only: key)
         cards.arrivals = arrivals
         try rows(range) { row in cards.add(row, to: &out) }
         guard cards.summary.visits > 0 else { return nil }
@@ -99,12 +103,16 @@ private struct DayCards {
     let only: VisitKey?
     /// The arrivals and departures of this day's visits, by key.
     var arrivals: [VisitKey: VisitArrival] = [:]
+    /// The attachment counts of this day's cards that have any, by key.
+    let attachments: [VisitKey: AttachmentCounts]
 
-    init(date: CivilDate, times: LocalTimes, hour24: Bool, local: [VisitKey: ShownVisit] = [:], only: VisitKey? = nil) {
+    init(date: CivilDate, times: LocalTimes, hour24: Bool, local: [VisitKey: ShownVisit] = [:],
+         attachments: [VisitKey: AttachmentCounts] = [:], only: VisitKey? = nil) {
         self.date = date
         self.times = times
         self.hour24 = hour24
         self.changed = local
+        self.attachments = attachments
         self.only = only
     }
 
@@ -121,7 +129,7 @@ private struct DayCards {
         let position = row.coordinate
         let meters = DaySummary.legMeters(from: previous, to: position)
         previous = position
-        let key: VisitKey? = changed.isEmpty && only == nil && arrivals.isEmpty ? nil : Self.key(of: row)
+        let key: VisitKey? = changed.isEmpty && attachments.isEmpty && only == nil && arrivals.isEmpty ? nil : Self.key(of: row)
         if let only, key != only { return }
         let shown = key.flatMap { changed[$0] }
         out.append(summary.visits == 0 ? "{\"visitId\":" : ",{\"visitId\":")
@@ -181,6 +189,12 @@ private struct DayCards {
         let state = shown.map { $0.state.flatMap(VisitState.init(source:)) } ?? row.state.flatMap { VisitState.known(utf8: $0.span) }
         Self.road(key.flatMap { arrivals[$0] }, state: state, &out)
         Self.navigation(row.latitude, row.longitude, &out)
+        out.append(",\"attachments\":")
+        if let counts = key.flatMap({ attachments[$0] }) {
+            counts.json.encode(into: &out)
+        } else {
+            out.append("{\"photos\":0,\"signatures\":0,\"notes\":0,\"pending\":0}")
+        }
         out.append("}")
     }
 

@@ -38,6 +38,9 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_sync_status": OPERATION,
     "carfit_location_report": OPERATION,
     "carfit_location_status": OPERATION,
+    "carfit_visits_attach": OPERATION,
+    "carfit_visits_attachments": OPERATION,
+    "carfit_visits_detach": OPERATION,
     "carfit_calendar_get": OPERATION,
     "carfit_calendar_next": OPERATION,
     "carfit_calendar_previous": OPERATION,
@@ -91,6 +94,9 @@ OPERATIONS: Dict[str, str] = {
     "sync.status": "carfit_sync_status",
     "location.report": "carfit_location_report",
     "location.status": "carfit_location_status",
+    "visits.attach": "carfit_visits_attach",
+    "visits.attachments": "carfit_visits_attachments",
+    "visits.detach": "carfit_visits_detach",
     "calendar.get": "carfit_calendar_get",
     "calendar.next": "carfit_calendar_next",
     "calendar.previous": "carfit_calendar_previous",
@@ -148,6 +154,15 @@ class ImportResult(TypedDict):
     rejected: List[Rejection]
 
 
+class AttachmentCounts(TypedDict):
+    """A card's "attachments" member."""
+
+    photos: int
+    signatures: int
+    notes: int
+    pending: int
+
+
 class CardNavigation1(TypedDict):
     """A member object of a response."""
 
@@ -178,6 +193,7 @@ class Card(TypedDict):
     key: str
     pending: bool
     timeUsedMinutes: Optional[int]
+    attachments: AttachmentCounts
     arrivedAt: Optional[str]
     departedAt: Optional[str]
     suggestion: Any
@@ -270,6 +286,14 @@ class VisitsSetStateResult(TypedDict):
     visit: Card
 
 
+class AttachmentUploads(TypedDict):
+    """sync.push's "attachments" member (present when sources.attachments is configured)."""
+
+    uploaded: int
+    pending: int
+    failed: int
+
+
 class SyncPushResultLocations(TypedDict):
     """A member object of a response."""
 
@@ -288,6 +312,7 @@ class _SyncPushResultMembers(TypedDict):
 class SyncPushResult(_SyncPushResultMembers, total=False):
     """A member object of a response."""
 
+    attachments: AttachmentUploads
     skipped: str
     locations: SyncPushResultLocations
     nextAttemptAt: str
@@ -357,6 +382,63 @@ class LocationStatusResult(TypedDict):
     position: Optional[Position]
     trail: LocationStatusResultTrail
     lastPushAt: Optional[str]
+
+
+class _AttachmentMembers(TypedDict):
+    """The members Attachment always has."""
+
+    id: str
+    key: str
+    kind: str
+    contentType: str
+    bytes: int
+    sha256: str
+    at: str
+    uploaded: bool
+
+
+class Attachment(_AttachmentMembers, total=False):
+    """A member object of a response."""
+
+    failed: str
+
+
+class VisitsAttachResult(TypedDict):
+    """A member object of a response."""
+
+    attachment: Attachment
+
+
+class _ListedAttachmentMembers(TypedDict):
+    """The members ListedAttachment always has."""
+
+    id: str
+    key: str
+    kind: str
+    contentType: str
+    bytes: int
+    sha256: str
+    at: str
+    uploaded: bool
+    path: Optional[str]
+
+
+class ListedAttachment(_ListedAttachmentMembers, total=False):
+    """A member object of a response."""
+
+    failed: str
+
+
+class VisitsAttachmentsResult(TypedDict):
+    """A member object of a response."""
+
+    attachments: List[ListedAttachment]
+
+
+class VisitsDetachResult(TypedDict):
+    """A member object of a response."""
+
+    attachment: Attachment
 
 
 class CalendarDay(TypedDict):
@@ -934,6 +1016,7 @@ class ConfigSources(TypedDict, total=False):
     catalog: Optional[str]
     patterns: Optional[str]
     visitUpdates: Optional[str]
+    attachments: Optional[str]
     locations: Optional[str]
 
 
@@ -952,6 +1035,14 @@ class ConfigImages(TypedDict, total=False):
     memoryBytes: Optional[int]
     diskBytes: Optional[int]
     concurrency: Optional[int]
+
+
+class ConfigAttachments(TypedDict, total=False):
+    """Where attached photos, signatures and notes are kept, and their limits."""
+
+    directory: Optional[str]
+    maxBytes: Optional[int]
+    quotaBytes: Optional[int]
 
 
 class ConfigAuth(TypedDict, total=False):
@@ -985,6 +1076,7 @@ class Config(TypedDict, total=False):
     images: Optional[ConfigImages]
     maxRequestBytes: Optional[int]
     importThreads: Optional[int]
+    attachments: Optional[ConfigAttachments]
     auth: Optional[ConfigAuth]
     road: Optional[ConfigRoad]
 
@@ -1002,6 +1094,9 @@ RESULTS: Dict[str, Any] = {
     "sync.status": SyncStatusResult,
     "location.report": LocationReportResult,
     "location.status": LocationStatusResult,
+    "visits.attach": VisitsAttachResult,
+    "visits.attachments": VisitsAttachmentsResult,
+    "visits.detach": VisitsDetachResult,
     "calendar.get": Month,
     "calendar.next": Month,
     "calendar.previous": Month,

@@ -54,8 +54,8 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
     - ``hour24``: True/False for 24h/12h times (from the locale: LC_ALL, LC_TIME, LANG);
     - ``firstWeekday``: ``"monday"`` or ``"sunday"`` (``"monday"``);
     - ``sources``: http or https URLs each area's refresh fetches from, ``{"visits": url,
-      "articles": url, "catalog": url, "patterns": url, "visitUpdates": url, "locations": url}``
-      (none);
+      "articles": url, "catalog": url, "patterns": url, "visitUpdates": url, "locations": url,
+      "attachments": url}`` (none; ``attachments`` is the base URL attachments are PUT under);
     - ``http``: limits on every transfer, a dict of ``timeoutMs`` 1..600000 (10000:
       connecting and each wait for data), ``totalTimeoutMs`` 1..3600000 (120000: the whole
       transfer) and ``maxBodyBytes`` 1..2**40 (268435456: the body once decoded);
@@ -70,6 +70,9 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
     - ``road``: positions, arrivals and departures, ``{"arrivalRadiusMeters": 75,
       "dwellSeconds": 60, "maxAccuracyMeters": 100, "minDistanceMeters": 20,
       "minIntervalSeconds": 300, "autoStart": False, "trailDays": 7}`` (these defaults).
+    - ``attachments``: ``{"directory": path, "maxBytes": n, "quotaBytes": n}``: where attached
+      photos, signatures and notes are kept (the database path + "-attachments"; none in
+      memory), the largest file (20 MiB) and all files together (1 GiB).
 
     The config is strict: a member not listed here (also inside ``sources``, ``http``,
     ``images``, ``auth`` and ``road``) raises :class:`~carfit.InvalidError` naming it in ``field``, with the nearest

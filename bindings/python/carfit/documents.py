@@ -12,9 +12,14 @@ from __future__ import annotations
 
 from ._generated import (
     RESULTS,
+    Attachment,
+    AttachmentCounts,
+    AttachmentUploads,
     AuthState,
     LocationReportResult,
     LocationStatusResult,
+    VisitsAttachmentsResult,
+    VisitsAttachResult,
     Position,
     CalendarDay,
     Card,
@@ -52,6 +57,11 @@ __all__ = [
     "Position",
     "LocationReport",
     "LocationStatus",
+    "Attachment",
+    "AttachmentCounts",
+    "AttachmentUploads",
+    "AttachmentResult",
+    "AttachmentList",
 ]
 
 #: The answer of ``visits.list``.
@@ -66,3 +76,7 @@ SyncStatus = SyncStatusResult
 LocationReport = LocationReportResult
 #: The answer of ``location.status``.
 LocationStatus = LocationStatusResult
+#: The answer of ``visits.attach`` and ``visits.detach``.
+AttachmentResult = VisitsAttachResult
+#: The answer of ``visits.attachments``, in the order attached.
+AttachmentList = VisitsAttachmentsResult

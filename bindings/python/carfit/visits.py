@@ -1,5 +1,6 @@
 """Visits: the washer's day (methods ``visits.import``, ``visits.list``, ``visits.refresh``,
-``visits.plan`` and ``visits.set_state``)."""
+``visits.plan``, ``visits.set_state``, ``visits.attach``, ``visits.attachments`` and
+``visits.detach``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Union, cast
 from ._area import Document, document_argument, members, string_list
 from ._generated import VisitsPlanResult
 from .events import EventsMixin, ProgressCallback
-from .documents import ImportResult, VisitChange, VisitList
+from .documents import AttachmentList, AttachmentResult, ImportResult, VisitChange, VisitList
 
 __all__ = ["VisitsMixin", "Point"]
 
@@ -204,3 +205,48 @@ class VisitsMixin(EventsMixin):
             InvalidError: an unknown state, a reason too long, or a visit without a visitId.
         """
         return cast(VisitChange, self._call("visits.set_state", members(key=key, state=state, reason=reason)))
+
+    def attach(
+        self,
+        key: str,
+        kind: str,
+        file: Optional[Union[str, "os.PathLike[str]"]] = None,
+        text: Optional[str] = None,
+    ) -> AttachmentResult:
+        """Attach a photo, a signature or a note to a visit (``visits.attach``). The core
+        copies the file into its attachments directory (whole or not at all) and uploads it
+        with the next :meth:`push`; the caller may delete its file afterwards.
+
+        Args:
+            key: the card's ``key``.
+            kind: ``"photo"`` (JPEG, PNG, WebP or HEIC), ``"signature"`` (PNG or SVG) or
+                ``"note"``; content is told by the first bytes, not the name.
+            file: the path of the file to attach.
+            text: a note's text (1 to 10,000 characters) instead of a file.
+
+        Returns:
+            ``{"attachment": {"id", "key", "kind", "contentType", "bytes", "sha256", "at",
+            "uploaded"}}``.
+
+        Raises:
+            NotFoundError: no stored visit has the key.
+            InvalidError: a wrong kind, content, size or text (``error.field`` names it).
+            ConflictError: the attachments not yet uploaded would pass the quota
+                (``error.document["reason"] == "quota"``).
+        """
+        path = os.fspath(file) if file is not None else None
+        return cast(AttachmentResult, self._call("visits.attach", members(key=key, kind=kind, file=path, text=text)))
+
+    def attachments(self, key: str) -> AttachmentList:
+        """A visit's attachments in the order attached (``visits.attachments``), each with
+        the ``path`` of the core's copy (None once evicted after its upload)."""
+        return cast(AttachmentList, self._call("visits.attachments", members(key=key)))
+
+    def detach(self, attachment_id: str) -> AttachmentResult:
+        """Remove an attachment not yet uploaded, and its copy (``visits.detach``).
+
+        Raises:
+            NotFoundError: no attachment has the id.
+            ConflictError: it was uploaded already.
+        """
+        return cast(AttachmentResult, self._call("visits.detach", members(id=attachment_id)))

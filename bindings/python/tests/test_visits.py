@@ -74,12 +74,14 @@ def test_card_members(loaded, sample):
             "google": "https://www.google.com/maps/dir/?api=1&destination=55.77453,12.51967",
             "apple": "https://maps.apple.com/?daddr=55.77453,12.51967",
         },
+        "attachments": {"photos": 0, "signatures": 0, "notes": 0, "pending": 0},
     }
     assert list(card) == [
         "visitId", "name", "state", "stateColor", "startTime", "startTimeUtc",
         "expectedTime", "tasks", "taskMinutes", "address", "phone", "latitude",
         "longitude", "employeeId", "distanceMeters", "distanceKm", "key", "pending", "timeUsedMinutes",
         "arrivedAt", "departedAt", "suggestion", "navigation",
+        "attachments",
     ]
     assert (card["name"], card["tasks"], card["taskMinutes"]) == ("Kenn Jørgensen", "Pudsning udvendig", 45)
     assert (card["address"], card["phone"]) == ("Kornagervej 67 2800 Kgs. Lyngby", "+4520441443")

@@ -1,0 +1,139 @@
+import CarFitCore
+import CarFitIO
+import CarFitStore
+
+/// Proof of work on a visit: photos, signatures and notes attached, listed and detached. The
+/// core keeps its own copy of every attached file in the attachments directory; their upload
+/// is part of the push (`SyncService.push`, `AttachmentUpload`).
+public struct AttachmentsService {
+    public let db: Database
+    public let store: AttachmentStore
+    public let visits: VisitStore
+    public let clock: Clock
+    public let config: CoreConfig.Attachments
+    /// The attachments directory; nil for an in-memory database without a configured one.
+    public let directory: AttachmentDirectory?
+
+    public init(db: Database, clock: Clock, config: CoreConfig.Attachments, directory: String?) {
+        self.db = db
+        store = AttachmentStore(db)
+        visits = VisitStore(db)
+        self.clock = clock
+        self.config = config
+        self.directory = directory.map(AttachmentDirectory.init(path:))
+    }
+
+    private func notFound(_ keyText: String) -> CarFitError {
+        CarFitError(.notFound, "No stored visit has the key \"\(keyText.prefix(80))\".", field: "key")
+    }
+
+    /// `{"key", "kind", "file"}` or, for a note, `{"key", "kind": "note", "text"}`: the file is
+    /// copied into the attachments directory (streaming, under a temporary name, flushed, then
+    /// renamed) and recorded pending in one transaction with any eviction the quota needs.
+    /// Answers `{"attachment": {...}}`.
+    public func attach(_ request: Fields) throws(CarFitError) -> JSON {
+        let keyText = try request.requiredString("key")
+        let kind = try AttachmentKind.requested(try request.requiredString("kind"))
+        let text = kind == .note ? try request.string("text") : nil
+        let file = text == nil ? try request.string("file") : nil
+        if text == nil && file == nil {
+            throw CarFitError.invalid(kind == .note ? "text" : "file",
+                                      kind == .note ? "A note needs its text (or a file of UTF-8 text)." : "A \(kind.rawValue) needs the path of its file.")
+        }
+        if let text {
+            var note = NoteText.Validator()
+            note.feed(Array(text.utf8).span)
+            if let problem = note.problem { throw .invalid("text", problem) }
+        }
+        guard let key = VisitKey(text: keyText) else { throw notFound(keyText) }
+        guard try visits.visit(key) != nil else { throw notFound(keyText) }
+        guard let directory else {
+            throw CarFitError.invalid("attachments.directory",
+                                      "An in-memory core has no place for attachments: set attachments.directory when opening the core.")
+        }
+        var random = SystemRandomNumberGenerator()
+        let id = UUIDv4.make(using: &random)
+        let staged: StagedAttachment
+        if let text {
+            staged = try directory.stage(note: Array(text.utf8), id: id)
+        } else {
+            staged = try directory.stage(file: file ?? "", id: id, kind: kind, maxBytes: config.maxBytes)
+        }
+        let attachment = Attachment(id: id, key: key, kind: kind, contentType: staged.contentType, bytes: staged.bytes,
+                                    sha256: staged.sha256, at: clock.now, path: directory.filePath(id: id))
+        let store = store
+        let quota = config.quotaBytes
+        var evicted: [String] = []
+        do throws(CarFitError) {
+            try db.transaction { () throws(CarFitError) in
+                let use = try store.quotaUse()
+                switch AttachmentQuota.plan(adding: staged.bytes, pendingBytes: use.kept, uploaded: use.uploaded, quotaBytes: quota) {
+                case .overQuota:
+                    throw CarFitError(.conflict, "The attachments not yet uploaded and this one would take more than \(quota) bytes; push them first.",
+                                      extra: JSONObject(["reason": "quota"]))
+                case .evict(let ids):
+                    for evictedId in ids { try store.evict(id: evictedId) }
+                    evicted = ids
+                }
+                // Stay in the visits the transaction sees (a snapshot may have replaced them).
+                guard try visits.visit(key) != nil else { throw notFound(keyText) }
+                try staged.commit()
+                do throws(CarFitError) {
+                    try store.insert(attachment, file: id)
+                } catch {
+                    directory.remove(id: id)
+                    throw error
+                }
+            }
+        } catch {
+            staged.discard()
+            directory.remove(id: id)
+            throw error
+        }
+        for evictedId in evicted { directory.remove(id: evictedId) }
+        return .obj(["attachment": attachment.json(withPath: false)])
+    }
+
+    /// Tidies the directory when a core opens: removes the temporaries of copies a crash
+    /// interrupted, and the copies a crash left renamed but never recorded (their transaction
+    /// did not commit). The second is checked again inside a write transaction, so a copy
+    /// another process is recording at that moment is never taken. Best effort: a failure
+    /// leaves the files for the next open.
+    public func tidy() {
+        guard let directory else { return }
+        directory.removeTemporaries()
+        let candidates = directory.storedNames().filter(UUIDv4.isValid)
+        guard !candidates.isEmpty, let missing = try? store.unknown(candidates), !missing.isEmpty else { return }
+        let store = store
+        let orphans = try? db.transaction { () throws(CarFitError) in try store.unknown(missing) }
+        for id in orphans ?? [] { directory.remove(id: id) }
+    }
+
+    /// `{"key"}` → `{"attachments": [{..., "path"}]}` in the order attached.
+    public func list(_ request: Fields) throws(CarFitError) -> JSON {
+        let keyText = try request.requiredString("key")
+        guard let key = VisitKey(text: keyText) else { throw notFound(keyText) }
+        let found = try store.attachments(of: key, directory: directory?.path)
+        if found.isEmpty, try visits.visit(key) == nil { throw notFound(keyText) }
+        return .obj(["attachments": .array(found.map { $0.json(withPath: true) })])
+    }
+
+    /// `{"id"}`: removes an attachment not yet uploaded, and its file; `conflict` once uploaded.
+    public func detach(_ request: Fields) throws(CarFitError) -> JSON {
+        let id = try request.requiredString("id")
+        let store = store
+        let dir = directory?.path
+        let removed = try db.transaction { () throws(CarFitError) -> Attachment in
+            guard let found = try store.attachment(id: id, directory: dir) else {
+                throw CarFitError(.notFound, "No attachment has the id \"\(id.prefix(80))\".", field: "id")
+            }
+            guard found.status != .uploaded else {
+                throw CarFitError(.conflict, "This attachment was uploaded already; it can no longer be removed.", field: "id")
+            }
+            try store.delete(id: id)
+            return found
+        }
+        if removed.path != nil { directory?.remove(id: id) }
+        return .obj(["attachment": removed.json(withPath: false)])
+    }
+}
