@@ -40,7 +40,7 @@ final class Core: Serializer, @unchecked Sendable {
         }
         calendarState = CalendarState(today: today)
         http = HTTPClient(timeoutMs: config.http.timeoutMs, totalTimeoutMs: config.http.totalTimeoutMs,
-                          maxBodyBytes: config.http.maxBodyBytes)
+                          maxBodyBytes: config.http.maxBodyBytes, minBytesPerSecond: config.http.minBytesPerSecond)
         do throws(ImageDirectoryError) {
             imagePipeline = try ImagePipeline(config: config.images, http: http)
         } catch {

@@ -134,6 +134,12 @@ final class CurlTransfer {
             }
             headerList = appended
         }
+        if limits.minBytesPerSecond > 0 {
+            // Slower than minBytesPerSecond for the whole of timeoutMs (libcurl counts whole
+            // seconds) is CURLE_OPERATION_TIMEDOUT.
+            codes.append(cf_curl_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, limits.minBytesPerSecond))
+            codes.append(cf_curl_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, lowSpeedSeconds))
+        }
         if let headerList { codes.append(cf_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)) }
         if let bad = codes.first(where: { $0 != CURLE_OK }) {
             throw failure(.transport, "libcurl refused an option of the request (\(CurlTransfer.describe(bad))).")
@@ -233,6 +239,10 @@ final class CurlTransfer {
             let elapsedMs = (CurlTransfer.now() &- startedAt) / 1_000_000
             if elapsedMs + 50 >= UInt64(limits.totalTimeoutMs) {
                 return failure(.timeout, "\(shortURL) did not finish within \(limits.totalTimeoutMs) ms.", status: status)
+            }
+            if limits.minBytesPerSecond > 0, status != nil || detail.contains("too slow") {
+                return failure(.timeout, "\(shortURL) sent fewer than \(limits.minBytesPerSecond) bytes per second for \(lowSpeedSeconds * 1000) ms.",
+                               status: status)
             }
             return failure(.timeout, "\(shortURL) could not be reached within \(limits.timeoutMs) ms.", status: status)
         case CURLE_TOO_MANY_REDIRECTS:
@@ -409,6 +419,9 @@ final class CurlTransfer {
     }
 
     private var shortURL: String { String(request.url.prefix(200)) }
+
+    /// `timeoutMs` in the whole seconds libcurl's low-speed check counts, at least one.
+    private var lowSpeedSeconds: Int { max(1, (limits.timeoutMs + 999) / 1000) }
 
     private func failure(_ reason: HTTPError.Reason, _ message: String, status: Int? = nil) -> HTTPError {
         HTTPError(reason, url: String(request.url.prefix(2000)), status: status, message: message)

@@ -12,9 +12,12 @@ public final class HTTPClient: Sendable {
     }
 
     /// A client with the config's limits: `timeoutMs` for connecting and each wait for data,
-    /// `totalTimeoutMs` for the whole transfer, `maxBodyBytes` for the decoded body.
-    public convenience init(timeoutMs: Int, totalTimeoutMs: Int = 120_000, maxBodyBytes: Int64 = 268_435_456) {
-        self.init(limits: HTTPLimits(timeoutMs: timeoutMs, totalTimeoutMs: totalTimeoutMs, maxBodyBytes: maxBodyBytes))
+    /// `totalTimeoutMs` for the whole transfer, `maxBodyBytes` for the decoded body,
+    /// `minBytesPerSecond` for the slowest rate kept up for `timeoutMs` (0: none).
+    public convenience init(timeoutMs: Int, totalTimeoutMs: Int = 120_000, maxBodyBytes: Int64 = 268_435_456,
+                            minBytesPerSecond: Int = 1024) {
+        self.init(limits: HTTPLimits(timeoutMs: timeoutMs, totalTimeoutMs: totalTimeoutMs, maxBodyBytes: maxBodyBytes,
+                                     minBytesPerSecond: minBytesPerSecond))
     }
 
     public var limits: HTTPLimits { curl.limits }
