@@ -116,7 +116,12 @@ typedef struct carfit_core carfit_core;
  *            "http"         limits on every transfer: {"timeoutMs": 1..600000 (10000),
  *                           connecting and each wait for data; "totalTimeoutMs":
  *                           1..3600000 (120000), the whole transfer; "maxBodyBytes":
- *                           1..2^40 (268435456), the body once decoded}
+ *                           1..2^40 (268435456), the body once decoded;
+ *                           "minBytesPerSecond": 0..2^40 (1024), the slowest rate kept:
+ *                           a transfer moving fewer bytes a second than this for
+ *                           timeoutMs (counted in whole seconds, at least 1) fails with
+ *                           reason "timeout", so a server that drips cannot hold a
+ *                           request until totalTimeoutMs; 0 turns the check off}
  *            "images"       {"directory": path, "memoryBytes": n, "diskBytes": n,
  *                            "concurrency": 1..64} (a temp dir of the core, 32 MiB, 256 MiB, 4)
  *            "maxRequestBytes" largest request accepted, in bytes (536870912)

@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -255,6 +256,42 @@ def test_a_hostile_server_leaves_the_visits_and_updates_the_status(server, path,
         assert entry["lastError"]["at"] == entry["lastAttemptAt"] == NOW
         assert entry["lastSuccessAt"] is None and entry["consecutiveFailures"] == 1
         assert status["offline"] is network
+
+
+def test_a_server_that_drips_a_byte_a_second_is_cut_off_after_timeout_ms(server):
+    """http.minBytesPerSecond (1024 by default): a byte a second is too slow, so the refresh
+    fails with reason timeout after timeoutMs instead of being held until totalTimeoutMs; with
+    0 the same server holds it until the whole transfer's limit."""
+    drip = server + "/drip?bytes=100&interval_ms=1000"
+    config = {"now": NOW, "timeZone": "Europe/Copenhagen", "hour24": True, "sources": {"visits": drip},
+              "http": {"timeoutMs": 2000, "totalTimeoutMs": 30_000}}
+    with carfit.Core(config) as core:
+        core.import_visits(VISITS)
+        before = core.list_visits(dates=DAYS)
+        started = time.monotonic()
+        with pytest.raises(carfit.UnavailableError) as failed:
+            core.refresh_visits()
+        elapsed = time.monotonic() - started
+        assert failed.value.document["reason"] == "timeout", failed.value.message
+        assert "fewer than 1024 bytes per second for 2000 ms" in failed.value.message
+        assert 1.5 < elapsed < 10, elapsed
+        assert core.list_visits(dates=DAYS) == before
+        assert core.sources_status()["sources"]["visits"]["lastError"]["reason"] == "timeout"
+    config["http"] = {"timeoutMs": 2000, "totalTimeoutMs": 4000, "minBytesPerSecond": 0}
+    with carfit.Core(config) as core:
+        started = time.monotonic()
+        with pytest.raises(carfit.UnavailableError) as failed:
+            core.refresh_visits()
+        assert failed.value.document["reason"] == "timeout"
+        assert "did not finish within 4000 ms" in failed.value.message
+        assert time.monotonic() - started >= 3.5
+
+
+@pytest.mark.parametrize("value", [-1, "fast", 1.5, True, 1 << 41])
+def test_min_bytes_per_second_is_a_whole_number_from_0(lib, value):
+    with pytest.raises(carfit.InvalidError) as info:
+        carfit.Core(http={"minBytesPerSecond": value})
+    assert info.value.field == "http.minBytesPerSecond"
 
 
 def test_offline_until_a_source_answers_again(server):
