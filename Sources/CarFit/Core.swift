@@ -101,7 +101,7 @@ final class Core: Serializer, @unchecked Sendable {
         do {
             answer = try body()
         } catch {
-            if error.status != .invalid && error.status != .misuse {
+            if SourcesService.isAttemptFailure(error) {
                 events.publish(.source(source: source, status: "failed"))
             }
             throw error
