@@ -7,9 +7,10 @@ import Glibc
 /// calling thread wakes at least every 100 ms: it then notices a cancellation, or a server
 /// that has sent nothing for `timeoutMs`, without waiting for libcurl's next callback.
 ///
-/// Every libcurl resource (the easy and multi handles, the header list, the error buffer) is
-/// owned by this object and released in `deinit`, whichever way `run` ends. The callbacks get
-/// an unretained pointer to it; they only run inside `run`, while the caller holds it.
+/// Every libcurl resource (the header list, the error buffer) is owned by this object and
+/// released in `deinit`, whichever way `run` ends; the easy and multi handles are borrowed from
+/// the client's pool and given back then (with their kept-alive connections). The callbacks
+/// get an unretained pointer to it; they only run inside `run`, while the caller holds it.
 final class CurlTransfer {
     /// Why the transfer was stopped from this side.
     enum Abort {
@@ -23,10 +24,12 @@ final class CurlTransfer {
     private let onHead: (HTTPResponse) -> Bool
     private let onBody: (UnsafeRawBufferPointer) -> Bool
     private let onProgress: ((Int64, Int64?) -> Void)?
+    private let pool: CurlHandlePool
     /// The final response's declared body length, when it has one and no content coding (so
     /// that it counts the bytes delivered); known once the first chunk arrives.
     private var expectedBytes: Int64?
 
+    private var handles: CurlHandles?
     private var easy: UnsafeMutableRawPointer?
     private var multi: UnsafeMutableRawPointer?
     private var added = false
@@ -43,12 +46,13 @@ final class CurlTransfer {
     private var lastDown: curl_off_t = 0
     private var lastUp: curl_off_t = 0
 
-    init(request: HTTPRequest, limits: HTTPLimits, userAgent: String, isCancelled: @escaping () -> Bool,
+    init(request: HTTPRequest, limits: HTTPLimits, userAgent: String, pool: CurlHandlePool, isCancelled: @escaping () -> Bool,
          onHead: @escaping (HTTPResponse) -> Bool, onBody: @escaping (UnsafeRawBufferPointer) -> Bool,
          onProgress: ((Int64, Int64?) -> Void)? = nil) {
         self.request = request
         self.limits = limits.clamped
         self.userAgent = userAgent
+        self.pool = pool
         self.isCancelled = isCancelled
         self.onHead = onHead
         self.onBody = onBody
@@ -61,8 +65,7 @@ final class CurlTransfer {
 
     deinit {
         if let multi, let easy, added { curl_multi_remove_handle(multi, easy) }
-        if let multi { curl_multi_cleanup(multi) }
-        if let easy { curl_easy_cleanup(easy) }
+        if let handles { pool.give(handles) }
         if let headerList { curl_slist_free_all(headerList) }
         errorBuffer.deallocate()
     }
@@ -76,11 +79,13 @@ final class CurlTransfer {
         if let bad = request.headers.first(where: { !$0.isWellFormed }) {
             throw failure(.invalidRequest, "The request header \"\(bad.name.prefix(100))\" is malformed.")
         }
-        guard let easy = curl_easy_init() else { throw failure(.transport, "libcurl could not create a handle.") }
+        guard let handles = pool.take() else { throw failure(.transport, "libcurl could not create a handle.") }
+        self.handles = handles
+        let easy = handles.easy
+        let multi = handles.multi
         self.easy = easy
-        try configure(easy)
-        guard let multi = curl_multi_init() else { throw failure(.transport, "libcurl could not create a handle.") }
         self.multi = multi
+        try configure(easy)
         guard curl_multi_add_handle(multi, easy) == CURLM_OK else {
             throw failure(.transport, "libcurl could not start the transfer.")
         }

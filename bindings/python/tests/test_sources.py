@@ -294,6 +294,49 @@ def test_min_bytes_per_second_is_a_whole_number_from_0(lib, value):
     assert info.value.field == "http.minBytesPerSecond"
 
 
+def test_consecutive_refreshes_share_one_kept_alive_connection():
+    """Four refreshes of one core from one origin that keeps connections alive (HTTP/1.1) open
+    one connection between them, not one each."""
+    import http.server
+    import socketserver
+    import threading
+    body = json.dumps(VISITS).encode()
+    connections = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        timeout = 30
+
+        def log_message(self, *args):
+            pass
+
+        def setup(self):
+            connections.append(self.client_address)
+            super().setup()
+
+        def do_GET(self):  # noqa: N802
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+        daemon_threads = True
+
+    server = Server(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    origin = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        with open_core(visits=origin + "/visits", articles=origin + "/articles") as core:
+            for _ in range(4):
+                assert core.refresh_visits() == {"imported": 7, "rejected": []}
+            assert len(connections) == 1, connections
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_offline_until_a_source_answers_again(server):
     database_sources = {"visits": "http://127.0.0.1:1/visits", "articles": server + "/data/articles.json"}
     with open_core(**database_sources) as core:
