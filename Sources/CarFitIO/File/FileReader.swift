@@ -28,13 +28,15 @@ public final class FileReader {
     private(set) var readError: Int32?
 
     /// Bytes asked of the system per read at least.
-    static var chunkBytes: Int { 1 << 20 }
+    private let chunkBytes: Int
 
     /// Opens `path`. A file that cannot be opened or is not a regular file is `invalid` with
-    /// `field` and the system's reason in the message.
-    public init(path: String, field: String) throws(CarFitError) {
+    /// `field` and the system's reason in the message. `chunkBytes`: the least a read of the
+    /// window asks for (the window holds at least four times that).
+    public init(path: String, field: String, chunkBytes: Int = 1 << 20) throws(CarFitError) {
         self.path = path
         self.field = field
+        self.chunkBytes = max(1, chunkBytes)
         let shown = String(path.prefix(300))
         guard !path.isEmpty, !path.utf8.contains(0) else {
             throw .invalid(field, "\(field) must be a file path.")
@@ -82,8 +84,8 @@ public final class FileReader {
             origin += drop
             filled = kept
         }
-        if capacity - filled < FileReader.chunkBytes {
-            let grown = max(capacity * 2, filled + 4 * FileReader.chunkBytes)
+        if capacity - filled < chunkBytes {
+            let grown = max(capacity * 2, filled + 4 * chunkBytes)
             let fresh = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
             if let buffer {
                 if filled > 0 { fresh.copyMemory(from: buffer, byteCount: filled) }
