@@ -45,7 +45,7 @@ struct ElementPipeline<Record: Sendable> {
     /// outcome to `take` in document order. A throw from `take` stops the run (after every
     /// batch in flight has finished) and is rethrown. `consumed` hears, after each batch's
     /// outcomes were taken, the offset up to which the bytes are no longer needed by this run
-    /// (a mapped file drops its pages behind it).
+    /// (a progress report).
     func run(_ scanner: inout DocumentScanner,
              consumed: (Int) -> Void = { _ in },
              take: (Result<Record, Rejection>) throws(CarFitError) -> Void) throws(CarFitError) -> Outcome {
