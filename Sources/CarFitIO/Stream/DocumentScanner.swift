@@ -154,30 +154,35 @@ struct DocumentScanner {
                 continue scan
             }
             guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+            // The loaded bytes are scanned by their index in `bytes` (j), the document's
+            // offset being j + o.
             let o = origin
-            let n = end
+            let n = bytes.count
+            var j = i - o
             if inString {
-                while i < n {
-                    let c = base[i - o]
+                while j < n {
+                    let c = base[j]
                     if c == 0x22 { break }
-                    i += c == 0x5C ? 2 : 1
+                    j += c == 0x5C ? 2 : 1
                 }
-                guard i < n else { continue scan }
+                i = j + o
+                guard j < n else { continue scan }
                 inString = false
                 i += 1
                 continue scan
             }
-            while i < n {
-                let byte = base[i - o]
+            while j < n {
+                let byte = base[j]
                 switch byte {
                 case 0x22:
-                    i += 1
-                    while i < n {
-                        let c = base[i - o]
+                    j += 1
+                    while j < n {
+                        let c = base[j]
                         if c == 0x22 { break }
-                        i += c == 0x5C ? 2 : 1
+                        j += c == 0x5C ? 2 : 1
                     }
-                    guard i < n else {
+                    guard j < n else {
+                        i = j + o
                         inString = true
                         continue scan
                     }
@@ -187,18 +192,19 @@ struct DocumentScanner {
                 case 0x5D, 0x7D:
                     if depth == 0 {
                         guard byte == 0x5D else { return nil }
-                        offset = i + 1
-                        return ElementSpan(range: start..<i, depth: deepest, last: true)
+                        offset = j + o + 1
+                        return ElementSpan(range: start..<(j + o), depth: deepest, last: true)
                     }
                     depth -= 1
                 case 0x2C where depth == 0:
-                    offset = i + 1
-                    return ElementSpan(range: start..<i, depth: deepest, last: false)
+                    offset = j + o + 1
+                    return ElementSpan(range: start..<(j + o), depth: deepest, last: false)
                 default:
                     break
                 }
-                i += 1
+                j += 1
             }
+            i = j + o
         }
     }
 
