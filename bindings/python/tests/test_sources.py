@@ -6,6 +6,7 @@ Tests/servers/http_fixture.py."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -292,6 +293,94 @@ def test_min_bytes_per_second_is_a_whole_number_from_0(lib, value):
     with pytest.raises(carfit.InvalidError) as info:
         carfit.Core(http={"minBytesPerSecond": value})
     assert info.value.field == "http.minBytesPerSecond"
+
+
+#: In a child process (so that a fatal signal shows as its death): serves a large visits
+#: document, refreshes from it while another process truncates the downloaded body (in the
+#: child's TMPDIR, argv[2]) once it is complete and argv[3] seconds have passed, and prints the
+#: outcome and whether the stored visits are as before.
+TRUNCATED_BODY = r"""
+import http.server, json, os, subprocess, sys, threading
+sys.path.insert(0, sys.argv[1])
+import carfit
+directory, delay = sys.argv[2], float(sys.argv[3])
+sample = json.load(open(sys.argv[4]))
+visits = []
+for i in range(40000):
+    visit = dict(sample["data"][i % len(sample["data"])], visitId=f"big-{i}")
+    visit["startTimeUtc"] = "2020-09-12T08:00:00Z"
+    visits.append(visit)
+body = json.dumps({"data": visits}).encode()
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+threading.Thread(target=server.serve_forever, daemon=True).start()
+watch = "\n".join([
+    "import os, sys, time",
+    "directory, size, delay = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])",
+    "deadline = time.monotonic() + 60",
+    "while time.monotonic() < deadline:",
+    "    for name in os.listdir(directory):",
+    "        path = os.path.join(directory, name)",
+    "        try:",
+    "            if os.path.getsize(path) == size:",
+    "                time.sleep(delay)",
+    "                os.truncate(path, size // 3)",
+    "                sys.exit(0)",
+    "        except OSError:",
+    "            pass",
+    "    time.sleep(0.001)",
+])
+days = ["2020-09-10", "2020-09-11", "2020-09-12"]
+config = {"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": True,
+          "sources": {"visits": f"http://127.0.0.1:{server.server_address[1]}/visits"}}
+with carfit.Core(config) as core:
+    core.import_visits(sample)
+    before = core.list_visits(dates=days)
+    watcher = subprocess.Popen([sys.executable, "-c", watch, directory, str(len(body)), str(delay)])
+    try:
+        outcome = {"ok": core.refresh_visits()["imported"]}
+    except carfit.CarfitError as error:
+        outcome = {"code": error.code, "reason": error.document.get("reason")}
+    watcher.wait()
+    after = core.list_visits(dates=days)
+    print(json.dumps({"outcome": outcome, "unchanged": after == before,
+                      "stored": sum(d["summary"]["visits"] for d in after["days"])}))
+server.shutdown()
+"""
+
+
+def test_a_refresh_body_truncated_during_its_import_never_kills_the_host(lib, tmp_path):
+    """The downloaded body is read, not mapped: another process truncating it while it is
+    imported makes the refresh fail as unavailable or complete, the stored visits whole, and
+    the host alive (a mapping would have died of SIGBUS)."""
+    binding = Path(carfit.__file__).resolve().parents[1]
+    outcomes = set()
+    for delay in (0.0, 0.05, 0.3):
+        directory = tmp_path / f"tmp-{delay}"
+        directory.mkdir()
+        env = {**os.environ, "TMPDIR": str(directory), "CARFIT_LIBRARY": str(carfit._lib.find_library())}
+        result = subprocess.run([sys.executable, "-c", TRUNCATED_BODY, str(binding), str(directory), str(delay),
+                                 str(DATA / "carfit.json")], capture_output=True, text=True, timeout=300, env=env)
+        assert result.returncode == 0, f"the host died ({result.returncode}): {result.stderr[-2000:]}"
+        answer = json.loads(result.stdout)
+        outcome = answer["outcome"]
+        if "ok" in outcome:
+            assert outcome["ok"] == 40_000 and answer["stored"] == 40_000
+        else:
+            assert outcome["code"] == "unavailable", outcome
+            assert answer["unchanged"], answer
+        outcomes.add("ok" if "ok" in outcome else outcome["reason"])
+    assert outcomes != {"ok"}, "the body never changed during an import: the test proves nothing"
 
 
 def test_consecutive_refreshes_share_one_kept_alive_connection():
