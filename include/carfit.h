@@ -133,7 +133,12 @@ typedef struct carfit_core carfit_core;
  *            "http"         limits on every transfer: {"timeoutMs": 1..600000 (10000),
  *                           connecting and each wait for data; "totalTimeoutMs":
  *                           1..3600000 (120000), the whole transfer; "maxBodyBytes":
- *                           1..2^40 (268435456), the body once decoded}
+ *                           1..2^40 (268435456), the body once decoded;
+ *                           "minBytesPerSecond": 0..2^40 (1024), the slowest rate kept:
+ *                           a transfer moving fewer bytes a second than this for
+ *                           timeoutMs (counted in whole seconds, at least 1) fails with
+ *                           reason "timeout", so a server that drips cannot hold a
+ *                           request until totalTimeoutMs; 0 turns the check off}
  *            "images"       {"directory": path, "memoryBytes": n, "diskBytes": n,
  *                            "concurrency": 1..64} (a temp dir of the core, 32 MiB, 256 MiB, 4)
  *            "maxRequestBytes" largest request accepted, in bytes (536870912)
@@ -241,10 +246,12 @@ int carfit_call(carfit_core *core, const char *method, const char *request, char
  * carfit_visits_import (method "visits.import") — replace the stored visits with a snapshot.
  *
  * Takes:   the visits API document {"success": true, "data": [visit...], "code": 200}, or
- *          {"data": [...]}, or {"file": "/path/visits.json"}: the core reads that file itself
- *          through a read-only mapping, dropping the pages it has stored, so the file is never
- *          held whole in memory (a request with "data" is a document and its "file" is
- *          ignored). A record needs "startTimeUtc" (ISO
+ *          {"data": [...]}, or {"file": "/path/visits.json"}: the core reads that file itself,
+ *          a window at a time, so the file is never held whole in memory (a request with
+ *          "data" is a document and its "file" is ignored). Another process truncating or
+ *          rewriting the file during the import never harms the host: the import then fails
+ *          (CARFIT_BAD_JSON for the text as it was found; CARFIT_INVALID, field "file", for a
+ *          read that failed) or stores what it read, whole. A record needs "startTimeUtc" (ISO
  *          8601; no zone means UTC); every other member may be null or missing but must
  *          have its type when present. Latitude must lie in [-90, 90], longitude in [-180, 180], timesInMinutes in
  *          0..100000. Records with repeated visit ids are all kept.
@@ -253,7 +260,7 @@ int carfit_call(carfit_core *core, const char *method, const char *request, char
  *          snapshot in one transaction. An empty "data" array is a snapshot with no visits.
  * Errors:  CARFIT_INVALID (no "data" array; or records of which none is valid, with the
  *          "rejected" list above in the error document; field "data"; a file that cannot be
- *          read, is not a regular file or cannot be mapped: field "file", the system's reason
+ *          opened or read, or is not a regular file: field "file", the system's reason
  *          such as "No such file or directory" in the message); nothing is changed.
  * The document is never held whole: the data array is split into elements by a scan of
  * strings and brackets, jansson parses each element (on up to "importThreads" threads of the
@@ -1291,7 +1298,11 @@ int carfit_images_stats(carfit_core *core, const char *request, char **response)
  *          core's clock, or null before the first attempt or success; "lastError" is that of
  *          the last attempt, null once one succeeds ("httpStatus" null unless the server
  *          answered a non-2xx status; "reason" "unauthorized" for a 401 or 403, which does not
- *          make "offline" true); "consecutiveFailures" counts the failed attempts since
+ *          make "offline" true). Every refresh that fails is a failed attempt, whatever
+ *          failed (the network, the document, or the storage: reason "storage" when the
+ *          database could not store it, e.g. a full disk), by the same rule that publishes a
+ *          "failed" source event; a request refused before asking the network
+ *          (CARFIT_INVALID, CARFIT_MISUSE) is no attempt. "consecutiveFailures" counts the failed attempts since
  *          the last success; "notModified" is true when the last success was a 304. "offline"
  *          is true when the most recent refresh attempt that failed for a network reason
  *          ("refused", "timeout", "dns", "network") came after the last success of any

@@ -43,7 +43,8 @@ final class Core: Serializer, @unchecked Sendable {
                                                             visitUpdates: config.sources.visitUpdates),
                                clock: clock)
         http = HTTPClient(timeoutMs: config.http.timeoutMs, totalTimeoutMs: config.http.totalTimeoutMs,
-                          maxBodyBytes: config.http.maxBodyBytes, auth: auth)
+                          maxBodyBytes: config.http.maxBodyBytes,
+                          minBytesPerSecond: config.http.minBytesPerSecond, auth: auth)
         do throws(ImageDirectoryError) {
             imagePipeline = try ImagePipeline(config: config.images, http: http)
         } catch {
@@ -121,7 +122,7 @@ final class Core: Serializer, @unchecked Sendable {
         do {
             answer = try body()
         } catch {
-            if error.status != .invalid && error.status != .misuse {
+            if SourcesService.isAttemptFailure(error) {
                 events.publish(.source(source: source, status: "failed"))
             }
             throw error

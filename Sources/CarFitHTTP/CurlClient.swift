@@ -4,7 +4,9 @@ import Glibc
 #endif
 
 /// A blocking HTTP client on libcurl's easy interface: each request runs on the calling thread,
-/// on its own handle, and streams its body to the caller chunk by chunk as it arrives. The
+/// on handles no other request uses meanwhile (lent by the client's pool, whose kept-alive
+/// connections the next request to the same origin reuses), and streams its body to the
+/// caller chunk by chunk as it arrives. The
 /// body is never held whole unless the caller asks (`fetch`), and then only up to its limit.
 ///
 /// Thread-safe: any number of threads may make requests at once; `cancelAll` (or an
@@ -15,6 +17,9 @@ public final class CurlClient: Sendable {
     public let userAgent: String
     /// Bumped by `cancelAll`: a transfer started under an older value stops.
     private let generation = Atomic<UInt64>(0)
+    /// Handles lent to each transfer and given back after it, with their kept-alive
+    /// connections: consecutive requests to one origin share a connection.
+    private let handles = CurlHandlePool()
 
     public init(limits: HTTPLimits = HTTPLimits(), userAgent: String = "libcarfit") {
         self.limits = limits
@@ -51,7 +56,7 @@ public final class CurlClient: Sendable {
         }
         let outcome: Result<HTTPResponse, HTTPError> = withoutActuallyEscaping(head) { head in
             withoutActuallyEscaping(body) { body in
-                let transfer = CurlTransfer(request: request, limits: limits ?? self.limits, userAgent: userAgent,
+                let transfer = CurlTransfer(request: request, limits: limits ?? self.limits, userAgent: userAgent, pool: handles,
                                             isCancelled: isCancelled, onHead: head, onBody: body, onProgress: progress,
                                             onSent: sent)
                 do throws(HTTPError) {

@@ -7,9 +7,10 @@ import Glibc
 /// calling thread wakes at least every 100 ms: it then notices a cancellation, or a server
 /// that has sent nothing for `timeoutMs`, without waiting for libcurl's next callback.
 ///
-/// Every libcurl resource (the easy and multi handles, the header list, the error buffer) is
-/// owned by this object and released in `deinit`, whichever way `run` ends. The callbacks get
-/// an unretained pointer to it; they only run inside `run`, while the caller holds it.
+/// Every libcurl resource (the header list, the error buffer) is owned by this object and
+/// released in `deinit`, whichever way `run` ends; the easy and multi handles are borrowed from
+/// the client's pool and given back then (with their kept-alive connections). The callbacks
+/// get an unretained pointer to it; they only run inside `run`, while the caller holds it.
 final class CurlTransfer {
     /// Why the transfer was stopped from this side.
     enum Abort {
@@ -25,10 +26,12 @@ final class CurlTransfer {
     private let onProgress: ((Int64, Int64?) -> Void)?
     /// Hears the request body's bytes sent so far (a PUT's).
     private let onSent: ((Int64) -> Void)?
+    private let pool: CurlHandlePool
     /// The final response's declared body length, when it has one and no content coding (so
     /// that it counts the bytes delivered); known once the first chunk arrives.
     private var expectedBytes: Int64?
 
+    private var handles: CurlHandles?
     private var easy: UnsafeMutableRawPointer?
     private var multi: UnsafeMutableRawPointer?
     private var added = false
@@ -47,12 +50,13 @@ final class CurlTransfer {
     private var lastDown: curl_off_t = 0
     private var lastUp: curl_off_t = 0
 
-    init(request: HTTPRequest, limits: HTTPLimits, userAgent: String, isCancelled: @escaping () -> Bool,
+    init(request: HTTPRequest, limits: HTTPLimits, userAgent: String, pool: CurlHandlePool, isCancelled: @escaping () -> Bool,
          onHead: @escaping (HTTPResponse) -> Bool, onBody: @escaping (UnsafeRawBufferPointer) -> Bool,
          onProgress: ((Int64, Int64?) -> Void)? = nil, onSent: ((Int64) -> Void)? = nil) {
         self.request = request
         self.limits = limits.clamped
         self.userAgent = userAgent
+        self.pool = pool
         self.isCancelled = isCancelled
         self.onHead = onHead
         self.onBody = onBody
@@ -66,8 +70,7 @@ final class CurlTransfer {
 
     deinit {
         if let multi, let easy, added { curl_multi_remove_handle(multi, easy) }
-        if let multi { curl_multi_cleanup(multi) }
-        if let easy { curl_easy_cleanup(easy) }
+        if let handles { pool.give(handles) }
         if let headerList { curl_slist_free_all(headerList) }
         errorBuffer.deallocate()
     }
@@ -81,11 +84,13 @@ final class CurlTransfer {
         if let bad = request.headers.first(where: { !$0.isWellFormed }) {
             throw failure(.invalidRequest, "The request header \"\(bad.name.prefix(100))\" is malformed.")
         }
-        guard let easy = curl_easy_init() else { throw failure(.transport, "libcurl could not create a handle.") }
+        guard let handles = pool.take() else { throw failure(.transport, "libcurl could not create a handle.") }
+        self.handles = handles
+        let easy = handles.easy
+        let multi = handles.multi
         self.easy = easy
-        try configure(easy)
-        guard let multi = curl_multi_init() else { throw failure(.transport, "libcurl could not create a handle.") }
         self.multi = multi
+        try configure(easy)
         guard curl_multi_add_handle(multi, easy) == CURLM_OK else {
             throw failure(.transport, "libcurl could not start the transfer.")
         }
@@ -150,6 +155,12 @@ final class CurlTransfer {
                 throw failure(.transport, "libcurl could not hold the request headers.")
             }
             headerList = appended
+        }
+        if limits.minBytesPerSecond > 0 {
+            // Slower than minBytesPerSecond for the whole of timeoutMs (libcurl counts whole
+            // seconds) is CURLE_OPERATION_TIMEDOUT.
+            codes.append(cf_curl_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, limits.minBytesPerSecond))
+            codes.append(cf_curl_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, lowSpeedSeconds))
         }
         if let headerList { codes.append(cf_curl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)) }
         if let bad = codes.first(where: { $0 != CURLE_OK }) {
@@ -250,6 +261,10 @@ final class CurlTransfer {
             let elapsedMs = (CurlTransfer.now() &- startedAt) / 1_000_000
             if elapsedMs + 50 >= UInt64(limits.totalTimeoutMs) {
                 return failure(.timeout, "\(shortURL) did not finish within \(limits.totalTimeoutMs) ms.", status: status)
+            }
+            if limits.minBytesPerSecond > 0, status != nil || detail.contains("too slow") {
+                return failure(.timeout, "\(shortURL) sent fewer than \(limits.minBytesPerSecond) bytes per second for \(lowSpeedSeconds * 1000) ms.",
+                               status: status)
             }
             return failure(.timeout, "\(shortURL) could not be reached within \(limits.timeoutMs) ms.", status: status)
         case CURLE_TOO_MANY_REDIRECTS:
@@ -458,6 +473,9 @@ final class CurlTransfer {
     }
 
     private var shortURL: String { String(request.url.prefix(200)) }
+
+    /// `timeoutMs` in the whole seconds libcurl's low-speed check counts, at least one.
+    private var lowSpeedSeconds: Int { max(1, (limits.timeoutMs + 999) / 1000) }
 
     private func failure(_ reason: HTTPError.Reason, _ message: String, status: Int? = nil) -> HTTPError {
         HTTPError(reason, url: String(request.url.prefix(2000)), status: status, message: message)

@@ -13,14 +13,19 @@ public struct HTTPLimits: Sendable, Equatable {
     public var maxRedirects: Int
     /// The most header bytes accepted over every response of a transfer (redirects included).
     public var maxHeaderBytes: Int
+    /// The slowest rate accepted, in bytes per second: a transfer that moves fewer bytes than
+    /// this per second for `timeoutMs` (in whole seconds, at least one) fails with reason
+    /// `timeout`, so a server that drips cannot hold it until `totalTimeoutMs`. 0: no limit.
+    public var minBytesPerSecond: Int
 
     public init(timeoutMs: Int = 10_000, totalTimeoutMs: Int = 120_000, maxBodyBytes: Int64 = 268_435_456,
-                maxRedirects: Int = 5, maxHeaderBytes: Int = 1 << 20) {
+                maxRedirects: Int = 5, maxHeaderBytes: Int = 1 << 20, minBytesPerSecond: Int = 1024) {
         self.timeoutMs = timeoutMs
         self.totalTimeoutMs = totalTimeoutMs
         self.maxBodyBytes = maxBodyBytes
         self.maxRedirects = maxRedirects
         self.maxHeaderBytes = maxHeaderBytes
+        self.minBytesPerSecond = minBytesPerSecond
     }
 
     /// The limits with every value brought into the range libcurl and the transfer accept.
@@ -29,6 +34,7 @@ public struct HTTPLimits: Sendable, Equatable {
                    totalTimeoutMs: min(max(totalTimeoutMs, 1), 86_400_000),
                    maxBodyBytes: max(maxBodyBytes, 0),
                    maxRedirects: min(max(maxRedirects, 0), 100),
-                   maxHeaderBytes: min(max(maxHeaderBytes, 1024), 1 << 30))
+                   maxHeaderBytes: min(max(maxHeaderBytes, 1024), 1 << 30),
+                   minBytesPerSecond: min(max(minBytesPerSecond, 0), 1 << 40))
     }
 }

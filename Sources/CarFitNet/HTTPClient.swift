@@ -19,10 +19,12 @@ public final class HTTPClient: Sendable {
     }
 
     /// A client with the config's limits: `timeoutMs` for connecting and each wait for data,
-    /// `totalTimeoutMs` for the whole transfer, `maxBodyBytes` for the decoded body.
+    /// `totalTimeoutMs` for the whole transfer, `maxBodyBytes` for the decoded body,
+    /// `minBytesPerSecond` for the slowest rate kept up for `timeoutMs` (0: none).
     public convenience init(timeoutMs: Int, totalTimeoutMs: Int = 120_000, maxBodyBytes: Int64 = 268_435_456,
-                            auth: PlannerAuth = PlannerAuth()) {
-        self.init(limits: HTTPLimits(timeoutMs: timeoutMs, totalTimeoutMs: totalTimeoutMs, maxBodyBytes: maxBodyBytes),
+                            minBytesPerSecond: Int = 1024, auth: PlannerAuth = PlannerAuth()) {
+        self.init(limits: HTTPLimits(timeoutMs: timeoutMs, totalTimeoutMs: totalTimeoutMs, maxBodyBytes: maxBodyBytes,
+                                     minBytesPerSecond: minBytesPerSecond),
                   auth: auth)
     }
 

@@ -10,14 +10,14 @@ import CarFitNet
 /// but a 401 or 403 answer is `unauthorized`, reason `unauthorized`, with `httpStatus`.
 enum SourceFetch {
     /// A 2xx answer with a body that is not blank, downloaded to a temporary file (removed
-    /// when this goes away) and mapped for reading.
+    /// when this goes away) and opened for reading.
     final class Body {
         let url: String
         let response: HTTPResponse
         let download: HTTPDownload
-        let file: MappedFile
+        let file: FileReader
 
-        init(url: String, response: HTTPResponse, download: HTTPDownload, file: MappedFile) {
+        init(url: String, response: HTTPResponse, download: HTTPDownload, file: FileReader) {
             self.url = url
             self.response = response
             self.download = download
@@ -74,14 +74,13 @@ enum SourceFetch {
                                      "\(shown) answered with HTTP status \(response.status)\(named) instead of the \(what) document.",
                                      extra: JSONObject(["httpStatus": .int(Int64(response.status))]))
         }
-        let file: MappedFile
+        let file: FileReader
+        let blank: Bool
         do throws(CarFitError) {
-            file = try MappedFile(path: download.path, field: "file")
+            file = try FileReader(path: download.path, field: "file")
+            blank = try file.firstByte(notMatching: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) == nil
         } catch {
             throw CarFitError.unavailable(url, "storage", "The body of \(shown) could not be read back: \(error.message)")
-        }
-        let blank = file.withBytes { bytes in
-            bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         }
         if blank {
             throw CarFitError.unavailable(url, "empty", "\(shown) answered with an empty body instead of the \(what) document.")
@@ -93,10 +92,16 @@ enum SourceFetch {
     /// `truncated`, `not_json`, `not_document`).
     static func document(_ body: Body, what: String) throws(CarFitError) -> Fields {
         let shown = String(body.url.prefix(200))
-        let parsed = body.file.withBytes { JanssonParser.parse(buffer: $0) }
+        let parsed: Result<JSON, JanssonParser.SyntaxError>
+        let html: Bool
+        do throws(CarFitError) {
+            parsed = try JanssonParser.parse(file: body.file)
+            html = try looksLikeHTML(body.file, contentType: body.contentType)
+        } catch {
+            throw CarFitError.unavailable(body.url, "storage", "The body of \(shown) could not be read back: \(error.message)")
+        }
         switch parsed {
         case .failure(let e):
-            let html = body.file.withBytes { looksLikeHTML($0, contentType: body.contentType) }
             if html {
                 throw CarFitError.unavailable(body.url, "html",
                     "\(shown) answered with an HTML page instead of the \(what) document (a network sign-in page or an error page?).")
@@ -138,9 +143,9 @@ enum SourceFetch {
     }
 
     /// An HTML content type, or a body whose first non-blank character opens a tag.
-    static func looksLikeHTML(_ body: UnsafeRawBufferPointer, contentType: String?) -> Bool {
+    static func looksLikeHTML(_ body: FileReader, contentType: String?) throws(CarFitError) -> Bool {
         if let type = contentType?.lowercased(), type.contains("text/html") || type.contains("xhtml") { return true }
-        let first = body.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
+        let first = try body.firstByte { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
         return first == UInt8(ascii: "<")
     }
 }

@@ -25,7 +25,8 @@ public struct SourcesService {
     /// last success younger than that, answers `{"imported": 0, "fresh": true}` without a
     /// request; otherwise `attempt` fetches and stores, given the stored validators (none when
     /// `conditional` is false or they belong to another URL). Every attempt's outcome is
-    /// recorded, a failure too, before the failure is thrown on. A 304 answers
+    /// recorded, a failure too (whatever failed: the network, the document, the storage; see
+    /// `isAttemptFailure`), before the failure is thrown on. A 304 answers
     /// `{"imported": 0, "notModified": true}`.
     /// No URL configured is `invalid`, field `sources.<name>`, and no attempt.
     public func refresh(_ name: String, url: String?, request: Fields, conditional: Bool, lock: some Serializer,
@@ -34,6 +35,29 @@ public struct SourcesService {
             throw .invalid("sources.\(name)", "No \(name) source is configured: set sources.\(name) when opening the core.")
         }
         let maxAge = try request.int("maxAgeSeconds", in: 0...(Int64.max / 1000))
+        let store = sources
+        do throws(CarFitError) {
+            return try attempted(name, url: url, maxAge: maxAge, conditional: conditional, lock: lock, attempt)
+        } catch {
+            if SourcesService.isAttemptFailure(error) {
+                let failure = SourcesService.failure(error)
+                let at = clock.now
+                try? lock.locked { () throws(CarFitError) in try store.recordFailure(name, at: at, failure) }
+            }
+            throw error
+        }
+    }
+
+    /// Whether a refresh that threw `error` counts as a failed attempt, recorded for
+    /// `sources.status` and published as a `failed` source event: every failure but a request
+    /// refused before asking the network (`invalid`, `misuse`).
+    public static func isAttemptFailure(_ error: CarFitError) -> Bool {
+        error.status != .invalid && error.status != .misuse
+    }
+
+    /// `refresh` past its checks: the shortcut, the attempt and the record of its success.
+    private func attempted(_ name: String, url: String, maxAge: Int64?, conditional: Bool, lock: some Serializer,
+                           _ attempt: (String, SourceValidators) throws(CarFitError) -> RefreshOutcome) throws(CarFitError) -> JSON {
         let store = sources
         let state = try lock.locked { () throws(CarFitError) in try store.state(name) }
         if let maxAge, let last = state?.lastSuccess {
@@ -46,18 +70,7 @@ public struct SourcesService {
         if conditional, let state, state.validatorsURL == url {
             validators = SourceValidators(etag: state.etag, lastModified: state.lastModified)
         }
-        let outcome: RefreshOutcome
-        do throws(CarFitError) {
-            outcome = try attempt(url, validators)
-        } catch {
-            // A request the core refuses before asking the network (a bad count) is no attempt;
-            // a source's 401 or 403 (`unauthorized`) is one, as any failed answer.
-            guard error.status == .unavailable || error.status == .unauthorized else { throw error }
-            let failure = SourcesService.failure(error)
-            let at = clock.now
-            try? lock.locked { () throws(CarFitError) in try store.recordFailure(name, at: at, failure) }
-            throw error
-        }
+        let outcome = try attempt(url, validators)
         let at = clock.now
         switch outcome {
         case .notModified:

@@ -148,16 +148,11 @@ public struct VisitsService {
         let downloaded = Int64(file.count)
         let streamed: StreamedImport
         do throws(CarFitError) {
-            streamed = try file.withBytes { bytes throws(CarFitError) -> StreamedImport in
-                try lock.locked { () throws(CarFitError) in
-                    try VisitDocumentStream.importVisits(
-                        bytes, threads: threads,
-                        consumed: { done in
-                            file.release(upTo: done)
-                            reporter?.advance(to: downloaded + Int64(done))
-                        },
-                        begin: { () throws(CarFitError) in try store.beginSnapshot() })
-                }
+            streamed = try lock.locked { () throws(CarFitError) in
+                try VisitDocumentStream.importVisits(
+                    file: file, threads: threads,
+                    consumed: { done in reporter?.advance(to: downloaded + Int64(done)) },
+                    begin: { () throws(CarFitError) in try store.beginSnapshot() })
             }
         } catch where error.status == .invalid {
             // The streamed reader refuses a document only when all its records were rejected.
@@ -179,29 +174,33 @@ public struct VisitsService {
     }
 
     /// Imports the visits document in the file at `path` as `importVisits` does, reading it
-    /// through a mapping of the file rather than into memory. A file that cannot be read is
-    /// `invalid`, field `file`, with the system's reason. `progress`, given the file's size,
-    /// may answer a reporter of the bytes read.
+    /// through a window that moves along the file rather than into memory. A file that cannot
+    /// be read is `invalid`, field `file`, with the system's reason. A file that another
+    /// process shrinks or rewrites meanwhile is read as it is found: the import fails
+    /// (`bad_json`, or `invalid` for a failed read) or stores what was read, whole, never a
+    /// part of it. `progress`, given the file's size, may answer a reporter of the bytes read.
     public func importFile(_ path: String,
                            progress: (Int) -> ProgressReporter? = { _ in nil }) throws(CarFitError) -> JSON {
-        let file = try MappedFile(path: path, field: "file")
+        let file = try FileReader(path: path, field: "file")
         let store = visits
         let threads = importThreads
         let reporter = progress(file.count)
-        let response = try file.withBytes { bytes throws(CarFitError) -> JSON in
-            if case .imported(let response) = try VisitDocumentStream.importVisits(
-                bytes, threads: threads,
-                consumed: { done in
-                    file.release(upTo: done)
-                    reporter?.advance(to: Int64(done))
-                },
-                begin: { () throws(CarFitError) in try store.beginSnapshot() }) {
-                return response
+        let response: JSON
+        if case .imported(let streamed) = try VisitDocumentStream.importVisits(
+            file: file, threads: threads,
+            consumed: { done in reporter?.advance(to: Int64(min(done, file.count))) },
+            begin: { () throws(CarFitError) in try store.beginSnapshot() }) {
+            response = streamed
+        } else {
+            let document = try JanssonParser.object(file: file, what: "visits file")
+            // A file read as something other than a visits document (empty, or rewritten by
+            // another process meanwhile) is the file's fault, not a member's.
+            guard document.has("data") else {
+                throw .invalid("file", "The visits file holds no \"data\" array of visits.")
             }
-            let document = try JanssonParser.object(bytes, what: "visits file")
             let snapshot = try VisitSnapshot(document: document)
             try store.replaceAll(with: snapshot.visits)
-            return snapshot.response
+            response = snapshot.response
         }
         reporter?.finish()
         return response

@@ -24,6 +24,7 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(c.http.timeoutMs, 10_000)
         XCTAssertEqual(c.http.totalTimeoutMs, 120_000)
         XCTAssertEqual(c.http.maxBodyBytes, 268_435_456)
+        XCTAssertEqual(c.http.minBytesPerSecond, 1024)
         XCTAssertEqual(c.sources, CoreConfig.Sources())
         XCTAssertEqual(c.images, CoreConfig.Images())
         XCTAssertNil(c.now)
@@ -44,6 +45,8 @@ final class ConfigTests: XCTestCase {
             (["http": .obj(["totalTimeoutMs": 3_600_001])], "http.totalTimeoutMs"),
             (["http": .obj(["maxBodyBytes": 0])], "http.maxBodyBytes"),
             (["http": .obj(["maxBodyBytes": .int(1 << 40 + 1)])], "http.maxBodyBytes"),
+            (["http": .obj(["minBytesPerSecond": -1])], "http.minBytesPerSecond"),
+            (["http": .obj(["minBytesPerSecond": "1024"])], "http.minBytesPerSecond"),
         ]
         for (pairs, field) in cases {
             XCTAssertThrowsError(try config(pairs)) { error in
@@ -57,7 +60,7 @@ final class ConfigTests: XCTestCase {
         let c = try config([
             "sources": .obj(["visits": "http://h/v", "articles": "https://h/a", "catalog": "https://h/c",
                              "patterns": "http://h/p", "visitUpdates": "https://h/u"]),
-            "http": .obj(["timeoutMs": 5, "totalTimeoutMs": 3_600_000, "maxBodyBytes": .int(1 << 40)]),
+            "http": .obj(["timeoutMs": 5, "totalTimeoutMs": 3_600_000, "maxBodyBytes": .int(1 << 40), "minBytesPerSecond": 0]),
         ])
         XCTAssertEqual(c.sources.visits, "http://h/v")
         XCTAssertEqual(c.sources.articles, "https://h/a")
@@ -68,6 +71,7 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(c.timeoutMs, 5)
         XCTAssertEqual(c.http.totalTimeoutMs, 3_600_000)
         XCTAssertEqual(c.http.maxBodyBytes, 1 << 40)
+        XCTAssertEqual(c.http.minBytesPerSecond, 0)
     }
 
     func refusal(_ pairs: KeyValuePairs<String, JSON>) -> CarFitError? {

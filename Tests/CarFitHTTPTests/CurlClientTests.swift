@@ -89,7 +89,8 @@ final class CurlClientTests: XCTestCase {
 
     func testASlowReceiverIsNotASilentServer() throws {
         // The receiver takes longer over a chunk than timeoutMs allows the server to be silent.
-        let hasty = CurlClient(limits: HTTPLimits(timeoutMs: 300, totalTimeoutMs: 30_000))
+        // (The rate limit is off: four bytes in over two seconds are slow by any rate.)
+        let hasty = CurlClient(limits: HTTPLimits(timeoutMs: 300, totalTimeoutMs: 30_000, minBytesPerSecond: 0))
         var received = 0
         let response = try hasty.stream(.get(server.url("/drip?bytes=4&interval_ms=50"))) { chunk in
             Thread.sleep(forTimeInterval: 0.6)

@@ -30,6 +30,17 @@ final class HostileServerTests: XCTestCase {
         XCTAssertTrue(error?.message.contains("1500 ms") == true, error?.message ?? "")
     }
 
+    func testADripSlowerThanMinBytesPerSecondIsCutOffAfterTimeoutMs() {
+        // Five bytes a second is never silent for timeoutMs, but slower than 1024 bytes a second.
+        let client = CurlClient(limits: HTTPLimits(timeoutMs: 1000, totalTimeoutMs: 30_000, minBytesPerSecond: 1024))
+        let start = DispatchTime.now()
+        let error = assertFails(.timeout) { () throws(HTTPError) in
+            try client.stream(.get(server.url("/drip?bytes=1000&interval_ms=200"))) { _ in true }
+        }
+        XCTAssertLessThan(secondsSince(start), 1 + 4)
+        XCTAssertTrue(error?.message.contains("fewer than 1024 bytes per second for 1000 ms") == true, error?.message ?? "")
+    }
+
     func testAServerThatStopsSendingIsCutOffAfterTimeoutMs() {
         let client = CurlClient(limits: HTTPLimits(timeoutMs: 500, totalTimeoutMs: 60_000))
         let start = DispatchTime.now()

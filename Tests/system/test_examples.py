@@ -79,3 +79,30 @@ def test_c_articles_example_shows_the_offline_banner_over_its_cache(tmp_path):
     assert "[offline] No connection" in offline.stdout
     assert "[offline] articles: refused, 1 failed attempt in a row" in offline.stdout
     assert "9 articles" in offline.stdout
+
+
+def test_c_washer_aligns_names_with_letters_beyond_ascii(tmp_path):
+    """The washer's cards line up by characters: a name with "ø" or "Å" (two bytes each in
+    UTF-8) does not push the state column one place to the left of the others."""
+    import json
+    import shutil
+    washer = ROOT / "examples" / "c" / "bin" / "washer"
+    assert washer.exists(), "make -C examples/c"
+    # The program finds its sample at <its directory>/../../data/carfit.json.
+    (tmp_path / "x" / "bin").mkdir(parents=True)
+    (tmp_path / "data").mkdir()
+    shutil.copy(washer, tmp_path / "x" / "bin" / "washer")
+    document = json.loads((ROOT / "examples" / "data" / "carfit.json").read_text(encoding="utf-8"))
+    firsts = ["Søren", "Åse", "Zoë", "Bjørn", "Ingrid"]
+    for i, visit in enumerate(document["data"]):
+        visit["houseOwnerFirstName"] = firsts[i % len(firsts)]
+    (tmp_path / "data" / "carfit.json").write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    result = subprocess.run([str(tmp_path / "x" / "bin" / "washer")], cwd=tmp_path, capture_output=True,
+                            timeout=120, env={**os.environ, "LC_ALL": "C.UTF-8"})
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.decode("utf-8").splitlines()
+    cards = lines[lines.index("The day:") + 1:]
+    cards = [line for line in cards[:cards.index(next(l for l in cards if not l.startswith("  ")))]]
+    assert any(not line.isascii() for line in cards), cards
+    states = {line.index(state) for line in cards for state in ("Todo", "InProgress", "Done", "Rejected") if f" {state} " in line}
+    assert len(cards) >= 2 and len(states) == 1, "\n".join(cards)

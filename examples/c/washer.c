@@ -37,11 +37,24 @@ static int try_call(carfit_core *core, const char *method, const char *request, 
     return status;
 }
 
+/* Prints `s` (UTF-8) left-aligned in `width` columns, counting characters (code points), not
+ * bytes as printf's "%-18s" would: "Søren" is five characters in six bytes. */
+static void print_padded(const char *s, int width)
+{
+    int shown = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++)
+        if ((*p & 0xC0) != 0x80) /* not a continuation byte: a character starts here */
+            shown++;
+    printf("%s%*s", s, shown < width ? width - shown : 0, "");
+}
+
 /* Prints one card: name, state, whether it waits for the server, time used. */
 static void print_card(json_t *card)
 {
     json_t *used = json_object_get(card, "timeUsedMinutes");
-    printf("  %-18s %-10s %-8s", text(card, "name"), text(card, "state"),
+    printf("  ");
+    print_padded(text(card, "name"), 18);
+    printf(" %-10s %-8s", text(card, "state"),
            json_is_true(json_object_get(card, "pending")) ? "pending" : "synced");
     if (json_is_integer(used))
         printf(" %lld min", (long long)json_integer_value(used));

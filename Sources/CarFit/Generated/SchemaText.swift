@@ -2691,6 +2691,15 @@ let carfitSchemaText: StaticString = #"""
             ],
             "minimum": 1,
             "maximum": 1099511627776
+          },
+          "minBytesPerSecond": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 1099511627776,
+            "description": "A transfer slower than this for timeoutMs fails with reason timeout (1024; 0 turns it off)."
           }
         },
         "additionalProperties": false

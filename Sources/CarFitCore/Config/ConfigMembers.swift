@@ -8,7 +8,7 @@ public enum ConfigMembers {
     /// `sources`: where each area is fetched from.
     public static let sources = ["visits", "articles", "catalog", "patterns", "visitUpdates", "locations", "attachments"]
     /// `http`: the limits on every transfer.
-    public static let http = ["timeoutMs", "totalTimeoutMs", "maxBodyBytes"]
+    public static let http = ["timeoutMs", "totalTimeoutMs", "maxBodyBytes", "minBytesPerSecond"]
     /// `images`: the image cache.
     public static let images = ["directory", "memoryBytes", "diskBytes", "concurrency"]
     /// `auth`: who receives the planner's token.

@@ -34,6 +34,8 @@ public struct CoreConfig: Sendable {
         public var totalTimeoutMs: Int = 120_000
         /// The limit on a body once decoded (after any gzip or deflate), in bytes.
         public var maxBodyBytes: Int64 = 268_435_456
+        /// The slowest rate kept up for `timeoutMs`, in bytes per second; 0 turns it off.
+        public var minBytesPerSecond: Int = 1024
 
         /// The defaults.
         public init() {}
@@ -146,6 +148,7 @@ public struct CoreConfig: Sendable {
             if let t = try h.int("timeoutMs", in: 1...600_000) { http.timeoutMs = Int(t) }
             if let t = try h.int("totalTimeoutMs", in: 1...3_600_000) { http.totalTimeoutMs = Int(t) }
             if let b = try h.int("maxBodyBytes", in: 1...(1 << 40)) { http.maxBodyBytes = b }
+            if let r = try h.int("minBytesPerSecond", in: 0...(1 << 40)) { http.minBytesPerSecond = Int(r) }
         }
         if let i = try f.object("images") {
             try ConfigMembers.check(i, known: ConfigMembers.images)

@@ -40,7 +40,7 @@ public enum JanssonParser {
         bytes.withUnsafeBytes { parse(buffer: $0) }
     }
 
-    /// `parse(bytes:)` over borrowed bytes (a mapped file, a buffer the caller owns).
+    /// `parse(bytes:)` over borrowed bytes (a buffer the caller owns).
     public static func parse(buffer: UnsafeRawBufferPointer) -> Result<JSON, SyntaxError> {
         guard let raw = buffer.baseAddress, buffer.count > 0 else {
             return .failure(SyntaxError(text: "the text is empty", line: 1, column: 0, position: 0))

@@ -11,7 +11,8 @@ import Foundation
 /// An element jansson refuses (or one that nests past jansson's limit) fails the run: the
 /// remaining batches are skipped and the caller falls back to parsing the document whole, so
 /// errors read as for every other request. Every batch is waited for before `run` returns: no
-/// worker touches the caller's bytes afterwards.
+/// worker touches the caller's bytes afterwards. A scanner over a file's window (which moves)
+/// hands each batch a copy of its bytes; one over bytes in memory hands the workers those.
 struct ElementPipeline<Record: Sendable> {
     /// Turns one parsed element (`data[index]`; borrowed, not to be released) into a record
     /// or its rejection.
@@ -44,12 +45,11 @@ struct ElementPipeline<Record: Sendable> {
     /// outcome to `take` in document order. A throw from `take` stops the run (after every
     /// batch in flight has finished) and is rethrown. `consumed` hears, after each batch's
     /// outcomes were taken, the offset up to which the bytes are no longer needed by this run
-    /// (a mapped file drops its pages behind it).
+    /// (a progress report).
     func run(_ scanner: inout DocumentScanner,
              consumed: (Int) -> Void = { _ in },
              take: (Result<Record, Rejection>) throws(CarFitError) -> Void) throws(CarFitError) -> Outcome {
-        guard let base = scanner.bytes.baseAddress else { return .malformed }
-        let source = Source(base: base, level: level, decode: decode)
+        let source = Source(level: level, decode: decode)
         var pool: WorkerPool?
         var poolFailed = false
         defer { pool?.finish() }
@@ -65,6 +65,7 @@ struct ElementPipeline<Record: Sendable> {
         while true {
             while !scanned, inFlight.count - head < limit {
                 let batch = Batch(firstIndex: index)
+                scanner.pinned = scanner.offset
                 var bytes = 0
                 while batch.spans.count < Self.batchElements, bytes < Self.batchBytes {
                     guard let span = scanner.elementSpan() else {
@@ -79,6 +80,11 @@ struct ElementPipeline<Record: Sendable> {
                 }
                 index += batch.spans.count
                 if malformed { break }
+                guard batch.hold(scanner) else {
+                    malformed = true
+                    break
+                }
+                scanner.pinned = nil
                 if head > 64 {
                     inFlight.removeFirst(head)
                     head = 0
@@ -107,6 +113,7 @@ struct ElementPipeline<Record: Sendable> {
             do throws(CarFitError) {
                 for outcome in batch.outcomes { try take(outcome) }
                 batch.outcomes = []
+                batch.drop()
                 if let last = batch.spans.last { consumed(last.upperBound) }
             } catch {
                 source.stop()
@@ -120,7 +127,6 @@ struct ElementPipeline<Record: Sendable> {
     /// which batches are handed over and handed back. The bytes are the caller's: `run` does
     /// not return while a worker may still read them (`WorkerPool.finish` joins the threads).
     private final class Source: @unchecked Sendable {
-        let base: UnsafeRawPointer
         let decode: Decode
         /// Elements nested deeper than this many containers are past jansson's limit when
         /// counted from the top of the document.
@@ -129,8 +135,7 @@ struct ElementPipeline<Record: Sendable> {
         let condition = NSCondition()
         private var stopped = false
 
-        init(base: UnsafeRawPointer, level: Int, decode: @escaping Decode) {
-            self.base = base
+        init(level: Int, decode: @escaping Decode) {
             self.decode = decode
             deepestAllowed = DocumentScanner.deepestContainers(atLevel: level)
         }
@@ -160,6 +165,10 @@ struct ElementPipeline<Record: Sendable> {
                 batch.failed = true
                 return
             }
+            guard let base = batch.base else {
+                batch.failed = true
+                return
+            }
             batch.outcomes.reserveCapacity(batch.spans.count)
             for (k, span) in batch.spans.enumerated() {
                 guard batch.depths[k] <= deepestAllowed else {
@@ -167,7 +176,7 @@ struct ElementPipeline<Record: Sendable> {
                     return
                 }
                 var error = json_error_t()
-                let start = (base + span.lowerBound).assumingMemoryBound(to: CChar.self)
+                let start = (base + (span.lowerBound - batch.baseOffset)).assumingMemoryBound(to: CChar.self)
                 guard let element = json_loadb(start, span.count, cf_json_flags_any(), &error) else {
                     batch.failed = true
                     return
@@ -258,6 +267,11 @@ struct ElementPipeline<Record: Sendable> {
     /// read by the calling thread.
     private final class Batch: @unchecked Sendable {
         let firstIndex: Int
+        /// Where the spans' bytes are: `base` is the document's offset `baseOffset`.
+        var base: UnsafeRawPointer?
+        var baseOffset = 0
+        /// The batch's own copy of its bytes (a scanner over a file's window), else nil.
+        private var copy: UnsafeMutableRawPointer?
         var spans: [Range<Int>] = []
         var depths: [Int] = []
         var outcomes: [Result<Record, Rejection>] = []
@@ -268,6 +282,35 @@ struct ElementPipeline<Record: Sendable> {
             self.firstIndex = firstIndex
             spans.reserveCapacity(ElementPipeline.batchElements)
             depths.reserveCapacity(ElementPipeline.batchElements)
+        }
+
+        deinit { copy?.deallocate() }
+
+        /// Makes the spans' bytes the batch's to read, as long as it lives: the scanner's own
+        /// (all in memory), or a copy of them (a window that moves on). False when the scanner
+        /// has no bytes.
+        func hold(_ scanner: DocumentScanner) -> Bool {
+            guard let first = spans.first, let last = spans.last else { return true }
+            guard let loaded = scanner.pointer(at: first.lowerBound) else { return false }
+            guard scanner.isWindowed else {
+                base = loaded - first.lowerBound
+                baseOffset = 0
+                return true
+            }
+            let count = last.upperBound - first.lowerBound
+            let own = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
+            own.copyMemory(from: loaded, byteCount: count)
+            copy = own
+            base = UnsafeRawPointer(own)
+            baseOffset = first.lowerBound
+            return true
+        }
+
+        /// Frees the batch's copy once its outcomes were taken.
+        func drop() {
+            copy?.deallocate()
+            copy = nil
+            base = nil
         }
     }
 }

@@ -21,6 +21,25 @@ public enum VisitDocumentStream {
         begin: () throws(CarFitError) -> Sink
     ) throws(CarFitError) -> StreamedImport {
         var scanner = DocumentScanner(bytes)
+        return try importVisits(&scanner, threads: threads, consumed: consumed, begin: begin)
+    }
+
+    /// `importVisits` of the document in `file`, read from its start through its window (never
+    /// whole): a file that ends early, or changes while it is read, is declined like any
+    /// document that is not well-formed (or, if what was read is one, imported as it was
+    /// read); a failed read is declined too (`FileReader.failure` says why).
+    public static func importVisits<Sink: RecordSink<Visit>>(
+        file: FileReader, threads: Int, consumed: (Int) -> Void = { _ in },
+        begin: () throws(CarFitError) -> Sink
+    ) throws(CarFitError) -> StreamedImport {
+        var scanner = DocumentScanner(file: file)
+        return try importVisits(&scanner, threads: threads, consumed: consumed, begin: begin)
+    }
+
+    private static func importVisits<Sink: RecordSink<Visit>>(
+        _ scanner: inout DocumentScanner, threads: Int, consumed: (Int) -> Void,
+        begin: () throws(CarFitError) -> Sink
+    ) throws(CarFitError) -> StreamedImport {
         var writer: Sink?
         var rejected: [Rejection] = []
         var imported = 0

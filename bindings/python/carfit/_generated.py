@@ -1026,6 +1026,7 @@ class ConfigHttp(TypedDict, total=False):
     timeoutMs: Optional[int]
     totalTimeoutMs: Optional[int]
     maxBodyBytes: Optional[int]
+    minBytesPerSecond: Optional[int]
 
 
 class ConfigImages(TypedDict, total=False):

@@ -58,7 +58,9 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
       "attachments": url}`` (none; ``attachments`` is the base URL attachments are PUT under);
     - ``http``: limits on every transfer, a dict of ``timeoutMs`` 1..600000 (10000:
       connecting and each wait for data), ``totalTimeoutMs`` 1..3600000 (120000: the whole
-      transfer) and ``maxBodyBytes`` 1..2**40 (268435456: the body once decoded);
+      transfer), ``maxBodyBytes`` 1..2**40 (268435456: the body once decoded) and
+      ``minBytesPerSecond`` 0..2**40 (1024: a transfer slower than this for ``timeoutMs``
+      fails with reason ``"timeout"``; 0 turns the check off);
     - ``images``: ``{"directory": path, "memoryBytes": n, "diskBytes": n, "concurrency":
       1..64}`` (a temporary directory of the core, 32 MiB, 256 MiB, 4);
     - ``maxRequestBytes``: the largest request accepted, in bytes (536870912);

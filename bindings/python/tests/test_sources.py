@@ -6,9 +6,11 @@ Tests/servers/http_fixture.py."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -255,6 +257,173 @@ def test_a_hostile_server_leaves_the_visits_and_updates_the_status(server, path,
         assert entry["lastError"]["at"] == entry["lastAttemptAt"] == NOW
         assert entry["lastSuccessAt"] is None and entry["consecutiveFailures"] == 1
         assert status["offline"] is network
+
+
+def test_a_server_that_drips_a_byte_a_second_is_cut_off_after_timeout_ms(server):
+    """http.minBytesPerSecond (1024 by default): a byte a second is too slow, so the refresh
+    fails with reason timeout after timeoutMs instead of being held until totalTimeoutMs; with
+    0 the same server holds it until the whole transfer's limit."""
+    drip = server + "/drip?bytes=100&interval_ms=1000"
+    config = {"now": NOW, "timeZone": "Europe/Copenhagen", "hour24": True, "sources": {"visits": drip},
+              "http": {"timeoutMs": 2000, "totalTimeoutMs": 30_000}}
+    with carfit.Core(config) as core:
+        core.import_visits(VISITS)
+        before = core.list_visits(dates=DAYS)
+        started = time.monotonic()
+        with pytest.raises(carfit.UnavailableError) as failed:
+            core.refresh_visits()
+        elapsed = time.monotonic() - started
+        assert failed.value.document["reason"] == "timeout", failed.value.message
+        assert "fewer than 1024 bytes per second for 2000 ms" in failed.value.message
+        assert 1.5 < elapsed < 10, elapsed
+        assert core.list_visits(dates=DAYS) == before
+        assert core.sources_status()["sources"]["visits"]["lastError"]["reason"] == "timeout"
+    config["http"] = {"timeoutMs": 2000, "totalTimeoutMs": 4000, "minBytesPerSecond": 0}
+    with carfit.Core(config) as core:
+        started = time.monotonic()
+        with pytest.raises(carfit.UnavailableError) as failed:
+            core.refresh_visits()
+        assert failed.value.document["reason"] == "timeout"
+        assert "did not finish within 4000 ms" in failed.value.message
+        assert time.monotonic() - started >= 3.5
+
+
+@pytest.mark.parametrize("value", [-1, "fast", 1.5, True, 1 << 41])
+def test_min_bytes_per_second_is_a_whole_number_from_0(lib, value):
+    with pytest.raises(carfit.InvalidError) as info:
+        carfit.Core(http={"minBytesPerSecond": value})
+    assert info.value.field == "http.minBytesPerSecond"
+
+
+#: In a child process (so that a fatal signal shows as its death): serves a large visits
+#: document, refreshes from it while another process truncates the downloaded body (in the
+#: child's TMPDIR, argv[2]) once it is complete and argv[3] seconds have passed, and prints the
+#: outcome and whether the stored visits are as before.
+TRUNCATED_BODY = r"""
+import http.server, json, os, subprocess, sys, threading
+sys.path.insert(0, sys.argv[1])
+import carfit
+directory, delay = sys.argv[2], float(sys.argv[3])
+sample = json.load(open(sys.argv[4]))
+visits = []
+for i in range(40000):
+    visit = dict(sample["data"][i % len(sample["data"])], visitId=f"big-{i}")
+    visit["startTimeUtc"] = "2020-09-12T08:00:00Z"
+    visits.append(visit)
+body = json.dumps({"data": visits}).encode()
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+threading.Thread(target=server.serve_forever, daemon=True).start()
+watch = "\n".join([
+    "import os, sys, time",
+    "directory, size, delay = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])",
+    "deadline = time.monotonic() + 60",
+    "while time.monotonic() < deadline:",
+    "    for name in os.listdir(directory):",
+    "        path = os.path.join(directory, name)",
+    "        try:",
+    "            if os.path.getsize(path) == size:",
+    "                time.sleep(delay)",
+    "                os.truncate(path, size // 3)",
+    "                sys.exit(0)",
+    "        except OSError:",
+    "            pass",
+    "    time.sleep(0.001)",
+])
+days = ["2020-09-10", "2020-09-11", "2020-09-12"]
+config = {"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": True,
+          "sources": {"visits": f"http://127.0.0.1:{server.server_address[1]}/visits"}}
+with carfit.Core(config) as core:
+    core.import_visits(sample)
+    before = core.list_visits(dates=days)
+    watcher = subprocess.Popen([sys.executable, "-c", watch, directory, str(len(body)), str(delay)])
+    try:
+        outcome = {"ok": core.refresh_visits()["imported"]}
+    except carfit.CarfitError as error:
+        outcome = {"code": error.code, "reason": error.document.get("reason")}
+    watcher.wait()
+    after = core.list_visits(dates=days)
+    print(json.dumps({"outcome": outcome, "unchanged": after == before,
+                      "stored": sum(d["summary"]["visits"] for d in after["days"])}))
+server.shutdown()
+"""
+
+
+def test_a_refresh_body_truncated_during_its_import_never_kills_the_host(lib, tmp_path):
+    """The downloaded body is read, not mapped: another process truncating it while it is
+    imported makes the refresh fail as unavailable or complete, the stored visits whole, and
+    the host alive (a mapping would have died of SIGBUS)."""
+    binding = Path(carfit.__file__).resolve().parents[1]
+    outcomes = set()
+    for delay in (0.0, 0.05, 0.3):
+        directory = tmp_path / f"tmp-{delay}"
+        directory.mkdir()
+        env = {**os.environ, "TMPDIR": str(directory), "CARFIT_LIBRARY": str(carfit._lib.find_library())}
+        result = subprocess.run([sys.executable, "-c", TRUNCATED_BODY, str(binding), str(directory), str(delay),
+                                 str(DATA / "carfit.json")], capture_output=True, text=True, timeout=300, env=env)
+        assert result.returncode == 0, f"the host died ({result.returncode}): {result.stderr[-2000:]}"
+        answer = json.loads(result.stdout)
+        outcome = answer["outcome"]
+        if "ok" in outcome:
+            assert outcome["ok"] == 40_000 and answer["stored"] == 40_000
+        else:
+            assert outcome["code"] == "unavailable", outcome
+            assert answer["unchanged"], answer
+        outcomes.add("ok" if "ok" in outcome else outcome["reason"])
+    assert outcomes != {"ok"}, "the body never changed during an import: the test proves nothing"
+
+
+def test_consecutive_refreshes_share_one_kept_alive_connection():
+    """Four refreshes of one core from one origin that keeps connections alive (HTTP/1.1) open
+    one connection between them, not one each."""
+    import http.server
+    import socketserver
+    import threading
+    body = json.dumps(VISITS).encode()
+    connections = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        timeout = 30
+
+        def log_message(self, *args):
+            pass
+
+        def setup(self):
+            connections.append(self.client_address)
+            super().setup()
+
+        def do_GET(self):  # noqa: N802
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+        daemon_threads = True
+
+    server = Server(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    origin = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        with open_core(visits=origin + "/visits", articles=origin + "/articles") as core:
+            for _ in range(4):
+                assert core.refresh_visits() == {"imported": 7, "rejected": []}
+            assert len(connections) == 1, connections
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def test_offline_until_a_source_answers_again(server):

@@ -5,11 +5,14 @@ from __future__ import annotations
 import copy
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import carfit
+from carfit import _lib
 
 SAMPLE_PATH = Path(__file__).resolve().parents[3] / "examples" / "data" / "carfit.json"
 
@@ -70,3 +73,75 @@ def test_a_file_that_is_not_a_visits_document_changes_nothing(loaded, tmp_path, 
     with pytest.raises(error):
         loaded.import_visits_file(path)
     assert loaded.list_visits(dates=DAYS) == before
+
+
+#: In a child process (so that a fatal signal shows as its death): stores the sample, starts
+#: another process that waits argv[4] seconds and then changes the big file argv[2] as
+#: argv[3] says (a truncation or a shorter rewrite), imports the big file meanwhile, and prints
+#: the outcome with the stored visits before and after.
+CHANGED_DURING_IMPORT = r"""
+import json, subprocess, sys
+sys.path.insert(0, sys.argv[5])
+import carfit
+database, big, how, delay = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+days = ["2020-09-10", "2020-09-11", "2020-09-12"]
+change = {
+    "truncate": "import os; os.truncate(sys.argv[1], os.path.getsize(sys.argv[1]) // 3)",
+    "rewrite": "open(sys.argv[1], 'w').write('{\"data\": [')",
+}[how]
+with carfit.Core({"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": True,
+                  "database": database}) as core:
+    core.import_visits_file(sys.argv[6])
+    before = core.list_visits(dates=days)
+    changer = subprocess.Popen([sys.executable, "-c", f"import sys, time; time.sleep({delay}); {change}", big])
+    try:
+        outcome = {"ok": core.import_visits_file(big)["imported"]}
+    except carfit.CarfitError as error:
+        outcome = {"code": error.code, "field": error.field}
+    changer.wait()
+    after = core.list_visits(dates=days)
+    print(json.dumps({"outcome": outcome, "unchanged": after == before,
+                      "stored": sum(d["summary"]["visits"] for d in after["days"])}))
+"""
+
+
+def many_visits(sample: dict, count: int) -> dict:
+    """`count` visits made from the sample's, on 2020-09-12 (a day the sample has none of)."""
+    visits = []
+    for i in range(count):
+        visit = copy.deepcopy(sample["data"][i % len(sample["data"])])
+        visit["visitId"] = f"big-{i}"
+        visit["startTimeUtc"] = "2020-09-12T08:00:00Z"
+        visit["endTimeUtc"] = "2020-09-12T09:00:00Z"
+        visits.append(visit)
+    return {"data": visits}
+
+
+@pytest.mark.parametrize("how", ["truncate", "rewrite"])
+def test_a_file_changed_by_another_process_during_the_import_never_kills_the_host(lib, sample, tmp_path, how):
+    """The file is read, not mapped: another process truncating or rewriting it while it is
+    imported makes the import fail (bad_json; invalid, field file) or complete, the stored data
+    whole either way, and the host alive (a mapping would have died of SIGBUS)."""
+    document = many_visits(sample, 40_000)
+    text = json.dumps(document)
+    big = tmp_path / "big.json"
+    env = {**os.environ, "CARFIT_LIBRARY": str(_lib.find_library())}
+    binding = Path(carfit.__file__).resolve().parents[1]
+    outcomes = set()
+    for delay in (0.05, 0.2, 0.5):
+        big.write_text(text)
+        database = tmp_path / f"{how}-{delay}.db"
+        result = subprocess.run([sys.executable, "-c", CHANGED_DURING_IMPORT, str(database), str(big), how,
+                                 str(delay), str(binding), str(SAMPLE_PATH)],
+                                capture_output=True, text=True, timeout=300, env=env)
+        assert result.returncode == 0, f"the host died ({result.returncode}): {result.stderr[-2000:]}"
+        answer = json.loads(result.stdout)
+        outcome = answer["outcome"]
+        if "ok" in outcome:
+            # An import is a snapshot: the big file's visits replace the sample's.
+            assert outcome["ok"] == 40_000 and answer["stored"] == 40_000
+        else:
+            assert outcome in ({"code": "bad_json", "field": None}, {"code": "invalid", "field": "file"}), outcome
+            assert answer["unchanged"], answer
+        outcomes.add("ok" if "ok" in outcome else outcome["code"])
+    assert outcomes != {"ok"}, "the file never changed during an import: the test proves nothing"
