@@ -48,11 +48,6 @@ let package = Package(
                     "-Xlinker", "--version-script=\(exportsMap)",
                     "-Xlinker", "-soname=libcarfit.so.1",
                 ]),
-                // Foundation's static archives need these explicitly when the runtime is static.
-                .linkedLibrary("_FoundationCollections"),
-                .linkedLibrary("_FoundationCShims"),
-                .linkedLibrary("CoreFoundation"),
-                .linkedLibrary("_FoundationICU"),
                 .linkedLibrary("swiftSynchronization"),
                 .linkedLibrary("curl"),
             ]

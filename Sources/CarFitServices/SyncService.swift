@@ -70,7 +70,7 @@ public struct SyncService {
                 try lock.locked { () throws(CarFitError) in
                     try db.transaction { () throws(CarFitError) in
                         var state = try sync.state()
-                        var random = SystemRandomNumberGenerator()
+                        var random = KernelRandom()
                         state.failed(at: clock.now, error: error, random: &random)
                         try sync.save(state)
                     }
