@@ -6,7 +6,8 @@ import PackageDescription
 //
 //   CJansson, CSQLite   system libraries (Debian: libjansson-dev, libsqlite3-dev)
 //   CCarFit             include/carfit.h as a module (the version macros)
-//   CarFitCore          the domain in plain Swift: value types and rules, no I/O, unit-tested directly
+//   CarFitCore          the domain in plain Swift: value types and rules, no I/O (but the time zone files), unit-tested directly
+//   CarFitSystem        POSIX primitives the layers above share: locks, conditions, threads, clocks
 //   CarFitIO            JSON text in and out: jansson parsing, the encoder's buffer, streamed imports
 //   CarFitStore         SQLite through its C API: a small wrapper, the schema and its migrations, stores
 //   CarFitHTTP          a blocking HTTP client on libcurl (CCurl): streamed bodies, bounded waits
@@ -30,11 +31,12 @@ let package = Package(
         // include/carfit.h as a module: the library reads its version from the header's macros.
         .systemLibrary(name: "CCarFit", path: "Sources/CCarFit"),
         .target(name: "CarFitCore"),
-        .target(name: "CarFitIO", dependencies: ["CJansson", "CarFitCore"]),
+        .target(name: "CarFitSystem"),
+        .target(name: "CarFitIO", dependencies: ["CJansson", "CarFitCore", "CarFitSystem"]),
         .target(name: "CarFitStore", dependencies: ["CSQLite", "CarFitCore", "CarFitIO"]),
-        .target(name: "CarFitNet", dependencies: ["CarFitCore", "CarFitHTTP"]),
-        .target(name: "CarFitServices", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"]),
-        .target(name: "CarFit", dependencies: ["CCarFit", "CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices"]),
+        .target(name: "CarFitNet", dependencies: ["CarFitCore", "CarFitSystem", "CarFitHTTP"]),
+        .target(name: "CarFitServices", dependencies: ["CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"]),
+        .target(name: "CarFit", dependencies: ["CCarFit", "CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices"]),
         .target(
             name: "CarFitLink",
             exclude: ["exports.map"],

@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitSystem
 import CarFitNet
 import CarFitServices
 import CarFitStore

@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitSystem
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitSystem
 
 /// The change feed of one core: the last `capacity` events, numbered from 1, and the long-poll
 /// that hands them to hosts (`carfit_events_wait`).

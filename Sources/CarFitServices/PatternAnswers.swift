@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitSystem
 
 /// The answers of a patterns refresh's parallel requests: hands out request numbers until
 /// `count` are taken and collects each one's patterns or failure, under a lock.

@@ -9,11 +9,7 @@ public struct KernelRandom: RandomNumberGenerator, Sendable {
 
     public mutating func next() -> UInt64 {
         var value: UInt64 = 0
-        let status = withUnsafeMutableBytes(of: &value) { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return -1 }
-            return getentropy(base, 8)
-        }
-        guard status == 0 else {
+        guard getentropy(&value, MemoryLayout<UInt64>.size) == 0 else {
             // No kernel source (a kernel before 3.17): the standard library's generator.
             var fallback = SystemRandomNumberGenerator()
             return fallback.next()

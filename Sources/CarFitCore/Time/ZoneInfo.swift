@@ -37,9 +37,9 @@ public enum ZoneInfo {
     }
 
     static func realPath(_ path: String) -> String? {
-        guard !path.utf8.contains(0), let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard !path.utf8.contains(0), realpath(path, &resolved) != nil else { return nil }
+        return String(decoding: resolved.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The bytes of a regular file of at most `maxFileBytes`, or nil.
@@ -53,7 +53,7 @@ public enum ZoneInfo {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let n = read(fd, &chunk, chunk.count)
             if n < 0 {
                 if errno == EINTR { continue }
                 return nil

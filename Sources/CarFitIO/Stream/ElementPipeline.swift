@@ -1,5 +1,6 @@
 import CJansson
 import CarFitCore
+import CarFitSystem
 #if canImport(Glibc)
 import Glibc
 #endif
