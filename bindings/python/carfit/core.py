@@ -60,7 +60,9 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
       1..64}`` (a temporary directory of the core, 32 MiB, 256 MiB, 4);
     - ``maxRequestBytes``: the largest request accepted, in bytes (536870912);
     - ``importThreads``: 0..64 threads a large visits import parses on besides the calling
-      thread; 0 parses on the calling thread alone (one per processor, at most 8).
+      thread; 0 parses on the calling thread alone (one per processor, at most 8);
+    - ``zoneinfo``: the directory of time zone files (TZif) ``timeZone`` names one of
+      (``$TZDIR``, else ``"/usr/share/zoneinfo"``).
 
     The config is strict: a member not listed here (also inside ``sources``, ``http`` and
     ``images``) raises :class:`~carfit.InvalidError` naming it in ``field``, with the nearest
