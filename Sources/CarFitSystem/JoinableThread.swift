@@ -68,6 +68,7 @@ extension JoinableThread {
     /// Starts `body` on a detached thread; false when none can be started.
     public static func detach(name: StaticString, stackBytes: Int = 1 << 20, _ body: @escaping @Sendable () -> Void) -> Bool {
         guard let t = start(name: name, stackBytes: stackBytes, body) else { return false }
-        return pthread_detach(t) == 0 || true
+        _ = pthread_detach(t)
+        return true
     }
 }

@@ -136,6 +136,30 @@ final class ZoneRulesTests: XCTestCase {
                        ProcessInfo.processInfo.environment["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? ZoneRulesTests.system)
     }
 
+    /// A version 2 file whose 32-bit data are left empty (as some writers do), built by hand:
+    /// type 0 at +00:30, a transition at 1,000,000 s to +01:00, the footer "<+01>-1".
+    func testAVersion2FileWithEmpty32BitData() {
+        func be(_ v: Int64, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * (n - 1 - $0))) } }
+        func header(_ counts: [Int64]) -> [UInt8] {
+            Array("TZif2".utf8) + [UInt8](repeating: 0, count: 15) + counts.flatMap { be($0, 4) }
+        }
+        var bytes = header([0, 0, 0, 0, 0, 0])
+        bytes += header([0, 0, 0, 1, 2, 4])       // isut, isstd, leap, time, type, char
+        bytes += be(1_000_000, 8) + [1]
+        bytes += be(1800, 4) + [0, 0] + be(3600, 4) + [0, 0]
+        bytes += Array("ABC\0".utf8)
+        bytes += Array("\n<+01>-1\n".utf8)
+        let rules = ZoneRules(tzif: bytes)
+        XCTAssertEqual(rules?.offset(atSecond: 999_999), 1800)
+        XCTAssertEqual(rules?.offset(atSecond: 1_000_000), 3600)
+        XCTAssertEqual(rules?.offset(atSecond: 9_000_000_000), 3600)
+        XCTAssertEqual(rules?.nextTransition(after: 0), 1_000_000)
+        XCTAssertNil(rules?.nextTransition(after: 1_000_000))
+        XCTAssertNil(ZoneRules(tzif: Array(bytes.dropLast(1))))                 // no newline after the footer
+        XCTAssertNil(ZoneRules(tzif: Array(bytes.dropLast(3)) + [0x0A]))       // "<+01>" has no offset
+        XCTAssertNil(ZoneRules(tzif: Array(bytes.prefix(100))))
+    }
+
     func testPosixRules() {
         let kathmandu = PosixTZRule("<+0545>-5:45")
         XCTAssertEqual(kathmandu?.standardOffset, 20_700)

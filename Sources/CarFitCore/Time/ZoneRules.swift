@@ -76,17 +76,19 @@ public struct ZoneRules: Sendable, Equatable {
         var r = Reader(bytes: bytes)
         guard let v1 = r.header() else { return nil }
         if v1.version == 0 {
-            guard let data = r.block(v1, timeSize: 4) else { return nil }
+            guard v1.isUsable, let data = r.block(v1, timeSize: 4) else { return nil }
             self.init(data, footer: nil)
             return
         }
-        guard r.skip(v1.blockSize(timeSize: 4)), let v2 = r.header(), v2.version != 0,
+        // The 32-bit data of a later version are only skipped (a writer may leave them empty).
+        guard r.skip(v1.blockSize(timeSize: 4)), let v2 = r.header(), v2.version != 0, v2.isUsable,
               let data = r.block(v2, timeSize: 8) else { return nil }
         // The footer: a newline, the TZ string (possibly empty), a newline.
         guard r.byte() == 0x0A else { return nil }
         var text: [UInt8] = []
-        while let b = r.byte(), b != 0x0A {
-            guard text.count < 256 else { return nil }
+        while true {
+            guard let b = r.byte(), text.count < 256 else { return nil }
+            if b == 0x0A { break }
             text.append(b)
         }
         var footer: PosixTZRule?
@@ -112,6 +114,11 @@ public struct ZoneRules: Sendable, Equatable {
         struct Header {
             var version: UInt8
             var isutcnt, isstdcnt, leapcnt, timecnt, typecnt, charcnt: Int
+
+            /// At least one local time type, and the optional indicator arrays of its length.
+            var isUsable: Bool {
+                typecnt >= 1 && charcnt >= 1 && (isutcnt == 0 || isutcnt == typecnt) && (isstdcnt == 0 || isstdcnt == typecnt)
+            }
 
             func blockSize(timeSize: Int) -> Int {
                 timecnt * timeSize + timecnt + typecnt * 6 + charcnt + leapcnt * (timeSize + 4) + isstdcnt + isutcnt
@@ -162,9 +169,7 @@ public struct ZoneRules: Sendable, Equatable {
             }
             let h = Header(version: version, isutcnt: counts[0], isstdcnt: counts[1], leapcnt: counts[2],
                            timecnt: counts[3], typecnt: counts[4], charcnt: counts[5])
-            guard h.typecnt >= 1, h.typecnt <= 256, h.charcnt >= 1,
-                  h.isutcnt == 0 || h.isutcnt == h.typecnt, h.isstdcnt == 0 || h.isstdcnt == h.typecnt
-            else { return nil }
+            guard h.typecnt <= 256 else { return nil }
             return h
         }
 
