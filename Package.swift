@@ -7,7 +7,8 @@ import PackageDescription
 //   CJansson, CSQLite   system libraries (Debian: libjansson-dev, libsqlite3-dev)
 //   CCrypto             libcrypto (Debian: libssl-dev), the SHA-256 of attachments
 //   CCarFit             include/carfit.h as a module (the version macros)
-//   CarFitCore          the domain in plain Swift: value types and rules, no I/O, unit-tested directly
+//   CarFitCore          the domain in plain Swift: value types and rules, no I/O (but the time zone files), unit-tested directly
+//   CarFitSystem        POSIX primitives the layers above share: locks, conditions, threads, clocks
 //   CarFitIO            JSON text in and out: jansson parsing, the encoder's buffer, streamed imports
 //   CarFitStore         SQLite through its C API: a small wrapper, the schema and its migrations, stores
 //   CarFitHTTP          a blocking HTTP client on libcurl (CCurl): streamed bodies, bounded waits
@@ -31,11 +32,12 @@ let package = Package(
         // include/carfit.h as a module: the library reads its version from the header's macros.
         .systemLibrary(name: "CCarFit", path: "Sources/CCarFit"),
         .target(name: "CarFitCore"),
-        .target(name: "CarFitIO", dependencies: ["CJansson", "CarFitCore", "CCrypto"]),
+        .target(name: "CarFitSystem"),
+        .target(name: "CarFitIO", dependencies: ["CJansson", "CarFitCore", "CarFitSystem", "CCrypto"]),
         .target(name: "CarFitStore", dependencies: ["CSQLite", "CarFitCore", "CarFitIO"]),
-        .target(name: "CarFitNet", dependencies: ["CarFitCore", "CarFitHTTP"]),
-        .target(name: "CarFitServices", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"]),
-        .target(name: "CarFit", dependencies: ["CCarFit", "CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices"]),
+        .target(name: "CarFitNet", dependencies: ["CarFitCore", "CarFitSystem", "CarFitHTTP"]),
+        .target(name: "CarFitServices", dependencies: ["CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"]),
+        .target(name: "CarFit", dependencies: ["CCarFit", "CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices"]),
         .target(
             name: "CarFitLink",
             exclude: ["exports.map"],
@@ -49,11 +51,6 @@ let package = Package(
                     "-Xlinker", "--version-script=\(exportsMap)",
                     "-Xlinker", "-soname=libcarfit.so.1",
                 ]),
-                // Foundation's static archives need these explicitly when the runtime is static.
-                .linkedLibrary("_FoundationCollections"),
-                .linkedLibrary("_FoundationCShims"),
-                .linkedLibrary("CoreFoundation"),
-                .linkedLibrary("_FoundationICU"),
                 .linkedLibrary("swiftSynchronization"),
                 .linkedLibrary("curl"),
             ]

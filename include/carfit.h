@@ -159,6 +159,13 @@ typedef struct carfit_core carfit_core;
  *                           {"directory": path (the database path + "-attachments"; none
  *                           for ":memory:"), "maxBytes": 1..2^40, the largest file (20 MiB),
  *                           "quotaBytes": 1..2^50, all stored files together (1 GiB)}
+ *            "zoneinfo"     directory of the system's time zone files (TZif, Debian's tzdata)
+ *                           that "timeZone" names a file of; symbolic links inside it
+ *                           are fine ($TZDIR when set, else "/usr/share/zoneinfo"). A path
+ *                           that is not a directory is CARFIT_INVALID, field "zoneinfo";
+ *                           a "timeZone" that is not a valid TZif file under it, or that
+ *                           leaves it (a ".." component, an absolute path, a link out of
+ *                           it) is CARFIT_INVALID, field "timeZone". "UTC" needs no file.
  *          The config is strict, unlike requests: a member not listed here (also inside
  *          sources, http, images, auth and road) is CARFIT_INVALID with its dotted path in field
  *          ("timezone", "sources.vists") and a message naming the nearest known member when
@@ -900,7 +907,12 @@ int carfit_catalog_refresh(carfit_core *core, const char *request, char **respon
  * Takes:   {"category": "Red Wines", "sort": "name"}; category null or missing: all products;
  *          a category matches exactly (one nobody has gives an empty list); sort "name"
  *          (default), "-name", or "none" (import order). Name order ignores case and accents
- *          ("Étienne" among the E's); equal names keep import order.
+ *          ("Étienne" among the E's): names compare by their keys' code points, a key being
+ *          the name's compatibility decomposition (NFKD) without nonspacing marks, case-folded
+ *          (Python's unicodedata and str.casefold for Latin, Greek and Cyrillic letters; Ø, Ł,
+ *          Œ keep their own code points; other characters are their own keys); equal keys by
+ *          the names' code points, then by id (integer ids first, by value); "-name" is the
+ *          exact reverse.
  * Returns: {"categories": [every category, sorted the same way], "products": [{"id", "name",
  *          "category", "imageUrl": url or null, "price"}]}.
  * Errors:  CARFIT_INVALID (sort not one of the three, category not a string).

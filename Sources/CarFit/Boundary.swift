@@ -1,6 +1,8 @@
 import CarFitCore
 import CarFitIO
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The one routine every exported operation goes through: find the operation and the core,
 /// parse the request with jansson, run the operation as its manifest entry says (holding the

@@ -1,8 +1,8 @@
 import CarFitCore
+import CarFitSystem
 import CarFitNet
 import CarFitServices
 import CarFitStore
-import Foundation
 
 /// One open core: its configuration, clock, database, calendar state, session, caches and image
 /// pipeline, its change feed, and the services of each area built on them. Calls on one core
@@ -23,7 +23,7 @@ final class Core: Serializer, @unchecked Sendable {
     let events = EventHub()
     /// Keeps this database's pushes one at a time (with other cores and processes too).
     let pushLock: PushLock
-    private let lock = NSLock()
+    private let lock = Lock()
     private var closed = false
     /// `PRAGMA data_version` when other connections' commits were last looked for.
     private var dataVersion: Int64 = 0
@@ -31,7 +31,7 @@ final class Core: Serializer, @unchecked Sendable {
     init(config: CoreConfig) throws(CarFitError) {
         self.config = config
         clock = try config.clock(hostNow: {
-            Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+            Instant(milliseconds: SystemClock.wallMilliseconds())
         })
         db = try Database(path: config.database)
         pushLock = PushLock(database: config.database)

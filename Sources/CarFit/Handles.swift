@@ -1,8 +1,8 @@
 import CarFitCore
+import CarFitSystem
 import CarFitNet
 import CarFitServices
 import CarFitStore
-import Foundation
 
 /// The opaque `carfit_core *` handles given to hosts. A handle is a number, never an address,
 /// and is never reused, so a call with a closed or made-up handle is reported as `misuse`
@@ -10,7 +10,7 @@ import Foundation
 final class Handles: @unchecked Sendable {
     static let shared = Handles()
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var cores: [UInt: Core] = [:]
     private var nextID: UInt = 1
 

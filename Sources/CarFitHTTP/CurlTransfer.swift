@@ -262,7 +262,7 @@ final class CurlTransfer {
             if elapsedMs + 50 >= UInt64(limits.totalTimeoutMs) {
                 return failure(.timeout, "\(shortURL) did not finish within \(limits.totalTimeoutMs) ms.", status: status)
             }
-            if limits.minBytesPerSecond > 0, status != nil || detail.contains("too slow") {
+            if limits.minBytesPerSecond > 0, status != nil || CurlTransfer.mentions(detail, "too slow") {
                 return failure(.timeout, "\(shortURL) sent fewer than \(limits.minBytesPerSecond) bytes per second for \(lowSpeedSeconds * 1000) ms.",
                                status: status)
             }
@@ -482,6 +482,15 @@ final class CurlTransfer {
     }
 
     /// Monotonic nanoseconds.
+    /// Whether `text` holds `part`, byte for byte (without the standard library's string
+    /// searching, which links its regular-expression machinery into the library).
+    static func mentions(_ text: String, _ part: String) -> Bool {
+        let t = Array(text.utf8), p = Array(part.utf8)
+        guard !p.isEmpty, p.count <= t.count else { return p.isEmpty }
+        for i in 0...(t.count - p.count) where t[i..<(i + p.count)].elementsEqual(p) { return true }
+        return false
+    }
+
     static func now() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)

@@ -62,11 +62,7 @@ public struct HTTPRequest: Sendable, Equatable {
         HTTPRequest(method: .post, url: url, headers: [HTTPHeader("Content-Type", "application/json")] + headers, body: body)
     }
 
-    /// Whether the URL names the http or https scheme (any case) and holds no blank or control
-    /// byte; libcurl checks the rest.
-    var hasHTTPURL: Bool {
-        let bytes = Array(url.utf8.prefix(8)).map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
-        let scheme = bytes.starts(with: Array("http://".utf8)) || bytes.starts(with: Array("https://".utf8))
-        return scheme && !url.utf8.contains { $0 <= 0x20 || $0 == 0x7F }
-    }
+    /// Whether libcurl's URL parser reads the URL as http or https (any case) with a host, and it
+    /// holds no blank or control byte.
+    var hasHTTPURL: Bool { CurlURL.isHTTP(url) }
 }

@@ -1,5 +1,5 @@
 import CarFitCore
-import Foundation
+import CarFitSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +16,7 @@ import Glibc
 /// Thread-safe: the index is guarded by a lock; file contents are read outside it.
 final class DiskCache: @unchecked Sendable {
     let directory: String
-    private let lock = NSLock()
+    private let lock = Lock()
     private var index: LRUCache<String, Void>
 
     /// Opens `directory` (created with its parents if absent) and indexes the images in it,
@@ -25,14 +25,11 @@ final class DiskCache: @unchecked Sendable {
     init(directory: String, limit: Int64) throws(ImageDirectoryError) {
         self.directory = directory
         index = LRUCache(limit: limit)
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
+        if let failure = Files.makeDirectories(directory) {
             throw ImageDirectoryError(path: directory,
-                message: "Cannot create the image directory \"\(directory.prefix(200))\": \(error.localizedDescription)")
+                message: "Cannot create the image directory \"\(directory.prefix(200))\": \(failure)")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
+        guard Files.isDirectory(directory),
               access(directory, R_OK | W_OK | X_OK) == 0 else {
             throw ImageDirectoryError(path: directory,
                 message: "The image directory \"\(directory.prefix(200))\" is not a writable directory.")
@@ -42,7 +39,7 @@ final class DiskCache: @unchecked Sendable {
 
     /// Indexes the directory's image files, least recently used (oldest modification) first.
     private func rebuild() {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = Files.names(in: directory)
         var files: [(name: String, size: Int64, seconds: Int, nanoseconds: Int)] = []
         for name in names where DiskCache.isImageFileName(name) {
             var info = stat()
@@ -75,7 +72,7 @@ final class DiskCache: @unchecked Sendable {
         let known = index.value(for: name) != nil
         lock.unlock()
         guard known else { return nil }
-        guard let data = FileManager.default.contents(atPath: path(name)) else {
+        guard let data = Files.read(path(name)) else {
             // Removed behind our back (another core sharing the directory, or by hand).
             lock.lock()
             index.remove(name)
@@ -83,7 +80,7 @@ final class DiskCache: @unchecked Sendable {
             return nil
         }
         utimensat(AT_FDCWD, path(name), nil, 0)  // now: the order survives reopening
-        return [UInt8](data)
+        return data
     }
 
     /// Stores `bytes` for `url`, evicting the least recently used files to stay within the
@@ -92,8 +89,9 @@ final class DiskCache: @unchecked Sendable {
     func write(_ url: String, _ bytes: [UInt8]) {
         guard Int64(bytes.count) <= index.limit else { return }
         let name = ImageRequest.fileName(for: url)
-        let temporary = path(name + "." + UUID().uuidString + ".tmp")
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
+        var random = KernelRandom()
+        let temporary = path(name + "." + UUIDv4.make(using: &random) + ".tmp")
+        guard Files.create(temporary, bytes) else {
             unlink(temporary)
             return
         }

@@ -1,5 +1,8 @@
 import CarFitCore
-import Foundation
+import CarFitSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A core's image pipeline: a memory LRU and a disk LRU in front of HTTP, with identical
 /// concurrent loads coalesced into one and a background prefetch queue (the behaviour of Nuke,
@@ -21,7 +24,7 @@ public final class ImagePipeline: @unchecked Sendable {
 
     /// One load in progress; every caller asking for its URL meanwhile waits for it.
     private final class Flight: @unchecked Sendable {
-        let done = DispatchGroup()
+        let done = WaitGroup()
         var result: Result<Image, ImageLoadError>?  // set under the pipeline's lock, before `done` leaves
         init() { done.enter() }
     }
@@ -36,7 +39,7 @@ public final class ImagePipeline: @unchecked Sendable {
     private let ownedDirectory: String?
     private let concurrency: Int
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var memory: LRUCache<String, Image>
     private var flights: [String: Flight] = [:]
     private var queue = PrefetchQueue()
@@ -45,8 +48,8 @@ public final class ImagePipeline: @unchecked Sendable {
     private var counters = Counters()
     private var closed = false
     /// Background workers, and foreground loads in progress: `close` waits for both.
-    private let background = DispatchGroup()
-    private let foreground = DispatchGroup()
+    private let background = WaitGroup()
+    private let foreground = WaitGroup()
     /// Told of each prefetch that ended: its URL and whether the image loaded. Set once, before
     /// the first prefetch; called on the worker that loaded it, holding no lock.
     public var onPrefetched: (@Sendable (_ url: String, _ loaded: Bool) -> Void)?
@@ -64,7 +67,7 @@ public final class ImagePipeline: @unchecked Sendable {
         do {
             disk = try DiskCache(directory: directory, limit: config.diskBytes)
         } catch {
-            if let ownedDirectory { try? FileManager.default.removeItem(atPath: ownedDirectory) }
+            if let ownedDirectory { Files.removeTree(ownedDirectory) }
             throw error
         }
         memory = LRUCache(limit: config.memoryBytes)
@@ -75,7 +78,7 @@ public final class ImagePipeline: @unchecked Sendable {
     deinit { close() }
 
     static func makeTemporaryDirectory() throws(ImageDirectoryError) -> String {
-        var base = NSTemporaryDirectory()
+        var base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp/"
         if base.isEmpty { base = "/tmp/" }
         if !base.hasSuffix("/") { base += "/" }
         var template = Array((base + "carfit-images-XXXXXX").utf8CString)
@@ -223,7 +226,11 @@ public final class ImagePipeline: @unchecked Sendable {
         while !closed && workers < concurrency && workers - prefetching < queue.count {
             workers += 1
             background.enter()
-            Thread.detachNewThread { [self] in work() }
+            guard JoinableThread.detach(name: "carfit-images", { [self] in work() }) else {
+                workers -= 1
+                background.leave()
+                return
+            }
         }
     }
 
@@ -288,8 +295,8 @@ public final class ImagePipeline: @unchecked Sendable {
         lock.unlock()
         // A transfer may start just after a cancel; cancelling again until all are done
         // bounds the wait by the poll interval rather than the network timeout.
-        repeat { http.cancelAll() } while background.wait(timeout: .now() + .milliseconds(50)) == .timedOut
-        repeat { http.cancelAll() } while foreground.wait(timeout: .now() + .milliseconds(50)) == .timedOut
-        if let ownedDirectory { try? FileManager.default.removeItem(atPath: ownedDirectory) }
+        repeat { http.cancelAll() } while !background.wait(milliseconds: 50)
+        repeat { http.cancelAll() } while !foreground.wait(milliseconds: 50)
+        if let ownedDirectory { Files.removeTree(ownedDirectory) }
     }
 }

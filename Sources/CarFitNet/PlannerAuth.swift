@@ -1,6 +1,6 @@
 import CarFitCore
 import CarFitHTTP
-import Foundation
+import CarFitSystem
 
 /// The planner's credentials, held in memory only (never stored, logged or shown in an error or
 /// event), and the one rule for which requests carry them: a request to a configured source
@@ -50,7 +50,7 @@ public final class PlannerAuth: @unchecked Sendable {
     /// The origins whose source requests carry the token.
     public let origins: Set<HTTPOrigin>
     private let clock: Clock?
-    private let lock = NSLock()
+    private let lock = Lock()
     private var state = State()
     private var handler: (@Sendable (_ source: String, _ httpStatus: Int) -> Void)?
 

@@ -51,7 +51,7 @@ public struct AttachmentsService {
             throw CarFitError.invalid("attachments.directory",
                                       "An in-memory core has no place for attachments: set attachments.directory when opening the core.")
         }
-        var random = SystemRandomNumberGenerator()
+        var random = KernelRandom()
         let id = UUIDv4.make(using: &random)
         let staged: StagedAttachment
         if let text {

@@ -1,5 +1,5 @@
 import CarFitCore
-import Foundation
+import CarFitSystem
 
 /// The change feed of one core: the last `capacity` events, numbered from 1, and the long-poll
 /// that hands them to hosts (`carfit_events_wait`).
@@ -7,7 +7,7 @@ import Foundation
 /// Anything may publish, from any thread: the database's commits (holding the core's lock), a
 /// long import's progress, the image pipeline's workers. Waiters never take the core's lock,
 /// so other calls proceed while they wait, and any number may wait at once. While at least one
-/// waits, one of them looks every `pollInterval` for commits by other connections on the same
+/// waits, one of them looks every `pollIntervalNs` for commits by other connections on the same
 /// database file (`externalCheck`); with no waiter nothing is polled. `close` wakes every
 /// waiter, which then answers `misuse`.
 public final class EventHub: @unchecked Sendable {
@@ -16,15 +16,15 @@ public final class EventHub: @unchecked Sendable {
     /// Events handed out by one wait at most.
     public static let batch = 256
     /// How often a waiter looks for other connections' commits.
-    public static let pollInterval: TimeInterval = 0.2
+    public static let pollIntervalNs: Int64 = 200_000_000
 
     /// Guards everything below; signalled on every publish and on close.
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var ring: [Event?] = Array(repeating: nil, count: EventHub.capacity)
     /// The seq of the newest event (0: none yet).
     private var last: Int64 = 0
     private var closed = false
-    private var lastPoll: Date?
+    private var lastPoll: Int64?
     private var polling = false
     /// Whether another connection committed since the last look: nil when it could not look now.
     private var externalCheck: (@Sendable () -> Bool?)?
@@ -74,15 +74,15 @@ public final class EventHub: @unchecked Sendable {
     /// older than the kept events, or newer than the newest (a feed of an earlier core), gets
     /// a first `gap` event. A closed core, or one closed while waiting, is `misuse`.
     public func wait(after: Int64, timeoutMs: Int) throws(CarFitError) -> JSON {
-        let deadline = Date(timeIntervalSinceNow: Double(timeoutMs) / 1000)
+        let deadline = SystemClock.monotonicNs() + Int64(max(0, timeoutMs)) * 1_000_000
         condition.lock()
         defer { condition.unlock() }
         while true {
             guard !closed else { throw CarFitError(.misuse, "The core was closed.") }
             if after != last { return collect(after: after) }
-            let now = Date()
+            let now = SystemClock.monotonicNs()
             guard now < deadline else { return .obj(["events": [], "last": .int(last)]) }
-            if let check = externalCheck, !polling, lastPoll.map({ now.timeIntervalSince($0) >= EventHub.pollInterval }) ?? true {
+            if let check = externalCheck, !polling, lastPoll.map({ now - $0 >= EventHub.pollIntervalNs }) ?? true {
                 polling = true
                 lastPoll = now
                 condition.unlock()
@@ -92,8 +92,8 @@ public final class EventHub: @unchecked Sendable {
                 if committed == true { append(.changed(areas: Event.allAreas, external: true)) }
                 continue
             }
-            let nextPoll = (lastPoll ?? now).addingTimeInterval(EventHub.pollInterval)
-            _ = condition.wait(until: externalCheck == nil ? deadline : min(deadline, nextPoll))
+            let nextPoll = (lastPoll ?? now) + EventHub.pollIntervalNs
+            condition.wait(untilMonotonicNs: externalCheck == nil ? deadline : min(deadline, nextPoll))
         }
     }
 

@@ -1,9 +1,9 @@
 import CarFitCore
+import CarFitSystem
 import CarFitHTTP
 import CarFitIO
 import CarFitNet
 import CarFitStore
-import Foundation
 
 /// The patterns, carousel and images use-cases: the pattern pool in the database, the feed
 /// drawn from it, and the image pipeline (which guards itself: these need not hold the core).
@@ -49,7 +49,7 @@ public struct ImagesService {
         let count = Int(try request.int("count", in: 1...100) ?? 10)
         let answers = PatternAnswers(count: count)
         let workers = min(max(concurrency, 1), count)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        JoinableThread.concurrentPerform(iterations: workers, name: "carfit-patterns") { _ in
             while let _ = answers.next() {
                 answers.add(ImagesService.fetchPatterns(url, http: http))
             }

@@ -47,7 +47,7 @@ public struct LocationService {
             let lastStored = state.lastStored
             let stored = TrailRule.stores(report, after: lastStored, config: config)
             if stored {
-                var random = SystemRandomNumberGenerator()
+                var random = KernelRandom()
                 try store.append(LocationStore.Point(id: UUIDv4.make(using: &random), report: report))
                 state.lastStored = TrailRule.Point(latitude: report.latitude, longitude: report.longitude, at: report.at)
             }
@@ -117,7 +117,7 @@ public struct LocationService {
     static func startOnArrival(_ key: VisitKey, at: Instant, visits: VisitsService) throws(CarFitError) {
         guard let visit = try visits.visits.visit(key), visit.visitId != nil else { return }
         var overlay = try visits.sync.overlay(key)
-        var random = SystemRandomNumberGenerator()
+        var random = KernelRandom()
         let change: LocalChange
         do throws(CarFitError) {
             change = try overlay.record(.inProgress, at: at, mutationId: UUIDv4.make(using: &random), reason: nil,

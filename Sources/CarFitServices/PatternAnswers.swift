@@ -1,10 +1,10 @@
 import CarFitCore
-import Foundation
+import CarFitSystem
 
 /// The answers of a patterns refresh's parallel requests: hands out request numbers until
 /// `count` are taken and collects each one's patterns or failure, under a lock.
 final class PatternAnswers: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private let count: Int
     private var taken = 0
     private var patterns: [Pattern] = []

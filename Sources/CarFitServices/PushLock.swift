@@ -1,5 +1,8 @@
 import CarFitCore
-import Foundation
+import CarFitSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Keeps pushes of one database one at a time, across the threads of a core, the cores of a
 /// process and the processes of a machine, so no outbox entry is ever in two requests at once.
@@ -11,7 +14,7 @@ import Foundation
 /// database is the core's own: the core's mutex is enough.
 public final class PushLock: @unchecked Sendable {
     private let path: String?
-    private let mutex = NSLock()
+    private let mutex = Lock()
 
     /// The lock of the database at `database` (`:memory:` or empty: in memory).
     public init(database: String) {
@@ -46,8 +49,8 @@ public final class PushLock: @unchecked Sendable {
     /// Takes the lock, waiting at most `waitMs` (0: not at all); nil when another push holds it
     /// that long. A lock file that cannot be opened is `storage`.
     public func acquire(waitMs: Int) throws(CarFitError) -> Held? {
-        let deadline = Date(timeIntervalSinceNow: Double(max(0, waitMs)) / 1000)
-        guard waitMs > 0 ? mutex.lock(before: deadline) : mutex.try() else { return nil }
+        let deadline = SystemClock.monotonicNs() + Int64(max(0, waitMs)) * 1_000_000
+        guard waitMs > 0 ? mutex.lock(beforeMonotonicNs: deadline) : mutex.try() else { return nil }
         guard let path else { return Held(owner: self, fd: -1) }
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
@@ -56,7 +59,7 @@ public final class PushLock: @unchecked Sendable {
             throw CarFitError(.storage, "The push's lock file \(path.suffix(200)) cannot be opened: \(reason).")
         }
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
+            guard errno == EWOULDBLOCK || errno == EINTR, SystemClock.monotonicNs() < deadline else {
                 _ = Glibc.close(fd)
                 mutex.unlock()
                 return nil

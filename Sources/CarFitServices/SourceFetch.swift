@@ -144,8 +144,17 @@ enum SourceFetch {
 
     /// An HTML content type, or a body whose first non-blank character opens a tag.
     static func looksLikeHTML(_ body: FileReader, contentType: String?) throws(CarFitError) -> Bool {
-        if let type = contentType?.lowercased(), type.contains("text/html") || type.contains("xhtml") { return true }
+        if let type = contentType?.lowercased(), holds(type, "text/html") || holds(type, "xhtml") { return true }
         let first = try body.firstByte { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
         return first == UInt8(ascii: "<")
+    }
+
+    /// Whether `text` holds `part` (bytes compared; the standard library's substring search
+    /// would link the whole string-processing module in for this one use).
+    static func holds(_ text: String, _ part: String) -> Bool {
+        let t = Array(text.utf8), p = Array(part.utf8)
+        guard !p.isEmpty, p.count <= t.count else { return p.isEmpty }
+        for i in 0...(t.count - p.count) where t[i..<(i + p.count)].elementsEqual(p) { return true }
+        return false
     }
 }

@@ -143,7 +143,7 @@ public struct SyncService {
                 if error.status == .unauthorized {
                     state.refused(at: clock.now, error: error)
                 } else {
-                    var random = SystemRandomNumberGenerator()
+                    var random = KernelRandom()
                     state.failed(at: clock.now, error: error, random: &random)
                 }
                 try sync.save(state)

@@ -49,7 +49,7 @@ public struct VisitsService {
                                   field: "key")
             }
             var overlay = try sync.overlay(key)
-            var random = SystemRandomNumberGenerator()
+            var random = KernelRandom()
             let change = try overlay.record(target, at: now, mutationId: UUIDv4.make(using: &random),
                                             reason: reason, snapshotState: visit.state, snapshotTimeUsed: visit.timeUsed)
             try sync.append(change, for: key)

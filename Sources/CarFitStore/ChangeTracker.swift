@@ -1,5 +1,7 @@
 import CSQLite
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Collects the tables a connection's transaction writes, through SQLite's hooks, and hands
 /// them to `observer` once the transaction has committed: the source of the change feed's

@@ -1,6 +1,8 @@
 import CSQLite
 import CarFitCore
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Why the database failed, told so that a user can act on it: which file, and whether its
 /// directory is missing, permission is lacking, the file or its disk is read-only, it is not a
@@ -78,13 +80,12 @@ struct StorageFailure {
         if systemError == EROFS { return .readOnlyFileSystem }
         if systemError == EISDIR { return .isDirectory }
         let directory = StorageFailure.directory(of: path)
-        var isDirectory: ObjCBool = false
-        let manager = FileManager.default
-        if !manager.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+        var st = stat()
+        if stat(directory, &st) != 0 || (st.st_mode & S_IFMT) != S_IFDIR {
             return .missingDirectory(directory)
         }
-        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { return .isDirectory }
+        if stat(path, &st) == 0 {
+            if (st.st_mode & S_IFMT) == S_IFDIR { return .isDirectory }
             if access(path, R_OK) != 0 { return errno == EROFS ? .readOnlyFileSystem : .noPermission }
             if access(path, W_OK) != 0 { return errno == EROFS ? .readOnlyFileSystem : .readOnlyFile }
             // The file is fine; SQLite also creates its journal files beside it.
@@ -162,8 +163,10 @@ struct StorageFailure {
 
     /// A message of SQLite or the system without its final full stop, starting in lower case.
     static func sentence(_ text: String) -> String {
-        var t = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var t = Substring(text)
+        while let c = t.first, c.isWhitespace { t.removeFirst() }
+        while let c = t.last, c.isWhitespace { t.removeLast() }
         while t.hasSuffix(".") { t.removeLast() }
-        return t
+        return String(t)
     }
 }

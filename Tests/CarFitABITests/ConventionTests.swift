@@ -55,6 +55,11 @@ final class ConventionTests: ABITestCase {
         let cases: [(String, Int32, String?)] = [
             (#"{"timeZone": "Mars/Olympus"}"#, 2, "timeZone"),
             (#"{"timeZone": 5}"#, 2, "timeZone"),
+            (#"{"timeZone": "../../../etc/passwd"}"#, 2, "timeZone"),
+            (#"{"timeZone": "/usr/share/zoneinfo/Europe/Paris"}"#, 2, "timeZone"),
+            (#"{"timeZone": "Europe", "zoneinfo": "/usr/share/zoneinfo"}"#, 2, "timeZone"),
+            (#"{"zoneinfo": "/nonexistent-zoneinfo"}"#, 2, "zoneinfo"),
+            (#"{"zoneinfo": "/etc/passwd", "timeZone": "UTC"}"#, 2, "zoneinfo"),
             (#"{"now": "2020-02-30T00:00:00Z"}"#, 2, "now"),
             (#"{"hour24": "yes"}"#, 2, "hour24"),
             (#"{"firstWeekday": "friday"}"#, 2, "firstWeekday"),

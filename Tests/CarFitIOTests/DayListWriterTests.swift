@@ -150,7 +150,7 @@ final class DayListWriterTests: XCTestCase {
         for date in dates {
             let range = clock.dayRange(for: date)
             var edges = [range.lowerBound, range.upperBound - 1, range.lowerBound + 3_600_000, range.upperBound - 3_600_000]
-            if let next = clock.zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: Double(range.lowerBound / 1000))),
+            if let next = TimeZone(identifier: clock.zoneName)?.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: Double(range.lowerBound / 1000))),
                next.timeIntervalSince1970 * 1000 < Double(range.upperBound) {
                 let t = Int64(next.timeIntervalSince1970) * 1000
                 edges += [t - 1001, t - 1, t, t + 999]
@@ -335,7 +335,7 @@ final class DayListWriterTests: XCTestCase {
                 // Every millisecond edge around each transition in the range.
                 var at = Date(timeIntervalSince1970: Double(range.lowerBound / 1000))
                 var transitions = 0
-                while let next = clock.zone.nextDaylightSavingTimeTransition(after: at),
+                while let next = TimeZone(identifier: clock.zoneName)?.nextDaylightSavingTimeTransition(after: at),
                       next.timeIntervalSince1970 * 1000 < Double(range.upperBound), transitions < 4 {
                     let t = Int64(next.timeIntervalSince1970) * 1000
                     instants += [-2000, -1001, -1000, -999, -1, 0, 1, 999, 1000, 1001].map { t + $0 }

@@ -8,7 +8,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ROOT / "Sources"
 
 # The platform's modules each layer may use besides the project's own.
-PLATFORM = {"Foundation", "Glibc", "Darwin"}
+PLATFORM = {"Glibc", "Darwin"}
 
 # Target -> the modules it may import (and the targets it may depend on).
 ALLOWED = {
@@ -18,12 +18,13 @@ ALLOWED = {
     "CCurl": set(),
     "CCrypto": set(),
     "CarFitHTTP": {"CCurl", "Synchronization"} | PLATFORM,
-    "CarFitCore": {"Foundation"},
-    "CarFitIO": {"CarFitCore", "CJansson", "CCrypto"} | PLATFORM,
+    "CarFitCore": {"Glibc", "Darwin"},
+    "CarFitSystem": {"Synchronization"} | PLATFORM,
+    "CarFitIO": {"CarFitCore", "CarFitSystem", "CJansson", "CCrypto"} | PLATFORM,
     "CarFitStore": {"CarFitCore", "CarFitIO", "CSQLite"} | PLATFORM,
-    "CarFitNet": {"CarFitCore", "CarFitHTTP"} | PLATFORM,
-    "CarFitServices": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"} | PLATFORM,
-    "CarFit": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices", "CCarFit"} | PLATFORM,
+    "CarFitNet": {"CarFitCore", "CarFitSystem", "CarFitHTTP"} | PLATFORM,
+    "CarFitServices": {"CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"} | PLATFORM,
+    "CarFit": {"CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices", "CCarFit"} | PLATFORM,
     "CarFitLink": set(),
 }
 
@@ -72,7 +73,23 @@ def test_source_imports_follow_the_layers():
 
 
 def test_the_domain_imports_no_project_module():
-    assert set(imports("CarFitCore")) <= {"Foundation"}
+    assert set(imports("CarFitCore")) <= {"Glibc", "Darwin"}
+
+
+FOUNDATION = {"Foundation", "FoundationEssentials", "FoundationInternationalization", "FoundationNetworking",
+              "FoundationXML", "CoreFoundation", "_FoundationCollections", "_FoundationCShims", "_FoundationICU"}
+
+
+def test_no_module_imports_foundation():
+    """The library links neither Foundation nor ICU: no source imports any Foundation module and
+    the link settings name none of its libraries."""
+    for target in ALLOWED:
+        if (SOURCES / target).is_dir():
+            used = FOUNDATION & set(imports(target))
+            assert not used, f"{target} imports {sorted(used)}"
+    manifest = (ROOT / "Package.swift").read_text()
+    for name in FOUNDATION | {"icu", "ICU"}:
+        assert f'linkedLibrary("{name}' not in manifest, name
 
 
 def test_the_check_catches_a_forbidden_import(tmp_path):

@@ -71,6 +71,51 @@ def test_needs_only_system_libraries():
     assert str(toolchain_root()) not in ldd
 
 
+# Size budget of the installed (stripped) library.
+MAX_STRIPPED_BYTES = 10 * 1024 * 1024
+
+# What Foundation, CoreFoundation and ICU leave in a symbol table: Swift symbols of the
+# Foundation modules (mangled module names), CoreFoundation's C functions, ICU's versioned
+# functions and its data.
+FORBIDDEN_SYMBOL = re.compile(
+    r"\d+(?:Foundation|FoundationEssentials|FoundationInternationalization|FoundationNetworking|"
+    r"FoundationXML|_FoundationCollections|_FoundationCShims|_FoundationICU|CoreFoundation)\w"
+    r"|^_?_?CF[A-Z]\w+|^_?_?NS[A-Z][a-z]\w*Create"
+    r"|^icudt\d+|^_?u(?:cal|col|brk|loc|norm2?|str|trans|dat|num|enum|res|data|char|set|text|tz)_\w+_\d{2}$"
+    r"|^_?u_\w+_\d{2}$")
+
+
+def all_symbols():
+    out = run("nm", str(LIBRARY))
+    return [line.split()[-1] for line in out.splitlines() if line.split()]
+
+
+def test_links_neither_foundation_nor_icu():
+    symbols = all_symbols()
+    assert len(symbols) > 1000, "nm listed too few symbols: is the library stripped?"
+    found = sorted({s for s in symbols if FORBIDDEN_SYMBOL.search(s)})
+    assert not found, f"Foundation, CoreFoundation or ICU symbols in the library: {found[:20]}"
+    ldd = run("ldd", str(LIBRARY))
+    assert not re.search(r"libicu|libFoundation|libCoreFoundation|lib_Foundation", ldd), ldd
+
+
+def test_the_symbol_check_catches_foundation_and_icu():
+    for name in ["$s10Foundation4DateV", "$s20FoundationEssentials8CalendarV", "CFStringCreateWithBytes",
+                 "icudt76_dat", "ucal_open_76", "u_strToUpper_76", "$s14_FoundationICU4xyzV"]:
+        assert FORBIDDEN_SYMBOL.search(name), name
+    for name in ["$sSiySiBi64_cfC", "$ss25_foundationSwiftValueType", "carfit_open", "$s10CarFitCore5ClockV",
+                 "u_sess", "_ZL19_swift_stdlib_words"]:
+        assert not FORBIDDEN_SYMBOL.search(name), name
+
+
+def test_stripped_library_fits_its_budget(tmp_path):
+    """The library as make install leaves it (strip --strip-unneeded) is at most 10 MiB."""
+    stripped = tmp_path / "libcarfit.so"
+    run(os.environ.get("STRIP", "strip"), "--strip-unneeded", "-o", str(stripped), str(LIBRARY))
+    size = stripped.stat().st_size
+    assert size <= MAX_STRIPPED_BYTES, f"stripped libcarfit.so is {size} bytes, over {MAX_STRIPPED_BYTES}"
+
+
 LOAD_AND_CALL = """
 import ctypes, json, sys
 lib = ctypes.CDLL(sys.argv[1])

@@ -1,6 +1,8 @@
 import CCarFit
 import CarFitCore
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // The lifecycle and utility functions of include/carfit.h.
 
@@ -26,9 +28,12 @@ private enum StaticStrings {
     do throws(CarFitError) {
         guard let core else { throw CarFitError(.misuse, "The core out-parameter is NULL.", field: "core") }
         let request = try Boundary.parse(try Boundary.requestBytes(config, limit: Int.max), what: "config")
-        let process = ProcessInfo.processInfo
-        let config = try CoreConfig(request, localeHour24: Clock.localeUses24Hour(environment: process.environment),
-                                    processors: process.activeProcessorCount)
+        var environment: [String: String] = [:]
+        for key in ["LC_ALL", "LC_TIME", "LANG"] {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        let config = try CoreConfig(request, localeHour24: Clock.localeUses24Hour(environment: environment),
+                                    processors: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         let opened = try Core(config: config)
         core.pointee = Handles.shared.register(opened)
         result = .success(.obj(["version": .string(carfitVersion), "database": .string(opened.config.database)]))

@@ -2584,7 +2584,7 @@ let carfitSchemaText: StaticString = #"""
           "string",
           "null"
         ],
-        "description": "IANA zone of local days and times (\"UTC\")."
+        "description": "A zone name: a TZif file under zoneinfo (\"UTC\", the default, needs none)."
       },
       "hour24": {
         "type": [
@@ -2758,6 +2758,13 @@ let carfitSchemaText: StaticString = #"""
         ],
         "minimum": 0,
         "maximum": 64
+      },
+      "zoneinfo": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The directory of TZif files timeZone names a file of ($TZDIR when set, else \"/usr/share/zoneinfo\")."
       },
       "attachments": {
         "type": [

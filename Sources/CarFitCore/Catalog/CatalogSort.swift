@@ -12,22 +12,31 @@ public enum CatalogSort: String, Sendable, CaseIterable {
         return sort
     }
 
-    /// `products` must be in import order; the name orders ignore case and accents, and
-    /// products with equal names keep import order in both directions.
+    /// The name orders ignore case and accents (`SortKey`): by key, then by the name's code
+    /// points, then by id (integer ids by value, before string ids by code points); `-name` is
+    /// the exact reverse.
     public func apply(_ products: [Product]) -> [Product] {
         switch self {
         case .none:
             return products
         case .name, .nameDescending:
-            let keyed = products.enumerated().map { (index: $0.offset, key: SortKey.fold($0.element.name), product: $0.element) }
+            let keyed = products.enumerated().map {
+                (index: $0.offset, key: SortKey.key($0.element.name), name: SortKey.scalars($0.element.name), product: $0.element)
+            }
             let descending = self == .nameDescending
             return keyed.sorted { a, b in
-                if a.key != b.key { return descending ? a.key > b.key : a.key < b.key }
-                if a.product.name != b.product.name {
-                    return descending ? a.product.name > b.product.name : a.product.name < b.product.name
-                }
-                return a.index < b.index
+                var order = SortKey.compare(a.key, b.key)
+                if order == 0 { order = SortKey.compare(a.name, b.name) }
+                if order == 0 { order = CatalogSort.compare(a.product.id, b.product.id) }
+                if order == 0 { order = a.index < b.index ? -1 : (a.index > b.index ? 1 : 0) }
+                return descending ? order > 0 : order < 0
             }.map(\.product)
         }
+    }
+
+    static func compare(_ a: ProductID, _ b: ProductID) -> Int {
+        if a.isInteger != b.isInteger { return a.isInteger ? -1 : 1 }
+        if a.isInteger, let x = Int64(a.key), let y = Int64(b.key) { return x < y ? -1 : (x > y ? 1 : 0) }
+        return SortKey.compare(SortKey.scalars(a.key), SortKey.scalars(b.key))
     }
 }

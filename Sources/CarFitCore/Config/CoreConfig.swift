@@ -1,5 +1,3 @@
-import Foundation
-
 /// The validated `carfit_open` configuration. Every field is checked when the core opens, also
 /// the ones only later features read, so a bad value is reported at once with its field; a
 /// member the library does not know (`ConfigMembers`) is refused, so a typo is never silently
@@ -75,6 +73,10 @@ public struct CoreConfig: Sendable {
     public var database = ":memory:"
     public var now: Instant?
     public var timeZone = "UTC"
+    /// The directory of TZif files `timeZone` names one of: `$TZDIR`, else `/usr/share/zoneinfo`.
+    public var zoneinfo = ZoneInfo.defaultDirectory
+    /// The rules of `timeZone`, read from `zoneinfo` when the config is read.
+    public var zone = ZoneRules.utc
     public var hour24: Bool
     public var firstWeekday = Weekday.monday
     public var sources = Sources()
@@ -120,11 +122,16 @@ public struct CoreConfig: Sendable {
             }
             now = instant
         }
-        if let zone = try f.string("timeZone") {
-            guard Clock.zone(named: zone) != nil else {
-                throw .invalid("timeZone", "timeZone \"\(zone)\" is not a known IANA time zone.")
+        if let dir = try f.string("zoneinfo") {
+            guard ZoneInfo.isDirectory(dir) else { throw .invalid("zoneinfo", "zoneinfo must name a directory of time zone files.") }
+            zoneinfo = dir
+        }
+        if let name = try f.string("timeZone") {
+            guard let rules = ZoneInfo.rules(named: name, in: zoneinfo) else {
+                throw .invalid("timeZone", "timeZone \"\(NearestName.printable(name))\" is not a time zone file under \(zoneinfo).")
             }
-            timeZone = zone
+            timeZone = name
+            zone = rules
         }
         if let h = try f.bool("hour24") { hour24 = h }
         if let w = try f.string("firstWeekday") {
@@ -183,8 +190,7 @@ public struct CoreConfig: Sendable {
     /// An absolute http or https URL, or nil when absent.
     static func url(_ f: Fields, _ key: String) throws(CarFitError) -> String? {
         guard let text = try f.string(key) else { return nil }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
+        guard HTTPURL.isValid(text) else {
             throw .invalid(f.path(key), "\(f.path(key)) must be an http or https URL.")
         }
         return text
@@ -207,6 +213,6 @@ public struct CoreConfig: Sendable {
 
     /// The clock of this config: `now` if set, else `hostNow`, the host's clock.
     public func clock(hostNow: @escaping @Sendable () -> Instant) throws(CarFitError) -> Clock {
-        try Clock(zoneName: timeZone, fixedNow: now, hour24: hour24, hostNow: hostNow)
+        Clock(zone: zone, zoneName: timeZone, fixedNow: now, hour24: hour24, hostNow: hostNow)
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// E-mail addresses of the shape `local@domain.tld`, ASCII, stored lower-case.
 public enum EmailAddress {
     public static let maxLength = 254

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A member of the wine club's staff, as stored.
 public struct Employee: Sendable, Equatable {
     public var id: Int64
@@ -31,12 +29,13 @@ public struct Employee: Sendable, Equatable {
         ])
     }
 
-    /// The list's order: last name, then first name, ignoring case and accents; then id.
+    /// The list's order: last name, then first name, ignoring case and accents (`SortKey`: by
+    /// key, then by code points); then id.
     public static func listOrder(_ a: Employee, _ b: Employee) -> Bool {
-        let (la, lb) = (SortKey.fold(a.lastName), SortKey.fold(b.lastName))
-        if la != lb { return la < lb }
-        let (fa, fb) = (SortKey.fold(a.firstName), SortKey.fold(b.firstName))
-        if fa != fb { return fa < fb }
+        let byLast = SortKey.compare(a.lastName, b.lastName)
+        if byLast != 0 { return byLast < 0 }
+        let byFirst = SortKey.compare(a.firstName, b.firstName)
+        if byFirst != 0 { return byFirst < 0 }
         return a.id < b.id
     }
 }

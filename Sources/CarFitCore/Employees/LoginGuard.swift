@@ -1,5 +1,3 @@
-import Foundation
-
 /// The lock-out rule of the login screen. After `maxFailures` wrong PINs in a row, every login
 /// is refused for `lockMilliseconds` of the core's clock; refusals during a lock neither count
 /// nor extend it; a successful login clears the count. Lives in the database.

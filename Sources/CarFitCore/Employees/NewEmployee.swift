@@ -1,5 +1,3 @@
-import Foundation
-
 /// A validated `employees.create` request: everything but the id the database assigns.
 public struct NewEmployee: Sendable, Equatable {
     public var pin: String

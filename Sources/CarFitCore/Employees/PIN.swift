@@ -1,5 +1,3 @@
-import Foundation
-
 /// PINs: 4 to 12 ASCII digits, given as a string.
 public enum PIN {
     public static let lengths = 4...12

@@ -1,5 +1,3 @@
-import Foundation
-
 /// First and last names: required, trimmed, non-empty.
 public enum PersonName {
     public static let maxLength = 100

@@ -1,5 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Reports how many bytes of a long operation are done, for hosts that show a progress bar: only
-/// for operations over `threshold` bytes, at most once per `interval`, and always a last report
+/// for operations over `threshold` bytes, at most once per `intervalNs`, and always a last report
 /// with `done == total` when the operation finishes. Used by one thread at a time (the one
 /// running the operation); `sink` receives `(done, total)`, `total` nil while it is not known.
 ///
@@ -9,8 +13,8 @@
 public final class ProgressReporter {
     /// Operations of at most this many bytes report nothing (1 MiB).
     public static let threshold: Int64 = 1 << 20
-    /// The shortest time between two reports.
-    public static let interval: Duration = .milliseconds(100)
+    /// The shortest time between two reports, in nanoseconds (100 ms).
+    public static let intervalNs: Int64 = 100_000_000
 
     /// The bytes of the whole operation; nil while they are not known.
     public private(set) var total: Int64?
@@ -18,8 +22,8 @@ public final class ProgressReporter {
     /// `total` unless `expect` said otherwise.
     private var size: Int64?
     private let sink: (Int64, Int64?) -> Void
-    private let clock = ContinuousClock()
-    private var lastReport: ContinuousClock.Instant?
+    /// When the last report was made, in nanoseconds of the monotonic clock.
+    private var lastReport: Int64?
     private var reported = false
     private var finished = false
 
@@ -51,12 +55,12 @@ public final class ProgressReporter {
         return done > ProgressReporter.threshold
     }
 
-    /// `done` bytes are done: reported unless the last report is younger than `interval`.
+    /// `done` bytes are done: reported unless the last report is younger than `intervalNs`.
     /// Values past `total` count as just under it; the complete count is left to `finish`.
     public func advance(to done: Int64) {
         guard !finished, reports(done) else { return }
-        let now = clock.now
-        if let last = lastReport, now - last < ProgressReporter.interval { return }
+        let now = ProgressReporter.monotonicNs()
+        if let last = lastReport, now - last < ProgressReporter.intervalNs { return }
         lastReport = now
         reported = true
         if let total {
@@ -74,5 +78,13 @@ public final class ProgressReporter {
         guard reports(total) else { return }
         reported = true
         sink(total, total)
+    }
+
+    /// The monotonic clock (`CLOCK_MONOTONIC`) in nanoseconds: the standard library's
+    /// `ContinuousClock` would link in the whole concurrency runtime and libdispatch.
+    static func monotonicNs() -> Int64 {
+        var ts = timespec()
+        _ = clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec)
     }
 }

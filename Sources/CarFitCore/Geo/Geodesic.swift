@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 // Geodesic inverse problem on the WGS84 ellipsoid.
 //
 // An independent Swift implementation of the algorithm in
@@ -14,7 +18,6 @@
 // and named constants), no unchecked Double -> Int conversions, and every loop
 // has a fixed upper bound.
 
-import Foundation
 
 /// Geodesic distances on the WGS84 ellipsoid (Karney 2013).
 enum Geodesic {

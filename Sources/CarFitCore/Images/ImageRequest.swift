@@ -1,5 +1,3 @@
-import Foundation
-
 /// Validation of the image requests, shared by every entry point that takes URLs.
 public enum ImageRequest {
     /// The longest URL accepted (longer ones are `invalid`).
@@ -7,10 +5,7 @@ public enum ImageRequest {
 
     /// True for an absolute http or https URL with a host.
     public static func isHTTPURL(_ text: String) -> Bool {
-        guard text.utf8.count <= maxURLLength, !text.utf8.contains(0),
-              let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else { return false }
-        return true
+        text.utf8.count <= maxURLLength && HTTPURL.isValid(text)
     }
 
     /// `{"url"}` → the URL, checked.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where a loaded image came from.
 public enum ImageSource: String, Sendable {
     case memory, disk, network

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The priority of a prefetch: higher priorities start first, FIFO within one priority.
 public enum PrefetchPriority: Int, Sendable, CaseIterable, Comparable {
     case low = 0, normal = 1, high = 2

@@ -1,9 +1,8 @@
-import Foundation
-
 /// The core's sense of time: "now" (fixed by the config, else the host's clock), the IANA zone
-/// that turns instants into local days and times, and the 12h/24h clock style.
+/// that turns instants into local days and times (its rules read from the system's zoneinfo),
+/// and the 12h/24h clock style.
 public struct Clock: Sendable {
-    public let zone: TimeZone
+    public let zone: ZoneRules
     public let zoneName: String
     public let fixedNow: Instant?
     public let hour24: Bool
@@ -11,22 +10,24 @@ public struct Clock: Sendable {
     /// no clock itself); a clock with neither stands at the epoch.
     let hostNow: (@Sendable () -> Instant)?
 
-    public init(zoneName: String = "UTC", fixedNow: Instant? = nil, hour24: Bool = true,
-                hostNow: (@Sendable () -> Instant)? = nil) throws(CarFitError) {
-        guard let zone = Clock.zone(named: zoneName) else {
-            throw .invalid("timeZone", "timeZone \"\(zoneName)\" is not a known IANA time zone.")
+    /// A clock in zone `zoneName`, whose rules are read from the TZif file of that name under
+    /// `zoneinfo` (`"UTC"` needs none).
+    public init(zoneName: String = "UTC", zoneinfo: String = ZoneInfo.defaultDirectory, fixedNow: Instant? = nil,
+                hour24: Bool = true, hostNow: (@Sendable () -> Instant)? = nil) throws(CarFitError) {
+        guard let zone = ZoneInfo.rules(named: zoneName, in: zoneinfo) else {
+            throw .invalid("timeZone", "timeZone \"\(zoneName)\" is not a time zone of \(zoneinfo).")
         }
+        self.init(zone: zone, zoneName: zoneName, fixedNow: fixedNow, hour24: hour24, hostNow: hostNow)
+    }
+
+    /// A clock in a zone whose rules are loaded already.
+    public init(zone: ZoneRules, zoneName: String, fixedNow: Instant? = nil, hour24: Bool = true,
+                hostNow: (@Sendable () -> Instant)? = nil) {
         self.zone = zone
         self.zoneName = zoneName
         self.fixedNow = fixedNow
         self.hour24 = hour24
         self.hostNow = hostNow
-    }
-
-    /// The zone of an IANA name (`"Europe/Copenhagen"`, `"UTC"`), or nil.
-    public static func zone(named name: String) -> TimeZone? {
-        guard !name.isEmpty, name.utf8.count <= 64 else { return nil }
-        return TimeZone(identifier: name)
     }
 
     public var now: Instant {
@@ -36,7 +37,7 @@ public struct Clock: Sendable {
 
     /// The zone's offset from UTC at an instant, in seconds.
     public func offsetSeconds(at instant: Instant) -> Int {
-        zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant.seconds)))
+        zone.offset(atSecond: instant.seconds)
     }
 
     /// Seconds since 1970-01-01T00:00 local wall time.
@@ -74,20 +75,15 @@ public struct Clock: Sendable {
         guard !range.isEmpty else { return nil }
         let firstSecond = Instant(milliseconds: range.lowerBound).seconds
         let lastSecond = Instant(milliseconds: range.upperBound - 1).seconds
-        let first = Date(timeIntervalSince1970: Double(firstSecond))
-        let last = Date(timeIntervalSince1970: Double(lastSecond))
-        let before = zone.secondsFromGMT(for: first)
-        let lastOffset = zone.secondsFromGMT(for: last)
-        guard let next = zone.nextDaylightSavingTimeTransition(after: first), next <= last else {
+        let before = zone.offset(atSecond: firstSecond)
+        let lastOffset = zone.offset(atSecond: lastSecond)
+        guard let switchSecond = zone.nextTransition(after: firstSecond), switchSecond <= lastSecond else {
             guard lastOffset == before else { return nil }
             return ZoneOffsets(before: before, after: before, switchSecond: lastSecond + 1)
         }
-        let at = next.timeIntervalSince1970
-        guard at == at.rounded(.down), at > Double(firstSecond), at <= Double(lastSecond) else { return nil }
-        let switchSecond = Int64(at)
-        if let again = zone.nextDaylightSavingTimeTransition(after: next), again <= last { return nil }
-        guard zone.secondsFromGMT(for: next) == lastOffset,
-              zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(switchSecond - 1))) == before
+        if let again = zone.nextTransition(after: switchSecond), again <= lastSecond { return nil }
+        guard zone.offset(atSecond: switchSecond) == lastOffset,
+              zone.offset(atSecond: switchSecond - 1) == before
         else { return nil }
         return ZoneOffsets(before: before, after: lastOffset, switchSecond: switchSecond)
     }
@@ -108,20 +104,20 @@ public struct Clock: Sendable {
     /// neighbouring days.
     public func dayRange(for date: CivilDate) -> Range<Int64> {
         let wide = Clock.searchRange(for: date)
-        let end = Date(timeIntervalSince1970: Double(wide.upperBound / 1000))
-        var at = Date(timeIntervalSince1970: Double(wide.lowerBound / 1000))
-        var low = zone.secondsFromGMT(for: at)
+        let end = wide.upperBound / 1000
+        var at = wide.lowerBound / 1000
+        var low = zone.offset(atSecond: at)
         var high = low
         var transitions = 0
-        while let next = zone.nextDaylightSavingTimeTransition(after: at), next < end {
+        while let next = zone.nextTransition(after: at), next < end {
             transitions += 1
             guard transitions <= 8, next > at else { return wide }
-            let offset = zone.secondsFromGMT(for: next)
+            let offset = zone.offset(atSecond: next)
             low = min(low, offset)
             high = max(high, offset)
             at = next
         }
-        let last = zone.secondsFromGMT(for: end)
+        let last = zone.offset(atSecond: end)
         low = min(low, last)
         high = max(high, last)
         let dayStart = Int64(date.dayNumber) * 86_400
@@ -175,6 +171,25 @@ public struct Clock: Sendable {
         }
         if let dot = name.firstIndex(where: { $0 == "." || $0 == "@" }) { name = String(name[..<dot]) }
         if name.isEmpty || name == "C" || name == "POSIX" { return true }
-        return Locale(identifier: name).hourCycle != .oneToTwelve && Locale(identifier: name).hourCycle != .zeroToEleven
+        let parts = name.split(whereSeparator: { $0 == "_" || $0 == "-" })
+        guard let language = parts.first else { return true }
+        if parts.count >= 2, let region = parts.last, region.count == 2 {
+            return !twelveHourRegions.contains(region.uppercased())
+        }
+        // A language without a region: its most populous one's convention.
+        return !twelveHourLanguages.contains(language.lowercased())
     }
+
+    /// The regions whose preferred clock is the 12-hour one (CLDR's time data).
+    static let twelveHourRegions: Set<String> = [
+        "AE", "AG", "AL", "AS", "AU", "BB", "BD", "BH", "BM", "BN", "BS", "BT", "CA", "CO", "DJ", "DM",
+        "DO", "DZ", "EG", "EH", "ER", "ET", "FJ", "FM", "GD", "GH", "GM", "GU", "GY", "HK", "IN", "IQ",
+        "JM", "JO", "KI", "KN", "KR", "KW", "KY", "LB", "LC", "LR", "LS", "LY", "MH", "MO", "MP", "MR",
+        "MW", "MY", "NA", "NZ", "OM", "PA", "PG", "PH", "PK", "PR", "PS", "QA", "SA", "SB", "SD", "SL",
+        "SO", "SS", "SY", "SZ", "TC", "TD", "TN", "TO", "TT", "TW", "UM", "US", "VC", "VG", "VI", "VU",
+        "WS", "YE", "ZM",
+    ]
+
+    /// Languages whose most populous region uses the 12-hour clock.
+    static let twelveHourLanguages: Set<String> = ["en", "ar", "hi", "bn", "ur", "ko", "fil", "ms"]
 }

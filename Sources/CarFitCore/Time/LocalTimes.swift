@@ -1,5 +1,3 @@
-import Foundation
-
 /// Local wall times of the instants of one stretch (a day's rows): the zone's offsets are
 /// worked out once when they change at most once within the stretch, and asked of the zone per
 /// instant otherwise (or for an instant outside it). Either way the answer is the clock's

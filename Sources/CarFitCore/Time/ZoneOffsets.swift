@@ -1,5 +1,3 @@
-import Foundation
-
 /// A zone's offsets from UTC (seconds) over a stretch of time with at most one change: `before`
 /// for whole seconds since the epoch below `switchSecond`, `after` from there on.
 public struct ZoneOffsets: Sendable, Equatable {

@@ -1,6 +1,9 @@
 import CJansson
 import CarFitCore
-import Foundation
+import CarFitSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Parses and decodes the elements of a large JSON array on worker threads, while the calling
 /// thread finds the next elements and takes the decoded records back in document order.
@@ -132,7 +135,7 @@ struct ElementPipeline<Record: Sendable> {
         /// counted from the top of the document.
         let deepestAllowed: Int
         /// Guards `stopped` and every batch's `done`; signalled when a batch is done.
-        let condition = NSCondition()
+        let condition = Condition()
         private var stopped = false
 
         init(level: Int, decode: @escaping Decode) {
@@ -204,7 +207,7 @@ struct ElementPipeline<Record: Sendable> {
     /// Threads that take batches in order from a queue until it is closed, then are joined.
     private final class WorkerPool: @unchecked Sendable {
         private let source: Source
-        private let condition = NSCondition()
+        private let condition = Condition()
         private var queue: [Batch] = []
         private var head = 0
         private var closed = false

@@ -1077,6 +1077,7 @@ class Config(TypedDict, total=False):
     images: Optional[ConfigImages]
     maxRequestBytes: Optional[int]
     importThreads: Optional[int]
+    zoneinfo: Optional[str]
     attachments: Optional[ConfigAttachments]
     auth: Optional[ConfigAuth]
     road: Optional[ConfigRoad]

@@ -74,7 +74,9 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
       "minIntervalSeconds": 300, "autoStart": False, "trailDays": 7}`` (these defaults).
     - ``attachments``: ``{"directory": path, "maxBytes": n, "quotaBytes": n}``: where attached
       photos, signatures and notes are kept (the database path + "-attachments"; none in
-      memory), the largest file (20 MiB) and all files together (1 GiB).
+      memory), the largest file (20 MiB) and all files together (1 GiB);
+    - ``zoneinfo``: the directory of time zone files (TZif) ``timeZone`` names one of
+      (``$TZDIR``, else ``"/usr/share/zoneinfo"``).
 
     The config is strict: a member not listed here (also inside ``sources``, ``http``,
     ``images``, ``auth`` and ``road``) raises :class:`~carfit.InvalidError` naming it in ``field``, with the nearest

@@ -1,0 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Random bits from the kernel's random source (`getentropy(3)`, glibc's wrapper of the
+/// `getrandom(2)` system call), for ids: `UUIDv4.make`'s generator in the core.
+public struct KernelRandom: RandomNumberGenerator, Sendable {
+    public init() {}
+
+    public mutating func next() -> UInt64 {
+        var value: UInt64 = 0
+        guard getentropy(&value, MemoryLayout<UInt64>.size) == 0 else {
+            // No kernel source (a kernel before 3.17): the standard library's generator.
+            var fallback = SystemRandomNumberGenerator()
+            return fallback.next()
+        }
+        return value
+    }
+}
