@@ -17,6 +17,8 @@ Endpoints, on either port:
   GET  /image.png             a 1x1 PNG
   POST /updates               a push answered as a real server would answer its first try:
                               {"applied": [every mutationId], "rejected": []}
+  POST /locations             the planner's positions: {"applied": [every point id]}
+  PUT  /attachments/ID        an attachment's upload: 201 {"stored": ID}
   any  /token/REST            as /REST when the request carries "Authorization: Bearer T" for
                               the token T set through /_control; 401 otherwise
   GET  /_requests             what was recorded: [{"port", "method", "path", "authorization"}]
@@ -96,6 +98,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         self.route(self.body())
 
+    def do_PUT(self):
+        self.route(self.body())
+
     def route(self, body):
         parsed = urllib.parse.urlsplit(self.path)
         path, params = parsed.path, dict(urllib.parse.parse_qsl(parsed.query))
@@ -153,6 +158,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             except (ValueError, KeyError, TypeError):
                 return self.json(400, {"error": "not a push"})
             return self.json(200, {"applied": ids, "rejected": []})
+        if path == "/locations" and self.command == "POST":
+            try:
+                ids = [p["id"] for p in json.loads(body)["points"]]
+            except (ValueError, KeyError, TypeError):
+                return self.json(400, {"error": "not a positions push"})
+            return self.json(200, {"applied": ids})
+        if path.startswith("/attachments/") and self.command == "PUT":
+            return self.json(201, {"stored": path[len("/attachments/"):]})
         return self.json(404, {"error": "no such path"})
 
 

@@ -181,6 +181,49 @@ def test_a_redirect_to_another_origin_drops_it(server):
         (server.ports[0], f"Bearer {TOKEN}"), (server.ports[1], None)]
 
 
+def test_positions_and_attachments_to_the_planner_carry_it_and_a_third_party_upload_never(server, tmp_path):
+    header = f"Bearer {TOKEN}"
+    sources = {"visitUpdates": server.url(0, "/updates"), "locations": server.url(0, "/locations"),
+               "attachments": server.url(0, "/attachments")}
+    with open_core(tmp_path / "a.db", **sources) as core:
+        core.import_visits(json.loads((ROOT / "examples" / "data" / "carfit.json").read_text()))
+        core.auth_set(TOKEN)
+        core.report_location(55.7, 12.5, 5)
+        note = core.attach(MADS, "note", text="Gate code 1234")["attachment"]
+        answer = core.push()
+        assert answer["locations"] == {"pushed": 1, "pending": 0}
+        assert answer["attachments"] == {"uploaded": 1, "pending": 0, "failed": 0}
+    seen = [(r["method"], r["path"], r["authorization"]) for r in server.requests()]
+    assert seen == [("POST", "/locations", header), ("PUT", f"/attachments/{note['id']}", header)]
+
+    # The same uploads to a store on another origin (not the planner's) never carry it.
+    server.clear()
+    elsewhere = dict(sources, attachments=server.url(1, "/attachments"))
+    with open_core(tmp_path / "b.db", **elsewhere) as core:
+        core.import_visits(json.loads((ROOT / "examples" / "data" / "carfit.json").read_text()))
+        core.auth_set(TOKEN)
+        core.attach(MADS, "note", text="Gate code 1234")
+        assert core.push()["attachments"]["uploaded"] == 1
+    assert [(r["port"], r["authorization"]) for r in server.requests()] == [(server.ports[1], None)]
+
+
+@pytest.mark.parametrize("status", [401, 403])
+def test_a_refused_position_push_keeps_the_trail_without_a_backoff(server, status, tmp_path):
+    with open_core(tmp_path / "p.db", locations=server.url(0, f"/status/{status}")) as core:
+        core.report_location(55.7, 12.5, 5)
+        with pytest.raises(carfit.UnauthorizedError) as raised:
+            core.push()
+        assert raised.value.document["reason"] == "unauthorized"
+        assert raised.value.document["httpStatus"] == status
+        assert core.location_status()["trail"] == {"stored": 1, "pending": 1}
+        sync = core.sync_status()
+        assert sync["consecutiveFailures"] == 0 and sync["nextAttemptAt"] is None
+        assert sync["lastError"]["reason"] == "unauthorized"
+        assert core.push(if_due=True)["skipped"] == "unauthorized"
+        assert len(server.requests()) == 1
+        assert [e["source"] for e in drain(core) if e["kind"] == "auth"] == ["locations"]
+
+
 # ----------------------------------------------------------------------------------------------
 # 401 and 403
 # ----------------------------------------------------------------------------------------------
