@@ -1,3 +1,4 @@
+import CarFitSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,18 +26,7 @@ enum Files {
     }
 
     /// The names in a directory (without "." and ".."); empty when it cannot be read.
-    static func names(in directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
+    static func names(in directory: String) -> [String] { Directory.names(in: directory) }
 
     /// A file's bytes, or nil.
     static func read(_ path: String) -> [UInt8]? {

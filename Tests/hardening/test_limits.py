@@ -136,6 +136,7 @@ AT_DEPTH = {
     "visits.import": (2, "data"), "visits.list": (0, None), "visits.refresh": (2, "sources.visits"),
     "visits.plan": (2, "date"), "visits.set_state": (2, "key"),
     "sync.push": (2, "sources.visitUpdates"), "sync.status": (0, None),
+    "auth.set": (2, "token"), "auth.status": (0, None),
     "location.report": (2, "latitude"), "location.status": (0, None),
     "visits.attach": (2, "key"), "visits.attachments": (2, "key"), "visits.detach": (2, "id"),
     "calendar.get": (0, None), "calendar.next": (0, None), "calendar.previous": (0, None),

@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -56,17 +57,7 @@ public struct AttachmentDirectory: Sendable {
         names().filter { !$0.hasPrefix(".") }
     }
 
-    private func names() -> [String] {
-        guard let dir = opendir(path) else { return [] }
-        defer { closedir(dir) }
-        var out: [String] = []
-        while let entry = readdir(dir) {
-            out.append(withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            })
-        }
-        return out
-    }
+    private func names() -> [String] { Directory.names(in: path) }
 
     /// Deletes the stored copy of `id`, if any.
     public func remove(id: String) {
