@@ -65,7 +65,7 @@ public enum VisitDocumentStream {
                 guard writer == nil, scanner.take(UInt8(ascii: "[")) else { return abandon() }
                 let w = try begin()
                 writer = w
-                let pipeline = ElementPipeline<Visit>(level: 3, threads: threads) { element, index in
+                let pipeline = ElementPipeline<Visit>(level: 3, threads: threads, read: readRecord) { element, index in
                     Visit.decode(recordMembers(element), index: index)
                 }
                 let outcome = try pipeline.run(&scanner, consumed: consumed) { (result) throws(CarFitError) in
@@ -95,6 +95,39 @@ public enum VisitDocumentStream {
         }
         try writer.commit()
         return .imported(RecordImport<Visit>.response(imported: imported, rejected: rejected))
+    }
+
+    /// One record read straight from its bytes by `ElementReader` (only the members
+    /// `Visit.decode` reads are built, as `recordMembers` picks them from jansson's tree), or nil
+    /// when the reader cannot read it as jansson would (jansson then parses it).
+    @Sendable static func readRecord(_ bytes: UnsafeRawBufferPointer, index: Int) -> Result<Visit, Rejection>? {
+        guard let base = bytes.baseAddress else { return nil }
+        var reader = ElementReader(base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        guard let record = reader.pick(recordKeys, depth: 0, read: { reader, slot in
+            slot == tasksSlot && reader.next == 0x5B ? readTasks(&reader) : reader.value(depth: 1)
+        }, other: { reader in
+            reader.skipValue() ? JSON.null : nil
+        }), reader.atEnd() else { return nil }
+        return Visit.decode(record, index: index)
+    }
+
+    static let recordKeys = ElementReader.KeyTable(Visit.memberNames)
+    static let taskKeys = ElementReader.KeyTable(Visit.taskMemberNames)
+    static let tasksSlot = Visit.memberNames.firstIndex(of: "tasks") ?? -1
+
+    /// A `tasks` array (the reader at its `[`, one level inside the record) with only the
+    /// members `Visit.decode` reads of each object in it, as `taskMembers` builds it.
+    static func readTasks(_ reader: inout ElementReader) -> JSON? {
+        guard reader.take(0x5B) else { return nil }
+        var items: [JSON] = []
+        if reader.take(0x5D) { return .array(items) }
+        while true {
+            guard let item = reader.pick(taskKeys, depth: 2, read: { reader, _ in reader.value(depth: 3) },
+                                         other: { reader in reader.value(depth: 2) }) else { return nil }
+            items.append(item)
+            if reader.take(0x2C) { continue }
+            return reader.take(0x5D) ? .array(items) : nil
+        }
     }
 
     /// `Visit.memberNames` and `Visit.taskMemberNames` with their C strings for jansson.
