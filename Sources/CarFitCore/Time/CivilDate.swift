@@ -76,16 +76,17 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// `"2020-09-10"`
     public var description: String {
-        var text = [UInt8](repeating: 0, count: 10)
-        do {
-            var b = text.mutableSpan
+        // Written straight into the string's own storage (10 bytes: a small string, no allocation).
+        String(unsafeUninitializedCapacity: 10) { buffer in
+            guard buffer.count >= 10 else { return 0 }
+            var b = buffer.mutableSpan
             putDigits(year, 4, &b, 0)
             b[4] = UInt8(ascii: "-")
             putDigits(month, 2, &b, 5)
             b[7] = UInt8(ascii: "-")
             putDigits(day, 2, &b, 8)
+            return 10
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// Parses exactly `YYYY-MM-DD`, validating the day of the month.

@@ -128,13 +128,12 @@ public struct Clock: Sendable {
 
     /// `"08:05"` in 24h, `"08:05 AM"` in 12h.
     public static func timeText(minuteOfDay: Int, hour24: Bool) -> String {
-        var text = [UInt8](repeating: 0, count: timeTextMaxLength)
-        let count: Int
-        do {
-            var b = text.mutableSpan
-            count = writeTimeText(minuteOfDay: minuteOfDay, hour24: hour24, into: &b)
+        // Written straight into the string's own storage (a small string, no allocation).
+        String(unsafeUninitializedCapacity: timeTextMaxLength) { buffer in
+            guard buffer.count >= timeTextMaxLength else { return 0 }
+            var b = buffer.mutableSpan
+            return writeTimeText(minuteOfDay: minuteOfDay, hour24: hour24, into: &b)
         }
-        return String(decoding: text[..<count], as: UTF8.self)
     }
 
     /// The longest `timeText`.

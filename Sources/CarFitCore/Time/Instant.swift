@@ -77,13 +77,12 @@ public struct Instant: Sendable, Hashable, Comparable {
 
     /// `"2020-09-10T08:05:00Z"` (whole seconds, UTC; a day outside years 1–9999 as 0000-01-01).
     public var iso: String {
-        var text = [UInt8](repeating: 0, count: Instant.isoLength)
-        let count: Int
-        do {
-            var b = text.mutableSpan
-            count = writeISO(into: &b)
+        // Written straight into the string's own storage: no array per call.
+        String(unsafeUninitializedCapacity: Instant.isoLength) { buffer in
+            guard buffer.count >= Instant.isoLength else { return 0 }
+            var b = buffer.mutableSpan
+            return writeISO(into: &b)
         }
-        return String(decoding: text[..<count], as: UTF8.self)
     }
 
     /// The length of `iso`.

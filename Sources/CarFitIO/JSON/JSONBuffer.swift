@@ -57,6 +57,14 @@ public struct JSONBuffer: ~Copyable {
         count += bytes.count
     }
 
+    /// Appends a copy of bytes already written (`range`, within `0..<count`); nothing for a
+    /// range outside them.
+    public mutating func appendCopy(of range: Range<Int>) {
+        guard range.lowerBound >= 0, range.upperBound <= count, !range.isEmpty, reserve(range.count), let base else { return }
+        (base + count).update(from: base + range.lowerBound, count: range.count)
+        count += range.count
+    }
+
     /// Text written as it is (keys and punctuation known to need no escaping). Short texts
     /// (keys) are copied as two overlapping words rather than through `memcpy`.
     @inline(__always)

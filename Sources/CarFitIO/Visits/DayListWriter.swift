@@ -32,9 +32,11 @@ public struct DayListWriter: ~Copyable {
     /// left out. `local` holds the washer's changes shown over the day's cards (at least those
     /// of `Clock.dayRange(for: date)`), by visit key (a local time used of nil shows the
     /// record's own). `arrivals` holds the day's arrivals and departures by key,
-    /// `attachments` the attachment counts of the day's cards that have any.
+    /// `attachments` the attachment counts of the day's cards that have any. `range`, when the
+    /// caller has it already, is `clock.dayRange(for: date)` (it is not computed again).
     public mutating func writeDay<E: Error>(
         _ date: CivilDate,
+        range dayRange: Range<Int64>? = nil,
         local: [VisitKey: ShownVisit] = [:],
         arrivals: [VisitKey: VisitArrival] = [:],
         attachments: [VisitKey: AttachmentCounts] = [:],
@@ -44,7 +46,7 @@ public struct DayListWriter: ~Copyable {
         days += 1
         out.appendString(date.description)
         out.append(",\"visits\":[")
-        let range = clock.dayRange(for: date)
+        let range = dayRange ?? clock.dayRange(for: date)
         var day = DayCards(date: date, times: LocalTimes(clock: clock, over: range), hour24: hour24, local: local,
                            attachments: attachments)
         day.arrivals = arrivals
@@ -171,9 +173,13 @@ private struct DayCards {
         out.append(",\"phone\":")
         Self.text(row.phone, &out)
         out.append(",\"latitude\":")
+        let latitudeStart = out.count
         Self.number(row.latitude, &out)
+        let latitudeText = latitudeStart..<out.count
         out.append(",\"longitude\":")
+        let longitudeStart = out.count
         Self.number(row.longitude, &out)
+        let longitudeText = longitudeStart..<out.count
         out.append(",\"employeeId\":")
         Self.text(row.employeeId, &out)
         out.append(",\"distanceMeters\":")
@@ -188,7 +194,7 @@ private struct DayCards {
         if let used = shown?.timeUsedMinutes ?? row.timeUsed { out.appendInt(Int64(used)) } else { out.appendNull() }
         let state = shown.map { $0.state.flatMap(VisitState.init(source:)) } ?? row.state.flatMap { VisitState.known(utf8: $0.span) }
         Self.road(key.flatMap { arrivals[$0] }, state: state, &out)
-        Self.navigation(row.latitude, row.longitude, &out)
+        Self.navigation(row.latitude, row.longitude, written: (latitudeText, longitudeText), &out)
         out.append(",\"attachments\":")
         if let counts = key.flatMap({ attachments[$0] }) {
             counts.json.encode(into: &out)
@@ -218,7 +224,11 @@ private struct DayCards {
 
     /// `"navigation"`: the links of `Navigation`, each coordinate written as the card's own
     /// number (a number's text needs no escaping inside a string); null without both.
-    private static func navigation(_ latitude: Double?, _ longitude: Double?, _ out: inout JSONBuffer) {
+    /// `written` are where the card's `latitude` and `longitude` were written in `out`: their
+    /// text is copied from there rather than formatted again for every link.
+    private static func navigation(_ latitude: Double?, _ longitude: Double?,
+                                   written: (latitude: Range<Int>, longitude: Range<Int>),
+                                   _ out: inout JSONBuffer) {
         guard let latitude, let longitude, latitude.isFinite, longitude.isFinite else {
             out.append(",\"navigation\":null")
             return
@@ -229,9 +239,9 @@ private struct DayCards {
             out.append(link.member)
             out.append("\":\"")
             out.append(link.prefix)
-            out.appendDouble(latitude)
+            out.appendCopy(of: written.latitude)
             out.append(",")
-            out.appendDouble(longitude)
+            out.appendCopy(of: written.longitude)
             out.append("\"")
         }
         out.append("}")
