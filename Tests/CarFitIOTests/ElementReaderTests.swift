@@ -80,6 +80,15 @@ final class ElementReaderTests: XCTestCase {
         XCTAssertEqual(refusedValid, [], "valid texts left to jansson")
     }
 
+    /// The usual reader reads exactly the members `Visit.decode` reads.
+    func testUsualMembersAreTheDecodedOnes() {
+        XCTAssertEqual(Set(VisitDocumentStream.usualKeys.names), Set(Visit.memberNames))
+        XCTAssertEqual(VisitDocumentStream.usualKeys.names.count, Visit.memberNames.count)
+        XCTAssertEqual(VisitDocumentStream.usualKeys.names.last, "tasks")
+        XCTAssertEqual(Array(VisitDocumentStream.usualKeys.names[11...13]),
+                       ["houseOwnerLatitude", "houseOwnerLongitude", "visitTimeUsed"])
+    }
+
     /// Texts near the edges of what jansson accepts.
     func testEdges() {
         let accepted = [
@@ -120,6 +129,24 @@ final class ElementReaderTests: XCTestCase {
             #"{"startTimeUtc":"2021-05-13T15:35:00","houseOwnerLatitude":"55"}"#,
             #"{"st\u0061rtTimeUtc":"2021-05-13T15:35:00","visitTimeUsed":1e2}"#,
             #"{}"#, #"[]"#, #"3"#, #"null"#,
+            // Records the usual reader takes whole, and ones it leaves to the member reader.
+            #"{"visitId":"a","homeBobEmployeeId":null,"startTimeUtc":"2021-05-13T15:35:00Z","houseOwnerFirstName":"A","houseOwnerLastName":null,"visitState":"Done","expectedTime":"15:00/17:00","houseOwnerAddress":" Vej 1 ","houseOwnerZip":"2500","houseOwnerCity":"Valby","houseOwnerMobilePhone":"+45","houseOwnerLatitude":-90,"houseOwnerLongitude":180.0,"visitTimeUsed":100000,"tasks":[{"title":"  ","timesInMinutes":0},{"title":null,"timesInMinutes":null,"x":{"y":[1,2]}},{}]}"#,
+            #"{"startTimeUtc":"2021-05-13T15:35:00","tasks":[{"timesInMinutes":45.0}]}"#,
+            #"{"startTimeUtc":"2021-05-13T15:35:00","tasks":[{"timesInMinutes":100001}]}"#,
+            #"{"startTimeUtc":"2021-05-13T15:35:00","tasks":[{"title":"a","title":"b"}]}"#,
+            #"{"startTimeUtc":"2021-05-13T15:35:00","tasks":[{"title":3}]}"#,
+            #"{"startTimeUtc":"2021-05-13T15:35:00","tasks":[null]}"#,
+            #"{"startTimeUtc":"2021-05-13T15:35:00","tasks":null,"visitTimeUsed":90.0}"#,
+            #"{"startTimeUtc":"2021-05-13T15:35:00","visitTimeUsed":"90"}"#,
+            #"{"startTimeUtc":"2021-05-13T15:35:00","visitTimeUsed":-1}"#,
+            #"{"startTimeUtc":"2021-05-13T15:35:00","visitTimeUsed":[90]}"#,
+            #"{"startTimeUtc":"2021-05-13T15:35:00","houseOwnerLatitude":90.000001}"#,
+            #"{"startTimeUtc":"2021-05-13T15:35:00","houseOwnerLongitude":true}"#,
+            #"{"startTimeUtc":"2021-05-13T15:35:00","visitId":"a","visitId":"b"}"#,
+            #"{"startTimeUtc":"2021-05-13T15:35:00","visitId":7}"#,
+            #"{"startTimeUtc":"2021-13-13T15:35:00"}"#,
+            #"{"startTimeUtc":null}"#,
+            #"{"start\u0054imeUtc":"2021-05-13T15:35:00","h\u006fuseOwnerCity":"\u00c5rhus"}"#,
             #"{"startTimeUtc":"2021-05-13T15:35:00","deep":"# + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}",
         ]
         for text in records {
@@ -127,6 +154,14 @@ final class ElementReaderTests: XCTestCase {
             guard let tree = jansson(bytes) else { return XCTFail("jansson refuses \(text)") }
             let expected = Visit.decode(VisitDocumentStream.recordMembers(tree), index: 4)
             let read = bytes.withUnsafeBytes { VisitDocumentStream.readRecord($0, index: 4) }
+            if text.contains("\"houseOwnerZip\":\"2500\"") || text.contains("u00c5rhus") {
+                let usual = bytes.withUnsafeBufferPointer { buffer -> Visit? in
+                    guard let base = buffer.baseAddress else { return nil }
+                    var r = ElementReader(base, count: buffer.count)
+                    return VisitDocumentStream.usualRecord(&r)
+                }
+                XCTAssertNotNil(usual, "read whole by the usual reader: \(text)")
+            }
             if text.contains("deep") {
                 XCTAssertNil(read, "nesting past the reader's depth is jansson's")
             } else {

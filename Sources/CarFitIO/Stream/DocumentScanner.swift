@@ -177,6 +177,11 @@ struct DocumentScanner {
                 case 0x22:
                     j += 1
                     while j < n {
+                        // Eight bytes at a time while none is a quote or a backslash.
+                        if j + 8 <= n, ElementReader.hasNoQuoteOrBackslash(UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)) {
+                            j += 8
+                            continue
+                        }
                         let c = base[j]
                         if c == 0x22 { break }
                         j += c == 0x5C ? 2 : 1

@@ -70,6 +70,11 @@ struct ElementReader {
         let start = i + 1
         var j = start
         while j < count {
+            // Eight plain bytes at a time: none a quote, backslash, control or non-ASCII byte.
+            if j + 8 <= count, Self.isPlainASCII(UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)) {
+                j += 8
+                continue
+            }
             let c = base[j]
             if c == 0x22 {
                 i = j + 1
@@ -85,6 +90,30 @@ struct ElementReader {
             }
         }
         return nil
+    }
+
+    /// Whether none of the eight bytes of `w` is a quote, a backslash, below 0x20 or from 0x80
+    /// up (exact word-at-a-time tests: only zero or not counts).
+    @inline(__always)
+    static func isPlainASCII(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (w &- 0x20 &* ones) & ~w & highs
+        let q = w ^ (0x22 &* ones)
+        let quote = (q &- ones) & ~q & highs
+        let b = w ^ (0x5C &* ones)
+        let backslash = (b &- ones) & ~b & highs
+        return (control | quote | backslash | (w & highs)) == 0
+    }
+
+    /// Whether none of the eight bytes of `w` is a quote or a backslash.
+    @inline(__always)
+    static func hasNoQuoteOrBackslash(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let q = w ^ (0x22 &* ones)
+        let b = w ^ (0x5C &* ones)
+        return (((q &- ones) & ~q) | ((b &- ones) & ~b)) & highs == 0
     }
 
     /// The length of the valid UTF-8 sequence of a non-ASCII byte at `j`, or nil (overlong,
@@ -274,7 +303,7 @@ struct ElementReader {
     }
 
     /// Takes the literal `word` (true, false, null) starting here.
-    private mutating func literal(_ word: StaticString) -> Bool {
+    mutating func literal(_ word: StaticString) -> Bool {
         let n = word.utf8CodeUnitCount
         guard i + n <= count else { return false }
         let w = word.utf8Start
@@ -409,6 +438,7 @@ struct ElementReader {
             return nil
         }
 
-        func slot(of key: String) -> Int? { names.firstIndex(of: key) }
+        /// A decoded key's slot, matched by its bytes as jansson matches keys.
+        func slot(of key: String) -> Int? { names.firstIndex { $0.utf8.elementsEqual(key.utf8) } }
     }
 }
