@@ -70,10 +70,15 @@ struct ElementReader {
         let start = i + 1
         var j = start
         while j < count {
-            // Eight plain bytes at a time: none a quote, backslash, control or non-ASCII byte.
-            if j + 8 <= count, Self.isPlainASCII(UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)) {
-                j += 8
-                continue
+            // Eight bytes at a time up to the first that is a quote, backslash, control or
+            // non-ASCII byte.
+            if j + 8 <= count {
+                let special = Self.specialBytes(UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)))
+                if special == 0 {
+                    j += 8
+                    continue
+                }
+                j += special.trailingZeroBitCount >> 3
             }
             let c = base[j]
             if c == 0x22 {
@@ -92,10 +97,13 @@ struct ElementReader {
         return nil
     }
 
-    /// Whether none of the eight bytes of `w` is a quote, a backslash, below 0x20 or from 0x80
-    /// up (exact word-at-a-time tests: only zero or not counts).
+    /// The high bit of each of the eight bytes of `w` (loaded little-endian: the first byte
+    /// lowest) that is a quote, a backslash, below 0x20 or from 0x80 up; zero when there is
+    /// none. The word-at-a-time tests may also mark a byte after a marked one, never one
+    /// before the first, so the lowest mark is exact: `trailingZeroBitCount / 8` is the index
+    /// of the first such byte.
     @inline(__always)
-    static func isPlainASCII(_ w: UInt64) -> Bool {
+    static func specialBytes(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let control = (w &- 0x20 &* ones) & ~w & highs
@@ -103,17 +111,17 @@ struct ElementReader {
         let quote = (q &- ones) & ~q & highs
         let b = w ^ (0x5C &* ones)
         let backslash = (b &- ones) & ~b & highs
-        return (control | quote | backslash | (w & highs)) == 0
+        return control | quote | backslash | (w & highs)
     }
 
-    /// Whether none of the eight bytes of `w` is a quote or a backslash.
+    /// As `specialBytes`, for quotes and backslashes only.
     @inline(__always)
-    static func hasNoQuoteOrBackslash(_ w: UInt64) -> Bool {
+    static func quotesOrBackslashes(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let q = w ^ (0x22 &* ones)
         let b = w ^ (0x5C &* ones)
-        return (((q &- ones) & ~q) | ((b &- ones) & ~b)) & highs == 0
+        return (((q &- ones) & ~q) | ((b &- ones) & ~b)) & highs
     }
 
     /// The length of the valid UTF-8 sequence of a non-ASCII byte at `j`, or nil (overlong,
