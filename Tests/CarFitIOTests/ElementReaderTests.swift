@@ -80,6 +80,16 @@ final class ElementReaderTests: XCTestCase {
         XCTAssertEqual(refusedValid, [], "valid texts left to jansson")
     }
 
+    /// An empty element (`[1,,2]`, `[1,]`) is not a record: jansson refuses it.
+    func testAnEmptyElementIsNotRead() {
+        for text in ["", " ", "\n\t "] {
+            let bytes = Array(text.utf8) + [0x5D]
+            let read = bytes.withUnsafeBytes { VisitDocumentStream.readRecord(UnsafeRawBufferPointer(rebasing: $0[0..<(bytes.count - 1)]), index: 0) }
+            XCTAssertNil(read, "\(Array(text.utf8))")
+            XCTAssertFalse(readerSkips(Array(text.utf8)))
+        }
+    }
+
     /// The usual reader reads exactly the members `Visit.decode` reads.
     func testUsualMembersAreTheDecodedOnes() {
         XCTAssertEqual(Set(VisitDocumentStream.usualKeys.names), Set(Visit.memberNames))

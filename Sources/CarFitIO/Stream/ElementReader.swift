@@ -365,7 +365,8 @@ struct ElementReader {
                 guard next == 0x22, let key = string(), take(0x3A), let v = value(depth: depth + 1) else { return nil }
                 object[key] = v
                 if take(0x2C) { continue }
-                return take(0x7D) ? .object(object) : nil
+                guard take(0x7D) else { return nil }
+                return .object(object)
             }
         case 0x5B?:
             guard depth < Self.maxDepth else { return nil }
@@ -376,11 +377,19 @@ struct ElementReader {
                 guard let v = value(depth: depth + 1) else { return nil }
                 items.append(v)
                 if take(0x2C) { continue }
-                return take(0x5D) ? .array(items) : nil
+                guard take(0x5D) else { return nil }
+                return .array(items)
             }
-        case 0x74?: return literal("true") ? .bool(true) : nil
-        case 0x66?: return literal("false") ? .bool(false) : nil
-        case 0x6E?: return literal("null") ? .null : nil
+        case 0x74?:
+            guard literal("true") else { return nil }
+            return .bool(true)
+        case 0x66?:
+            guard literal("false") else { return nil }
+            return .bool(false)
+        case 0x6E?:
+            // (JSON is ExpressibleByNilLiteral: a bare nil here would read as JSON.null.)
+            guard literal("null") else { return Optional<JSON>.none }
+            return .null
         case nil: return nil
         default: return number()
         }

@@ -109,7 +109,7 @@ public enum VisitDocumentStream {
         guard let record = reader.pick(recordKeys, depth: 0, read: { reader, slot in
             slot == tasksSlot && reader.next == 0x5B ? readTasks(&reader) : reader.value(depth: 1)
         }, other: { reader in
-            reader.skipValue() ? JSON.null : nil
+            reader.skipValue() ? JSON.null : Optional<JSON>.none
         }), reader.atEnd() else { return nil }
         return Visit.decode(record, index: index)
     }
@@ -284,7 +284,8 @@ public enum VisitDocumentStream {
                                          other: { reader in reader.value(depth: 2) }) else { return nil }
             items.append(item)
             if reader.take(0x2C) { continue }
-            return reader.take(0x5D) ? .array(items) : nil
+            guard reader.take(0x5D) else { return Optional<JSON>.none }
+            return .array(items)
         }
     }
 
