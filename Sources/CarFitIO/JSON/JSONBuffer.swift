@@ -136,18 +136,30 @@ public struct JSONBuffer: ~Copyable {
 
     /// Writes the decimal digits of `n` at `b[at...]` and answers how many (at most 20).
     private static func writeDigits(_ n: UInt64, into b: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
+        // The length by comparisons, then the digits from the last, two per division.
         var length = 1
-        var v = n / 10
-        while v > 0 {
+        var power: UInt64 = 10
+        while length < 20, n >= power {
             length += 1
-            v /= 10
+            power = power &* 10
         }
-        v = n
+        var v = n
         var k = at + length - 1
-        while k >= at {
-            b[k] = UInt8(truncatingIfNeeded: 48 + v % 10)
-            v /= 10
-            k -= 1
+        while v >= 100 {
+            let q = v / 100
+            let r = v &- q &* 100
+            let tens = r / 10
+            b[k] = UInt8(truncatingIfNeeded: 48 &+ (r &- tens &* 10))
+            b[k - 1] = UInt8(truncatingIfNeeded: 48 &+ tens)
+            k -= 2
+            v = q
+        }
+        if v >= 10 {
+            let tens = v / 10
+            b[k] = UInt8(truncatingIfNeeded: 48 &+ (v &- tens &* 10))
+            b[k - 1] = UInt8(truncatingIfNeeded: 48 &+ tens)
+        } else {
+            b[k] = UInt8(truncatingIfNeeded: 48 &+ v)
         }
         return length
     }
