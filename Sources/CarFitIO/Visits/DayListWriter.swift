@@ -251,7 +251,7 @@ private struct DayCards {
     private static func key(_ row: VisitRow, _ out: inout JSONBuffer) {
         // The usual id (a UUID: printable ASCII that neither the key nor JSON escapes) is
         // written straight into the answer; any other goes through `VisitKey.text`.
-        if let id = row.visitId, id.allSatisfy(isPlainKeyByte) {
+        if let id = row.visitId, isPlainKey(id) {
             out.append(UInt8(ascii: "\""))
             out.append(UnsafeRawBufferPointer(id))
             out.append(UInt8(ascii: "|"))
@@ -262,6 +262,34 @@ private struct DayCards {
             return
         }
         out.appendString(key(of: row).text)
+    }
+
+    /// Whether every byte of `id` is `isPlainKeyByte`: eight bytes at a time (the last eight
+    /// overlapping the ones before), shorter ids byte by byte.
+    private static func isPlainKey(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard id.count >= 8, let start = id.baseAddress else { return id.allSatisfy(isPlainKeyByte) }
+        let raw = UnsafeRawPointer(start)
+        var i = 0
+        while i + 8 <= id.count {
+            guard isPlainKeyWord(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) else { return false }
+            i += 8
+        }
+        return i == id.count || isPlainKeyWord(raw.loadUnaligned(fromByteOffset: id.count - 8, as: UInt64.self))
+    }
+
+    /// `isPlainKeyByte` of all eight bytes of `w` (exact word-at-a-time tests for a byte below
+    /// 0x20, from 0x80 up, or equal to one of the six others).
+    @inline(__always)
+    private static func isPlainKeyWord(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func equal(_ c: UInt64) -> UInt64 {
+            let x = w ^ (c &* ones)
+            return (x &- ones) & ~x
+        }
+        let marks = ((w &- 0x20 &* ones) & ~w) | w | equal(0x7F) | equal(0x25) | equal(0x7C) | equal(0x7E)
+            | equal(0x22) | equal(0x5C)
+        return marks & highs == 0
     }
 
     /// Printable ASCII other than the key's escapes (`%`, `|`, `~`) and JSON's (`"`, `\`).
