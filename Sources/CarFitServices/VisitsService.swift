@@ -55,12 +55,15 @@ public struct VisitsService {
             try sync.append(change, for: key)
             try sync.saveOverlay(overlay, for: key)
         }
-        guard let date = clock.localDate(key.start),
-              let card = try DayListWriter.card(
+        guard let date = clock.localDate(key.start) else {
+            throw CarFitError(.internal, "The changed visit has no card on its own day.")
+        }
+        let range = clock.dayRange(for: date)
+        guard let card = try DayListWriter.card(
                 key, on: date, clock: clock, hour24: clock.hour24,
-                local: try sync.shown(startingIn: clock.dayRange(for: date)),
-                arrivals: try LocationStore(db).arrivals(startingIn: clock.dayRange(for: date)),
-                attachments: try AttachmentStore(db).counts(startingIn: clock.dayRange(for: date)),
+                local: try sync.shown(startingIn: range),
+                arrivals: try LocationStore(db).arrivals(startingIn: range),
+                attachments: try AttachmentStore(db).counts(startingIn: range),
                 rows: { range, add throws(CarFitError) in try store.forEachVisit(startingIn: range, add) })
         else {
             throw CarFitError(.internal, "The changed visit has no card on its own day.")
@@ -110,10 +113,15 @@ public struct VisitsService {
         let sync = sync
         let road = LocationStore(db)
         var writer = DayListWriter(clock: clock, hour24: hour24)
+        // The overlays' tables are looked at once per call; an empty one is not queried per day.
+        let overlays = dates.isEmpty ? DayOverlays() : try DayOverlays.read(db)
+        let attachments = AttachmentStore(db)
         for date in dates {
             let range = clock.dayRange(for: date)
-            try writer.writeDay(date, local: try sync.shown(startingIn: range), arrivals: try road.arrivals(startingIn: range),
-                                attachments: try AttachmentStore(db).counts(startingIn: range)) {
+            try writer.writeDay(date, range: range,
+                                local: overlays.shown ? try sync.shown(startingIn: range) : [:],
+                                arrivals: overlays.arrivals ? try road.arrivals(startingIn: range) : [:],
+                                attachments: overlays.attachments ? try attachments.counts(startingIn: range) : [:]) {
                 range, add throws(CarFitError) in
                 try store.forEachVisit(startingIn: range, employeeId: employee, add)
             }

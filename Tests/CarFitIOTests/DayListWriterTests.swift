@@ -261,7 +261,19 @@ final class DayListWriterTests: XCTestCase {
     func testKeysOfEveryKindOfIdAreTheirVisitKeyText() throws {
         let clock = try Clock(zoneName: "UTC")
         let start = try XCTUnwrap(Instant(iso: "2020-09-10T06:05:00Z")).milliseconds
-        let ids = ["ec94deca-d66a-4d62-b049-72414870de00", "a|b", "50%", "q\"x", "back\\slash", "ü~", "tab\tin", "", "~"]
+        var ids = ["ec94deca-d66a-4d62-b049-72414870de00", "a|b", "50%", "q\"x", "back\\slash", "ü~", "tab\tin", "", "~"]
+        // Ids of eight bytes and more (read a word at a time) with each character that is not
+        // written as it is at its start, in its middle and at its end.
+        for length in [8, 9, 15, 16, 17, 36] {
+            for special in ["|", "%", "~", "\"", "\\", "\t", "\u{7F}", "ü", "\u{1F}"] {
+                for position in [0, length / 2, length - 1] {
+                    var id = Array(repeating: "a", count: length)
+                    id[position] = special
+                    ids.append(id.joined())
+                }
+            }
+            ids.append(String(repeating: "z", count: length))
+        }
         let visits = ids.enumerated().map { index, id in
             StoredVisit(visitId: Array(id.utf8), employeeId: nil, start: start + Int64(index) * 60_000,
                         name: Array("N".utf8), state: nil, expectedTime: nil, tasks: [], taskMinutes: 0,

@@ -76,16 +76,19 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// `"2020-09-10"`
     public var description: String {
-        var text = [UInt8](repeating: 0, count: 10)
+        // Written on the stack, then into a small string (10 bytes, held inline): no allocation.
+        var bytes = InlineArray<10, UInt8>(repeating: 0)
         do {
-            var b = text.mutableSpan
+            var b = bytes.mutableSpan
             putDigits(year, 4, &b, 0)
             b[4] = UInt8(ascii: "-")
             putDigits(month, 2, &b, 5)
             b[7] = UInt8(ascii: "-")
             putDigits(day, 2, &b, 8)
         }
-        return String(decoding: text, as: UTF8.self)
+        var text = ""
+        for k in 0..<10 { text.unicodeScalars.append(Unicode.Scalar(bytes[k])) }
+        return text
     }
 
     /// Parses exactly `YYYY-MM-DD`, validating the day of the month.

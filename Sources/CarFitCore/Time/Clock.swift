@@ -128,13 +128,17 @@ public struct Clock: Sendable {
 
     /// `"08:05"` in 24h, `"08:05 AM"` in 12h.
     public static func timeText(minuteOfDay: Int, hour24: Bool) -> String {
-        var text = [UInt8](repeating: 0, count: timeTextMaxLength)
+        // Written on the stack, then into a small string (at most 8 bytes, held inline): no
+        // allocation.
+        var bytes = InlineArray<8, UInt8>(repeating: 0)
         let count: Int
         do {
-            var b = text.mutableSpan
+            var b = bytes.mutableSpan
             count = writeTimeText(minuteOfDay: minuteOfDay, hour24: hour24, into: &b)
         }
-        return String(decoding: text[..<count], as: UTF8.self)
+        var text = ""
+        for k in 0..<min(count, 8) { text.unicodeScalars.append(Unicode.Scalar(bytes[k])) }
+        return text
     }
 
     /// The longest `timeText`.

@@ -77,13 +77,17 @@ public struct Instant: Sendable, Hashable, Comparable {
 
     /// `"2020-09-10T08:05:00Z"` (whole seconds, UTC; a day outside years 1–9999 as 0000-01-01).
     public var iso: String {
-        var text = [UInt8](repeating: 0, count: Instant.isoLength)
+        // Written on the stack, then into the string's own storage: no array per call.
+        var bytes = InlineArray<20, UInt8>(repeating: 0)
         let count: Int
         do {
-            var b = text.mutableSpan
+            var b = bytes.mutableSpan
             count = writeISO(into: &b)
         }
-        return String(decoding: text[..<count], as: UTF8.self)
+        var text = ""
+        text.reserveCapacity(Instant.isoLength)
+        for k in 0..<min(count, 20) { text.unicodeScalars.append(Unicode.Scalar(bytes[k])) }
+        return text
     }
 
     /// The length of `iso`.

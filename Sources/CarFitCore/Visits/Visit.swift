@@ -110,20 +110,44 @@ extension Visit {
         }
         let state = try f.string("visitState")
         let expected = try f.string("expectedTime")
-        return Visit(
+        return assemble(
             visitId: try f.string("visitId"),
             employeeId: try f.string("homeBobEmployeeId"),
             start: start,
-            name: join([try f.string("houseOwnerFirstName"), try f.string("houseOwnerLastName")]),
-            state: VisitState.display(state),
+            firstName: try f.string("houseOwnerFirstName"), lastName: try f.string("houseOwnerLastName"),
+            state: state,
             expectedTime: expected,
-            tasks: titles.joined(separator: ", "),
+            titles: titles,
             taskMinutes: minutes,
-            address: join([try f.string("houseOwnerAddress"), try f.string("houseOwnerZip"), try f.string("houseOwnerCity")]),
+            address: try f.string("houseOwnerAddress"), zip: try f.string("houseOwnerZip"), city: try f.string("houseOwnerCity"),
             phone: try f.string("houseOwnerMobilePhone"),
             latitude: latitude,
             longitude: longitude,
             timeUsed: timeUsed(f))
+    }
+
+    /// The visit of a record's members once each has been read and checked as `decode` checks
+    /// them (`titles` already trimmed, the empty ones left out): the one way `decode` and a
+    /// reader of the record's bytes (`VisitDocumentStream`) build a visit, so that both give
+    /// the same visit of the same record.
+    public static func assemble(visitId: String?, employeeId: String?, start: Instant, firstName: String?,
+                                lastName: String?, state: String?, expectedTime: String?, titles: [String],
+                                taskMinutes: Int, address: String?, zip: String?, city: String?, phone: String?,
+                                latitude: Double?, longitude: Double?, timeUsed: Int?) -> Visit {
+        Visit(
+            visitId: visitId,
+            employeeId: employeeId,
+            start: start,
+            name: join([firstName, lastName]),
+            state: VisitState.display(state),
+            expectedTime: expectedTime,
+            tasks: titles.joined(separator: ", "),
+            taskMinutes: taskMinutes,
+            address: join([address, zip, city]),
+            phone: phone,
+            latitude: latitude,
+            longitude: longitude,
+            timeUsed: timeUsed)
     }
 
     /// `visitTimeUsed` when it is a whole number of minutes from 0 to 100,000; anything else

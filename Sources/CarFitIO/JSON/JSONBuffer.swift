@@ -57,6 +57,14 @@ public struct JSONBuffer: ~Copyable {
         count += bytes.count
     }
 
+    /// Appends a copy of bytes already written (`range`, within `0..<count`); nothing for a
+    /// range outside them.
+    public mutating func appendCopy(of range: Range<Int>) {
+        guard range.lowerBound >= 0, range.upperBound <= count, !range.isEmpty, reserve(range.count), let base else { return }
+        (base + count).update(from: base + range.lowerBound, count: range.count)
+        count += range.count
+    }
+
     /// Text written as it is (keys and punctuation known to need no escaping). Short texts
     /// (keys) are copied as two overlapping words rather than through `memcpy`.
     @inline(__always)
@@ -128,18 +136,30 @@ public struct JSONBuffer: ~Copyable {
 
     /// Writes the decimal digits of `n` at `b[at...]` and answers how many (at most 20).
     private static func writeDigits(_ n: UInt64, into b: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
+        // The length by comparisons, then the digits from the last, two per division.
         var length = 1
-        var v = n / 10
-        while v > 0 {
+        var power: UInt64 = 10
+        while length < 20, n >= power {
             length += 1
-            v /= 10
+            power = power &* 10
         }
-        v = n
+        var v = n
         var k = at + length - 1
-        while k >= at {
-            b[k] = UInt8(truncatingIfNeeded: 48 + v % 10)
-            v /= 10
-            k -= 1
+        while v >= 100 {
+            let q = v / 100
+            let r = v &- q &* 100
+            let tens = r / 10
+            b[k] = UInt8(truncatingIfNeeded: 48 &+ (r &- tens &* 10))
+            b[k - 1] = UInt8(truncatingIfNeeded: 48 &+ tens)
+            k -= 2
+            v = q
+        }
+        if v >= 10 {
+            let tens = v / 10
+            b[k] = UInt8(truncatingIfNeeded: 48 &+ (v &- tens &* 10))
+            b[k - 1] = UInt8(truncatingIfNeeded: 48 &+ tens)
+        } else {
+            b[k] = UInt8(truncatingIfNeeded: 48 &+ v)
         }
         return length
     }

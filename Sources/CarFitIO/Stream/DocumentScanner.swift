@@ -177,6 +177,15 @@ struct DocumentScanner {
                 case 0x22:
                     j += 1
                     while j < n {
+                        // Eight bytes at a time up to the first quote or backslash.
+                        if j + 8 <= n {
+                            let found = ElementReader.quotesOrBackslashes(UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)))
+                            if found == 0 {
+                                j += 8
+                                continue
+                            }
+                            j += found.trailingZeroBitCount >> 3
+                        }
                         let c = base[j]
                         if c == 0x22 { break }
                         j += c == 0x5C ? 2 : 1

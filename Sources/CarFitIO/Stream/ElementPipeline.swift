@@ -10,7 +10,9 @@ import Glibc
 ///
 /// The calling thread splits the array into element spans (`DocumentScanner.elementSpan`,
 /// a scan of brackets and strings that parses nothing) and groups them in batches. A worker
-/// parses each element of a batch with jansson, exactly as a request would be, and decodes it.
+/// reads each element of a batch straight from its bytes when the caller gave a `Read` (a
+/// validating reader that builds only what the record needs), and otherwise, or when that
+/// reader cannot, parses it with jansson, exactly as a request would be, and decodes it.
 /// An element jansson refuses (or one that nests past jansson's limit) fails the run: the
 /// remaining batches are skipped and the caller falls back to parsing the document whole, so
 /// errors read as for every other request. Every batch is waited for before `run` returns: no
@@ -20,6 +22,10 @@ struct ElementPipeline<Record: Sendable> {
     /// Turns one parsed element (`data[index]`; borrowed, not to be released) into a record
     /// or its rejection.
     typealias Decode = @Sendable (UnsafeMutablePointer<json_t>, Int) -> Result<Record, Rejection>
+    /// Reads one element straight from its bytes (`data[index]`, white space around it
+    /// included) into a record or its rejection, without jansson; nil when it cannot (the
+    /// element is then parsed by jansson and handed to `Decode`, which gives jansson's answer).
+    typealias Read = @Sendable (UnsafeRawBufferPointer, Int) -> Result<Record, Rejection>?
 
     /// What became of an array: every element's outcome was handed to `take`, in order (the
     /// scanner is then past the closing bracket), or something was not well-formed.
@@ -33,14 +39,16 @@ struct ElementPipeline<Record: Sendable> {
     static var workerStackBytes: Int { 4 << 20 }
 
     let decode: Decode
+    let read: Read?
     /// Threads besides the caller's; 0 parses on the calling thread.
     let threads: Int
     /// How many values deep the array's elements are in the document (for the depth limit).
     let level: Int
 
-    init(level: Int, threads: Int, decode: @escaping Decode) {
+    init(level: Int, threads: Int, read: Read? = nil, decode: @escaping Decode) {
         self.level = level
         self.threads = max(0, threads)
+        self.read = read
         self.decode = decode
     }
 
@@ -52,7 +60,7 @@ struct ElementPipeline<Record: Sendable> {
     func run(_ scanner: inout DocumentScanner,
              consumed: (Int) -> Void = { _ in },
              take: (Result<Record, Rejection>) throws(CarFitError) -> Void) throws(CarFitError) -> Outcome {
-        let source = Source(level: level, decode: decode)
+        let source = Source(level: level, read: read, decode: decode)
         var pool: WorkerPool?
         var poolFailed = false
         defer { pool?.finish() }
@@ -131,6 +139,7 @@ struct ElementPipeline<Record: Sendable> {
     /// not return while a worker may still read them (`WorkerPool.finish` joins the threads).
     private final class Source: @unchecked Sendable {
         let decode: Decode
+        let read: Read?
         /// Elements nested deeper than this many containers are past jansson's limit when
         /// counted from the top of the document.
         let deepestAllowed: Int
@@ -138,8 +147,9 @@ struct ElementPipeline<Record: Sendable> {
         let condition = Condition()
         private var stopped = false
 
-        init(level: Int, decode: @escaping Decode) {
+        init(level: Int, read: Read?, decode: @escaping Decode) {
             self.decode = decode
+            self.read = read
             deepestAllowed = DocumentScanner.deepestContainers(atLevel: level)
         }
 
@@ -178,8 +188,13 @@ struct ElementPipeline<Record: Sendable> {
                     batch.failed = true
                     return
                 }
+                let bytes = base + (span.lowerBound - batch.baseOffset)
+                if let read, let outcome = read(UnsafeRawBufferPointer(start: bytes, count: span.count), batch.firstIndex + k) {
+                    batch.outcomes.append(outcome)
+                    continue
+                }
                 var error = json_error_t()
-                let start = (base + (span.lowerBound - batch.baseOffset)).assumingMemoryBound(to: CChar.self)
+                let start = bytes.assumingMemoryBound(to: CChar.self)
                 guard let element = json_loadb(start, span.count, cf_json_flags_any(), &error) else {
                     batch.failed = true
                     return

@@ -32,9 +32,11 @@ public struct DayListWriter: ~Copyable {
     /// left out. `local` holds the washer's changes shown over the day's cards (at least those
     /// of `Clock.dayRange(for: date)`), by visit key (a local time used of nil shows the
     /// record's own). `arrivals` holds the day's arrivals and departures by key,
-    /// `attachments` the attachment counts of the day's cards that have any.
+    /// `attachments` the attachment counts of the day's cards that have any. `range`, when the
+    /// caller has it already, is `clock.dayRange(for: date)` (it is not computed again).
     public mutating func writeDay<E: Error>(
         _ date: CivilDate,
+        range dayRange: Range<Int64>? = nil,
         local: [VisitKey: ShownVisit] = [:],
         arrivals: [VisitKey: VisitArrival] = [:],
         attachments: [VisitKey: AttachmentCounts] = [:],
@@ -44,7 +46,7 @@ public struct DayListWriter: ~Copyable {
         days += 1
         out.appendString(date.description)
         out.append(",\"visits\":[")
-        let range = clock.dayRange(for: date)
+        let range = dayRange ?? clock.dayRange(for: date)
         var day = DayCards(date: date, times: LocalTimes(clock: clock, over: range), hour24: hour24, local: local,
                            attachments: attachments)
         day.arrivals = arrivals
@@ -171,9 +173,13 @@ private struct DayCards {
         out.append(",\"phone\":")
         Self.text(row.phone, &out)
         out.append(",\"latitude\":")
+        let latitudeStart = out.count
         Self.number(row.latitude, &out)
+        let latitudeText = latitudeStart..<out.count
         out.append(",\"longitude\":")
+        let longitudeStart = out.count
         Self.number(row.longitude, &out)
+        let longitudeText = longitudeStart..<out.count
         out.append(",\"employeeId\":")
         Self.text(row.employeeId, &out)
         out.append(",\"distanceMeters\":")
@@ -188,7 +194,7 @@ private struct DayCards {
         if let used = shown?.timeUsedMinutes ?? row.timeUsed { out.appendInt(Int64(used)) } else { out.appendNull() }
         let state = shown.map { $0.state.flatMap(VisitState.init(source:)) } ?? row.state.flatMap { VisitState.known(utf8: $0.span) }
         Self.road(key.flatMap { arrivals[$0] }, state: state, &out)
-        Self.navigation(row.latitude, row.longitude, &out)
+        Self.navigation(row.latitude, row.longitude, written: (latitudeText, longitudeText), &out)
         out.append(",\"attachments\":")
         if let counts = key.flatMap({ attachments[$0] }) {
             counts.json.encode(into: &out)
@@ -218,7 +224,11 @@ private struct DayCards {
 
     /// `"navigation"`: the links of `Navigation`, each coordinate written as the card's own
     /// number (a number's text needs no escaping inside a string); null without both.
-    private static func navigation(_ latitude: Double?, _ longitude: Double?, _ out: inout JSONBuffer) {
+    /// `written` are where the card's `latitude` and `longitude` were written in `out`: their
+    /// text is copied from there rather than formatted again for every link.
+    private static func navigation(_ latitude: Double?, _ longitude: Double?,
+                                   written: (latitude: Range<Int>, longitude: Range<Int>),
+                                   _ out: inout JSONBuffer) {
         guard let latitude, let longitude, latitude.isFinite, longitude.isFinite else {
             out.append(",\"navigation\":null")
             return
@@ -229,9 +239,9 @@ private struct DayCards {
             out.append(link.member)
             out.append("\":\"")
             out.append(link.prefix)
-            out.appendDouble(latitude)
+            out.appendCopy(of: written.latitude)
             out.append(",")
-            out.appendDouble(longitude)
+            out.appendCopy(of: written.longitude)
             out.append("\"")
         }
         out.append("}")
@@ -241,7 +251,7 @@ private struct DayCards {
     private static func key(_ row: VisitRow, _ out: inout JSONBuffer) {
         // The usual id (a UUID: printable ASCII that neither the key nor JSON escapes) is
         // written straight into the answer; any other goes through `VisitKey.text`.
-        if let id = row.visitId, id.allSatisfy(isPlainKeyByte) {
+        if let id = row.visitId, isPlainKey(id) {
             out.append(UInt8(ascii: "\""))
             out.append(UnsafeRawBufferPointer(id))
             out.append(UInt8(ascii: "|"))
@@ -252,6 +262,34 @@ private struct DayCards {
             return
         }
         out.appendString(key(of: row).text)
+    }
+
+    /// Whether every byte of `id` is `isPlainKeyByte`: eight bytes at a time (the last eight
+    /// overlapping the ones before), shorter ids byte by byte.
+    private static func isPlainKey(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard id.count >= 8, let start = id.baseAddress else { return id.allSatisfy(isPlainKeyByte) }
+        let raw = UnsafeRawPointer(start)
+        var i = 0
+        while i + 8 <= id.count {
+            guard isPlainKeyWord(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) else { return false }
+            i += 8
+        }
+        return i == id.count || isPlainKeyWord(raw.loadUnaligned(fromByteOffset: id.count - 8, as: UInt64.self))
+    }
+
+    /// `isPlainKeyByte` of all eight bytes of `w` (exact word-at-a-time tests for a byte below
+    /// 0x20, from 0x80 up, or equal to one of the six others).
+    @inline(__always)
+    private static func isPlainKeyWord(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func equal(_ c: UInt64) -> UInt64 {
+            let x = w ^ (c &* ones)
+            return (x &- ones) & ~x
+        }
+        let marks = ((w &- 0x20 &* ones) & ~w) | w | equal(0x7F) | equal(0x25) | equal(0x7C) | equal(0x7E)
+            | equal(0x22) | equal(0x5C)
+        return marks & highs == 0
     }
 
     /// Printable ASCII other than the key's escapes (`%`, `|`, `~`) and JSON's (`"`, `\`).

@@ -6,7 +6,7 @@ hosts); the table is generated from include/carfit.h by ``scripts/gen-schema``. 
 
 Ownership: response texts are new references that the caller must hand back to
 ``carfit_free``. They are therefore received as ``c_void_p`` (an address), copied with
-``ctypes.string_at`` and freed; ``c_char_p`` is used only for the static strings of
+``ctypes.string_at`` (or, by ``take_text``, decoded in place) and freed; ``c_char_p`` is used only for the static strings of
 ``carfit_version``, ``carfit_status_name`` and ``carfit_schema``, which must not be freed.
 """
 
@@ -35,6 +35,7 @@ __all__ = [
     "find_library",
     "load_library",
     "take_string",
+    "take_text",
 ]
 
 #: Environment variable naming the library's full path; it wins over every other place.
@@ -191,6 +192,42 @@ def take_string(lib: ctypes.CDLL, ptr: ctypes.c_void_p) -> Optional[bytes]:
         return None
     try:
         return ctypes.string_at(address)
+    finally:
+        lib.carfit_free(address)
+        ptr.value = None
+
+
+def _text_decoder() -> Optional[ctypes._CFuncPtr]:  # type: ignore[name-defined]
+    """CPython's ``PyUnicode_FromString``: a NUL-terminated UTF-8 text decoded straight from
+    the library's memory (no copy into a bytes object first); None where ctypes has no
+    ``pythonapi`` (another Python implementation)."""
+    api = getattr(ctypes, "pythonapi", None)
+    decode = getattr(api, "PyUnicode_FromString", None) if api is not None else None
+    if decode is None:
+        return None
+    decode.argtypes = [ctypes.c_void_p]
+    decode.restype = ctypes.py_object
+    return decode  # type: ignore[no-any-return]
+
+
+_decode_text = _text_decoder()
+
+
+def take_text(lib: ctypes.CDLL, ptr: ctypes.c_void_p) -> Optional[str]:
+    """The NUL-terminated UTF-8 text at ``ptr`` as a str, freed with ``carfit_free``.
+
+    The same text as ``take_string(...).decode("utf-8")`` (a ``UnicodeDecodeError`` likewise),
+    decoded from the library's memory without a copy where CPython's API is at hand. Returns
+    None for a NULL pointer. The text is freed even when decoding fails.
+    """
+    if _decode_text is None:
+        raw = take_string(lib, ptr)
+        return None if raw is None else raw.decode("utf-8")
+    address = ptr.value
+    if not address:
+        return None
+    try:
+        return _decode_text(address)  # type: ignore[no-any-return]
     finally:
         lib.carfit_free(address)
         ptr.value = None

@@ -7,7 +7,7 @@ import json
 from typing import Any, Optional, Tuple
 
 from ._area import Document, Request
-from ._lib import load_library, take_string
+from ._lib import load_library, take_text
 from .errors import InternalError, error_from_response
 
 # Area mixins, one module per area: to add an area, import its mixin here and list it in
@@ -158,10 +158,10 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
 
         Returns None when the library gave no response (a NULL pointer).
         """
-        raw = take_string(self._lib, ptr)
-        if raw is None:
+        text = take_text(self._lib, ptr)
+        if text is None:
             return None
-        document: Document = json.loads(raw.decode("utf-8"))
+        document: Document = json.loads(text)
         return document
 
     def _carfit_call(self, method: str, request: Request) -> Tuple[int, ctypes.c_void_p]:
@@ -206,9 +206,9 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
         itself); errors still raise the :class:`~carfit.CarfitError` subclass of the status.
         """
         status, response = self._carfit_call(method, request)
-        raw = take_string(self._lib, response)
+        text = take_text(self._lib, response)
         if status != 0:
-            raise error_from_response(status, None if raw is None else json.loads(raw.decode("utf-8")))
-        if raw is None:
+            raise error_from_response(status, None if text is None else json.loads(text))
+        if text is None:
             raise InternalError(9, {"message": f"{method} returned no response."})
-        return raw.decode("utf-8")
+        return text

@@ -103,11 +103,16 @@ class EventsMixin(AreaMixin):
                 return
 
     def _current_seq(self) -> int:
-        """The seq of the core's newest event (0: none yet)."""
-        cursor = 0
+        """The seq of the core's newest event (0: none yet).
+
+        Reads on from the newest seq an earlier look found (the events since then only, not the
+        whole ring each time); a seq the core no longer keeps answers a gap and the kept events,
+        read on as any others."""
+        cursor = getattr(self, "_newest_seen", 0)
         while True:
             batch = self.wait_events(cursor, 0)
             if not batch["events"]:
+                self._newest_seen = batch["last"]
                 return batch["last"]
             cursor = batch["last"]
 
@@ -151,6 +156,7 @@ class EventsMixin(AreaMixin):
             if batch["events"] and finished:
                 finished = False  # more may follow: look again until a look finds none
         thread.join()
+        self._newest_seen = max(getattr(self, "_newest_seen", 0), cursor)
         ok, value = outcome[0]
         if failure is not None:
             raise failure

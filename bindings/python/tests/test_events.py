@@ -168,3 +168,29 @@ def test_a_washers_change_is_a_change_of_the_visits_and_the_outbox(core, sample)
     core.set_visit_state(key, "InProgress")
     changed = [e for e in core.events(after=last, timeout=0) if e["kind"] == "changed"]
     assert [e["areas"] for e in changed] == [["visits", "outbox"]], "the calendar's counts do not follow states"
+
+
+def test_a_progress_call_reads_the_feed_on_from_the_newest_seq_it_saw(core, sample, monkeypatch):
+    """The binding learns the newest seq once: the next import with a callback reads only the
+    events since, not the whole ring (up to 1024 events, 256 an answer) again."""
+    for _ in range(300):  # more events than one answer holds
+        core.select_day("2020-09-11")
+        core.select_day("2020-09-12")
+    document = large_document(sample, 2 << 20)
+    first = []
+    core.import_visits(document, progress=lambda done, total: first.append(done))
+    assert first
+
+    waits = []
+    real_wait = core.wait_events
+
+    def counting(after=0, timeout=None):
+        waits.append(after)
+        return real_wait(after, timeout)
+
+    monkeypatch.setattr(core, "wait_events", counting)
+    second = []
+    core.import_visits(document, progress=lambda done, total: second.append(done))
+    assert second and second[-1] == first[-1]
+    # The first look starts at the newest seq the first import saw, not at 0.
+    assert waits[0] > 600
