@@ -1,3 +1,4 @@
+import CarFitAPI
 import CarFitCore
 import CarFitServices
 
@@ -80,17 +81,17 @@ enum Manifest {
         // Employees and session
         Operation("employees.create", "carfit_employees_create",
                   request: "pin, firstName, lastName, email?, hiredOn?", .serialized,
-                  .object { core, request throws(CarFitError) in try core.employees.create(request) }),
+                  .object { core, request throws(CarFitError) in try EmployeesAPI.create(core.employees, request) }),
         Operation("employees.list", "carfit_employees_list", request: "none", .serialized,
-                  .object { core, _ throws(CarFitError) in try core.employees.list() }),
+                  .object { core, _ throws(CarFitError) in try EmployeesAPI.list(core.employees) }),
         Operation("employees.recover_pin", "carfit_employees_recover_pin", request: "email", .serialized,
-                  .object { core, request throws(CarFitError) in try core.employees.recoverPIN(request) }),
+                  .object { core, request throws(CarFitError) in try EmployeesAPI.recoverPIN(core.employees, request) }),
         Operation("session.login", "carfit_session_login", request: "pin", .serialized,
-                  .object { core, request throws(CarFitError) in try core.employees.login(request) }),
+                  .object { core, request throws(CarFitError) in try EmployeesAPI.login(core.employees, request) }),
         Operation("session.logout", "carfit_session_logout", request: "none", .serialized,
-                  .object { core, _ throws(CarFitError) in core.employees.logout() }),
+                  .object { core, _ throws(CarFitError) in EmployeesAPI.logout(core.employees) }),
         Operation("session.get", "carfit_session_get", request: "none", .serialized,
-                  .object { core, _ throws(CarFitError) in try core.employees.current() }),
+                  .object { core, _ throws(CarFitError) in try EmployeesAPI.current(core.employees) }),
 
         // Catalog and cart
         Operation("catalog.import", "carfit_catalog_import", request: "Products.List[] or products[]", .serialized,

@@ -10,8 +10,8 @@ final class CatalogServiceTests: XCTestCase {
         _ = try f.catalog.importCatalog(try ServiceFixture.data("catalog.json").withUnsafeBytes { bytes throws(CarFitError) in
             try JanssonParser.object(bytes)
         })
-        _ = try f.employees.create(try ServiceFixture.fields(#"{"pin": "4821", "firstName": "Ada", "lastName": "Lovelace"}"#))
-        _ = try f.employees.login(try ServiceFixture.fields(#"{"pin": "4821"}"#))
+        _ = try f.employees.create(pin: "4821", firstName: "Ada", lastName: "Lovelace", email: nil, hiredOn: nil).get()
+        _ = try f.employees.login(pin: .success("4821")).get()
         return f
     }
 
@@ -89,7 +89,7 @@ final class CatalogServiceTests: XCTestCase {
         let catalog = CatalogService(db: db, clock: clock, session: session, documents: DocumentCache())
         _ = try catalog.importCatalog(try ServiceFixture.fields(#"{"products": [{"id": 1, "name": "One", "price": 5}]}"#))
         _ = try EmployeesService(db: db, clock: clock, session: session)
-            .create(try ServiceFixture.fields(#"{"pin": "4821", "firstName": "Ada", "lastName": "Lovelace"}"#))
+            .create(pin: "4821", firstName: "Ada", lastName: "Lovelace", email: nil, hiredOn: nil).get()
         session.employeeId = 1
         XCTAssertEqual(lines(try catalog.cart()), [])
         var cart = Cart()

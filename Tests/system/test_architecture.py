@@ -24,7 +24,8 @@ ALLOWED = {
     "CarFitStore": {"CarFitCore", "CarFitIO", "CSQLite"} | PLATFORM,
     "CarFitNet": {"CarFitCore", "CarFitSystem", "CarFitHTTP"} | PLATFORM,
     "CarFitServices": {"CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"} | PLATFORM,
-    "CarFit": {"CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices", "CCarFit"} | PLATFORM,
+    "CarFitAPI": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices"} | PLATFORM,
+    "CarFit": {"CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices", "CarFitAPI", "CCarFit"} | PLATFORM,
     "CarFitLink": set(),
 }
 
