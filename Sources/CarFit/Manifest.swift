@@ -96,7 +96,7 @@ enum Manifest {
         // Catalog and cart
         Operation("catalog.import", "carfit_catalog_import", request: "Products.List[] or products[]", .serialized,
                   .object { core, request throws(CarFitError) in
-                      let answer = try core.catalog.importCatalog(request)
+                      let answer = try CatalogAPI.importCatalog(core.catalog, request)
                       try core.sources.imported("catalog")
                       return answer
                   }),
@@ -108,21 +108,21 @@ enum Manifest {
                       }
                   }),
         Operation("catalog.list", "carfit_catalog_list", request: "category?, sort?", .serialized,
-                  .object { core, request throws(CarFitError) in try core.catalog.list(request) }),
+                  .object { core, request throws(CarFitError) in try CatalogAPI.list(core.catalog, request) }),
         Operation("catalog.product", "carfit_catalog_product", request: "id", .serialized,
-                  .object { core, request throws(CarFitError) in try core.catalog.product(request) }),
+                  .object { core, request throws(CarFitError) in try CatalogAPI.product(core.catalog, request) }),
         Operation("cart.add", "carfit_cart_add", request: "productId, quantity?", .serialized,
-                  .object { core, request throws(CarFitError) in try core.catalog.add(request) }),
+                  .object { core, request throws(CarFitError) in try CatalogAPI.add(core.catalog, request) }),
         Operation("cart.update", "carfit_cart_update", request: "productId, quantity", .serialized,
-                  .object { core, request throws(CarFitError) in try core.catalog.update(request) }),
+                  .object { core, request throws(CarFitError) in try CatalogAPI.update(core.catalog, request) }),
         Operation("cart.remove", "carfit_cart_remove", request: "productId", .serialized,
-                  .object { core, request throws(CarFitError) in try core.catalog.remove(request) }),
+                  .object { core, request throws(CarFitError) in try CatalogAPI.remove(core.catalog, request) }),
         Operation("cart.get", "carfit_cart_get", request: "none", .serialized,
-                  .object { core, _ throws(CarFitError) in try core.catalog.cart() }),
+                  .object { core, _ throws(CarFitError) in try CatalogAPI.cart(core.catalog) }),
         Operation("cart.checkout", "carfit_cart_checkout", request: "none", .serialized,
-                  .object { core, _ throws(CarFitError) in try core.catalog.checkout() }),
+                  .object { core, _ throws(CarFitError) in try CatalogAPI.checkout(core.catalog) }),
         Operation("cart.orders", "carfit_cart_orders", request: "none", .serialized,
-                  .object { core, _ throws(CarFitError) in try core.catalog.orders() }),
+                  .object { core, _ throws(CarFitError) in try CatalogAPI.orders(core.catalog) }),
 
         // Transactions and insights
         Operation("transactions.import", "carfit_transactions_import", request: "transactions[]", .serialized,
