@@ -24,12 +24,7 @@ enum Manifest {
                       try core.visits.list(request, selected: core.calendarState.selectedDays)
                   }),
         Operation("visits.refresh", "carfit_visits_refresh", request: "maxAgeSeconds?", .selfLocking,
-                  .object { core, request throws(CarFitError) in
-                      try core.refresh("visits", url: core.config.sources.visits, request: request,
-                                       conditional: true) { url, validators, progress throws(CarFitError) in
-                          try core.visits.refresh(url: url, http: core.http, validators: validators, lock: core, progress: progress)
-                      }
-                  }),
+                  .object { core, request throws(CarFitError) in try core.refresh(.visits, request) }),
         Operation("visits.plan", "carfit_visits_plan",
                   request: "date, employeeId?, start{latitude, longitude}?, startTime?, speedKmh?, detourFactor?", .serialized,
                   .object { core, request throws(CarFitError) in try core.visits.plan(request) }),
@@ -101,12 +96,7 @@ enum Manifest {
                       return answer
                   }),
         Operation("catalog.refresh", "carfit_catalog_refresh", request: "maxAgeSeconds?", .selfLocking,
-                  .object { core, request throws(CarFitError) in
-                      try core.refresh("catalog", url: core.config.sources.catalog, request: request,
-                                       conditional: true) { url, validators, progress throws(CarFitError) in
-                          try core.catalog.refresh(url: url, http: core.http, validators: validators, lock: core, progress: progress)
-                      }
-                  }),
+                  .object { core, request throws(CarFitError) in try core.refresh(.catalog, request) }),
         Operation("catalog.list", "carfit_catalog_list", request: "category?, sort?", .serialized,
                   .object { core, request throws(CarFitError) in try CatalogAPI.list(core.catalog, request) }),
         Operation("catalog.product", "carfit_catalog_product", request: "id", .serialized,
@@ -142,12 +132,7 @@ enum Manifest {
                       return answer
                   }),
         Operation("articles.refresh", "carfit_articles_refresh", request: "maxAgeSeconds?", .selfLocking,
-                  .object { core, request throws(CarFitError) in
-                      try core.refresh("articles", url: core.config.sources.articles, request: request,
-                                       conditional: true) { url, validators, progress throws(CarFitError) in
-                          try core.articles.refresh(url: url, http: core.http, validators: validators, lock: core, progress: progress)
-                      }
-                  }),
+                  .object { core, request throws(CarFitError) in try core.refresh(.articles, request) }),
         Operation("articles.list", "carfit_articles_list", request: "hour24?", .serialized,
                   .object { core, request throws(CarFitError) in try core.articles.list(request) }),
         Operation("articles.format_date", "carfit_articles_format_date", request: "date, hour24?", .serialized,
@@ -157,13 +142,7 @@ enum Manifest {
         Operation("patterns.import", "carfit_patterns_import", request: "patterns[] or the colourlovers array", .streamed,
                   .bytes { core, bytes throws(CarFitError) in try core.images.importPatterns(bytes) }),
         Operation("patterns.refresh", "carfit_patterns_refresh", request: "count?, maxAgeSeconds?", .selfLocking,
-                  .object { core, request throws(CarFitError) in
-                      try core.refresh("patterns", url: core.config.sources.patterns, request: request,
-                                       conditional: false) { url, _, _ throws(CarFitError) in
-                          try core.images.refresh(request, url: url, http: core.http, concurrency: core.config.images.concurrency,
-                                                  lock: core)
-                      }
-                  }),
+                  .object { core, request throws(CarFitError) in try core.refresh(.patterns, request) }),
         Operation("carousel.generate", "carfit_carousel_generate", request: "rows, columns, seed?", .serialized,
                   .object { core, request throws(CarFitError) in try core.images.generateCarousel(request) }),
         Operation(nil, "carfit_images_data", request: "url", .selfLocking,
@@ -177,7 +156,7 @@ enum Manifest {
 
         // Sources
         Operation("sources.status", "carfit_sources_status", request: "none", .serialized,
-                  .object { core, _ throws(CarFitError) in try core.sources.status() }),
+                  .object { core, _ throws(CarFitError) in try SourcesAPI.status(core.sources) }),
 
         // Auth
         Operation("auth.set", "carfit_auth_set", request: "token (string or null), scheme?", .serialized,

@@ -32,17 +32,17 @@ public struct ArticlesService {
     /// articles. `lock` is taken only once the document has arrived.
     /// `progress` hears the download's bytes (its `finish` is the caller's, once all succeeded).
     public func refresh(url: String, http: HTTPClient, validators: SourceValidators = SourceValidators(),
-                        lock: some Serializer, progress: ProgressReporter? = nil) throws(CarFitError) -> RefreshOutcome {
+                        lock: some Serializer, progress: ProgressReporter? = nil,
+                        commit: RefreshCommit = { _, _ in }) throws(CarFitError) -> RefreshOutcome<JSON> {
         switch try SourceFetch.fetch(url, http: http, validators: validators, what: "articles",
                                                      progress: progress) {
         case .notModified: return .notModified
-        case .body(let body):
-            return .stored(try refresh(body, lock: lock), etag: body.response.etag, lastModified: body.response.lastModified)
+        case .body(let body): return .stored(try refresh(body, lock: lock, commit: commit))
         }
     }
 
-    /// Imports a fetched body as the refresh does.
-    func refresh(_ body: SourceFetch.Body, lock: some Serializer) throws(CarFitError) -> JSON {
+    /// Imports a fetched body as the refresh does, `commit` in the import's transaction.
+    func refresh(_ body: SourceFetch.Body, lock: some Serializer, commit: RefreshCommit = { _, _ in }) throws(CarFitError) -> JSON {
         let url = body.url
         let document = try SourceFetch.document(body, what: "articles")
         let snapshot: ArticleSnapshot
@@ -51,7 +51,14 @@ public struct ArticlesService {
         } catch {
             throw SourceFetch.notDocument(url, what: "articles", error)
         }
-        return try lock.locked { () throws(CarFitError) in try store(snapshot) }
+        let db = articles.db
+        return try lock.locked { () throws(CarFitError) in
+            try db.transaction { () throws(CarFitError) in
+                let answer = try store(snapshot)
+                try commit(body.response.etag, body.response.lastModified)
+                return answer
+            }
+        }
     }
 
     /// The stored articles, newest first, with their published texts.

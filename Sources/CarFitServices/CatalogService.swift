@@ -32,10 +32,11 @@ public struct CatalogService {
 
     /// Fetches the catalog source (either catalog shape) and imports it as `importCatalog`
     /// does; any failure leaves the stored products as they were. `lock` is taken only once
-    /// the body has arrived.
+    /// the body has arrived; `commit` runs in the import's transaction.
     /// `progress` hears the download's bytes (its `finish` is the caller's, once all succeeded).
     public func refresh(url: String, http: HTTPClient, validators: SourceValidators = SourceValidators(),
-                        lock: some Serializer, progress: ProgressReporter? = nil) throws(CarFitError) -> RefreshOutcome {
+                        lock: some Serializer, progress: ProgressReporter? = nil,
+                        commit: RefreshCommit = { _, _ in }) throws(CarFitError) -> RefreshOutcome<CatalogImport> {
         guard case .body(let body) = try SourceFetch.fetch(url, http: http, validators: validators, what: "catalog",
                                                      progress: progress) else {
             return .notModified
@@ -50,9 +51,12 @@ public struct CatalogService {
         let shop = shop
         let db = db
         try lock.locked { () throws(CarFitError) in
-            try db.transaction { () throws(CarFitError) in try shop.upsert(batch.products) }
+            try db.transaction { () throws(CarFitError) in
+                try shop.upsert(batch.products)
+                try commit(body.response.etag, body.response.lastModified)
+            }
         }
-        return .stored(batch.response, etag: body.response.etag, lastModified: body.response.lastModified)
+        return .stored(batch)
     }
 
     /// The categories and the products of `category` (all when nil) in the `sort` order.

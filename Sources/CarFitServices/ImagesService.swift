@@ -38,15 +38,14 @@ public struct ImagesService {
     /// hundred bytes, so a larger body is refused (`too_large`) long before it costs memory.
     public static let maxPatternBodyBytes: Int64 = 4 << 20
 
-    /// `{"count": n}` (1 to 100, default 10): GETs `url` n times, at most `concurrency` at once,
+    /// GETs `url` `count` times (the request's 1 to 100), at most `concurrency` at once,
     /// and adds each answer's patterns to the pool; a pattern whose image URL is pooled already
     /// is not added again. `{"added", "pool", "failed"}` (failed: requests that failed or did
     /// not answer a patterns document); only when every request failed, the first failure
     /// (`unauthorized` when one was a 401 or 403, else `unavailable`). `lock` is taken only to
     /// store what arrived.
-    public func refresh(_ request: Fields, url: String, http: HTTPClient, concurrency: Int,
-                        lock: some Serializer) throws(CarFitError) -> RefreshOutcome {
-        let count = Int(try request.int("count", in: 1...100) ?? 10)
+    public func refresh(count: Int, url: String, http: HTTPClient, concurrency: Int,
+                        lock: some Serializer, commit: RefreshCommit = { _, _ in }) throws(CarFitError) -> RefreshOutcome<JSON> {
         let answers = PatternAnswers(count: count)
         let workers = min(max(concurrency, 1), count)
         JoinableThread.concurrentPerform(iterations: workers, name: "carfit-patterns") { _ in
@@ -61,13 +60,15 @@ public struct ImagesService {
         }
         let store = patterns
         let (added, pool) = try lock.locked { () throws(CarFitError) -> (Int, Int) in
-            let before = try store.count()
-            try store.add(found)
-            let after = try store.count()
-            return (after - before, after)
+            try store.db.transaction { () throws(CarFitError) -> (Int, Int) in
+                let before = try store.count()
+                try store.add(found)
+                let after = try store.count()
+                try commit(nil, nil)
+                return (after - before, after)
+            }
         }
-        return .stored(.obj(["added": .int(Int64(added)), "pool": .int(Int64(pool)), "failed": .int(Int64(failures.count))]),
-                       etag: nil, lastModified: nil)
+        return .stored(.obj(["added": .int(Int64(added)), "pool": .int(Int64(pool)), "failed": .int(Int64(failures.count))]))
     }
 
     /// One GET of the patterns source: its valid patterns, or why it failed.

@@ -98,7 +98,7 @@ final class AuthServiceTests: XCTestCase {
         let pipeline = try ImagePipeline(config: CoreConfig.Images(), http: http)
         defer { pipeline.close() }
         let images = ImagesService(patterns: PatternStore(f.db), images: pipeline)
-        _ = try images.refresh(try fields(#"{"count": 1}"#), url: server.url(0, "/data/patterns.json"), http: http,
+        _ = try images.refresh(count: 1, url: server.url(0, "/data/patterns.json"), http: http,
                                concurrency: 1, lock: f)
         // An image on the planner's origin: never with the token.
         _ = try images.load(try fields(#"{"url": "\#(server.url(0, "/image.png"))"}"#))
@@ -185,7 +185,7 @@ final class AuthServiceTests: XCTestCase {
         defer { pipeline.close() }
         let images = ImagesService(patterns: PatternStore(f.db), images: pipeline)
         let error = refusal { () throws(CarFitError) in
-            _ = try images.refresh(try ServiceFixture.fields(#"{"count": 2}"#), url: server.url(0, "/status/401"), http: http,
+            _ = try images.refresh(count: 2, url: server.url(0, "/status/401"), http: http,
                                    concurrency: 2, lock: f)
         }
         XCTAssertEqual(error?.status, .unauthorized)

@@ -41,13 +41,7 @@ final class VisitsServiceTests: XCTestCase {
         let f = try ServiceFixture()
         let document = try ServiceFixture.data("carfit.json")
         _ = try document.withUnsafeBytes { bytes throws(CarFitError) in try f.visits.importVisits(bytes) }
-        let sources = SourcesService(sources: SourceStore(f.db), clock: f.clock, config: CoreConfig(hour24: true, processors: 1).sources)
-        let none = refusal { () throws(CarFitError) in
-            _ = try sources.refresh("visits", url: String?.none, request: Fields(JSONObject()), conditional: true, lock: f) { _, _ throws(CarFitError) in
-                XCTFail("no source, no attempt")
-                return RefreshOutcome.notModified
-            }
-        }
+        let none = refusal { () throws(CarFitError) in _ = try SourcesService.configured("visits", nil) }
         XCTAssertEqual(none?.status, .invalid)
         XCTAssertEqual(none?.field, "sources.visits")
         XCTAssertNil(try SourceStore(f.db).state("visits"))
