@@ -86,7 +86,7 @@ public struct ImagesService {
         guard answer.response.isSuccess else {
             return .failure(.unavailable(url, "http_status",
                 "\(shown) answered with HTTP status \(answer.response.status) instead of a patterns document.",
-                extra: JSONObject(["httpStatus": .int(Int64(answer.response.status))])))
+                httpStatus: answer.response.status))
         }
         let request: Fields
         switch JanssonParser.parse(bytes: answer.body) {

@@ -119,14 +119,10 @@ public struct SourcesService {
         try sources.offline()
     }
 
-    /// The stored form of a failed attempt: its reason (the error document's, else its
-    /// status's name), message and HTTP status.
+    /// The stored form of a failed attempt: its cause's reason (else its status's name),
+    /// message and HTTP status, and whether the connection itself failed.
     static func failure(_ error: CarFitError) -> SourceStore.Failure {
-        var reason = error.status.name
-        if case .string(let r)? = error.extra["reason"] { reason = r }
-        var status: Int64?
-        if case .int(let s)? = error.extra["httpStatus"] { status = s }
-        let network = ["refused", "timeout", "dns", "network"].contains(reason)
-        return SourceStore.Failure(reason: reason, message: error.message, httpStatus: status, isNetwork: network)
+        SourceStore.Failure(reason: error.cause?.reason ?? error.status.name, message: error.message,
+                            httpStatus: error.cause?.httpStatus.map { Int64($0) }, isNetwork: error.cause?.isNetwork ?? false)
     }
 }

@@ -1,5 +1,6 @@
 import CarFitCore
 import CarFitIO
+import CarFitNet
 import CarFitServices
 import CarFitStore
 import XCTest
@@ -70,6 +71,30 @@ final class SourcesServiceTests: XCTestCase {
         XCTAssertEqual(state.errorReason, "storage")
         XCTAssertEqual(state.consecutiveFailures, 1)
         XCTAssertEqual(try sources.states().map(\.name), [])
+        XCTAssertFalse(try sources.offline())
+        // A failure of the connection itself is recorded as one: the sources are offline
+        // until a success; an answer's failure keeps its reason and HTTP status.
+        _ = refusal { () throws(CarFitError) in
+            _ = try sources.refresh("articles", url: "http://127.0.0.1:1/a", maxAge: nil, conditional: true, lock: f) {
+                url, _, _ throws(CarFitError) -> RefreshOutcome<Int> in
+                throw CarFitError(HTTPFailure(.refused, url: url, message: "Connection refused."))
+            }
+        }
+        XCTAssertEqual(try SourceStore(f.db).state("articles")?.errorReason, "refused")
+        XCTAssertTrue(try sources.offline())
+        _ = refusal { () throws(CarFitError) in
+            _ = try sources.refresh("catalog", url: "http://127.0.0.1:1/c", maxAge: nil, conditional: true, lock: f) {
+                url, _, _ throws(CarFitError) -> RefreshOutcome<Int> in
+                throw CarFitError(ImageLoadError.httpStatus(url: url, status: 503))
+            }
+        }
+        let answered = try XCTUnwrap(try SourceStore(f.db).state("catalog"))
+        XCTAssertEqual(answered.errorReason, "http_status")
+        XCTAssertEqual(answered.errorStatus, 503)
+        XCTAssertTrue(try sources.offline(), "an answer is no success")
+        _ = try sources.refresh("catalog", url: "http://127.0.0.1:1/c", maxAge: nil, conditional: true, lock: f) {
+            _, _, _ throws(CarFitError) -> RefreshOutcome<Int> in .notModified
+        }
         XCTAssertFalse(try sources.offline())
         // A request refused before the network is no attempt.
         XCTAssertFalse(SourcesService.isAttemptFailure(CarFitError(.invalid, "no")))
