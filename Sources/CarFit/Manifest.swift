@@ -90,11 +90,7 @@ enum Manifest {
 
         // Catalog and cart
         Operation("catalog.import", "carfit_catalog_import", request: "Products.List[] or products[]", .serialized,
-                  .object { core, request throws(CarFitError) in
-                      let answer = try CatalogAPI.importCatalog(core.catalog, request)
-                      try core.sources.imported("catalog")
-                      return answer
-                  }),
+                  .object { core, request throws(CarFitError) in try CatalogAPI.importCatalog(core.catalog, sources: core.sources, request) }),
         Operation("catalog.refresh", "carfit_catalog_refresh", request: "maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in try core.refresh(.catalog, request) }),
         Operation("catalog.list", "carfit_catalog_list", request: "category?, sort?", .serialized,

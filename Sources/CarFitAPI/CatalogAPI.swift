@@ -4,8 +4,14 @@ import CarFitServices
 /// The catalog and cart operations: their requests read from the request document, their
 /// responses written as documents. The cart operations need a login before anything else.
 public enum CatalogAPI {
-    public static func importCatalog(_ service: CatalogService, _ request: Fields) throws(CarFitError) -> JSON {
-        try service.importCatalog(request).response
+    /// Stores the document's products; the catalog source's validators no longer describe what
+    /// is stored, so its next refresh asks unconditionally (`SourcesService.imported`).
+    public static func importCatalog(_ service: CatalogService, sources: SourcesService? = nil,
+                                     _ request: Fields) throws(CarFitError) -> JSON {
+        let batch = try CatalogImport(document: request)
+        try service.importCatalog(batch)
+        try sources?.imported("catalog")
+        return batch.json
     }
 
     public static func list(_ service: CatalogService, _ request: Fields) throws(CarFitError) -> JSON {

@@ -21,13 +21,11 @@ public struct CatalogService {
 
     // MARK: - Catalog
 
-    /// Stores the products of a catalog document (either shape); the records that failed are
-    /// the batch's `rejected`.
-    public func importCatalog(_ document: Fields) throws(CarFitError) -> CatalogImport {
-        let batch = try CatalogImport(document: document)
+    /// Stores the products of a catalog document (its records that failed are the batch's
+    /// `rejected`): new ids are added, known ones updated in place.
+    public func importCatalog(_ batch: CatalogImport) throws(CarFitError) {
         let shop = shop
         try db.transaction { () throws(CarFitError) in try shop.upsert(batch.products) }
-        return batch
     }
 
     /// Fetches the catalog source (either catalog shape) and imports it as `importCatalog`

@@ -100,7 +100,7 @@ final class CatalogAPITests: XCTestCase {
         let clock = try Clock(zoneName: "UTC", fixedNow: Instant(milliseconds: 0))
         let session = Session()
         let catalog = CatalogService(db: db, clock: clock, session: session, documents: DocumentCache())
-        _ = try catalog.importCatalog(try CatalogAPITests.parsed(#"{"products": [{"id": 1, "name": "One", "price": 5}]}"#))
+        _ = try CatalogAPI.importCatalog(catalog, try CatalogAPITests.parsed(#"{"products": [{"id": 1, "name": "One", "price": 5}]}"#))
         _ = try EmployeesService(db: db, clock: clock, session: session)
             .create(pin: "4821", firstName: "Ada", lastName: "Lovelace", email: nil, hiredOn: nil).get()
         session.employeeId = 1

@@ -15,9 +15,10 @@ final class CatalogServiceTests: XCTestCase {
 
     func withCatalog() throws -> ServiceFixture {
         let f = try ServiceFixture()
-        let batch = try f.catalog.importCatalog(try ServiceFixture.data("catalog.json").withUnsafeBytes { bytes throws(CarFitError) in
+        let batch = try CatalogImport(document: try ServiceFixture.data("catalog.json").withUnsafeBytes { bytes throws(CarFitError) in
             try JanssonParser.object(bytes)
         })
+        try f.catalog.importCatalog(batch)
         XCTAssertEqual(batch.products.count, 10)
         XCTAssertEqual(batch.rejected, [])
         return f
@@ -78,11 +79,12 @@ final class CatalogServiceTests: XCTestCase {
 
     func testAnImportUpdatesProductsByIdInPlaceAndAddsNewOnes() throws {
         let f = try withCatalog()
-        let batch = try f.catalog.importCatalog(try ServiceFixture.fields(#"""
+        let batch = try CatalogImport(document: try ServiceFixture.fields(#"""
             {"products": [{"id": 110, "name": "Étienne Merlot 2021", "category": "Red Wines", "description": "  ",
                            "imageUrl": null, "price": 21},
                           {"id": "cider-1", "name": "Orchard Cider", "category": "Cider", "price": "7.50"}]}
             """#))
+        try f.catalog.importCatalog(batch)
         XCTAssertEqual(batch.products.count, 2)
         let merlot = try f.catalog.product(CatalogServiceTests.id(110))
         XCTAssertEqual(merlot.name, "Étienne Merlot 2021")
@@ -97,7 +99,7 @@ final class CatalogServiceTests: XCTestCase {
     func testADocumentWithoutAProductListChangesNothing() throws {
         let f = try withCatalog()
         for bad in [#"{}"#, #"{"products": 1}"#, #"{"Products": {"List": 1}}"#] {
-            let error = refusal { () throws(CarFitError) in _ = try f.catalog.importCatalog(try ServiceFixture.fields(bad)) }
+            let error = refusal { () throws(CarFitError) in try f.catalog.importCatalog(try CatalogImport(document: try ServiceFixture.fields(bad))) }
             XCTAssertEqual(error?.status, .invalid, bad)
         }
         XCTAssertEqual(try f.catalog.list(category: nil, sort: .none).products.count, 10)

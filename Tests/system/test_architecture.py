@@ -113,3 +113,34 @@ def test_the_domain_holds_no_pointers():
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not found, "\n".join(found)
     assert POINTER.search("let p: UnsafeMutableRawBufferPointer") and not POINTER.search("p.unsafeLength(order)")
+
+
+# The areas whose requests and responses live in CarFitAPI: their services and domain values
+# neither build JSON documents nor read request members.
+TYPED = [
+    "Sources/CarFitServices/EmployeesService.swift", "Sources/CarFitServices/CatalogService.swift",
+    "Sources/CarFitServices/SourcesService.swift", "Sources/CarFitServices/RefreshOutcome.swift",
+    *sorted(p.relative_to(ROOT).as_posix() for p in (SOURCES / "CarFitCore" / "Employees").glob("*.swift")),
+    *(f"Sources/CarFitCore/Catalog/{name}.swift" for name in
+      ("Cart", "CartLineView", "CatalogPage", "CatalogSort", "Order", "Product")),
+]
+JSON_BUILDING = re.compile(r"\.obj\(|JSONObject\(|->\s*JSON\b|:\s*JSON\s*\{|\bFields\b")
+
+
+def test_the_typed_areas_build_no_json_below_the_api():
+    found = []
+    for name in TYPED:
+        for number, line in enumerate((ROOT / name).read_text().splitlines(), 1):
+            code = line.split("//", 1)[0]
+            if JSON_BUILDING.search(code):
+                found.append(f"{name}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
+    assert JSON_BUILDING.search('return .obj(["a": 1])') and JSON_BUILDING.search("func list(_ request: Fields)")
+
+
+def test_the_manifest_entries_are_one_line_for_the_typed_areas():
+    manifest = (SOURCES / "CarFit" / "Manifest.swift").read_text()
+    for api in ("EmployeesAPI", "CatalogAPI", "SourcesAPI"):
+        assert f"try {api}." in manifest or f"{api}." in manifest, api
+    for source in ("visits", "articles", "catalog", "patterns"):
+        assert f"try core.refresh(.{source}, request) }}" in manifest, source
