@@ -162,7 +162,7 @@ enum Manifest {
 
         // Events
         Operation("events.wait", "carfit_events_wait", request: "after?, timeoutMs?", .selfLocking,
-                  .object { core, request throws(CarFitError) in try core.feed.wait(request) }),
+                  .object { core, request throws(CarFitError) in try EventsAPI.wait(core.feed, request) }),
     ]
 
     /// The operations `carfit_call` reaches, by method name.

@@ -1,4 +1,5 @@
 @testable import CarFit
+import CarFitAPI
 import CarFitCore
 import CarFitServices
 import XCTest
@@ -10,7 +11,7 @@ final class CoreEventsTests: XCTestCase {
     }
 
     private func events(_ core: Core) throws -> [JSON] {
-        guard case .array(let events)? = try core.events.wait(after: 0, timeoutMs: 0).objectValue?["events"] else { return [] }
+        guard case .array(let events)? = try core.events.wait(after: 0, timeoutMs: 0).json.objectValue?["events"] else { return [] }
         return events
     }
 

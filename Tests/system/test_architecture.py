@@ -120,6 +120,8 @@ def test_the_domain_holds_no_pointers():
 TYPED = [
     "Sources/CarFitServices/EmployeesService.swift", "Sources/CarFitServices/CatalogService.swift",
     "Sources/CarFitServices/SourcesService.swift", "Sources/CarFitServices/RefreshOutcome.swift",
+    "Sources/CarFitServices/EventsService.swift", "Sources/CarFitServices/EventHub.swift",
+    "Sources/CarFitCore/Events/Event.swift",
     *sorted(p.relative_to(ROOT).as_posix() for p in (SOURCES / "CarFitCore" / "Employees").glob("*.swift")),
     *(f"Sources/CarFitCore/Catalog/{name}.swift" for name in
       ("Cart", "CartLineView", "CatalogPage", "CatalogSort", "Order", "Product")),
@@ -140,7 +142,7 @@ def test_the_typed_areas_build_no_json_below_the_api():
 
 def test_the_manifest_entries_are_one_line_for_the_typed_areas():
     manifest = (SOURCES / "CarFit" / "Manifest.swift").read_text()
-    for api in ("EmployeesAPI", "CatalogAPI", "SourcesAPI"):
+    for api in ("EmployeesAPI", "CatalogAPI", "SourcesAPI", "EventsAPI"):
         assert f"try {api}." in manifest or f"{api}." in manifest, api
     for source in ("visits", "articles", "catalog", "patterns"):
         assert f"try core.refresh(.{source}, request) }}" in manifest, source
