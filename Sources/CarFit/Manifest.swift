@@ -112,13 +112,13 @@ enum Manifest {
 
         // Transactions and insights
         Operation("transactions.import", "carfit_transactions_import", request: "transactions[]", .serialized,
-                  .object { core, request throws(CarFitError) in try core.transactions.importTransactions(request) }),
+                  .object { core, request throws(CarFitError) in try TransactionsAPI.importTransactions(core.transactions, request) }),
         Operation("transactions.list", "carfit_transactions_list", request: "category?", .serialized,
-                  .object { core, request throws(CarFitError) in try core.transactions.list(request) }),
+                  .object { core, request throws(CarFitError) in try TransactionsAPI.list(core.transactions, request) }),
         Operation("transactions.pin", "carfit_transactions_pin", request: "id, pinned", .serialized,
-                  .object { core, request throws(CarFitError) in try core.transactions.pin(request) }),
+                  .object { core, request throws(CarFitError) in try TransactionsAPI.pin(core.transactions, request) }),
         Operation("insights.get", "carfit_insights_get", request: "none", .serialized,
-                  .object { core, _ throws(CarFitError) in try core.transactions.insights() }),
+                  .object { core, _ throws(CarFitError) in try TransactionsAPI.insights(core.transactions) }),
 
         // Articles
         Operation("articles.import", "carfit_articles_import", request: "status?, content[]", .serialized,

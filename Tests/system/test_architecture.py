@@ -121,7 +121,8 @@ TYPED = [
     "Sources/CarFitServices/EmployeesService.swift", "Sources/CarFitServices/CatalogService.swift",
     "Sources/CarFitServices/SourcesService.swift", "Sources/CarFitServices/RefreshOutcome.swift",
     "Sources/CarFitServices/EventsService.swift", "Sources/CarFitServices/EventHub.swift",
-    "Sources/CarFitCore/Events/Event.swift",
+    "Sources/CarFitCore/Events/Event.swift", "Sources/CarFitServices/TransactionsService.swift",
+    *(f"Sources/CarFitCore/Transactions/{name}.swift" for name in ("Insights", "Transaction", "TransactionList")),
     *sorted(p.relative_to(ROOT).as_posix() for p in (SOURCES / "CarFitCore" / "Employees").glob("*.swift")),
     *(f"Sources/CarFitCore/Catalog/{name}.swift" for name in
       ("Cart", "CartLineView", "CatalogPage", "CatalogSort", "Order", "Product")),
@@ -142,7 +143,7 @@ def test_the_typed_areas_build_no_json_below_the_api():
 
 def test_the_manifest_entries_are_one_line_for_the_typed_areas():
     manifest = (SOURCES / "CarFit" / "Manifest.swift").read_text()
-    for api in ("EmployeesAPI", "CatalogAPI", "SourcesAPI", "EventsAPI"):
+    for api in ("EmployeesAPI", "CatalogAPI", "SourcesAPI", "EventsAPI", "TransactionsAPI"):
         assert f"try {api}." in manifest or f"{api}." in manifest, api
     for source in ("visits", "articles", "catalog", "patterns"):
         assert f"try core.refresh(.{source}, request) }}" in manifest, source
