@@ -156,9 +156,9 @@ enum Manifest {
 
         // Auth
         Operation("auth.set", "carfit_auth_set", request: "token (string or null), scheme?", .serialized,
-                  .object { core, request throws(CarFitError) in try core.auth.set(request) }),
+                  .object { core, request throws(CarFitError) in try AuthAPI.set(core.auth, request) }),
         Operation("auth.status", "carfit_auth_status", request: "none", .serialized,
-                  .object { core, _ throws(CarFitError) in core.auth.status() }),
+                  .object { core, _ throws(CarFitError) in AuthAPI.status(core.auth) }),
 
         // Events
         Operation("events.wait", "carfit_events_wait", request: "after?, timeoutMs?", .selfLocking,
