@@ -142,13 +142,13 @@ enum Manifest {
         Operation("carousel.generate", "carfit_carousel_generate", request: "rows, columns, seed?", .serialized,
                   .object { core, request throws(CarFitError) in try core.images.generateCarousel(request) }),
         Operation(nil, "carfit_images_data", request: "url", .selfLocking,
-                  .binary { core, request throws(CarFitError) in try core.images.load(request) }),
+                  .binary { core, request throws(CarFitError) in try ImagesAPI.load(core.images, request) }),
         Operation("images.prefetch", "carfit_images_prefetch", request: "urls[], priority?", .selfLocking,
-                  .object { core, request throws(CarFitError) in try core.images.prefetch(request) }),
+                  .object { core, request throws(CarFitError) in try ImagesAPI.prefetch(core.images, request) }),
         Operation("images.cancel", "carfit_images_cancel", request: "urls[]", .selfLocking,
-                  .object { core, request throws(CarFitError) in try core.images.cancel(request) }),
+                  .object { core, request throws(CarFitError) in try ImagesAPI.cancel(core.images, request) }),
         Operation("images.stats", "carfit_images_stats", request: "none", .selfLocking,
-                  .object { core, _ throws(CarFitError) in try core.images.stats() }),
+                  .object { core, _ throws(CarFitError) in try ImagesAPI.stats(core.images) }),
 
         // Sources
         Operation("sources.status", "carfit_sources_status", request: "none", .serialized,

@@ -110,26 +110,27 @@ public struct ImagesService {
         return feed.document(pool: try patterns.all())
     }
 
-    public func prefetch(_ request: Fields) throws(CarFitError) -> JSON {
-        let urls = try ImageRequest.urls(request)
-        let priority = try ImageRequest.priority(request)
+    /// Queues the images of `urls` (checked, without duplicates) for the background workers;
+    /// how many were queued (not those cached or loading already).
+    public func prefetch(_ urls: [String], priority: PrefetchPriority) throws(CarFitError) -> Int {
         do throws(ImageLoadError) {
-            return .obj(["queued": .int(Int64(try images.prefetch(urls, priority: priority)))])
+            return try images.prefetch(urls, priority: priority)
         } catch {
             throw CarFitError(error)
         }
     }
 
-    public func cancel(_ request: Fields) throws(CarFitError) -> JSON {
-        let urls = try ImageRequest.urls(request)
+    /// Drops the queued prefetches of `urls`; how many were dropped.
+    public func cancel(_ urls: [String]) throws(CarFitError) -> Int {
         do throws(ImageLoadError) {
-            return .obj(["cancelled": .int(Int64(try images.cancel(urls)))])
+            return try images.cancel(urls)
         } catch {
             throw CarFitError(error)
         }
     }
 
-    public func stats() throws(CarFitError) -> JSON {
+    /// The caches, the loads and the prefetch queue counted.
+    public func stats() throws(CarFitError) -> ImagePipeline.Stats {
         do throws(ImageLoadError) {
             return try images.stats()
         } catch {
@@ -137,17 +138,12 @@ public struct ImagesService {
         }
     }
 
-    /// `{"url"}` → the image and `{"url", "bytes", "source", "contentType"}`.
-    public func load(_ request: Fields) throws(CarFitError) -> (bytes: [UInt8], response: JSON) {
-        let url = try ImageRequest.url(request)
-        let image: ImagePipeline.Image
+    /// The image at `url` (checked), from memory, disk or the network.
+    public func load(_ url: String) throws(CarFitError) -> ImagePipeline.Image {
         do throws(ImageLoadError) {
-            image = try images.load(url)
+            return try images.load(url)
         } catch {
             throw CarFitError(error)
         }
-        return (image.bytes, .obj(["url": .string(url), "bytes": .int(Int64(image.bytes.count)),
-                                    "source": .string(image.source.rawValue),
-                                    "contentType": .string(image.format.contentType)]))
     }
 }

@@ -134,13 +134,18 @@ final class ImagesServiceTests: XCTestCase {
     func testImageFailuresMapToStatuses() throws {
         let f = try ServiceFixture()
         let images = try service(f)
-        let notHTTP = refusal { () throws(CarFitError) in _ = try images.load(try ServiceFixture.fields(#"{"url": "ftp://x/y.png"}"#)) }
+        let notHTTP = refusal { () throws(CarFitError) in _ = try images.load("ftp://x/y.png") }
         XCTAssertEqual(notHTTP?.status, .invalid)
         XCTAssertEqual(notHTTP?.field, "url")
-        let refused = refusal { () throws(CarFitError) in _ = try images.load(try ServiceFixture.fields(#"{"url": "http://127.0.0.1:1/a.png"}"#)) }
+        let refused = refusal { () throws(CarFitError) in _ = try images.load("http://127.0.0.1:1/a.png") }
         XCTAssertEqual(refused?.status, .unavailable)
         XCTAssertEqual(refused?.extra["reason"], "refused")
-        XCTAssertEqual(try images.stats().objectValue?["requests"]?.objectValue?["failures"], 1)
+        XCTAssertEqual(refused?.cause, CarFitError.Cause(reason: "refused", isNetwork: true))
+        // Both went to the client (the API refuses a URL that is not http or https before).
+        XCTAssertEqual(try images.stats().failures, 2)
+        XCTAssertEqual(try images.stats().network, 2)
+        XCTAssertEqual(try images.stats().memory.count, 0)
+        XCTAssertEqual(try images.cancel(["http://127.0.0.1:1/b.png"]), 0)
         images.images.close()
         XCTAssertEqual(refusal { () throws(CarFitError) in _ = try images.stats() }, CarFitError(.misuse, "The core is closed."))
     }
