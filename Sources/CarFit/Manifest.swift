@@ -130,9 +130,9 @@ enum Manifest {
         Operation("articles.refresh", "carfit_articles_refresh", request: "maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in try core.refresh(.articles, request) }),
         Operation("articles.list", "carfit_articles_list", request: "hour24?", .serialized,
-                  .object { core, request throws(CarFitError) in try core.articles.list(request) }),
+                  .object { core, request throws(CarFitError) in try ArticlesAPI.list(core.articles, request) }),
         Operation("articles.format_date", "carfit_articles_format_date", request: "date, hour24?", .serialized,
-                  .object { core, request throws(CarFitError) in try core.articles.formatDate(request) }),
+                  .object { core, request throws(CarFitError) in try ArticlesAPI.formatDate(core.articles, request) }),
 
         // Patterns, carousel and images
         Operation("patterns.import", "carfit_patterns_import", request: "patterns[] or the colourlovers array", .streamed,
