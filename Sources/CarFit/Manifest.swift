@@ -63,15 +63,15 @@ enum Manifest {
 
         // Calendar
         Operation("calendar.get", "carfit_calendar_get", request: "none", .serialized,
-                  .object { core, _ throws(CarFitError) in try core.calendar.document(core.calendarState) }),
+                  .object { core, _ throws(CarFitError) in try CalendarAPI.get(core.calendar, core.calendarState) }),
         Operation("calendar.next", "carfit_calendar_next", request: "none", .serialized,
-                  .object { core, _ throws(CarFitError) in try core.calendar.next(&core.calendarState) }),
+                  .object { core, _ throws(CarFitError) in try CalendarAPI.next(core.calendar, &core.calendarState) }),
         Operation("calendar.previous", "carfit_calendar_previous", request: "none", .serialized,
-                  .object { core, _ throws(CarFitError) in try core.calendar.previous(&core.calendarState) }),
+                  .object { core, _ throws(CarFitError) in try CalendarAPI.previous(core.calendar, &core.calendarState) }),
         Operation("calendar.select", "carfit_calendar_select", request: "date, mode?", .serialized,
-                  .object { core, request throws(CarFitError) in try core.calendar.select(request, &core.calendarState) }),
+                  .object { core, request throws(CarFitError) in try CalendarAPI.select(core.calendar, request, &core.calendarState) }),
         Operation("calendar.month", "carfit_calendar_month", request: "year, month", .serialized,
-                  .object { core, request throws(CarFitError) in try core.calendar.month(request, core.calendarState) }),
+                  .object { core, request throws(CarFitError) in try CalendarAPI.month(core.calendar, request, core.calendarState) }),
 
         // Employees and session
         Operation("employees.create", "carfit_employees_create",
