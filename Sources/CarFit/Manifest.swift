@@ -45,14 +45,9 @@ enum Manifest {
 
         // Location
         Operation("location.report", "carfit_location_report", request: "latitude, longitude, accuracyMeters, at?", .serialized,
-                  .object { core, request throws(CarFitError) in
-                      let reported = try core.location.report(request)
-                      for (key, at) in reported.departures { core.events.publish(.departure(key: key.text, at: at)) }
-                      for (key, at) in reported.arrivals { core.events.publish(.arrival(key: key.text, at: at)) }
-                      return reported.json
-                  }),
+                  .object { core, request throws(CarFitError) in try LocationAPI.report(core.location, request, publish: core.events.publish) }),
         Operation("location.status", "carfit_location_status", request: "none", .serialized,
-                  .object { core, _ throws(CarFitError) in try core.location.status() }),
+                  .object { core, _ throws(CarFitError) in try LocationAPI.status(core.location) }),
         // Attachments
         Operation("visits.attach", "carfit_visits_attach", request: "key, kind, file? or text?", .serialized,
                   .object { core, request throws(CarFitError) in try core.attachments.attach(request) }),
