@@ -50,11 +50,11 @@ enum Manifest {
                   .object { core, _ throws(CarFitError) in try LocationAPI.status(core.location) }),
         // Attachments
         Operation("visits.attach", "carfit_visits_attach", request: "key, kind, file? or text?", .serialized,
-                  .object { core, request throws(CarFitError) in try core.attachments.attach(request) }),
+                  .object { core, request throws(CarFitError) in try AttachmentsAPI.attach(core.attachments, request) }),
         Operation("visits.attachments", "carfit_visits_attachments", request: "key", .serialized,
-                  .object { core, request throws(CarFitError) in try core.attachments.list(request) }),
+                  .object { core, request throws(CarFitError) in try AttachmentsAPI.list(core.attachments, request) }),
         Operation("visits.detach", "carfit_visits_detach", request: "id", .serialized,
-                  .object { core, request throws(CarFitError) in try core.attachments.detach(request) }),
+                  .object { core, request throws(CarFitError) in try AttachmentsAPI.detach(core.attachments, request) }),
 
         // Calendar
         Operation("calendar.get", "carfit_calendar_get", request: "none", .serialized,

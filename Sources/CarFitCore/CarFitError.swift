@@ -37,13 +37,15 @@ public struct CarFitError: Error, Sendable, Equatable {
         CarFitError(.invalid, message, field: field)
     }
 
-    /// `{"error": {"code", "message", "field"?, …extra}}`
+    /// `{"error": {"code", "message", "field"?, …extra}}`, with the cause's `reason` when extra
+    /// does not say it.
     public var document: JSON {
         var error = JSONObject()
         error["code"] = .string(status.name)
         error["message"] = .string(message)
         if let field { error["field"] = .string(field) }
         for key in extra.keys { error[key] = extra[key] }
+        if let cause, error["reason"] == nil { error["reason"] = .string(cause.reason) }
         return .obj(["error": .object(error)])
     }
 }

@@ -125,6 +125,7 @@ TYPED = [
     "Sources/CarFitNet/ImagePipeline.swift", "Sources/CarFitNet/DiskCache.swift", "Sources/CarFitCore/Images/ImageRequest.swift",
     "Sources/CarFitServices/AuthService.swift", "Sources/CarFitServices/CalendarService.swift",
     "Sources/CarFitServices/LocationService.swift", "Sources/CarFitCore/Road/LocationReport.swift",
+    "Sources/CarFitServices/AttachmentsService.swift",
     "Sources/CarFitCore/Calendar/MonthSheet.swift", "Sources/CarFitCore/Calendar/YearMonth.swift", "Sources/CarFitCore/Auth/AuthCredentials.swift", "Sources/CarFitNet/PlannerAuth.swift",
     *(f"Sources/CarFitCore/Transactions/{name}.swift" for name in ("Insights", "Transaction", "TransactionList")),
     *sorted(p.relative_to(ROOT).as_posix() for p in (SOURCES / "CarFitCore" / "Employees").glob("*.swift")),
@@ -147,7 +148,7 @@ def test_the_typed_areas_build_no_json_below_the_api():
 
 def test_the_manifest_entries_are_one_line_for_the_typed_areas():
     manifest = (SOURCES / "CarFit" / "Manifest.swift").read_text()
-    for api in ("EmployeesAPI", "CatalogAPI", "SourcesAPI", "EventsAPI", "TransactionsAPI", "AuthAPI", "ImagesAPI", "CalendarAPI", "LocationAPI"):
+    for api in ("EmployeesAPI", "CatalogAPI", "SourcesAPI", "EventsAPI", "TransactionsAPI", "AuthAPI", "ImagesAPI", "CalendarAPI", "LocationAPI", "AttachmentsAPI"):
         assert f"try {api}." in manifest or f"{api}." in manifest, api
     for source in ("visits", "articles", "catalog", "patterns"):
         assert f"try core.refresh(.{source}, request) }}" in manifest, source
