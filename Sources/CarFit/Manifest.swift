@@ -135,7 +135,7 @@ enum Manifest {
         Operation("patterns.refresh", "carfit_patterns_refresh", request: "count?, maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in try core.refresh(.patterns, request) }),
         Operation("carousel.generate", "carfit_carousel_generate", request: "rows, columns, seed?", .serialized,
-                  .object { core, request throws(CarFitError) in try core.images.generateCarousel(request) }),
+                  .object { core, request throws(CarFitError) in try ImagesAPI.generateCarousel(core.images, request) }),
         Operation(nil, "carfit_images_data", request: "url", .selfLocking,
                   .binary { core, request throws(CarFitError) in try ImagesAPI.load(core.images, request) }),
         Operation("images.prefetch", "carfit_images_prefetch", request: "urls[], priority?", .selfLocking,

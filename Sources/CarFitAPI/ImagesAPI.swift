@@ -4,6 +4,11 @@ import CarFitServices
 
 /// The image operations: their requests read, their documents written.
 public enum ImagesAPI {
+    public static func generateCarousel(_ service: ImagesService, _ request: Fields) throws(CarFitError) -> JSON {
+        let rows = try service.generateCarousel(try CarouselRequest(request).feed)
+        return .obj(["rows": .array(rows.map(\.json))])
+    }
+
     public static func prefetch(_ service: ImagesService, _ request: Fields) throws(CarFitError) -> JSON {
         let r = try PrefetchRequest(request)
         return .obj(["queued": .int(Int64(try service.prefetch(r.urls, priority: r.priority)))])
@@ -75,7 +80,33 @@ public struct PrefetchRequest: APIRequest {
     }
 }
 
+/// `carousel.generate`: `{"rows": 1...1000, "columns": 1...1000, "seed": integer (0)}`; rows
+/// and columns required.
+public struct CarouselRequest: APIRequest {
+    public var feed: CarouselFeed
+    public init(_ f: Fields) throws(CarFitError) {
+        let rows = Int(try f.requiredInt("rows", in: 1...Int64(CarouselFeed.maxRows)))
+        let columns = Int(try f.requiredInt("columns", in: 1...Int64(CarouselFeed.maxColumns)))
+        let seed = try f.int("seed", in: Int64.min...Int64.max) ?? 0
+        feed = CarouselFeed(rows: rows, columns: columns, seed: seed)
+    }
+}
+
 // MARK: - Responses
+
+extension CarouselFeed.Row: APIResponse {
+    /// `{"index", "title", "tiles": [{"id", "title", "color", "imageUrl"}]}`
+    public var json: JSON {
+        .obj(["index": .int(Int64(index)), "title": .string(title), "tiles": .array(tiles.map { tile in
+            var object = JSONObject()
+            object["id"] = .string(tile.id)
+            object["title"] = .string(tile.title)
+            object["color"] = .string(tile.color)
+            object["imageUrl"] = .str(tile.imageUrl)
+            return .object(object)
+        })])
+    }
+}
 
 extension ImagePipeline.Stats.Level: APIResponse {
     /// `{"count", "bytes", "limit"}`

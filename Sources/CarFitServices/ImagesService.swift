@@ -105,9 +105,9 @@ public struct ImagesService {
         }
     }
 
-    public func generateCarousel(_ request: Fields) throws(CarFitError) -> JSON {
-        let feed = try CarouselFeed(request: request)
-        return feed.document(pool: try patterns.all())
+    /// The carousel's rows over the pattern pool.
+    public func generateCarousel(_ feed: CarouselFeed) throws(CarFitError) -> [CarouselFeed.Row] {
+        feed.rows(pool: try patterns.all())
     }
 
     /// Queues the images of `urls` (checked, without duplicates) for the background workers;

@@ -29,6 +29,32 @@ final class ImagesAPITests: XCTestCase {
         }
     }
 
+    func testRequestBounds() throws {
+        func request(_ pairs: KeyValuePairs<String, JSON>) -> Fields { Fields(JSONObject(pairs)) }
+        let f = try CarouselRequest(request(["rows": 1000, "columns": 1])).feed
+        XCTAssertEqual(f.seed, 0)
+        for (pairs, field) in [(request(["rows": 0, "columns": 5]), "rows"),
+                               (request(["rows": 5, "columns": 1001]), "columns"),
+                               (request(["columns": 5]), "rows"),
+                               (request(["rows": 5, "columns": 5, "seed": 1.5]), "seed"),
+                               (request(["rows": 5, "columns": 5, "seed": "7"]), "seed")] {
+            XCTAssertThrowsError(try CarouselRequest(pairs)) { error in
+                XCTAssertEqual((error as? CarFitError)?.status, .invalid)
+                XCTAssertEqual((error as? CarFitError)?.field, field)
+            }
+        }
+    }
+
+    func testARowsDocument() {
+        let row = CarouselFeed(rows: 1, columns: 2, seed: 3).rows(pool: [Pattern(imageUrl: "http://img/1.png", title: "One", colors: ["112233"])])[0]
+        guard case .object(let doc) = row.json, case .array(let tiles)? = doc["tiles"] else { return XCTFail("no tiles") }
+        XCTAssertEqual(doc["index"], 0)
+        XCTAssertEqual(doc["title"], .string(row.title))
+        XCTAssertEqual(tiles.first?.objectValue?.keys, ["id", "title", "color", "imageUrl"])
+        XCTAssertEqual(tiles.first?.objectValue?["color"], "#112233")
+        XCTAssertEqual(tiles.last?.objectValue?["id"], "r0c1")
+    }
+
     func testStatsDocument() {
         let level = ImagePipeline.Stats.Level(count: 1, bytes: 2, limit: 3)
         XCTAssertEqual(level.json.encoded(), #"{"count":1,"bytes":2,"limit":3}"#)

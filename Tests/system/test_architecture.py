@@ -125,7 +125,7 @@ TYPED = [
     "Sources/CarFitNet/ImagePipeline.swift", "Sources/CarFitNet/DiskCache.swift", "Sources/CarFitCore/Images/ImageRequest.swift",
     "Sources/CarFitServices/AuthService.swift", "Sources/CarFitServices/CalendarService.swift",
     "Sources/CarFitServices/LocationService.swift", "Sources/CarFitCore/Road/LocationReport.swift",
-    "Sources/CarFitServices/AttachmentsService.swift",
+    "Sources/CarFitServices/AttachmentsService.swift", "Sources/CarFitCore/Images/CarouselFeed.swift",
     "Sources/CarFitCore/Calendar/MonthSheet.swift", "Sources/CarFitCore/Calendar/YearMonth.swift", "Sources/CarFitCore/Auth/AuthCredentials.swift", "Sources/CarFitNet/PlannerAuth.swift",
     *(f"Sources/CarFitCore/Transactions/{name}.swift" for name in ("Insights", "Transaction", "TransactionList")),
     *sorted(p.relative_to(ROOT).as_posix() for p in (SOURCES / "CarFitCore" / "Employees").glob("*.swift")),
