@@ -14,6 +14,7 @@ import PackageDescription
 //   CarFitHTTP          a blocking HTTP client on libcurl (CCurl): streamed bodies, bounded waits
 //   CarFitNet           the core's HTTP (sources and images, on CarFitHTTP) and the image pipeline
 //   CarFitServices      the use-cases, as functions of their stores and clients
+//   CarFitAPI           the typed API: each operation's request read from its document, its response written
 //   CarFit              the boundary: the operation manifest, one boundary routine, handles, @c exports
 //   CarFitLink          link-only: static Swift runtime, exported-symbol list and SONAME for the .so
 
@@ -37,7 +38,8 @@ let package = Package(
         .target(name: "CarFitStore", dependencies: ["CSQLite", "CarFitCore", "CarFitIO"]),
         .target(name: "CarFitNet", dependencies: ["CarFitCore", "CarFitSystem", "CarFitHTTP"]),
         .target(name: "CarFitServices", dependencies: ["CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"]),
-        .target(name: "CarFit", dependencies: ["CCarFit", "CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices"]),
+        .target(name: "CarFitAPI", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices"]),
+        .target(name: "CarFit", dependencies: ["CCarFit", "CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices", "CarFitAPI"]),
         .target(
             name: "CarFitLink",
             exclude: ["exports.map"],
@@ -59,6 +61,7 @@ let package = Package(
         .testTarget(name: "CarFitIOTests", dependencies: ["CarFitCore", "CarFitIO"]),
         .testTarget(name: "CarFitABITests", dependencies: [], exclude: ["Fixtures"]),
         .testTarget(name: "CarFitServicesTests", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices"]),
+        .testTarget(name: "CarFitAPITests", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitServices", "CarFitAPI"]),
         .testTarget(name: "CarFitTests", dependencies: ["CCarFit", "CarFit"]),
         .testTarget(name: "CarFitStoreTests", dependencies: ["CarFitStore", "CarFitCore"]),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",

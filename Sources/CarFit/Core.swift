@@ -1,3 +1,4 @@
+import CarFitAPI
 import CarFitCore
 import CarFitSystem
 import CarFitNet
@@ -102,8 +103,9 @@ final class Core: Serializer, @unchecked Sendable {
     /// `operation`'s progress through the reporter it is given: the size is learnt from the
     /// response (its declared length, else its bytes once more than 1 MiB arrived). The
     /// complete report is made only once `body` succeeded, so a failed refresh ends without one.
-    func downloading(_ operation: String,
-                     _ body: (ProgressReporter) throws(CarFitError) -> RefreshOutcome) throws(CarFitError) -> RefreshOutcome {
+    func downloading<Imported>(_ operation: String,
+                               _ body: (ProgressReporter) throws(CarFitError) -> RefreshOutcome<Imported>)
+        throws(CarFitError) -> RefreshOutcome<Imported> {
         let feed = events
         let reporter = ProgressReporter { done, total in
             feed.publish(.progress(operation: operation, done: done, total: total))
@@ -113,40 +115,79 @@ final class Core: Serializer, @unchecked Sendable {
         return outcome
     }
 
-    /// Runs a refresh of `source` ("visits", "articles", ...) and publishes its `source` event:
-    /// `failed` when it throws, `not_modified` when its answer says `notModified`, else `ok`;
-    /// none when it made no request (its answer says `fresh`, or it refused the request as
-    /// `invalid` or `misuse` before asking the network).
-    func refreshing(_ source: String, _ body: () throws(CarFitError) -> JSON) throws(CarFitError) -> JSON {
-        let answer: JSON
-        do {
-            answer = try body()
-        } catch {
-            if SourcesService.isAttemptFailure(error) {
-                events.publish(.source(source: source, status: "failed"))
-            }
-            throw error
-        }
-        let members = answer.objectValue
-        if members?["fresh"] == .bool(true) { return answer }
-        events.publish(.source(source: source, status: members?["notModified"] == .bool(true) ? "not_modified" : "ok"))
-        return answer
+    /// The sources a refresh operation fetches.
+    enum Source: String {
+        case visits, articles, catalog, patterns
     }
 
-    /// One refresh of source `name` from its configured `url`: the sources' bookkeeping
-    /// (`SourcesService.refresh`, which takes the core's lock itself) around `attempt`, with
-    /// its `source` event (`refreshing`) and the progress of "<name>.refresh" (`downloading`)
-    /// reported through the reporter `attempt` is given. Every refresh operation runs through here.
-    func refresh(_ name: String, url: String?, request: Fields, conditional: Bool,
-                 _ attempt: (String, SourceValidators, ProgressReporter) throws(CarFitError) -> RefreshOutcome)
-        throws(CarFitError) -> JSON {
-        let sources = sources
-        return try refreshing(name) { () throws(CarFitError) in
-            try sources.refresh(name, url: url, request: request, conditional: conditional, lock: self) {
-                url, validators throws(CarFitError) in
-                try downloading("\(name).refresh") { progress throws(CarFitError) in try attempt(url, validators, progress) }
-            }
+    /// The refresh operation of `source`: its request read (`RefreshRequest`, and the
+    /// patterns' `PatternsRefreshRequest`), one refresh run (`refresh(_:url:maxAge:conditional:_:)`)
+    /// with the area's fetch and import, its answer (`RefreshAnswer`). A source without a
+    /// configured URL is `invalid` before anything else.
+    func refresh(_ source: Source, _ request: Fields) throws(CarFitError) -> JSON {
+        let name = source.rawValue
+        let configured: String? = switch source {
+        case .visits: config.sources.visits
+        case .articles: config.sources.articles
+        case .catalog: config.sources.catalog
+        case .patterns: config.sources.patterns
         }
+        let url = try SourcesService.configured(name, configured)
+        let maxAge = try RefreshRequest(request).maxAgeSeconds
+        let http = http
+        switch source {
+        case .visits:
+            let visits = visits
+            return RefreshAnswer(try refresh(name, url: url, maxAge: maxAge, conditional: true) {
+                url, validators, progress, commit throws(CarFitError) in
+                try visits.refresh(url: url, http: http, validators: validators, lock: self, progress: progress, commit: commit)
+            }).json
+        case .articles:
+            let articles = articles
+            return RefreshAnswer(try refresh(name, url: url, maxAge: maxAge, conditional: true) {
+                url, validators, progress, commit throws(CarFitError) in
+                try articles.refresh(url: url, http: http, validators: validators, lock: self, progress: progress, commit: commit)
+            }).json
+        case .catalog:
+            let catalog = catalog
+            return RefreshAnswer(try refresh(name, url: url, maxAge: maxAge, conditional: true) {
+                url, validators, progress, commit throws(CarFitError) in
+                try catalog.refresh(url: url, http: http, validators: validators, lock: self, progress: progress, commit: commit)
+            }).json
+        case .patterns:
+            let count = try PatternsRefreshRequest(request).count
+            let images = images
+            let concurrency = config.images.concurrency
+            return RefreshAnswer(try refresh(name, url: url, maxAge: maxAge, conditional: false) {
+                url, _, _, commit throws(CarFitError) in
+                try images.refresh(count: count, url: url, http: http, concurrency: concurrency, lock: self, commit: commit)
+            }).json
+        }
+    }
+
+    /// One refresh of source `name` from `url`: the sources' bookkeeping (`SourcesService.refresh`,
+    /// which takes the core's lock itself) around `attempt`, which gets the validators to send,
+    /// the reporter of "<name>.refresh"'s progress (`downloading`) and the record of its success
+    /// to run in its import's transaction. Publishes the attempt's `source` event from its
+    /// outcome: `ok`, `not_modified`, or `failed` when it throws; none when it made no request
+    /// (`fresh`, or a request refused as `invalid` or `misuse` before asking the network).
+    func refresh<Imported>(_ name: String, url: String, maxAge: Int64?, conditional: Bool,
+                           _ attempt: (String, SourceValidators, ProgressReporter, RefreshCommit) throws(CarFitError)
+                               -> RefreshOutcome<Imported>) throws(CarFitError) -> RefreshOutcome<Imported> {
+        let outcome: RefreshOutcome<Imported>
+        do throws(CarFitError) {
+            outcome = try sources.refresh(name, url: url, maxAge: maxAge, conditional: conditional, lock: self) {
+                url, validators, commit throws(CarFitError) in
+                try withoutActuallyEscaping(commit) { (commit) throws(CarFitError) in
+                    try downloading("\(name).refresh") { progress throws(CarFitError) in try attempt(url, validators, progress, commit) }
+                }
+            }
+        } catch {
+            if SourcesService.isAttemptFailure(error) { events.publish(.source(source: name, status: "failed")) }
+            throw error
+        }
+        if let status = outcome.eventStatus { events.publish(.source(source: name, status: status)) }
+        return outcome
     }
 
     /// Whether another connection committed to the database since the last look; nil when the

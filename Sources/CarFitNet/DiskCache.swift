@@ -116,10 +116,10 @@ final class DiskCache: @unchecked Sendable {
         unlink(path(name))
     }
 
-    /// `{"count", "bytes", "limit"}`
-    var stats: JSON {
+    /// Its entries, their bytes and its limit.
+    var stats: ImagePipeline.Stats.Level {
         lock.lock()
         defer { lock.unlock() }
-        return .obj(["count": .int(Int64(index.count)), "bytes": .int(index.totalCost), "limit": .int(index.limit)])
+        return ImagePipeline.Stats.Level(count: Int64(index.count), bytes: index.totalCost, limit: index.limit)
     }
 }

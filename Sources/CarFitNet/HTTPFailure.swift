@@ -24,6 +24,15 @@ public struct HTTPFailure: Error, Sendable, Equatable {
     public var message: String
     public var status: Int?
 
+    /// A failure of the connection itself (refused, timeout, dns, network: the client's
+    /// `HTTPError.isNetworkFailure`).
+    public var isNetworkFailure: Bool {
+        switch reason {
+        case .refused, .timeout, .dns, .network: true
+        default: false
+        }
+    }
+
     public init(_ reason: Reason, url: String, message: String, status: Int? = nil) {
         self.reason = reason
         self.url = url

@@ -265,20 +265,36 @@ public final class ImagePipeline: @unchecked Sendable {
 
     // MARK: - Statistics and closing
 
-    /// `{"memory", "disk", "requests", "prefetch"}`
-    public func stats() throws(ImageLoadError) -> JSON {
+    /// What each cache level holds, what the loads did, what the prefetch queue holds.
+    public struct Stats: Sendable, Equatable {
+        /// One cache level: its entries, their bytes and its limit in bytes.
+        public struct Level: Sendable, Equatable {
+            public var count: Int64
+            public var bytes: Int64
+            public var limit: Int64
+
+            public init(count: Int64, bytes: Int64, limit: Int64) {
+                self.count = count
+                self.bytes = bytes
+                self.limit = limit
+            }
+        }
+
+        public var memory: Level
+        public var disk: Level
+        public var network: Int64, coalesced: Int64, memoryHits: Int64, diskHits: Int64, failures: Int64
+        public var queued: Int64, loading: Int64
+    }
+
+    public func stats() throws(ImageLoadError) -> Stats {
         let diskStats = disk.stats
         lock.lock()
         defer { lock.unlock() }
         guard !closed else { throw .closed }
         let c = counters
-        return .obj([
-            "memory": .obj(["count": .int(Int64(memory.count)), "bytes": .int(memory.totalCost), "limit": .int(memory.limit)]),
-            "disk": diskStats,
-            "requests": .obj(["network": .int(c.network), "coalesced": .int(c.coalesced), "memoryHits": .int(c.memoryHits),
-                              "diskHits": .int(c.diskHits), "failures": .int(c.failures)]),
-            "prefetch": .obj(["queued": .int(Int64(queue.count)), "loading": .int(Int64(prefetching))]),
-        ])
+        return Stats(memory: Stats.Level(count: Int64(memory.count), bytes: memory.totalCost, limit: memory.limit), disk: diskStats,
+                     network: c.network, coalesced: c.coalesced, memoryHits: c.memoryHits, diskHits: c.diskHits,
+                     failures: c.failures, queued: Int64(queue.count), loading: Int64(prefetching))
     }
 
     /// Drops the queue, cancels the transfers in progress, waits for every background thread

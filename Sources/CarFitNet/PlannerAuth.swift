@@ -29,12 +29,6 @@ public final class PlannerAuth: @unchecked Sendable {
             self.requiredAt = requiredAt
             self.source = source
         }
-
-        /// `{"token", "scheme", "required", "requiredAt", "source"}`.
-        public var json: JSON {
-            .obj(["token": .bool(token), "scheme": scheme.map(JSON.string) ?? .null, "required": .bool(required),
-                  "requiredAt": requiredAt.map { .string($0.iso) } ?? .null, "source": source.map(JSON.string) ?? .null])
-        }
     }
 
     private struct State {

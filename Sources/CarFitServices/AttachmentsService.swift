@@ -27,24 +27,11 @@ public struct AttachmentsService {
         CarFitError(.notFound, "No stored visit has the key \"\(keyText.prefix(80))\".", field: "key")
     }
 
-    /// `{"key", "kind", "file"}` or, for a note, `{"key", "kind": "note", "text"}`: the file is
-    /// copied into the attachments directory (streaming, under a temporary name, flushed, then
-    /// renamed) and recorded pending in one transaction with any eviction the quota needs.
-    /// Answers `{"attachment": {...}}`.
-    public func attach(_ request: Fields) throws(CarFitError) -> JSON {
-        let keyText = try request.requiredString("key")
-        let kind = try AttachmentKind.requested(try request.requiredString("kind"))
-        let text = kind == .note ? try request.string("text") : nil
-        let file = text == nil ? try request.string("file") : nil
-        if text == nil && file == nil {
-            throw CarFitError.invalid(kind == .note ? "text" : "file",
-                                      kind == .note ? "A note needs its text (or a file of UTF-8 text)." : "A \(kind.rawValue) needs the path of its file.")
-        }
-        if let text {
-            var note = NoteText.Validator()
-            note.feed(Array(text.utf8).span)
-            if let problem = note.problem { throw .invalid("text", problem) }
-        }
+    /// Attaches to the visit of `keyText` a note's `text` or the file at `file` (one of them,
+    /// already checked): the file is copied into the attachments directory (streaming, under a
+    /// temporary name, flushed, then renamed) and recorded pending in one transaction with any
+    /// eviction the quota needs.
+    public func attach(keyText: String, kind: AttachmentKind, text: String?, file: String?) throws(CarFitError) -> Attachment {
         guard let key = VisitKey(text: keyText) else { throw notFound(keyText) }
         guard try visits.visit(key) != nil else { throw notFound(keyText) }
         guard let directory else {
@@ -70,7 +57,7 @@ public struct AttachmentsService {
                 switch AttachmentQuota.plan(adding: staged.bytes, pendingBytes: use.kept, uploaded: use.uploaded, quotaBytes: quota) {
                 case .overQuota:
                     throw CarFitError(.conflict, "The attachments not yet uploaded and this one would take more than \(quota) bytes; push them first.",
-                                      extra: JSONObject(["reason": "quota"]))
+                                      cause: CarFitError.Cause(reason: "quota"))
                 case .evict(let ids):
                     for evictedId in ids { try store.evict(id: evictedId) }
                     evicted = ids
@@ -91,7 +78,7 @@ public struct AttachmentsService {
             throw error
         }
         for evictedId in evicted { directory.remove(id: evictedId) }
-        return .obj(["attachment": attachment.json(withPath: false)])
+        return attachment
     }
 
     /// Tidies the directory when a core opens: removes the temporaries of copies a crash
@@ -109,18 +96,16 @@ public struct AttachmentsService {
         for id in orphans ?? [] { directory.remove(id: id) }
     }
 
-    /// `{"key"}` → `{"attachments": [{..., "path"}]}` in the order attached.
-    public func list(_ request: Fields) throws(CarFitError) -> JSON {
-        let keyText = try request.requiredString("key")
+    /// The attachments of the visit of `keyText` (with their paths), in the order attached.
+    public func list(keyText: String) throws(CarFitError) -> [Attachment] {
         guard let key = VisitKey(text: keyText) else { throw notFound(keyText) }
         let found = try store.attachments(of: key, directory: directory?.path)
         if found.isEmpty, try visits.visit(key) == nil { throw notFound(keyText) }
-        return .obj(["attachments": .array(found.map { $0.json(withPath: true) })])
+        return found
     }
 
-    /// `{"id"}`: removes an attachment not yet uploaded, and its file; `conflict` once uploaded.
-    public func detach(_ request: Fields) throws(CarFitError) -> JSON {
-        let id = try request.requiredString("id")
+    /// Removes the attachment `id` not yet uploaded, and its file; `conflict` once uploaded.
+    public func detach(id: String) throws(CarFitError) -> Attachment {
         let store = store
         let dir = directory?.path
         let removed = try db.transaction { () throws(CarFitError) -> Attachment in
@@ -134,6 +119,6 @@ public struct AttachmentsService {
             return found
         }
         if removed.path != nil { directory?.remove(id: id) }
-        return .obj(["attachment": removed.json(withPath: false)])
+        return removed
     }
 }

@@ -10,16 +10,14 @@ public struct AuthService {
         self.auth = auth
     }
 
-    /// `{"token": "...", "scheme": "Bearer"}` sets the credentials, `{"token": null}` clears
-    /// them; `{"auth": status}`. An invalid request (`AuthCredentials.read`) changes nothing.
-    public func set(_ request: Fields) throws(CarFitError) -> JSON {
-        let credentials = try AuthCredentials.read(request)
+    /// Sets the credentials (nil clears them); answers the status after.
+    public func set(_ credentials: AuthCredentials?) -> PlannerAuth.Status {
         auth.set(credentials)
         return status()
     }
 
-    /// `{"auth": {"token", "scheme", "required", "requiredAt", "source"}}`.
-    public func status() -> JSON {
-        .obj(["auth": auth.status.json])
+    /// Whether a token is set and under which scheme, and whether the planner asked for one.
+    public func status() -> PlannerAuth.Status {
+        auth.status
     }
 }

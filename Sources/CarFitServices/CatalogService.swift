@@ -21,19 +21,20 @@ public struct CatalogService {
 
     // MARK: - Catalog
 
-    public func importCatalog(_ request: Fields) throws(CarFitError) -> JSON {
-        let batch = try CatalogImport(document: request)
+    /// Stores the products of a catalog document (its records that failed are the batch's
+    /// `rejected`): new ids are added, known ones updated in place.
+    public func importCatalog(_ batch: CatalogImport) throws(CarFitError) {
         let shop = shop
         try db.transaction { () throws(CarFitError) in try shop.upsert(batch.products) }
-        return batch.response
     }
 
     /// Fetches the catalog source (either catalog shape) and imports it as `importCatalog`
     /// does; any failure leaves the stored products as they were. `lock` is taken only once
-    /// the body has arrived.
+    /// the body has arrived; `commit` runs in the import's transaction.
     /// `progress` hears the download's bytes (its `finish` is the caller's, once all succeeded).
     public func refresh(url: String, http: HTTPClient, validators: SourceValidators = SourceValidators(),
-                        lock: some Serializer, progress: ProgressReporter? = nil) throws(CarFitError) -> RefreshOutcome {
+                        lock: some Serializer, progress: ProgressReporter? = nil,
+                        commit: RefreshCommit = { _, _ in }) throws(CarFitError) -> RefreshOutcome<CatalogImport> {
         guard case .body(let body) = try SourceFetch.fetch(url, http: http, validators: validators, what: "catalog",
                                                      progress: progress) else {
             return .notModified
@@ -48,23 +49,25 @@ public struct CatalogService {
         let shop = shop
         let db = db
         try lock.locked { () throws(CarFitError) in
-            try db.transaction { () throws(CarFitError) in try shop.upsert(batch.products) }
+            try db.transaction { () throws(CarFitError) in
+                try shop.upsert(batch.products)
+                try commit(body.response.etag, body.response.lastModified)
+            }
         }
-        return .stored(batch.response, etag: body.response.etag, lastModified: body.response.lastModified)
+        return .stored(batch)
     }
 
-    public func list(_ request: Fields) throws(CarFitError) -> JSON {
-        let category = try request.string("category")
-        let sort = try CatalogSort.read(request, "sort")
-        return CatalogPage(all: try shop.products(), category: category, sort: sort).json
+    /// The categories and the products of `category` (all when nil) in the `sort` order.
+    public func list(category: String?, sort: CatalogSort) throws(CarFitError) -> CatalogPage {
+        CatalogPage(all: try shop.products(), category: category, sort: sort)
     }
 
-    public func product(_ request: Fields) throws(CarFitError) -> JSON {
-        let id = try ProductID.read(request, "id")
+    /// The product `id`; an unknown one is `not_found`.
+    public func product(_ id: ProductID) throws(CarFitError) -> Product {
         guard let product = try shop.product(key: id.key) else {
             throw CarFitError(.notFound, "There is no product with id \(id.key.prefix(100)).", field: "id")
         }
-        return .obj(["product": product.detailJSON])
+        return product
     }
 
     // MARK: - Cart
@@ -77,17 +80,9 @@ public struct CatalogService {
         return id
     }
 
-    /// The logged-in employee's cart.
-    public func cart() throws(CarFitError) -> JSON {
-        try cartDocument(try loggedInEmployee())
-    }
-
-    /// The employee's cart (kept until the database changes: see `DocumentCache`).
-    func cartDocument(_ employeeId: Int64) throws(CarFitError) -> JSON {
-        let shop = shop
-        return try documents.document(.cart(employee: employeeId), at: try db.changeStamp()) { () throws(CarFitError) in
-            .obj(["cart": CartLineView.cartJSON(try shop.cartLines(employeeId: employeeId).map(\.line))])
-        }
+    /// The employee's cart lines, read from the store.
+    public func cartLines(_ employeeId: Int64) throws(CarFitError) -> [CartLineView] {
+        try shop.cartLines(employeeId: employeeId).map(\.line)
     }
 
     /// Reads, changes and writes the cart in one BEGIN IMMEDIATE transaction, so concurrent
@@ -101,11 +96,8 @@ public struct CatalogService {
         }
     }
 
-    /// `{"productId", "quantity"?}`: adds to the cart (1 by default).
-    public func add(_ request: Fields) throws(CarFitError) -> JSON {
-        let employee = try loggedInEmployee()
-        let id = try ProductID.read(request, "productId")
-        let quantity = try Cart.readQuantity(request, default: 1)
+    /// Adds `quantity` of product `id` to the employee's cart.
+    public func add(_ id: ProductID, quantity: Int, employee: Int64) throws(CarFitError) {
         let shop = shop
         try changeCart(employee) { (cart: inout Cart) throws(CarFitError) in
             // The quantity is checked first (by `Cart.add`), then the product: an unknown
@@ -115,32 +107,24 @@ public struct CatalogService {
                 throw CarFitError(.notFound, "There is no product with id \(id.key.prefix(100)).", field: "productId")
             }
         }
-        return try cartDocument(employee)
     }
 
-    /// `{"productId", "quantity"}`: sets a line's quantity (0 removes it).
-    public func update(_ request: Fields) throws(CarFitError) -> JSON {
-        let employee = try loggedInEmployee()
-        let id = try ProductID.read(request, "productId")
-        let quantity = try Cart.readQuantity(request, default: nil)
+    /// Sets the quantity of product `id`'s line in the employee's cart.
+    public func update(_ id: ProductID, quantity: Int, employee: Int64) throws(CarFitError) {
         try changeCart(employee) { (cart: inout Cart) throws(CarFitError) in try cart.update(id.key, quantity: quantity) }
-        return try cartDocument(employee)
     }
 
-    /// `{"productId"}`: removes a line.
-    public func remove(_ request: Fields) throws(CarFitError) -> JSON {
-        let employee = try loggedInEmployee()
-        let id = try ProductID.read(request, "productId")
+    /// Removes product `id`'s line from the employee's cart.
+    public func remove(_ id: ProductID, employee: Int64) throws(CarFitError) {
         try changeCart(employee) { (cart: inout Cart) throws(CarFitError) in try cart.remove(id.key) }
-        return try cartDocument(employee)
     }
 
-    /// Turns the cart into a stored order and empties it, in one transaction.
-    public func checkout() throws(CarFitError) -> JSON {
-        let employee = try loggedInEmployee()
+    /// Turns the employee's cart into a stored order and empties it, in one transaction; an
+    /// empty cart is `invalid`.
+    public func checkout(employee: Int64) throws(CarFitError) -> Order {
         let now = clock.now
         let shop = shop
-        let order = try db.transaction { () throws(CarFitError) -> Order in
+        return try db.transaction { () throws(CarFitError) -> Order in
             let lines = try shop.cartLines(employeeId: employee)
             guard !lines.isEmpty else {
                 throw CarFitError(.invalid, "The cart is empty; add a product before checking out.")
@@ -149,11 +133,10 @@ public struct CatalogService {
             try shop.save(Cart(), employeeId: employee)
             return Order(id: id, placedAt: now, lines: lines.map(\.line))
         }
-        return .obj(["order": order.json, "message": .string(Order.thanks), "cart": CartLineView.cartJSON([])])
     }
 
-    public func orders() throws(CarFitError) -> JSON {
-        let employee = try loggedInEmployee()
-        return .obj(["orders": .array(try shop.orders(employeeId: employee).map(\.json))])
+    /// The employee's orders.
+    public func orders(employee: Int64) throws(CarFitError) -> [Order] {
+        try shop.orders(employeeId: employee)
     }
 }

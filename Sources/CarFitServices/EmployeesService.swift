@@ -16,67 +16,45 @@ public struct EmployeesService {
         self.session = session
     }
 
-    /// Adds an employee; a taken PIN, last name or email is `conflict` naming that member.
-    public func create(_ request: Fields) throws(CarFitError) -> JSON {
-        guard let today = clock.today else {
+    /// Adds an employee (hired today by the core's clock unless `hiredOn` says otherwise), or
+    /// the first uniqueness rule it breaks: the PIN, the last name, the email.
+    public func create(pin: String, firstName: String, lastName: String, email: String?,
+                       hiredOn: CivilDate?) throws(CarFitError) -> Result<Employee, EmployeeConflict> {
+        guard let day = hiredOn ?? clock.today else {
             throw CarFitError(.internal, "The core's clock lies outside the years 1 to 9999.")
         }
-        let draft = try NewEmployee(request: request, today: today)
+        let draft = NewEmployee(pin: pin, firstName: firstName, lastName: lastName, email: email, hiredOn: day)
         let shop = shop
-        let inserted = try db.transaction { () throws(CarFitError) in try shop.insert(draft) }
-        switch inserted {
-        case .success(let employee): return .obj(["employee": employee.json])
-        case .failure(let conflict): throw EmployeesService.error(conflict)
-        }
+        return try db.transaction { () throws(CarFitError) in try shop.insert(draft) }
     }
 
-    /// The error a refused new employee answers, naming the request member.
-    static func error(_ conflict: EmployeeConflict) -> CarFitError {
-        switch conflict {
-        case .pin:
-            CarFitError(.conflict, "Another employee already has that PIN; choose another.", field: "pin")
-        case .lastName(let name):
-            CarFitError(.conflict, "An employee with the last name \"\(name.prefix(100))\" already exists.", field: "lastName")
-        case .email(let email):
-            CarFitError(.conflict, "Another employee already has the e-mail \(email).", field: "email")
-        }
+    /// Every employee with the number of bottles in their cart, in the list's order
+    /// (`Employee.listOrder`).
+    public func list() throws(CarFitError) -> [(employee: Employee, cartQuantity: Int)] {
+        try shop.employeesWithCartQuantity().sorted { Employee.listOrder($0.employee, $1.employee) }
     }
 
-    public func list() throws(CarFitError) -> JSON {
-        let rows = try shop.employeesWithCartQuantity().sorted { Employee.listOrder($0.employee, $1.employee) }
-        return .obj(["employees": .array(rows.map { row in
-            var object = row.employee.json.objectValue ?? JSONObject()
-            object["cartQuantity"] = .int(Int64(row.cartQuantity))
-            return .object(object)
-        })])
-    }
-
-    public func recoverPIN(_ request: Fields) throws(CarFitError) -> JSON {
-        let email = try EmailAddress.readRequired(request, "email")
-        guard let employee = try shop.employee(email: email) else {
-            throw CarFitError(.notFound, "No employee has that email.", field: "email")
-        }
-        return .obj(["pin": .string(employee.pin), "firstName": .string(employee.firstName),
-                     "lastName": .string(employee.lastName)])
-    }
-
-    private enum LoginOutcome {
-        case success(Employee)
-        case refused(CarFitError)
+    /// The employee with the (normalized) `email`, nil when none has it.
+    public func employee(email: String) throws(CarFitError) -> Employee? {
+        try shop.employee(email: email)
     }
 
     /// Checks the lock, then the PIN. A wrong PIN is counted (and may start the lock) in the
     /// database before the refusal is returned; a malformed PIN or a refusal during a lock
-    /// changes nothing.
-    public func login(_ request: Fields) throws(CarFitError) -> JSON {
+    /// changes nothing. A success logs the employee in.
+    public func login(pin entered: Result<String, CarFitError>) throws(CarFitError) -> Result<Employee, LoginRefusal> {
         let now = clock.now
         let shop = shop
-        let outcome = try db.transaction { () throws(CarFitError) -> LoginOutcome in
+        let outcome = try db.transaction { () throws(CarFitError) -> Result<Employee, LoginRefusal> in
             var state = try shop.loginGuard()
             if state.isLocked(at: now), let until = state.lockedUntil {
-                return .refused(LoginGuard.lockedError(until: until, justLocked: false))
+                return .failure(.locked(until: until))
             }
-            let pin = try PIN.read(request, "pin")
+            let pin: String
+            switch entered {
+            case .success(let text): pin = text
+            case .failure(let error): return .failure(.malformed(error))
+            }
             if let employee = try shop.employee(pin: pin) {
                 if state != LoginGuard() {
                     state.recordSuccess()
@@ -87,34 +65,26 @@ public struct EmployeesService {
             let locked = state.recordFailure(at: now)
             try shop.save(state)
             if locked, let until = state.lockedUntil {
-                return .refused(LoginGuard.lockedError(until: until, justLocked: true))
+                return .failure(.lockedNow(until: until))
             }
-            let left = LoginGuard.maxFailures - state.failures
-            return .refused(CarFitError(.unauthorized,
-                "Wrong PIN; \(left) more failed attempt\(left == 1 ? "" : "s") will lock logins for \(LoginGuard.lockMilliseconds / 1000) seconds.",
-                field: "pin"))
+            return .failure(.wrongPIN(left: LoginGuard.maxFailures - state.failures))
         }
-        switch outcome {
-        case .success(let employee):
-            session.employeeId = employee.id
-            return .obj(["employee": employee.json])
-        case .refused(let error):
-            throw error
-        }
+        if case .success(let employee) = outcome { session.employeeId = employee.id }
+        return outcome
     }
 
-    public func logout() -> JSON {
+    public func logout() {
         session.employeeId = nil
-        return .obj(["employee": .null])
     }
 
-    /// The logged-in employee, or null (also when that employee is no longer stored).
-    public func current() throws(CarFitError) -> JSON {
-        guard let id = session.employeeId else { return .obj(["employee": .null]) }
+    /// The logged-in employee, or nil (also when that employee is no longer stored, who is then
+    /// logged out).
+    public func current() throws(CarFitError) -> Employee? {
+        guard let id = session.employeeId else { return nil }
         guard let employee = try shop.employee(id: id) else {
             session.employeeId = nil
-            return .obj(["employee": .null])
+            return nil
         }
-        return .obj(["employee": employee.json])
+        return employee
     }
 }

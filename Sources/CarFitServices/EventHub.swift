@@ -70,10 +70,10 @@ public final class EventHub: @unchecked Sendable {
     }
 
     /// The events after `after`, as soon as there are any, else none after `timeoutMs`:
-    /// `{"events": [...], "last": seq}` (`last` is the seq to wait after next time). An `after`
+    /// the batch (its `last` is the seq to wait after next time). An `after`
     /// older than the kept events, or newer than the newest (a feed of an earlier core), gets
     /// a first `gap` event. A closed core, or one closed while waiting, is `misuse`.
-    public func wait(after: Int64, timeoutMs: Int) throws(CarFitError) -> JSON {
+    public func wait(after: Int64, timeoutMs: Int) throws(CarFitError) -> EventBatch {
         let deadline = SystemClock.monotonicNs() + Int64(max(0, timeoutMs)) * 1_000_000
         condition.lock()
         defer { condition.unlock() }
@@ -81,7 +81,7 @@ public final class EventHub: @unchecked Sendable {
             guard !closed else { throw CarFitError(.misuse, "The core was closed.") }
             if after != last { return collect(after: after) }
             let now = SystemClock.monotonicNs()
-            guard now < deadline else { return .obj(["events": [], "last": .int(last)]) }
+            guard now < deadline else { return EventBatch(events: [], last: last) }
             if let check = externalCheck, !polling, lastPoll.map({ now - $0 >= EventHub.pollIntervalNs }) ?? true {
                 polling = true
                 lastPoll = now
@@ -98,13 +98,13 @@ public final class EventHub: @unchecked Sendable {
     }
 
     /// The answer for a reader at `after` (not the newest seq). Lock held.
-    private func collect(after: Int64) -> JSON {
+    private func collect(after: Int64) -> EventBatch {
         let oldest = max(1, last - Int64(EventHub.capacity) + 1)
-        var events: [JSON] = []
+        var events: [EventBatch.Numbered] = []
         let from: Int64
         var lastGiven: Int64
         if after > last || after < oldest - 1 {
-            events.append(Event.gap.document(seq: oldest - 1))
+            events.append(EventBatch.Numbered(seq: oldest - 1, event: .gap))
             from = oldest
             lastGiven = oldest - 1
         } else {
@@ -114,10 +114,10 @@ public final class EventHub: @unchecked Sendable {
         }
         var seq = from
         while seq <= last, events.count < EventHub.batch {
-            if let event = ring[Int(seq % Int64(EventHub.capacity))] { events.append(event.document(seq: seq)) }
+            if let event = ring[Int(seq % Int64(EventHub.capacity))] { events.append(EventBatch.Numbered(seq: seq, event: event)) }
             lastGiven = seq
             seq += 1
         }
-        return .obj(["events": .array(events), "last": .int(lastGiven)])
+        return EventBatch(events: events, last: lastGiven)
     }
 }

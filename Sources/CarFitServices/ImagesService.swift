@@ -38,15 +38,14 @@ public struct ImagesService {
     /// hundred bytes, so a larger body is refused (`too_large`) long before it costs memory.
     public static let maxPatternBodyBytes: Int64 = 4 << 20
 
-    /// `{"count": n}` (1 to 100, default 10): GETs `url` n times, at most `concurrency` at once,
+    /// GETs `url` `count` times (the request's 1 to 100), at most `concurrency` at once,
     /// and adds each answer's patterns to the pool; a pattern whose image URL is pooled already
     /// is not added again. `{"added", "pool", "failed"}` (failed: requests that failed or did
     /// not answer a patterns document); only when every request failed, the first failure
     /// (`unauthorized` when one was a 401 or 403, else `unavailable`). `lock` is taken only to
     /// store what arrived.
-    public func refresh(_ request: Fields, url: String, http: HTTPClient, concurrency: Int,
-                        lock: some Serializer) throws(CarFitError) -> RefreshOutcome {
-        let count = Int(try request.int("count", in: 1...100) ?? 10)
+    public func refresh(count: Int, url: String, http: HTTPClient, concurrency: Int,
+                        lock: some Serializer, commit: RefreshCommit = { _, _ in }) throws(CarFitError) -> RefreshOutcome<JSON> {
         let answers = PatternAnswers(count: count)
         let workers = min(max(concurrency, 1), count)
         JoinableThread.concurrentPerform(iterations: workers, name: "carfit-patterns") { _ in
@@ -61,13 +60,15 @@ public struct ImagesService {
         }
         let store = patterns
         let (added, pool) = try lock.locked { () throws(CarFitError) -> (Int, Int) in
-            let before = try store.count()
-            try store.add(found)
-            let after = try store.count()
-            return (after - before, after)
+            try store.db.transaction { () throws(CarFitError) -> (Int, Int) in
+                let before = try store.count()
+                try store.add(found)
+                let after = try store.count()
+                try commit(nil, nil)
+                return (after - before, after)
+            }
         }
-        return .stored(.obj(["added": .int(Int64(added)), "pool": .int(Int64(pool)), "failed": .int(Int64(failures.count))]),
-                       etag: nil, lastModified: nil)
+        return .stored(.obj(["added": .int(Int64(added)), "pool": .int(Int64(pool)), "failed": .int(Int64(failures.count))]))
     }
 
     /// One GET of the patterns source: its valid patterns, or why it failed.
@@ -85,7 +86,7 @@ public struct ImagesService {
         guard answer.response.isSuccess else {
             return .failure(.unavailable(url, "http_status",
                 "\(shown) answered with HTTP status \(answer.response.status) instead of a patterns document.",
-                extra: JSONObject(["httpStatus": .int(Int64(answer.response.status))])))
+                httpStatus: answer.response.status))
         }
         let request: Fields
         switch JanssonParser.parse(bytes: answer.body) {
@@ -104,31 +105,32 @@ public struct ImagesService {
         }
     }
 
-    public func generateCarousel(_ request: Fields) throws(CarFitError) -> JSON {
-        let feed = try CarouselFeed(request: request)
-        return feed.document(pool: try patterns.all())
+    /// The carousel's rows over the pattern pool.
+    public func generateCarousel(_ feed: CarouselFeed) throws(CarFitError) -> [CarouselFeed.Row] {
+        feed.rows(pool: try patterns.all())
     }
 
-    public func prefetch(_ request: Fields) throws(CarFitError) -> JSON {
-        let urls = try ImageRequest.urls(request)
-        let priority = try ImageRequest.priority(request)
+    /// Queues the images of `urls` (checked, without duplicates) for the background workers;
+    /// how many were queued (not those cached or loading already).
+    public func prefetch(_ urls: [String], priority: PrefetchPriority) throws(CarFitError) -> Int {
         do throws(ImageLoadError) {
-            return .obj(["queued": .int(Int64(try images.prefetch(urls, priority: priority)))])
+            return try images.prefetch(urls, priority: priority)
         } catch {
             throw CarFitError(error)
         }
     }
 
-    public func cancel(_ request: Fields) throws(CarFitError) -> JSON {
-        let urls = try ImageRequest.urls(request)
+    /// Drops the queued prefetches of `urls`; how many were dropped.
+    public func cancel(_ urls: [String]) throws(CarFitError) -> Int {
         do throws(ImageLoadError) {
-            return .obj(["cancelled": .int(Int64(try images.cancel(urls)))])
+            return try images.cancel(urls)
         } catch {
             throw CarFitError(error)
         }
     }
 
-    public func stats() throws(CarFitError) -> JSON {
+    /// The caches, the loads and the prefetch queue counted.
+    public func stats() throws(CarFitError) -> ImagePipeline.Stats {
         do throws(ImageLoadError) {
             return try images.stats()
         } catch {
@@ -136,17 +138,12 @@ public struct ImagesService {
         }
     }
 
-    /// `{"url"}` → the image and `{"url", "bytes", "source", "contentType"}`.
-    public func load(_ request: Fields) throws(CarFitError) -> (bytes: [UInt8], response: JSON) {
-        let url = try ImageRequest.url(request)
-        let image: ImagePipeline.Image
+    /// The image at `url` (checked), from memory, disk or the network.
+    public func load(_ url: String) throws(CarFitError) -> ImagePipeline.Image {
         do throws(ImageLoadError) {
-            image = try images.load(url)
+            return try images.load(url)
         } catch {
             throw CarFitError(error)
         }
-        return (image.bytes, .obj(["url": .string(url), "bytes": .int(Int64(image.bytes.count)),
-                                    "source": .string(image.source.rawValue),
-                                    "contentType": .string(image.format.contentType)]))
     }
 }

@@ -16,19 +16,32 @@ public struct LocationService {
         self.config = config
     }
 
-    /// What a report did: its answer, and the arrivals and departures to publish once committed.
+    /// What a report did: whether it went on the trail, the visits arrived at and left, the
+    /// position now known, and the arrivals and departures to publish once committed.
     public struct Reported {
-        public var json: JSON
+        public var stored: Bool
+        public var arrived: [VisitKey]
+        public var departed: [VisitKey]
+        public var position: LocationReport?
         public var arrivals: [(key: VisitKey, at: Instant)] = []
         public var departures: [(key: VisitKey, at: Instant)] = []
     }
 
-    /// `{"latitude", "longitude", "accuracyMeters", "at"}` -> `{"stored", "arrived", "departed",
-    /// "position"}`. One transaction: a refused report (`invalid` with its field, `at` for one
-    /// older than the newest accepted report) changes nothing. A report less accurate than
-    /// `maxAccuracyMeters` is accepted and answered and changes nothing else.
-    public func report(_ request: Fields) throws(CarFitError) -> Reported {
-        let report = try LocationReport(request, now: clock.now)
+    /// The position and the trail: the last counting report, the points stored and those not
+    /// pushed yet, the last push.
+    public struct Status: Equatable {
+        public var position: LocationReport?
+        public var stored: Int
+        public var pending: Int
+        public var lastPushAt: Instant?
+    }
+
+    /// Takes one report (`at` nil: now by the core's clock). One transaction: a refused report
+    /// (`invalid`, field `at`, for one older than the newest accepted report) changes nothing.
+    /// A report less accurate than `maxAccuracyMeters` is accepted and answered and changes
+    /// nothing else.
+    public func report(latitude: Double, longitude: Double, accuracyMeters: Double, at: Instant?) throws(CarFitError) -> Reported {
+        let report = LocationReport(latitude: latitude, longitude: longitude, accuracyMeters: accuracyMeters, at: at ?? clock.now)
         let store = store
         let config = config
         let clock = clock
@@ -41,7 +54,7 @@ public struct LocationService {
             state.newest = report.at
             guard config.counts(accuracyMeters: report.accuracyMeters) else {
                 try store.save(state)
-                return Reported(json: LocationService.answer(stored: false, arrived: [], departed: [], position: state.position))
+                return Reported(stored: false, arrived: [], departed: [], position: state.position)
             }
             state.position = report
             let lastStored = state.lastStored
@@ -53,8 +66,8 @@ public struct LocationService {
             }
             let step = try LocationService.arrivals(report, db: db, store: store, clock: clock, config: config)
             try store.save(state)
-            var reported = Reported(json: LocationService.answer(stored: stored, arrived: step.arrived.map { [$0] } ?? [],
-                                                                 departed: step.departed, position: report))
+            var reported = Reported(stored: stored, arrived: step.arrived.map { [$0] } ?? [], departed: step.departed,
+                                    position: report)
             reported.arrivals = step.arrived.map { [($0, report.at)] } ?? []
             reported.departures = step.departed.map { ($0, report.at) }
             return reported
@@ -129,17 +142,10 @@ public struct LocationService {
         try visits.sync.saveOverlay(overlay, for: key)
     }
 
-    static func answer(stored: Bool, arrived: [VisitKey], departed: [VisitKey], position: LocationReport?) -> JSON {
-        .obj(["stored": .bool(stored), "arrived": .array(arrived.map { .string($0.text) }),
-              "departed": .array(departed.map { .string($0.text) }), "position": position?.json ?? .null])
-    }
-
-    /// `{"position": {…} | null, "trail": {"stored", "pending"}, "lastPushAt"}`.
-    public func status() throws(CarFitError) -> JSON {
+    /// The position and the trail's counts.
+    public func status() throws(CarFitError) -> Status {
         let state = try store.state()
         let counts = try store.counts()
-        return .obj(["position": state.position?.json ?? .null,
-                     "trail": .obj(["stored": .int(Int64(counts.stored)), "pending": .int(Int64(counts.pending))]),
-                     "lastPushAt": state.lastPushAt.map { .string(OutboxMutation.iso($0)) } ?? .null])
+        return Status(position: state.position, stored: counts.stored, pending: counts.pending, lastPushAt: state.lastPushAt)
     }
 }

@@ -72,7 +72,7 @@ enum SourceFetch {
             let named = phrase.isEmpty ? "" : " (\(phrase))"
             throw CarFitError.unavailable(url, "http_status",
                                      "\(shown) answered with HTTP status \(response.status)\(named) instead of the \(what) document.",
-                                     extra: JSONObject(["httpStatus": .int(Int64(response.status))]))
+                                     httpStatus: response.status)
         }
         let file: FileReader
         let blank: Bool

@@ -21,20 +21,24 @@ public struct SourcesService {
          ("patterns", config.patterns)].compactMap { name, url in url.map { (name, $0) } }
     }
 
-    /// Runs one refresh of source `name` at `url`: with `maxAgeSeconds` in the request and a
-    /// last success younger than that, answers `{"imported": 0, "fresh": true}` without a
-    /// request; otherwise `attempt` fetches and stores, given the stored validators (none when
-    /// `conditional` is false or they belong to another URL). Every attempt's outcome is
-    /// recorded, a failure too (whatever failed: the network, the document, the storage; see
-    /// `isAttemptFailure`), before the failure is thrown on. A 304 answers
-    /// `{"imported": 0, "notModified": true}`.
-    /// No URL configured is `invalid`, field `sources.<name>`, and no attempt.
-    public func refresh(_ name: String, url: String?, request: Fields, conditional: Bool, lock: some Serializer,
-                        _ attempt: (String, SourceValidators) throws(CarFitError) -> RefreshOutcome) throws(CarFitError) -> JSON {
+    /// The URL configured for source `name`; none is `invalid`, field `sources.<name>`, checked
+    /// before anything else of a refresh (no attempt, nothing recorded).
+    public static func configured(_ name: String, _ url: String?) throws(CarFitError) -> String {
         guard let url else {
             throw .invalid("sources.\(name)", "No \(name) source is configured: set sources.\(name) when opening the core.")
         }
-        let maxAge = try request.int("maxAgeSeconds", in: 0...(Int64.max / 1000))
+        return url
+    }
+
+    /// Runs one refresh of source `name` at `url`: with `maxAge` (seconds) and a last success
+    /// younger than that, `.fresh` without a request; otherwise `attempt` fetches and stores,
+    /// given the stored validators (none when `conditional` is false or they belong to another
+    /// URL) and the record of its success, which it runs in the transaction that stores the
+    /// document. A 304 is recorded here. A failure is recorded too (whatever failed: the
+    /// network, the document, the storage; see `isAttemptFailure`) before it is thrown on.
+    public func refresh<Imported>(_ name: String, url: String, maxAge: Int64?, conditional: Bool, lock: some Serializer,
+                                  _ attempt: (String, SourceValidators, RefreshCommit) throws(CarFitError) -> RefreshOutcome<Imported>)
+        throws(CarFitError) -> RefreshOutcome<Imported> {
         let store = sources
         do throws(CarFitError) {
             return try attempted(name, url: url, maxAge: maxAge, conditional: conditional, lock: lock, attempt)
@@ -56,35 +60,44 @@ public struct SourcesService {
     }
 
     /// `refresh` past its checks: the shortcut, the attempt and the record of its success.
-    private func attempted(_ name: String, url: String, maxAge: Int64?, conditional: Bool, lock: some Serializer,
-                           _ attempt: (String, SourceValidators) throws(CarFitError) -> RefreshOutcome) throws(CarFitError) -> JSON {
+    private func attempted<Imported>(_ name: String, url: String, maxAge: Int64?, conditional: Bool, lock: some Serializer,
+                                     _ attempt: (String, SourceValidators, RefreshCommit) throws(CarFitError) -> RefreshOutcome<Imported>)
+        throws(CarFitError) -> RefreshOutcome<Imported> {
         let store = sources
+        let clock = clock
         let state = try lock.locked { () throws(CarFitError) in try store.state(name) }
         if let maxAge, let last = state?.lastSuccess {
             let age = clock.now.milliseconds.subtractingReportingOverflow(last.milliseconds)
             if !age.overflow, age.partialValue >= 0, age.partialValue < maxAge * 1000 {
-                return .obj(["imported": 0, "fresh": true])
+                return .fresh
             }
         }
         var validators = SourceValidators()
         if conditional, let state, state.validatorsURL == url {
             validators = SourceValidators(etag: state.etag, lastModified: state.lastModified)
         }
-        let outcome = try attempt(url, validators)
-        let at = clock.now
+        var recorded = false
+        let outcome = try attempt(url, validators) { etag, lastModified throws(CarFitError) in
+            try store.recordSuccess(name, at: clock.now, notModified: false,
+                                    validators: conditional ? (url, etag, lastModified) : nil)
+            recorded = true
+        }
         switch outcome {
-        case .notModified:
+        case .fresh, .notModified:
+            let at = clock.now
             try lock.locked { () throws(CarFitError) in
                 try store.recordSuccess(name, at: at, notModified: true, validators: nil)
             }
-            return .obj(["imported": 0, "notModified": true])
-        case .stored(let response, let etag, let lastModified):
+        case .stored:
+            // Every area records its success in its import's transaction; one that did not
+            // still gets its record, without validators.
+            guard !recorded else { break }
+            let at = clock.now
             try lock.locked { () throws(CarFitError) in
-                try store.recordSuccess(name, at: at, notModified: false,
-                                        validators: conditional ? (url, etag, lastModified) : nil)
+                try store.recordSuccess(name, at: at, notModified: false, validators: nil)
             }
-            return response
         }
+        return outcome
     }
 
     /// After a host import of `name`'s area: its validators no longer describe what is
@@ -93,41 +106,23 @@ public struct SourcesService {
         try sources.dropValidators(name)
     }
 
-    /// `{"offline", "sources": {name: {"url", "lastAttemptAt", "lastSuccessAt", "lastError",
-    /// "consecutiveFailures", "notModified"}}}` for each configured source but visitUpdates.
-    public func status() throws(CarFitError) -> JSON {
-        var members = JSONObject()
-        for (name, url) in configured {
-            let state = try sources.state(name) ?? SourceStore.State()
-            var lastError = JSON.null
-            if let reason = state.errorReason {
-                lastError = .obj([
-                    "reason": .string(reason),
-                    "message": .str(state.errorMessage),
-                    "at": .str(state.errorAt?.iso),
-                    "httpStatus": state.errorStatus.map { .int($0) } ?? .null,
-                ])
-            }
-            members[name] = .obj([
-                "url": .string(url),
-                "lastAttemptAt": .str(state.lastAttempt?.iso),
-                "lastSuccessAt": .str(state.lastSuccess?.iso),
-                "lastError": lastError,
-                "consecutiveFailures": .int(state.consecutiveFailures),
-                "notModified": .bool(state.notModified),
-            ])
-        }
-        return .obj(["offline": .bool(try sources.offline()), "sources": .object(members)])
+    /// Each configured source but visitUpdates, in `configured` order, with its URL and stored
+    /// state (an empty one before its first attempt).
+    public func states() throws(CarFitError) -> [(name: String, url: String, state: SourceStore.State)] {
+        var states: [(name: String, url: String, state: SourceStore.State)] = []
+        for (name, url) in configured { states.append((name, url, try sources.state(name) ?? SourceStore.State())) }
+        return states
     }
 
-    /// The stored form of a failed attempt: its reason (the error document's, else its
-    /// status's name), message and HTTP status.
+    /// Whether the latest network failure of any source came after every success since.
+    public func offline() throws(CarFitError) -> Bool {
+        try sources.offline()
+    }
+
+    /// The stored form of a failed attempt: its cause's reason (else its status's name),
+    /// message and HTTP status, and whether the connection itself failed.
     static func failure(_ error: CarFitError) -> SourceStore.Failure {
-        var reason = error.status.name
-        if case .string(let r)? = error.extra["reason"] { reason = r }
-        var status: Int64?
-        if case .int(let s)? = error.extra["httpStatus"] { status = s }
-        let network = ["refused", "timeout", "dns", "network"].contains(reason)
-        return SourceStore.Failure(reason: reason, message: error.message, httpStatus: status, isNetwork: network)
+        SourceStore.Failure(reason: error.cause?.reason ?? error.status.name, message: error.message,
+                            httpStatus: error.cause?.httpStatus.map { Int64($0) }, isNetwork: error.cause?.isNetwork ?? false)
     }
 }

@@ -137,19 +137,24 @@ public struct VisitsService {
     /// arrived. `progress` hears one run over twice the body's size: the download is its first
     /// half, the import of the body the second (its `finish` is the caller's, once all succeeded).
     public func refresh(url: String, http: HTTPClient, validators: SourceValidators = SourceValidators(),
-                        lock: some Serializer, progress: ProgressReporter? = nil) throws(CarFitError) -> RefreshOutcome {
+                        lock: some Serializer, progress: ProgressReporter? = nil,
+                        commit: RefreshCommit = { _, _ in }) throws(CarFitError) -> RefreshOutcome<JSON> {
         switch try SourceFetch.fetch(url, http: http, validators: validators, what: "visits", progress: progress, phases: 2) {
         case .notModified: return .notModified
         case .body(let body):
-            return .stored(try refresh(body, lock: lock, progress: progress),
-                           etag: body.response.etag, lastModified: body.response.lastModified)
+            return .stored(try refresh(body, lock: lock, progress: progress) { () throws(CarFitError) in
+                try commit(body.response.etag, body.response.lastModified)
+            })
         }
     }
 
     /// Imports a fetched body as the refresh does; `progress` hears the bytes imported after
-    /// the body's size (the download's half of the run).
-    func refresh(_ body: SourceFetch.Body, lock: some Serializer, progress: ProgressReporter? = nil) throws(CarFitError) -> JSON {
+    /// the body's size (the download's half of the run). `commit` runs in the import's
+    /// transaction.
+    func refresh(_ body: SourceFetch.Body, lock: some Serializer, progress: ProgressReporter? = nil,
+                 commit: () throws(CarFitError) -> Void = {}) throws(CarFitError) -> JSON {
         let store = visits
+        let db = db
         let threads = importThreads
         let file = body.file
         let reporter = progress
@@ -157,10 +162,14 @@ public struct VisitsService {
         let streamed: StreamedImport
         do throws(CarFitError) {
             streamed = try lock.locked { () throws(CarFitError) in
-                try VisitDocumentStream.importVisits(
-                    file: file, threads: threads,
-                    consumed: { done in reporter?.advance(to: downloaded + Int64(done)) },
-                    begin: { () throws(CarFitError) in try store.beginSnapshot() })
+                try db.transaction { () throws(CarFitError) in
+                    let streamed = try VisitDocumentStream.importVisits(
+                        file: file, threads: threads,
+                        consumed: { done in reporter?.advance(to: downloaded + Int64(done)) },
+                        begin: { () throws(CarFitError) in try store.beginSnapshot() })
+                    if case .imported = streamed { try commit() }
+                    return streamed
+                }
             }
         } catch where error.status == .invalid {
             // The streamed reader refuses a document only when all its records were rejected.
@@ -175,8 +184,11 @@ public struct VisitsService {
             throw SourceFetch.notDocument(body.url, what: "visits", error)
         }
         let response = try lock.locked { () throws(CarFitError) in
-            try store.replaceAll(with: snapshot.visits)
-            return snapshot.response
+            try db.transaction { () throws(CarFitError) in
+                try store.replaceAll(with: snapshot.visits)
+                try commit()
+                return snapshot.response
+            }
         }
         return response
     }

@@ -4,7 +4,7 @@ import CarFitIO
 /// The stored articles snapshot: the offline cache of the Cars feed, with the instant of the
 /// last successful import.
 public struct ArticleStore {
-    let db: Database
+    public let db: Database
     static let updatedAtKey = "articles.updatedAt"
 
     public init(_ db: Database) { self.db = db }

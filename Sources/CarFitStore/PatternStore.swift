@@ -3,7 +3,7 @@ import CarFitCore
 /// The carousel's pattern pool. Importing adds to it; a pattern already in the pool (same image
 /// URL) is updated in place and keeps its position.
 public struct PatternStore {
-    let db: Database
+    public let db: Database
 
     public init(_ db: Database) { self.db = db }
 

@@ -61,31 +61,11 @@ final class RoadTests: XCTestCase {
 
     // MARK: Reports
 
-    func read(_ pairs: KeyValuePairs<String, JSON>) throws(CarFitError) -> LocationReport {
-        try LocationReport(Fields(JSONObject(pairs)), now: RoadTests.base)
-    }
-
-    func testAReportIsReadWithEachRefusalNamingItsField() throws {
-        let report = try read(["latitude": 55.77883, "longitude": 12.52124, "accuracyMeters": 8])
-        XCTAssertEqual(report, LocationReport(latitude: 55.77883, longitude: 12.52124, accuracyMeters: 8, at: RoadTests.base))
-        XCTAssertEqual(try read(["latitude": 0, "longitude": 0, "accuracyMeters": 0, "at": "2020-09-10T10:00:00+02:00"]).at,
-                       RoadTests.base)
-        func field(_ pairs: KeyValuePairs<String, JSON>) -> String? {
-            do { _ = try read(pairs); return nil } catch { return error.status == .invalid ? error.field : "status" }
-        }
-        XCTAssertEqual(field(["longitude": 0, "accuracyMeters": 1]), "latitude")
-        XCTAssertEqual(field(["latitude": 90.0001, "longitude": 0, "accuracyMeters": 1]), "latitude")
-        XCTAssertEqual(field(["latitude": "55", "longitude": 0, "accuracyMeters": 1]), "latitude")
-        XCTAssertEqual(field(["latitude": 0, "longitude": -180.5, "accuracyMeters": 1]), "longitude")
-        XCTAssertEqual(field(["latitude": 0, "longitude": 0]), "accuracyMeters")
-        XCTAssertEqual(field(["latitude": 0, "longitude": 0, "accuracyMeters": -1]), "accuracyMeters")
-        XCTAssertEqual(field(["latitude": 0, "longitude": 0, "accuracyMeters": 10_000.5]), "accuracyMeters")
-        XCTAssertEqual(field(["latitude": .double(.infinity), "longitude": 0, "accuracyMeters": 1]), "latitude")
-        XCTAssertEqual(field(["latitude": .double(.nan), "longitude": 0, "accuracyMeters": 1]), "latitude")
-        XCTAssertEqual(field(["latitude": 0, "longitude": 0, "accuracyMeters": 1, "at": "2020-09-10T08:00:00"]), "at")
-        XCTAssertEqual(field(["latitude": 0, "longitude": 0, "accuracyMeters": 1, "at": "yesterday"]), "at")
-        XCTAssertEqual(field(["latitude": 0, "longitude": 0, "accuracyMeters": 1, "at": 5]), "at")
-        XCTAssertNil(field(["latitude": -90, "longitude": 180, "accuracyMeters": 10_000]))
+    func testAnInstantWithoutAZoneIsNoReportTime() {
+        XCTAssertTrue(LocationReport.hasZone("2020-09-10T10:00:00+02:00"))
+        XCTAssertTrue(LocationReport.hasZone("2020-09-10T08:00:00Z"))
+        XCTAssertFalse(LocationReport.hasZone("2020-09-10T08:00:00"))
+        XCTAssertFalse(LocationReport.hasZone("2020-09-10"))
     }
 
     // MARK: The trail

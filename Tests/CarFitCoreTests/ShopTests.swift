@@ -24,40 +24,9 @@ final class ShopTests: XCTestCase {
 
     private let today = CivilDate(year: 2024, month: 5, day: 1)
 
-    func testNewEmployeeTrimsAndNormalises() throws {
-        let today = try XCTUnwrap(self.today)
-        let e = try NewEmployee(request: fields(["pin": "4821", "firstName": " Ada ", "lastName": "\tLovelace ",
-                                                 "email": " Ada@Example.COM "]), today: today)
-        XCTAssertEqual(e.firstName, "Ada")
-        XCTAssertEqual(e.lastName, "Lovelace")
-        XCTAssertEqual(e.email, "ada@example.com")
-        XCTAssertEqual(e.hiredOn, today)
+    func testLastNamesAreUniqueIgnoringCase() throws {
+        let e = NewEmployee(pin: "4821", firstName: "Ada", lastName: "LoveLace", email: nil, hiredOn: try XCTUnwrap(today))
         XCTAssertEqual(e.lastNameKey, "lovelace")
-        let hired = try NewEmployee(request: fields(["pin": "0000", "firstName": "A", "lastName": "B",
-                                                     "hiredOn": "2020-02-29", "email": "  "]), today: today)
-        XCTAssertEqual(hired.hiredOn.description, "2020-02-29")
-        XCTAssertNil(hired.email)
-    }
-
-    func testNewEmployeeRefusalsNameTheField() throws {
-        let today = try XCTUnwrap(self.today)
-        let cases: [(JSONObject, String)] = [
-            (JSONObject(["firstName": "A", "lastName": "B"]), "pin"),
-            (JSONObject(["pin": 4821, "firstName": "A", "lastName": "B"]), "pin"),
-            (JSONObject(["pin": "482", "firstName": "A", "lastName": "B"]), "pin"),
-            (JSONObject(["pin": "4821x", "firstName": "A", "lastName": "B"]), "pin"),
-            (JSONObject(["pin": "4821", "firstName": " ", "lastName": "B"]), "firstName"),
-            (JSONObject(["pin": "4821", "firstName": "A\u{7}", "lastName": "B"]), "firstName"),
-            (JSONObject(["pin": "4821", "firstName": "A", "lastName": .null]), "lastName"),
-            (JSONObject(["pin": "4821", "firstName": "A", "lastName": .string(String(repeating: "x", count: 101))]), "lastName"),
-            (JSONObject(["pin": "4821", "firstName": "A", "lastName": "B", "email": "a@b"]), "email"),
-            (JSONObject(["pin": "4821", "firstName": "A", "lastName": "B", "hiredOn": "2023-02-29"]), "hiredOn"),
-        ]
-        for (object, field) in cases {
-            assertRefused(.invalid, field: field) { () throws(CarFitError) in
-                _ = try NewEmployee(request: Fields(object), today: today)
-            }
-        }
     }
 
     func testPINs() {
@@ -107,14 +76,10 @@ final class ShopTests: XCTestCase {
         XCTAssertEqual(guardState, LoginGuard())
     }
 
-    func testLockedErrorRoundsTheEndUpToTheSecond() {
+    func testLockedEndsRoundUpToTheSecond() {
         let until = Instant(milliseconds: 1_714_557_630_250)
         XCTAssertEqual(LoginGuard.displayed(until).iso, "2024-05-01T10:00:31Z")
         XCTAssertEqual(LoginGuard.displayed(Instant(milliseconds: 1_714_557_630_000)).iso, "2024-05-01T10:00:30Z")
-        let error = LoginGuard.lockedError(until: until, justLocked: false)
-        XCTAssertEqual(error.status, .unauthorized)
-        XCTAssertTrue(error.message.contains("locked until 2024-05-01T10:00:31Z"), error.message)
-        XCTAssertEqual(error.extra["lockedUntil"], "2024-05-01T10:00:31Z")
         XCTAssertEqual(LoginGuard.displayed(Instant(milliseconds: Int64.max)).milliseconds, Int64.max)
     }
 
@@ -134,17 +99,12 @@ final class ShopTests: XCTestCase {
                 _ = try Price.read(Fields(JSONObject(["price": value])), "price")
             }
         }
-        XCTAssertEqual(Price.json(cents: 47208), .double(472.08))
-        // Sums of cents stay exact where doubles would not.
-        let sum = [1640, 2210, 29].reduce(Int64(0), +)
-        XCTAssertEqual(Price.json(cents: sum), .double(38.79))
     }
 
     func testProductIDs() throws {
         XCTAssertEqual(try ProductID.read(fields(["id": 101]), "id"), ProductID(key: "101", isInteger: true))
         XCTAssertEqual(try ProductID.read(fields(["id": 101.0]), "id"), ProductID(key: "101", isInteger: true))
-        XCTAssertEqual(try ProductID.read(fields(["id": "abc"]), "id").json, "abc")
-        XCTAssertEqual(ProductID(key: "101", isInteger: true).json, 101)
+        XCTAssertEqual(try ProductID.read(fields(["id": "abc"]), "id"), ProductID(key: "abc", isInteger: false))
         for bad: JSON in [.null, 1.5, "  ", true, .array([])] {
             assertRefused(.invalid, field: "id") { () throws(CarFitError) in _ = try ProductID.read(self.fields(["id": bad]), "id") }
         }
@@ -187,8 +147,7 @@ final class ShopTests: XCTestCase {
         let alborg = try XCTUnwrap(batch.products.first { $0.id.key == "104" })
         XCTAssertNil(alborg.imageUrl)
         let brut = try XCTUnwrap(batch.products.first { $0.id.key == "105" })
-        XCTAssertEqual(brut.detailJSON.objectValue?["description"], "No description available.")
-        XCTAssertEqual(brut.detailJSON.objectValue?["hasDescription"], false)
+        XCTAssertEqual(brut.description ?? "", "")
     }
 
     func testRejectedRecordsCarryIndexAndField() throws {
@@ -220,8 +179,6 @@ final class ShopTests: XCTestCase {
         let page = CatalogPage(all: products, category: "White Wines", sort: .name)
         XCTAssertEqual(page.categories, ["Champagne & Sparkling", "Dessert, Sherry & Port", "Red Wines", "Rosé Wine", "White Wines"])
         XCTAssertEqual(page.products.map(\.id.key), ["104", "107", "103"])
-        assertRefused(.invalid, field: "sort") { () throws(CarFitError) in _ = try CatalogSort.read(self.fields(["sort": "Name"]), "sort") }
-        XCTAssertEqual(try CatalogSort.read(fields([:]), "sort"), .name)
     }
 
     // MARK: - Cart
@@ -250,10 +207,6 @@ final class ShopTests: XCTestCase {
         XCTAssertEqual(cart, before)
         try cart.add("A", quantity: 1)
         XCTAssertEqual(cart.quantity(of: "A"), 999)
-        assertRefused(.invalid, field: "quantity") { () throws(CarFitError) in _ = try Cart.readQuantity(self.fields(["quantity": 1.5]), default: 1) }
-        assertRefused(.invalid, field: "quantity") { () throws(CarFitError) in _ = try Cart.readQuantity(self.fields([:]), default: nil) }
-        XCTAssertEqual(try Cart.readQuantity(fields([:]), default: 1), 1)
-        XCTAssertEqual(try Cart.readQuantity(fields(["quantity": .int(Int64.max)]), default: 1), Int.max)
     }
 
     func testRandomSequencesMatchAReferenceModel() {
@@ -294,15 +247,5 @@ final class ShopTests: XCTestCase {
                 XCTAssertTrue(cart.lines.allSatisfy { Cart.quantities.contains($0.quantity) })
             }
         }
-    }
-
-    func testCartAndOrderDocuments() {
-        let line = CartLineView(productId: ProductID(key: "101", isInteger: true), name: "Wine", imageUrl: nil, quantity: 5)
-        XCTAssertEqual(CartLineView.cartJSON([line]),
-                       .obj(["lines": [.obj(["productId": 101, "name": "Wine", "imageUrl": .null, "quantity": 5])],
-                             "totalQuantity": 5]))
-        let order = Order(id: 3, placedAt: Instant(milliseconds: 1_714_557_600_000), lines: [line, line])
-        XCTAssertEqual(order.json.objectValue?["placedAt"], "2024-05-01T10:00:00Z")
-        XCTAssertEqual(order.json.objectValue?["totalQuantity"], 10)
     }
 }

@@ -15,13 +15,13 @@ final class ArticlesServiceTests: XCTestCase {
         })
         XCTAssertEqual(response.objectValue?["imported"], 9)
         XCTAssertEqual(response.objectValue?["updatedAt"], "2020-09-10T07:00:00Z")
-        let list = try service.list(try ServiceFixture.fields(#"{"hour24": true}"#))
-        guard case .array(let articles)? = list.objectValue?["articles"] else { return XCTFail("no articles") }
-        XCTAssertEqual(articles.count, 9)
-        XCTAssertEqual(list.objectValue?["updatedAt"], "2020-09-10T07:00:00Z")
+        let list = try service.list()
+        XCTAssertEqual(list.articles.count, 9)
+        XCTAssertEqual(list.updatedAt?.iso, "2020-09-10T07:00:00Z")
         // Newest first; the source's 25.05.2018 14:13 UTC is 16:13 in Copenhagen, another year.
-        XCTAssertEqual(articles.first?.objectValue?["dateTime"], "2018-05-25T14:13:00Z")
-        XCTAssertEqual(articles.first?.objectValue?["published"], "25 May 2018, 16:13")
+        let newest = try XCTUnwrap(list.articles.first)
+        XCTAssertEqual(newest.published.iso, "2018-05-25T14:13:00Z")
+        XCTAssertEqual(ArticleDate.listText(newest.published, clock: f.clock, hour24: true), "25 May 2018, 16:13")
     }
 
     func testARefusedDocumentOrRefreshKeepsTheStoredArticles() throws {
@@ -71,9 +71,8 @@ final class ArticlesServiceTests: XCTestCase {
     func testFormatDate() throws {
         let f = try ServiceFixture()
         let service = ArticlesService(articles: ArticleStore(f.db), clock: f.clock)
-        XCTAssertEqual(try service.formatDate(try ServiceFixture.fields(#"{"date": "2020-03-16T11:34:00Z", "hour24": false}"#)),
-                       .obj(["text": "16 March, 12:34 PM"]))
-        XCTAssertEqual(refusal { () throws(CarFitError) in _ = try service.formatDate(try ServiceFixture.fields(#"{"date": "16.03.2020"}"#)) }?.field,
-                       "date")
+        let instant = try XCTUnwrap(Instant(iso: "2020-03-16T11:34:00Z"))
+        XCTAssertEqual(service.formatDate(instant, hour24: false), "16 March, 12:34 PM")
+        XCTAssertEqual(service.formatDate(instant, hour24: true), "16 March, 12:34")
     }
 }

@@ -18,13 +18,7 @@ final class VisitsServiceTests: XCTestCase {
         // Visits per local day of September 2020 (Copenhagen), as the sample's start times give.
         let counts = try f.calendarService.countVisits(in: try XCTUnwrap(YearMonth(year: 2020, month: 9)))
         XCTAssertEqual(counts.values.reduce(0, +), 7)
-        let days = try f.calendarService.document(f.calendar).objectValue?["days"]
-        guard case .array(let cells)? = days else { return XCTFail("no days") }
-        let shown = cells.compactMap { cell -> String? in
-            guard let o = cell.objectValue, case .int(let n)? = o["visits"], n > 0, case .string(let d)? = o["date"] else { return nil }
-            return "\(d) \(n)"
-        }
-        XCTAssertEqual(shown, counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" })
+        XCTAssertEqual(try f.calendarService.document(f.calendar).visitCounts, counts)
     }
 
     func testCalendarDocumentFollowsANewImport() throws {
@@ -41,13 +35,7 @@ final class VisitsServiceTests: XCTestCase {
         let f = try ServiceFixture()
         let document = try ServiceFixture.data("carfit.json")
         _ = try document.withUnsafeBytes { bytes throws(CarFitError) in try f.visits.importVisits(bytes) }
-        let sources = SourcesService(sources: SourceStore(f.db), clock: f.clock, config: CoreConfig(hour24: true, processors: 1).sources)
-        let none = refusal { () throws(CarFitError) in
-            _ = try sources.refresh("visits", url: String?.none, request: Fields(JSONObject()), conditional: true, lock: f) { _, _ throws(CarFitError) in
-                XCTFail("no source, no attempt")
-                return RefreshOutcome.notModified
-            }
-        }
+        let none = refusal { () throws(CarFitError) in _ = try SourcesService.configured("visits", nil) }
         XCTAssertEqual(none?.status, .invalid)
         XCTAssertEqual(none?.field, "sources.visits")
         XCTAssertNil(try SourceStore(f.db).state("visits"))

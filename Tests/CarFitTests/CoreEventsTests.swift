@@ -1,5 +1,7 @@
 @testable import CarFit
+import CarFitAPI
 import CarFitCore
+import CarFitServices
 import XCTest
 
 /// What a core publishes around its calls: a refresh's `source` event, its in-memory state.
@@ -9,7 +11,7 @@ final class CoreEventsTests: XCTestCase {
     }
 
     private func events(_ core: Core) throws -> [JSON] {
-        guard case .array(let events)? = try core.events.wait(after: 0, timeoutMs: 0).objectValue?["events"] else { return [] }
+        guard case .array(let events)? = try core.events.wait(after: 0, timeoutMs: 0).json.objectValue?["events"] else { return [] }
         return events
     }
 
@@ -20,14 +22,26 @@ final class CoreEventsTests: XCTestCase {
     func testARefreshPublishesHowItEnded() throws {
         let core = try core()
         defer { core.close() }
-        _ = try core.refreshing("visits") { () throws(CarFitError) in .obj(["imported": 3]) }
-        _ = try core.refreshing("catalog") { () throws(CarFitError) in .obj(["imported": 0, "notModified": true]) }
-        _ = try core.refreshing("articles") { () throws(CarFitError) in .obj(["imported": 0, "fresh": true]) }
-        XCTAssertThrowsError(try core.refreshing("articles") { () throws(CarFitError) -> JSON in
+        func run(_ name: String, maxAge: Int64? = nil,
+                 _ attempt: @escaping (RefreshCommit) throws(CarFitError) -> RefreshOutcome<Int>) throws(CarFitError) {
+            _ = try core.refresh(name, url: "http://127.0.0.1:1/\(name)", maxAge: maxAge, conditional: true) {
+                _, _, _, commit throws(CarFitError) in try attempt(commit)
+            }
+        }
+        try run("visits") { commit throws(CarFitError) in
+            try commit(nil, nil)
+            return .stored(3)
+        }
+        try run("catalog") { _ throws(CarFitError) in .notModified }
+        try run("visits", maxAge: 60) { _ throws(CarFitError) in
+            XCTFail("fresh: no request")
+            return .notModified
+        }
+        XCTAssertThrowsError(try run("articles") { _ throws(CarFitError) -> RefreshOutcome<Int> in
             throw CarFitError(.unavailable, "refused")
         })
-        XCTAssertThrowsError(try core.refreshing("catalog") { () throws(CarFitError) -> JSON in
-            throw CarFitError(.invalid, "No catalog source is configured.", field: "sources.catalog")
+        XCTAssertThrowsError(try run("catalog") { _ throws(CarFitError) -> RefreshOutcome<Int> in
+            throw CarFitError(.invalid, "The request is refused.", field: "maxAgeSeconds")
         })
         XCTAssertEqual(try sourceStatuses(core), ["ok", "not_modified", "failed"],
                        "no event when no request was made, nor for a request refused before the network")

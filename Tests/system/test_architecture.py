@@ -24,7 +24,8 @@ ALLOWED = {
     "CarFitStore": {"CarFitCore", "CarFitIO", "CSQLite"} | PLATFORM,
     "CarFitNet": {"CarFitCore", "CarFitSystem", "CarFitHTTP"} | PLATFORM,
     "CarFitServices": {"CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"} | PLATFORM,
-    "CarFit": {"CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices", "CCarFit"} | PLATFORM,
+    "CarFitAPI": {"CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices"} | PLATFORM,
+    "CarFit": {"CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices", "CarFitAPI", "CCarFit"} | PLATFORM,
     "CarFitLink": set(),
 }
 
@@ -112,3 +113,42 @@ def test_the_domain_holds_no_pointers():
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not found, "\n".join(found)
     assert POINTER.search("let p: UnsafeMutableRawBufferPointer") and not POINTER.search("p.unsafeLength(order)")
+
+
+# The areas whose requests and responses live in CarFitAPI: their services and domain values
+# neither build JSON documents nor read request members.
+TYPED = [
+    "Sources/CarFitServices/EmployeesService.swift", "Sources/CarFitServices/CatalogService.swift",
+    "Sources/CarFitServices/SourcesService.swift", "Sources/CarFitServices/RefreshOutcome.swift",
+    "Sources/CarFitServices/EventsService.swift", "Sources/CarFitServices/EventHub.swift",
+    "Sources/CarFitCore/Events/Event.swift", "Sources/CarFitServices/TransactionsService.swift",
+    "Sources/CarFitNet/ImagePipeline.swift", "Sources/CarFitNet/DiskCache.swift", "Sources/CarFitCore/Images/ImageRequest.swift",
+    "Sources/CarFitServices/AuthService.swift", "Sources/CarFitServices/CalendarService.swift",
+    "Sources/CarFitServices/LocationService.swift", "Sources/CarFitCore/Road/LocationReport.swift",
+    "Sources/CarFitServices/AttachmentsService.swift", "Sources/CarFitCore/Images/CarouselFeed.swift",
+    "Sources/CarFitCore/Calendar/MonthSheet.swift", "Sources/CarFitCore/Calendar/YearMonth.swift", "Sources/CarFitCore/Auth/AuthCredentials.swift", "Sources/CarFitNet/PlannerAuth.swift",
+    *(f"Sources/CarFitCore/Transactions/{name}.swift" for name in ("Insights", "Transaction", "TransactionList")),
+    *sorted(p.relative_to(ROOT).as_posix() for p in (SOURCES / "CarFitCore" / "Employees").glob("*.swift")),
+    *(f"Sources/CarFitCore/Catalog/{name}.swift" for name in
+      ("Cart", "CartLineView", "CatalogPage", "CatalogSort", "Order", "Product")),
+]
+JSON_BUILDING = re.compile(r"\.obj\(|JSONObject\(|->\s*JSON\b|:\s*JSON\s*\{|\bFields\b")
+
+
+def test_the_typed_areas_build_no_json_below_the_api():
+    found = []
+    for name in TYPED:
+        for number, line in enumerate((ROOT / name).read_text().splitlines(), 1):
+            code = line.split("//", 1)[0]
+            if JSON_BUILDING.search(code):
+                found.append(f"{name}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
+    assert JSON_BUILDING.search('return .obj(["a": 1])') and JSON_BUILDING.search("func list(_ request: Fields)")
+
+
+def test_the_manifest_entries_are_one_line_for_the_typed_areas():
+    manifest = (SOURCES / "CarFit" / "Manifest.swift").read_text()
+    for api in ("EmployeesAPI", "CatalogAPI", "SourcesAPI", "EventsAPI", "TransactionsAPI", "AuthAPI", "ImagesAPI", "CalendarAPI", "LocationAPI", "AttachmentsAPI"):
+        assert f"try {api}." in manifest or f"{api}." in manifest, api
+    for source in ("visits", "articles", "catalog", "patterns"):
+        assert f"try core.refresh(.{source}, request) }}" in manifest, source

@@ -17,7 +17,8 @@ SCHEMA_PATH = ROOT / "include" / "carfit.schema.json"
 GENERATOR = ROOT / "scripts" / "gen-schema"
 LIBRARY = Path(os.environ.get("CARFIT_LIBRARY", ROOT / ".build" / "release" / "libcarfit.so"))
 GENERATED = ["include/carfit.schema.json", "Sources/CarFit/Generated/SchemaText.swift",
-             "Sources/CarFit/Generated/RequestTypes.swift", "bindings/python/carfit/_generated.py"]
+             "Sources/CarFit/Generated/RequestTypes.swift", "bindings/python/carfit/_generated.py",
+             "fuzz/methods.txt", "examples/web/methods.json"]
 
 
 @pytest.fixture(scope="module")
@@ -186,3 +187,16 @@ def test_carfit_schema_returns_the_installed_text():
     first, second = lib.carfit_schema(), lib.carfit_schema()
     assert first and first == second, "carfit_schema() must return one static string"
     assert ctypes.string_at(first) == SCHEMA_PATH.read_bytes()
+
+
+def test_the_fuzzers_and_the_web_apps_methods_come_from_the_schema(schema):
+    """fuzz/methods.txt: every method carfit_call reaches, sorted; the web app's list: those less
+    the ones a fragment marks "web": false (never the host's imports or the change feed)."""
+    reached = [key for key, entry in schema["operations"].items() if entry["symbol"] != "carfit_images_data"]
+    listed = [line for line in (ROOT / "fuzz" / "methods.txt").read_text(encoding="utf-8").splitlines()
+              if line and not line.startswith("#")]
+    assert listed == sorted(reached)
+    web = json.loads((ROOT / "examples" / "web" / "methods.json").read_text(encoding="utf-8"))["methods"]
+    assert web == [key for key in reached if key in web] and set(web) < set(reached)
+    assert not [key for key in web if key.endswith(".import") or key in ("events.wait", "visits.attach")]
+    assert {"visits.list", "cart.add", "session.login", "sources.status"} <= set(web)

@@ -79,52 +79,9 @@ except ImportError:
 from carfit import CarfitError, Core, load_library  # noqa: E402
 
 #: The operations the page may call; everything else is refused before it reaches the core.
-METHODS = frozenset(
-    {
-        "visits.list",
-        "visits.plan",
-        "visits.refresh",
-        "visits.set_state",
-        "visits.attachments",
-        "visits.detach",
-        "sync.push",
-        "sync.status",
-        "auth.set",
-        "auth.status",
-        "location.report",
-        "location.status",
-        "sources.status",
-        "calendar.get",
-        "calendar.next",
-        "calendar.previous",
-        "calendar.select",
-        "calendar.month",
-        "articles.list",
-        "articles.refresh",
-        "articles.format_date",
-        "transactions.list",
-        "transactions.pin",
-        "insights.get",
-        "employees.create",
-        "employees.list",
-        "employees.recover_pin",
-        "session.login",
-        "session.logout",
-        "session.get",
-        "catalog.list",
-        "catalog.refresh",
-        "catalog.product",
-        "cart.add",
-        "cart.update",
-        "cart.remove",
-        "cart.get",
-        "cart.checkout",
-        "cart.orders",
-        "carousel.generate",
-        "patterns.refresh",
-        "images.stats",
-    }
-)
+#: methods.json is generated from the contract (scripts/gen-schema): every method but the host's
+#: imports, a host file attached, the change feed and the image prefetches.
+METHODS = frozenset(json.loads((HERE / "methods.json").read_text(encoding="utf-8"))["methods"])
 
 #: The HTTP status answered for each error code of the core.
 HTTP_STATUS = {

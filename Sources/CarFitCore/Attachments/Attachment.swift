@@ -36,24 +36,6 @@ public struct Attachment: Sendable, Equatable {
         self.status = status
         self.failure = failure
     }
-
-    /// `{"id", "key", "kind", "contentType", "bytes", "sha256", "at", "uploaded"}`, then
-    /// `"failed": reason` when refused, then `"path"` when `withPath`.
-    public func json(withPath: Bool) -> JSON {
-        var object = JSONObject([
-            "id": .string(id),
-            "key": .string(key.text),
-            "kind": .string(kind.rawValue),
-            "contentType": .string(contentType),
-            "bytes": .int(bytes),
-            "sha256": .string(sha256),
-            "at": .string(OutboxMutation.iso(at)),
-            "uploaded": .bool(status == .uploaded),
-        ])
-        if status == .failed { object["failed"] = .string(failure ?? "refused") }
-        if withPath { object["path"] = .str(path) }
-        return .object(object)
-    }
 }
 
 /// A card's `attachments` member: how many of each kind its visit has, and how many of them

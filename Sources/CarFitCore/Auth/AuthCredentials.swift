@@ -1,6 +1,6 @@
 /// The credentials a host hands the core for the planner's back end: a token and the scheme
-/// it is sent under (`Authorization: <scheme> <token>`). Reading them validates both, so that
-/// neither can break the header line it becomes: the token is 1 to 8192 printable ASCII
+/// it is sent under (`Authorization: <scheme> <token>`). Both are checked (`isToken`,
+/// `isScheme`) so that neither can break the header line it becomes: the token is 1 to 8192 printable ASCII
 /// characters (0x21-0x7E: no blank, control character or line break), the scheme an HTTP token.
 ///
 /// Error messages never repeat the token.
@@ -18,30 +18,6 @@ public struct AuthCredentials: Sendable, Equatable {
     public init(token: String, scheme: String = AuthCredentials.defaultScheme) {
         self.token = token
         self.scheme = scheme
-    }
-
-    /// Reads `{"token": "...", "scheme": "Bearer"}`: the credentials, or nil for
-    /// `{"token": null}` (the host clears them). A missing token (absent, not null), one of
-    /// another type or out of the rules is `invalid`, field `token`; a bad scheme, field `scheme`.
-    public static func read(_ f: Fields) throws(CarFitError) -> AuthCredentials? {
-        guard let raw = f.object["token"] else {
-            throw .invalid(f.path("token"), "token is required: a string of 1 to \(maxTokenBytes) printable ASCII characters, or null to clear it.")
-        }
-        var scheme = defaultScheme
-        if let given = f.object["scheme"], !given.isNull {
-            guard case .string(let text) = given, isScheme(text) else {
-                throw .invalid(f.path("scheme"), "scheme must be an HTTP authentication scheme such as \"Bearer\": 1 to \(maxSchemeBytes) letters, digits or !#$%&'*+-.^_`|~.")
-            }
-            scheme = text
-        }
-        if raw.isNull { return nil }
-        guard case .string(let token) = raw else {
-            throw .invalid(f.path("token"), "token must be a string (or null to clear it).")
-        }
-        guard isToken(token) else {
-            throw .invalid(f.path("token"), "token must be 1 to \(maxTokenBytes) printable ASCII characters, without blanks, control characters or line breaks.")
-        }
-        return AuthCredentials(token: token, scheme: scheme)
     }
 
     /// 1 to `maxTokenBytes` bytes, each 0x21-0x7E.

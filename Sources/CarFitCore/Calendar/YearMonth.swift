@@ -29,5 +29,4 @@ public struct YearMonth: Sendable, Hashable, Comparable {
 
     public var name: String { YearMonth.monthNames[(month - 1) % 12] }
 
-    public var json: JSON { .obj(["year": .int(Int64(year)), "month": .int(Int64(month))]) }
 }

@@ -62,14 +62,4 @@ public struct Cart: Sendable, Equatable {
     static func notInCart() -> CarFitError {
         CarFitError(.notFound, "That product is not in the cart.", field: "productId")
     }
-
-    /// The request's `quantity`: any whole number (range rules are the cart's), `default`
-    /// when absent, `invalid` when required and absent or not a whole number.
-    public static func readQuantity(_ f: Fields, default value: Int?) throws(CarFitError) -> Int {
-        guard let n = try f.int("quantity", in: Int64.min...Int64.max) else {
-            guard let value else { throw .invalid(f.path("quantity"), "quantity is required (1 to 999).") }
-            return value
-        }
-        return Int(clamping: n)
-    }
 }

@@ -11,14 +11,4 @@ public struct CartLineView: Sendable, Equatable {
         self.imageUrl = imageUrl
         self.quantity = quantity
     }
-
-    public var json: JSON {
-        .obj(["productId": productId.json, "name": .string(name), "imageUrl": .str(imageUrl),
-              "quantity": .int(Int64(quantity))])
-    }
-
-    /// `{"lines": [...], "totalQuantity": n}`
-    public static func cartJSON(_ lines: [CartLineView]) -> JSON {
-        .obj(["lines": .array(lines.map(\.json)), "totalQuantity": .int(Int64(lines.reduce(0) { $0 + $1.quantity }))])
-    }
 }

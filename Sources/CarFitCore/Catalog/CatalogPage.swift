@@ -9,8 +9,4 @@ public struct CatalogPage: Sendable {
         let chosen = category.map { c in products.filter { $0.category == c } } ?? products
         self.products = sort.apply(chosen)
     }
-
-    public var json: JSON {
-        .obj(["categories": .array(categories.map(JSON.string)), "products": .array(products.map(\.listJSON))])
-    }
 }

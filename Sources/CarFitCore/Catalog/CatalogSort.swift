@@ -4,14 +4,6 @@ public enum CatalogSort: String, Sendable, CaseIterable {
     case nameDescending = "-name"
     case none
 
-    public static func read(_ f: Fields, _ key: String) throws(CarFitError) -> CatalogSort {
-        guard let text = try f.string(key) else { return .name }
-        guard let sort = CatalogSort(rawValue: text) else {
-            throw .invalid(f.path(key), "\(f.path(key)) must be \"name\", \"-name\" or \"none\".")
-        }
-        return sort
-    }
-
     /// The name orders ignore case and accents (`SortKey`): by key, then by the name's code
     /// points, then by id (integer ids by value, before string ids by code points); `-name` is
     /// the exact reverse.

@@ -12,11 +12,5 @@ public struct Order: Sendable, Equatable {
 
     public var totalQuantity: Int { lines.reduce(0) { $0 + $1.quantity } }
 
-    /// `{"id", "placedAt", "lines", "totalQuantity"}`
-    public var json: JSON {
-        .obj(["id": .int(id), "placedAt": .string(placedAt.iso), "lines": .array(lines.map(\.json)),
-              "totalQuantity": .int(Int64(totalQuantity))])
-    }
-
     public static let thanks = "Thank you for your order!"
 }

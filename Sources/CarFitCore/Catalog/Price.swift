@@ -3,9 +3,6 @@ public enum Price {
     /// Prices lie in 0 … 1,000,000.00, so every sum of a cart fits easily in 64 bits.
     public static let maxCents: Int64 = 100_000_000
 
-    /// The double nearest to the exact decimal `cents / 100`.
-    public static func json(cents: Int64) -> JSON { .double(Double(cents) / 100) }
-
     /// Reads a price: a JSON number, or a decimal string such as `"34.99"`.
     public static func read(_ f: Fields, _ key: String) throws(CarFitError) -> Int64 {
         let path = f.path(key)

@@ -17,30 +17,4 @@ public struct Product: Sendable, Equatable {
     }
 
     public static let noDescription = "No description available."
-
-    /// The list row: `{"id", "name", "category", "imageUrl", "price"}`.
-    public var listJSON: JSON {
-        .obj([
-            "id": id.json,
-            "name": .string(name),
-            "category": .str(category),
-            "imageUrl": .str(imageUrl),
-            "price": Price.json(cents: priceCents),
-        ])
-    }
-
-    /// The detail screen: the list row plus `description` (a placeholder when there is none)
-    /// and `hasDescription`.
-    public var detailJSON: JSON {
-        let text = description?.trimmed ?? ""
-        return .obj([
-            "id": id.json,
-            "name": .string(name),
-            "category": .str(category),
-            "imageUrl": .str(imageUrl),
-            "price": Price.json(cents: priceCents),
-            "description": .string(text.isEmpty ? Product.noDescription : text),
-            "hasDescription": .bool(!text.isEmpty),
-        ])
-    }
 }

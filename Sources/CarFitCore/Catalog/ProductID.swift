@@ -13,11 +13,6 @@ public struct ProductID: Sendable, Hashable {
         self.isInteger = isInteger
     }
 
-    public var json: JSON {
-        if isInteger, let n = Int64(key) { return .int(n) }
-        return .string(key)
-    }
-
     /// The member `key` as a product id: an integer, or a non-blank string of at most 200
     /// characters. Missing is `invalid`.
     public static func read(_ f: Fields, _ key: String) throws(CarFitError) -> ProductID {

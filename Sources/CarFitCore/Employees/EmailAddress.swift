@@ -31,20 +31,8 @@ public enum EmailAddress {
         zip(u, u.dropFirst()).contains { $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".") }
     }
 
-    /// An optional address: absent, null or blank means none; otherwise it must have the shape.
-    public static func readOptional(_ f: Fields, _ key: String) throws(CarFitError) -> String? {
-        guard let text = try f.string(key), !text.trimmed.isEmpty else { return nil }
-        return try validate(text, path: f.path(key))
-    }
-
-    /// A required address (blank is `invalid`).
-    public static func readRequired(_ f: Fields, _ key: String) throws(CarFitError) -> String {
-        let path = f.path(key)
-        guard let text = try f.string(key), !text.trimmed.isEmpty else { throw .invalid(path, "\(path) is required.") }
-        return try validate(text, path: path)
-    }
-
-    static func validate(_ text: String, path: String) throws(CarFitError) -> String {
+    /// The address `text` names, normalized; not of the shape is `invalid`, naming `path`.
+    public static func validate(_ text: String, path: String) throws(CarFitError) -> String {
         guard let address = normalized(text) else {
             throw .invalid(path, "\(path) must be an e-mail address such as name@example.com.")
         }

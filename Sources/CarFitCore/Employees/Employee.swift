@@ -17,18 +17,6 @@ public struct Employee: Sendable, Equatable {
         self.hiredOn = hiredOn
     }
 
-    /// `{"id", "pin", "firstName", "lastName", "email", "hiredOn"}`
-    public var json: JSON {
-        .obj([
-            "id": .int(id),
-            "pin": .string(pin),
-            "firstName": .string(firstName),
-            "lastName": .string(lastName),
-            "email": .str(email),
-            "hiredOn": .string(hiredOn.description),
-        ])
-    }
-
     /// The list's order: last name, then first name, ignoring case and accents (`SortKey`: by
     /// key, then by code points); then id.
     public static func listOrder(_ a: Employee, _ b: Employee) -> Bool {

@@ -44,13 +44,4 @@ public struct LoginGuard: Sendable, Equatable {
         let (up, overflow) = (ms - rem).addingReportingOverflow(rem > 0 ? 1000 : 0)
         return overflow ? until : Instant(milliseconds: up)
     }
-
-    public static func lockedError(until: Instant, justLocked: Bool) -> CarFitError {
-        let shown = displayed(until)
-        let message = justLocked
-            ? "Wrong PIN; after \(maxFailures) failed attempts logins are locked until \(shown.iso)."
-            : "Too many failed attempts: logins are locked until \(shown.iso)."
-        return CarFitError(.unauthorized, message, field: justLocked ? "pin" : nil,
-                           extra: JSONObject(["lockedUntil": .string(shown.iso)]))
-    }
 }

@@ -2,9 +2,9 @@
 public enum PersonName {
     public static let maxLength = 100
 
-    public static func read(_ f: Fields, _ key: String) throws(CarFitError) -> String {
-        let path = f.path(key)
-        guard let raw = try f.string(key) else { throw .invalid(path, "\(path) is required.") }
+    /// `raw` trimmed; blank, longer than `maxLength` or holding a control character is
+    /// `invalid`, naming `path`.
+    public static func normalized(_ raw: String, path: String) throws(CarFitError) -> String {
         let name = raw.trimmed
         guard !name.isEmpty else { throw .invalid(path, "\(path) must not be blank.") }
         guard name.count <= maxLength else { throw .invalid(path, "\(path) must be at most \(maxLength) characters.") }

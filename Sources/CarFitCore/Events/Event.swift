@@ -24,30 +24,26 @@ public enum Event: Sendable, Equatable {
 
     /// The areas a commit by another connection is reported with.
     public static let allAreas = ["all"]
+}
 
-    /// The event as a feed entry numbered `seq`: `{"seq", "kind", …}`.
-    public func document(seq: Int64) -> JSON {
-        switch self {
-        case .changed(let areas, let external):
-            var object = JSONObject(["seq": .int(seq), "kind": "changed", "areas": .array(areas.map(JSON.string))])
-            if external { object.appendDistinct("external", true) }
-            return .object(object)
-        case .progress(let operation, let done, let total):
-            return .obj(["seq": .int(seq), "kind": "progress", "operation": .string(operation), "done": .int(done),
-                         "total": total.map(JSON.int) ?? .null, "unit": "bytes"])
-        case .source(let source, let status):
-            return .obj(["seq": .int(seq), "kind": "source", "source": .string(source), "status": .string(status)])
-        case .image(let url, let status):
-            return .obj(["seq": .int(seq), "kind": "image", "url": .string(url), "status": .string(status)])
-        case .auth(let status, let source, let httpStatus):
-            return .obj(["seq": .int(seq), "kind": "auth", "status": .string(status), "source": .string(source),
-                         "httpStatus": .int(Int64(httpStatus))])
-        case .gap:
-            return .obj(["seq": .int(seq), "kind": "gap"])
-        case .arrival(let key, let at):
-            return .obj(["seq": .int(seq), "kind": "arrival", "key": .string(key), "at": .string(OutboxMutation.iso(at))])
-        case .departure(let key, let at):
-            return .obj(["seq": .int(seq), "kind": "departure", "key": .string(key), "at": .string(OutboxMutation.iso(at))])
+/// What a wait on the change feed hands back: the events after the reader's seq, each with its
+/// own, and the seq to wait after next time.
+public struct EventBatch: Sendable, Equatable {
+    public var events: [Numbered]
+    public var last: Int64
+
+    public struct Numbered: Sendable, Equatable {
+        public var seq: Int64
+        public var event: Event
+
+        public init(seq: Int64, event: Event) {
+            self.seq = seq
+            self.event = event
         }
+    }
+
+    public init(events: [Numbered], last: Int64) {
+        self.events = events
+        self.last = last
     }
 }

@@ -8,46 +8,49 @@ public struct CarouselFeed: Sendable {
     public var columns: Int
     public var seed: Int64
 
-    /// `{"rows": 1...1000, "columns": 1...1000, "seed": integer (0)}`; rows and columns required.
-    public init(request f: Fields) throws(CarFitError) {
-        rows = Int(try f.requiredInt("rows", in: 1...Int64(CarouselFeed.maxRows)))
-        columns = Int(try f.requiredInt("columns", in: 1...Int64(CarouselFeed.maxColumns)))
-        seed = try f.int("seed", in: Int64.min...Int64.max) ?? 0
-    }
-
     public init(rows: Int, columns: Int, seed: Int64) {
         self.rows = min(max(rows, 0), CarouselFeed.maxRows)
         self.columns = min(max(columns, 0), CarouselFeed.maxColumns)
         self.seed = seed
     }
 
-    /// The feed document. Tile `k` (row-major, `k = row × columns + column`) shows
+    /// One tile: its id (`r<row>c<column>`), title, colour and image (nil without patterns).
+    public struct Tile: Sendable, Equatable {
+        public var id: String
+        public var title: String
+        public var color: String
+        public var imageUrl: String?
+    }
+
+    /// One row: its index, title and tiles.
+    public struct Row: Sendable, Equatable {
+        public var index: Int
+        public var title: String
+        public var tiles: [Tile]
+    }
+
+    /// The feed's rows. Tile `k` (row-major, `k = row × columns + column`) shows
     /// `pool[k mod pool.count]`; its colour is that pattern's first colour, else a random one.
     /// A tile's title and random colour depend only on the seed and its position.
-    public func document(pool: [Pattern]) -> JSON {
+    public func rows(pool: [Pattern]) -> [Row] {
         let seedBits = UInt64(bitPattern: seed)
-        var rowDocs: [JSON] = []
-        rowDocs.reserveCapacity(rows)
+        var out: [Row] = []
+        out.reserveCapacity(rows)
         for r in 0..<rows {
             var rowRandom = SplitMix64.stream(seed: seedBits, UInt64(r), 0)
-            var tiles: [JSON] = []
+            var tiles: [Tile] = []
             tiles.reserveCapacity(columns)
             for c in 0..<columns {
                 var random = SplitMix64.stream(seed: seedBits, UInt64(r), UInt64(c) + 1)
                 let title = CarouselFeed.title(&random)
                 let randomColor = CarouselFeed.color(&random)
                 let pattern = pool.isEmpty ? nil : pool[(r * columns + c) % pool.count]
-                var tile = JSONObject()
-                tile["id"] = .string("r\(r)c\(c)")
-                tile["title"] = .string(title)
-                tile["color"] = .string(pattern?.placeholderColor ?? randomColor)
-                tile["imageUrl"] = .str(pattern?.imageUrl)
-                tiles.append(.object(tile))
+                tiles.append(Tile(id: "r\(r)c\(c)", title: title, color: pattern?.placeholderColor ?? randomColor,
+                                  imageUrl: pattern?.imageUrl))
             }
-            rowDocs.append(.obj(["index": .int(Int64(r)), "title": .string(CarouselFeed.title(&rowRandom)),
-                                 "tiles": .array(tiles)]))
+            out.append(Row(index: r, title: CarouselFeed.title(&rowRandom), tiles: tiles))
         }
-        return .obj(["rows": .array(rowDocs)])
+        return out
     }
 
     /// "Adjective Noun" from the fixed word lists.

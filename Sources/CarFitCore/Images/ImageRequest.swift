@@ -1,4 +1,4 @@
-/// Validation of the image requests, shared by every entry point that takes URLs.
+/// The image requests' rules, shared by every entry point that takes URLs.
 public enum ImageRequest {
     /// The longest URL accepted (longer ones are `invalid`).
     public static let maxURLLength = 8192
@@ -6,40 +6,6 @@ public enum ImageRequest {
     /// True for an absolute http or https URL with a host.
     public static func isHTTPURL(_ text: String) -> Bool {
         text.utf8.count <= maxURLLength && HTTPURL.isValid(text)
-    }
-
-    /// `{"url"}` → the URL, checked.
-    public static func url(_ f: Fields) throws(CarFitError) -> String {
-        let url = try f.requiredString("url")
-        guard isHTTPURL(url) else {
-            throw .invalid(f.path("url"), "url must be an absolute http or https URL.")
-        }
-        return url
-    }
-
-    /// `{"urls": [...]}` → the URLs, checked, duplicates dropped (first kept).
-    public static func urls(_ f: Fields) throws(CarFitError) -> [String] {
-        guard let urls = try f.strings("urls") else {
-            throw .invalid(f.path("urls"), "urls is required: an array of image URLs.")
-        }
-        var seen = Set<String>()
-        var out: [String] = []
-        for (i, url) in urls.enumerated() {
-            guard isHTTPURL(url) else {
-                throw .invalid("\(f.path("urls"))[\(i)]", "urls[\(i)] must be an absolute http or https URL.")
-            }
-            if seen.insert(url).inserted { out.append(url) }
-        }
-        return out
-    }
-
-    /// `{"priority": "low" | "normal" | "high"}`, `normal` when absent.
-    public static func priority(_ f: Fields) throws(CarFitError) -> PrefetchPriority {
-        guard let name = try f.string("priority") else { return .normal }
-        guard let priority = PrefetchPriority(name: name) else {
-            throw .invalid(f.path("priority"), "priority must be \"low\", \"normal\" or \"high\".")
-        }
-        return priority
     }
 
     /// The disk cache's file name for `url`: the 64-bit FNV-1a hash of its UTF-8 bytes in 16

@@ -32,19 +32,4 @@ public struct Insights: Sendable {
         total = all
         count = n
     }
-
-    public var json: JSON {
-        .obj([
-            "categories": .array(rows.map { row in
-                .obj([
-                    "category": .string(row.category),
-                    "total": .double(row.total.double),
-                    "count": .int(Int64(row.count)),
-                    "share": .double(MoneySum.share(row.total, of: total)),
-                ])
-            }),
-            "total": .double(total.double),
-            "count": .int(Int64(count)),
-        ])
-    }
 }

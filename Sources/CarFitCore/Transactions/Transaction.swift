@@ -22,20 +22,6 @@ public struct Transaction: Sendable, Equatable {
         self.pinned = pinned
     }
 
-    /// `{"id", "name", "category", "amount", "date", "accountName", "provider", "pinned"}`
-    public var json: JSON {
-        .obj([
-            "id": id.json,
-            "name": .str(name),
-            "category": .string(category),
-            "amount": .double(amount.double),
-            "date": .string(date.description),
-            "accountName": .str(accountName),
-            "provider": .str(provider),
-            "pinned": .bool(pinned),
-        ])
-    }
-
     /// The list order: newest date first, then id ascending.
     public static func listOrder(_ a: Transaction, _ b: Transaction) -> Bool {
         a.date != b.date ? a.date > b.date : a.id < b.id

@@ -27,13 +27,6 @@ public enum TransactionID: Sendable, Hashable, Comparable, CustomStringConvertib
         .invalid(field, "\(field) must be an integer or a string.")
     }
 
-    public var json: JSON {
-        switch self {
-        case .int(let i): .int(i)
-        case .string(let s): .string(s)
-        }
-    }
-
     /// `1` or `"1"`, as a message quotes it.
     public var description: String {
         switch self {

@@ -22,24 +22,4 @@ public struct TransactionList: Sendable {
         self.sum = sum
         pinnedCount = pinned
     }
-
-    /// The category a list request names: "all" when absent or null; otherwise trimmed and
-    /// lower-cased as stored ("Food" lists "food").
-    public static func selectedCategory(_ f: Fields) throws(CarFitError) -> String {
-        guard let text = try f.string("category") else { return TransactionCategories.all }
-        let c = text.trimmed.lowercased()
-        guard !c.isEmpty else { throw .invalid("category", "category must be \"all\" or a category name, not empty.") }
-        return c
-    }
-
-    public var json: JSON {
-        .obj([
-            "category": .string(category),
-            "categories": .array(categories.map(JSON.string)),
-            "transactions": .array(transactions.map(\.json)),
-            "count": .int(Int64(transactions.count)),
-            "sum": .double(sum.double),
-            "pinnedCount": .int(Int64(pinnedCount)),
-        ])
-    }
 }

@@ -1,0 +1,46 @@
+import CarFitCore
+import CarFitIO
+import CarFitServices
+import CarFitStore
+
+/// The articles operations read and written here: the list with its published texts, the date text.
+public enum ArticlesAPI {
+    public static func list(_ service: ArticlesService, _ request: Fields) throws(CarFitError) -> JSON {
+        let hour24 = try request.bool("hour24") ?? service.clock.hour24
+        let (rows, updatedAt) = try service.list()
+        var items: [JSON] = []
+        for row in rows {
+            items.append(.obj([
+                "id": row.id,
+                "title": .string(row.title),
+                "ingress": .str(row.ingress),
+                "imageUrl": .str(row.imageUrl),
+                "dateTime": .string(row.published.iso),
+                "published": .string(ArticleDate.listText(row.published, clock: service.clock, hour24: hour24)),
+                "tags": try storedArray(row.tags),
+                "content": try storedArray(row.content),
+            ]))
+        }
+        return .obj(["articles": .array(items), "updatedAt": .str(updatedAt?.iso)])
+    }
+
+    /// `{"date": instant, "hour24"?}` → `{"text"}`.
+    public static func formatDate(_ service: ArticlesService, _ request: Fields) throws(CarFitError) -> JSON {
+        let text = try request.requiredString("date")
+        guard let instant = Instant(iso: text) else {
+            throw .invalid("date", "date \"\(text.prefix(40))\" is not an ISO 8601 instant such as \"2018-05-25T14:13:00Z\".")
+        }
+        guard let formatted = service.formatDate(instant, hour24: try request.bool("hour24")) else {
+            throw .invalid("date", "date \"\(text.prefix(40))\" falls outside the years 1 to 9999 in the configured time zone.")
+        }
+        return .obj(["text": .string(formatted)])
+    }
+
+    /// A JSON array stored as text by `ArticleStore`.
+    static func storedArray(_ text: String) throws(CarFitError) -> JSON {
+        guard case .success(let value) = JanssonParser.parse(bytes: Array(text.utf8)), case .array = value else {
+            throw CarFitError(.storage, "A stored article is damaged (its tags or content are not a JSON array); import the articles again.")
+        }
+        return value
+    }
+}

@@ -1,0 +1,122 @@
+import CarFitCore
+import CarFitServices
+
+/// The transactions and insights operations: their requests read, their documents written.
+public enum TransactionsAPI {
+    public static func importTransactions(_ service: TransactionsService, _ request: Fields) throws(CarFitError) -> JSON {
+        let batch = try TransactionBatch(document: request)
+        try service.importTransactions(batch)
+        return batch.response
+    }
+
+    public static func list(_ service: TransactionsService, _ request: Fields) throws(CarFitError) -> JSON {
+        try service.list(category: try TransactionsListRequest(request).category).json
+    }
+
+    public static func pin(_ service: TransactionsService, _ request: Fields) throws(CarFitError) -> JSON {
+        let r = try PinRequest(request)
+        return PinnedAnswer(transaction: try service.pin(r.id, pinned: r.pinned)).json
+    }
+
+    public static func insights(_ service: TransactionsService) throws(CarFitError) -> JSON {
+        try service.insights().json
+    }
+}
+
+// MARK: - Requests
+
+/// `transactions.list`: `{"category"?}`: "all" when absent or null; otherwise trimmed and
+/// lower-cased as stored ("Food" lists "food"); blank is `invalid`.
+public struct TransactionsListRequest: APIRequest {
+    public var category: String
+    public init(_ f: Fields) throws(CarFitError) {
+        guard let text = try f.string("category") else {
+            category = TransactionCategories.all
+            return
+        }
+        let c = text.trimmed.lowercased()
+        guard !c.isEmpty else { throw .invalid("category", "category must be \"all\" or a category name, not empty.") }
+        category = c
+    }
+}
+
+/// `transactions.pin`: `{"id", "pinned"}`, both required; the id keeps its JSON type.
+public struct PinRequest: APIRequest {
+    public var id: TransactionID
+    public var pinned: Bool
+    public init(_ f: Fields) throws(CarFitError) {
+        guard let idValue = f.value("id") else { throw .invalid("id", "id is required.") }
+        id = try TransactionID(json: idValue, field: "id")
+        guard let pinned = try f.bool("pinned") else {
+            throw .invalid("pinned", "pinned is required: true to pin, false to unpin.")
+        }
+        self.pinned = pinned
+    }
+}
+
+// MARK: - Responses
+
+extension TransactionID: APIResponse {
+    /// The id in its JSON type: `1` or `"1"`.
+    public var json: JSON {
+        switch self {
+        case .int(let i): .int(i)
+        case .string(let s): .string(s)
+        }
+    }
+}
+
+extension Transaction: APIResponse {
+    /// `{"id", "name", "category", "amount", "date", "accountName", "provider", "pinned"}`
+    public var json: JSON {
+        .obj([
+            "id": id.json,
+            "name": .str(name),
+            "category": .string(category),
+            "amount": .double(amount.double),
+            "date": .string(date.description),
+            "accountName": .str(accountName),
+            "provider": .str(provider),
+            "pinned": .bool(pinned),
+        ])
+    }
+}
+
+/// `{"transaction"}`: `transactions.pin`.
+public struct PinnedAnswer: APIResponse {
+    public var transaction: Transaction
+    public init(transaction: Transaction) { self.transaction = transaction }
+    public var json: JSON { .obj(["transaction": transaction.json]) }
+}
+
+extension TransactionList: APIResponse {
+    /// `{"category", "categories", "transactions", "count", "sum", "pinnedCount"}`
+    public var json: JSON {
+        .obj([
+            "category": .string(category),
+            "categories": .array(categories.map(JSON.string)),
+            "transactions": .array(transactions.map(\.json)),
+            "count": .int(Int64(transactions.count)),
+            "sum": .double(sum.double),
+            "pinnedCount": .int(Int64(pinnedCount)),
+        ])
+    }
+}
+
+extension Insights: APIResponse {
+    /// `{"categories": [{"category", "total", "count", "share"}], "total", "count"}`
+    public var json: JSON {
+        .obj([
+            "categories": .array(rows.map { row in
+                .obj([
+                    "category": .string(row.category),
+                    "total": .double(row.total.double),
+                    "count": .int(Int64(row.count)),
+                    "share": .double(MoneySum.share(row.total, of: total)),
+                ])
+            }),
+            "total": .double(total.double),
+            "count": .int(Int64(count)),
+        ])
+    }
+}
