@@ -207,7 +207,7 @@ def _text_decoder() -> Optional[ctypes._CFuncPtr]:  # type: ignore[name-defined]
         return None
     decode.argtypes = [ctypes.c_void_p]
     decode.restype = ctypes.py_object
-    return decode  # type: ignore[no-any-return]
+    return decode
 
 
 _decode_text = _text_decoder()

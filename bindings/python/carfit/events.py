@@ -53,7 +53,8 @@ class EventBatch(TypedDict):
 class EventsMixin(AreaMixin):
     """The ``events`` area of the C API: wait for the core's events, without its lock."""
 
-    __slots__ = ()
+    # The newest seq a look at the feed found, so the next look reads on from there.
+    __slots__ = ("_newest_seen",)
 
     def wait_events(self, after: int = 0, timeout: float = 1.0) -> EventBatch:
         """The events after seq ``after``, as soon as there are any (``events.wait``).
