@@ -106,3 +106,35 @@ def test_c_washer_aligns_names_with_letters_beyond_ascii(tmp_path):
     assert any(not line.isascii() for line in cards), cards
     states = {line.index(state) for line in cards for state in ("Todo", "InProgress", "Done", "Rejected") if f" {state} " in line}
     assert len(cards) >= 2 and len(states) == 1, "\n".join(cards)
+
+
+def test_the_drive_examples_tell_the_same_arrivals_and_departures(tmp_path):
+    """drive.c and drive.py replay the same drive: the core decides the same arrivals and
+    departures, at the same minutes, whichever host asks."""
+    c = subprocess.run([str(ROOT / "examples" / "c" / "bin" / "drive")], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=120)
+    py = subprocess.run([sys.executable, str(ROOT / "examples" / "python" / "drive.py")], cwd=tmp_path,
+                        capture_output=True, text=True, timeout=120)
+    assert c.returncode == 0 and py.returncode == 0, c.stderr + py.stderr
+    arrivals = [line for line in py.stdout.splitlines() if " arrived at " in line]
+    departures = [line for line in py.stdout.splitlines() if " left " in line]
+    assert len(arrivals) == len(departures) == 2, py.stdout
+    assert [line.split()[0] for line in departures] == [line.split()[0] for line in c.stdout.splitlines()
+                                                        if " left " in line]
+    assert [line.split()[0] for line in arrivals] < [line.split()[0] for line in departures]
+
+
+def test_the_proof_example_uploads_both_attachments_to_a_server(tmp_path):
+    sys.path.insert(0, str(ROOT / "Tests" / "servers"))
+    import attachment_server  # noqa: E402
+    server = attachment_server.AttachmentServer().start()
+    try:
+        result = subprocess.run([sys.executable, str(ROOT / "examples" / "python" / "proof.py"),
+                                 server.url("/attachments")], cwd=tmp_path, capture_output=True, text=True,
+                                timeout=120)
+    finally:
+        server.stop()
+    assert result.returncode == 0, result.stderr
+    assert "pushed: 2 uploaded, 0 pending" in result.stdout
+    assert result.stdout.count(" uploaded\n") == 2
+    assert len(server.stored) == 2
