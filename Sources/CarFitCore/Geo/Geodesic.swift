@@ -20,7 +20,7 @@ import Glibc
 
 
 /// Geodesic distances on the WGS84 ellipsoid (Karney 2013).
-enum Geodesic {
+public enum Geodesic {
     /// Result of the inverse problem.
     struct InverseResult: Sendable, Equatable {
         /// Length of the shortest geodesic in metres.
@@ -45,10 +45,33 @@ enum Geodesic {
     /// Short lines are answered from their chord when that settles the rounding
     /// (`roundedShortDistance`), others from the full solution.
     static func roundedDistance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Int? {
-        if let metres = roundedShortDistance(latitude1, longitude1, latitude2, longitude2) { return metres }
-        guard let d = distance(latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2)
+        guard let p = Point(latitude: latitude1, longitude: longitude1),
+              let q = Point(latitude: latitude2, longitude: longitude2) else { return nil }
+        return roundedDistance(p, q)
+    }
+
+    /// `roundedDistance` between points whose Earth-centred coordinates were worked out once:
+    /// a day's cards measure each position's leg to the next from the same `Point`.
+    static func roundedDistance(_ p: Point, _ q: Point) -> Int? {
+        if let metres = roundedShortDistance(p, q) { return metres }
+        guard let d = distance(latitude1: p.latitude, longitude1: p.longitude, latitude2: q.latitude, longitude2: q.longitude)
         else { return nil }
         return Int(d.rounded())
+    }
+
+    /// A valid position (latitude in [-90, 90], longitude in [-180, 180], both finite) with its
+    /// Earth-centred Cartesian coordinates in metres on the ellipsoid.
+    public struct Point: Sendable {
+        let latitude: Double, longitude: Double
+        let x: Double, y: Double, z: Double
+
+        /// Nil for a position outside those ranges or not finite.
+        public init?(latitude: Double, longitude: Double) {
+            guard Geodesic.isValidLatitude(latitude), Geodesic.isValidLongitude(longitude) else { return nil }
+            self.latitude = latitude
+            self.longitude = longitude
+            (x, y, z) = Geodesic.cartesian(latitude, longitude)
+        }
     }
 
     /// The rounded distance of valid points less than 100 km apart when their chord c (the
@@ -62,9 +85,13 @@ enum Geodesic {
     /// of metres at both ends rounds to the same number everywhere inside, the solution's
     /// value included.
     static func roundedShortDistance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Int? {
-        guard isValidLatitude(lat1), isValidLatitude(lat2), isValidLongitude(lon1), isValidLongitude(lon2)
+        guard let p = Point(latitude: lat1, longitude: lon1), let q = Point(latitude: lat2, longitude: lon2)
         else { return nil }
-        let p = cartesian(lat1, lon1), q = cartesian(lat2, lon2)
+        return roundedShortDistance(p, q)
+    }
+
+    /// `roundedShortDistance` of two valid points.
+    static func roundedShortDistance(_ p: Point, _ q: Point) -> Int? {
         let dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z
         let c = (dx * dx + dy * dy + dz * dz).squareRoot()
         guard c < 100_000 else { return nil }

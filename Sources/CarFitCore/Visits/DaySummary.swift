@@ -44,6 +44,13 @@ public struct DaySummary: Sendable, Equatable {
                                         latitude2: b.latitude, longitude2: b.longitude)
     }
 
+    /// `legMeters` between positions whose coordinates were prepared once (`Geodesic.Point`,
+    /// nil where a position is missing or invalid): the same metres.
+    public static func legMeters(from a: Geodesic.Point?, to b: Geodesic.Point?) -> Int? {
+        guard let a, let b else { return nil }
+        return Geodesic.roundedDistance(a, b)
+    }
+
     /// Whole metres to kilometres with one decimal, rounding halves up (978 → 1.0, 3550 → 3.6).
     public static func kilometres(_ meters: Int) -> Double {
         let whole = meters / 100, rest = meters % 100

@@ -98,7 +98,7 @@ private struct DayCards {
     let times: LocalTimes
     let hour24: Bool
     var summary = DaySummary()
-    var previous: (latitude: Double, longitude: Double)?
+    var previous: Geodesic.Point?
     /// The washer's changes shown over this day's cards, by key.
     let changed: [VisitKey: ShownVisit]
     /// Only this visit's card is written (the day's others still count for its distance).
@@ -128,7 +128,7 @@ private struct DayCards {
     mutating func add(_ row: VisitRow, to out: inout JSONBuffer) {
         let local = times.localSeconds(row.start)
         guard Clock.date(localSeconds: local) == date else { return }
-        let position = row.coordinate
+        let position = row.coordinate.flatMap { Geodesic.Point(latitude: $0.latitude, longitude: $0.longitude) }
         let meters = DaySummary.legMeters(from: previous, to: position)
         previous = position
         let key: VisitKey? = changed.isEmpty && attachments.isEmpty && only == nil && arrivals.isEmpty ? nil : Self.key(of: row)
