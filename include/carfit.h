@@ -523,10 +523,11 @@ int carfit_visits_set_state(carfit_core *core, const char *request, char **respo
  * Does:    sends the pending entries oldest first, 500 a request, request after request,
  *          committing each answer as it comes, until the outbox is empty or an answer leaves an
  *          entry unnamed (that entry waits for the next push). Entries added meanwhile by other
- *          calls are sent by a later request or push.
- *          Then, when "sources": {"attachments": url} is configured, uploads the pending
- *          attachments (see "Attachments" below); a push with neither visitUpdates nor
- *          attachments configured is CARFIT_INVALID.
+ *          calls are sent by a later request or push. Then, in this order, the trail's pending
+ *          points when "sources": {"locations": url} is configured ("Positions" below), and the
+ *          pending attachments when "sources": {"attachments": url} is ("Attachments" below).
+ *          A push with none of visitUpdates, locations and attachments configured is
+ *          CARFIT_INVALID.
  * Returns: {"pushed": applied entries, "rejected": rejected entries, "pending": entries left},
  *          and with attachments configured "attachments": {"uploaded": uploaded by this push,
  *          "pending": attachments left to upload, "failed": refused for good by this push}.
@@ -541,8 +542,8 @@ int carfit_visits_set_state(carfit_core *core, const char *request, char **respo
  *          min(300 s, 1 s x 2^(n-1)) +/- 20% (random jitter), by the core's clock. A push
  *          without "ifDue" always tries (waiting for another push of the database to end, at
  *          most http.totalTimeoutMs). A push that gets an answer resets the count.
- * Errors:  CARFIT_INVALID ("sources.visitUpdates") when neither sources.visitUpdates nor
- *          sources.attachments is configured.
+ * Errors:  CARFIT_INVALID ("sources.visitUpdates") when none of sources.visitUpdates,
+ *          sources.locations and sources.attachments is configured.
  *          CARFIT_UNAVAILABLE when a request fails: the error document has "reason", one of
  *          "refused", "timeout", "dns", "network", "transport", "no_response", "too_large",
  *          "truncated", "http_status" (with "httpStatus"), "malformed" (the answer is not
@@ -550,8 +551,9 @@ int carfit_visits_set_state(carfit_core *core, const char *request, char **respo
  *          past http.totalTimeoutMs); the failed request's entries all stay pending, the
  *          answers of earlier requests of the same call stay committed. The failure is
  *          recorded in carfit_sync_status and starts or extends the backoff.
- *          CARFIT_UNAUTHORIZED when the update server answers 401 or 403 (reason
- *          "unauthorized", with "httpStatus" and "url"): the request's entries stay pending,
+ *          CARFIT_UNAUTHORIZED when the update server (or the positions' or attachments'
+ *          server) answers 401 or 403 (reason "unauthorized", with "httpStatus" and "url"):
+ *          the request's entries, points or attachment stay pending,
  *          the failure is carfit_sync_status's "lastError" but does not count for the backoff
  *          (neither "consecutiveFailures" nor "nextAttemptAt" change).
  * Threads: the core is not held while the network is waited for: other calls on the core
@@ -569,8 +571,6 @@ int carfit_visits_set_state(carfit_core *core, const char *request, char **respo
  *          Each push first removes applied points older than road.trailDays by the core's
  *          clock. The response then gains "locations": {"pushed": points applied, "pending":
  *          points left}; carfit_location_status's "lastPushAt" is the last request answered.
- *          Either source alone may be configured; with neither the push is CARFIT_INVALID
- *          ("sources.visitUpdates").
  */
 int carfit_sync_push(carfit_core *core, const char *request, char **response);
 
