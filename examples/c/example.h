@@ -52,6 +52,22 @@ static inline json_t *call(carfit_core *core, const char *method, const char *re
     return result;
 }
 
+/* Runs one operation through carfit_call and returns its status, without exiting on failure:
+ * the parsed answer or error document goes to *result when result is not NULL (release it with
+ * json_decref), else it is released here. */
+static inline int try_call(carfit_core *core, const char *method, const char *request, json_t **result) {
+    char *response = NULL;
+    int status = carfit_call(core, method, request, &response);
+    json_error_t error;
+    json_t *parsed = response != NULL ? json_loads(response, 0, &error) : NULL;
+    carfit_free(response);
+    if (result != NULL)
+        *result = parsed;
+    else
+        json_decref(parsed);
+    return status;
+}
+
 /* Opens a core with `config` (NULL for the defaults); prints the error document and exits on
  * failure. Close it with carfit_close. */
 static inline carfit_core *open_or_exit(const char *config) {

@@ -23,18 +23,6 @@
 
 #include "example.h"
 
-/* Runs one operation; returns its status and the parsed answer or error document in *result
- * (release it with json_decref). */
-static int try_call(carfit_core *core, const char *method, const char *request, json_t **result)
-{
-    char *response = NULL;
-    int status = carfit_call(core, method, request, &response);
-    json_error_t error;
-    *result = response != NULL ? json_loads(response, 0, &error) : NULL;
-    carfit_free(response);
-    return status;
-}
-
 /* Runs `method` with the request built by json_pack's `format`; exits on failure. */
 static json_t *call_packed(carfit_core *core, const char *method, json_t *request)
 {

@@ -21,22 +21,6 @@
 
 #include "example.h"
 
-/* Runs one operation; prints and returns its status (the parsed answer, or error document,
- * goes to *result when result is not NULL; release it with json_decref). */
-static int try_call(carfit_core *core, const char *method, const char *request, json_t **result)
-{
-    char *response = NULL;
-    int status = carfit_call(core, method, request, &response);
-    json_error_t error;
-    json_t *parsed = response != NULL ? json_loads(response, 0, &error) : NULL;
-    carfit_free(response);
-    if (result != NULL)
-        *result = parsed;
-    else
-        json_decref(parsed);
-    return status;
-}
-
 /* Prints `s` (UTF-8) left-aligned in `width` columns, counting characters (code points), not
  * bytes as printf's "%-18s" would: "Søren" is five characters in six bytes. */
 static void print_padded(const char *s, int width)
