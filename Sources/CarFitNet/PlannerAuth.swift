@@ -42,7 +42,7 @@ public final class PlannerAuth: @unchecked Sendable {
     }
 
     /// The origins whose source requests carry the token.
-    public let origins: Set<HTTPOrigin>
+    public let origins: Set<Origin>
     private let clock: Clock?
     private let lock = Lock()
     private var state = State()
@@ -51,18 +51,15 @@ public final class PlannerAuth: @unchecked Sendable {
     /// - Parameters:
     ///   - origins: who receives the token.
     ///   - clock: the core's clock, for `requiredAt` (the epoch when nil).
-    public init(origins: [HTTPOrigin] = [], clock: Clock? = nil) {
+    public init(origins: [Origin] = [], clock: Clock? = nil) {
         self.origins = Set(origins)
         self.clock = clock
     }
 
     /// The origins the config names; without any, those of the `visits` and `visitUpdates`
     /// source URLs (a URL libcurl cannot parse adds none).
-    public static func origins(configured: [Origin]?, visits: String?, visitUpdates: String?) -> [HTTPOrigin] {
-        if let configured {
-            return configured.map { HTTPOrigin(scheme: $0.scheme, host: $0.host, port: $0.port) }
-        }
-        return [visits, visitUpdates].compactMap { $0.flatMap { HTTPOrigin(url: $0) } }
+    public static func origins(configured: [Origin]?, visits: String?, visitUpdates: String?) -> [Origin] {
+        configured ?? [visits, visitUpdates].compactMap { $0.flatMap { Origin(url: $0) } }
     }
 
     /// Runs `handler` (source, HTTP status) for the first 401 or 403 after each `set` (and after
@@ -105,7 +102,7 @@ public final class PlannerAuth: @unchecked Sendable {
     /// The `Authorization` header a source request to `url` carries, nil for none.
     func header(for url: String) -> HTTPHeader? {
         guard let credentials = withLock({ state.credentials }), !origins.isEmpty,
-              let origin = HTTPOrigin(url: url), origins.contains(origin) else { return nil }
+              let origin = Origin(url: url), origins.contains(origin) else { return nil }
         return HTTPHeader("Authorization", "\(credentials.scheme) \(credentials.token)")
     }
 

@@ -19,8 +19,8 @@ final class AuthServiceTests: XCTestCase {
     func fields(_ text: String) throws -> Fields { try ServiceFixture.fields(text) }
 
     /// An HTTP client whose token goes to the server's first origin only.
-    func client(_ server: AuthServer, origins: [HTTPOrigin]? = nil) -> HTTPClient {
-        let auth = PlannerAuth(origins: origins ?? [HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.ports[0])])
+    func client(_ server: AuthServer, origins: [Origin]? = nil) -> HTTPClient {
+        let auth = PlannerAuth(origins: origins ?? [Origin(scheme: "http", host: "127.0.0.1", port: server.ports[0])])
         return HTTPClient(limits: HTTPLimits(timeoutMs: 5000, totalTimeoutMs: 10_000), auth: auth)
     }
 
