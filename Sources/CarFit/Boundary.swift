@@ -10,12 +10,26 @@ import Glibc
 enum Boundary {
     typealias ResponseOut = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 
+    /// A named export: `function` is the exported function's `#function`
+    /// (`carfit_cart_add(_:_:_:)`), so an export line names its operation only by being declared.
+    static func export(_ handle: OpaquePointer?, _ request: UnsafePointer<CChar>?, _ response: ResponseOut?,
+                       function: StaticString = #function) -> Int32 {
+        let name = function.withUTF8Buffer { String(decoding: $0.prefix { $0 != UInt8(ascii: "(") }, as: UTF8.self) }
+        return run(Manifest.bySymbol[name], name, handle, request, response)
+    }
+
+    /// `carfit_call`: the operation by its method name.
     static func call(_ method: String, _ handle: OpaquePointer?, _ request: UnsafePointer<CChar>?,
                      _ response: ResponseOut?) -> Int32 {
+        run(Manifest.table[method], method, handle, request, response)
+    }
+
+    private static func run(_ found: Operation?, _ method: String, _ handle: OpaquePointer?,
+                            _ request: UnsafePointer<CChar>?, _ response: ResponseOut?) -> Int32 {
         response?.pointee = nil
         let result: Result<JSON, CarFitError>
         do throws(CarFitError) {
-            guard let operation = Manifest.table[method] else {
+            guard let operation = found else {
                 throw CarFitError(.misuse, "There is no operation named \"\(method.prefix(80))\".", field: "method")
             }
             let core = try open(handle)
@@ -45,9 +59,10 @@ enum Boundary {
     /// The operation with a binary out-parameter: `*bytes` gets a `malloc`ed copy of the bytes
     /// (freed by the host with `carfit_free`), `*length` its size, the response the JSON object.
     /// Runs without the core's lock.
-    static func binary(_ symbol: String, _ handle: OpaquePointer?, _ request: UnsafePointer<CChar>?,
+    static func binary(_ handle: OpaquePointer?, _ request: UnsafePointer<CChar>?,
                        _ bytes: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, _ length: UnsafeMutablePointer<UInt>?,
-                       _ response: ResponseOut?) -> Int32 {
+                       _ response: ResponseOut?, function: StaticString = #function) -> Int32 {
+        let symbol = function.withUTF8Buffer { String(decoding: $0.prefix { $0 != UInt8(ascii: "(") }, as: UTF8.self) }
         response?.pointee = nil
         bytes?.pointee = nil
         length?.pointee = 0
