@@ -90,7 +90,7 @@ final class Core: Serializer, @unchecked Sendable {
 
     /// A reporter of `operation`'s progress over `total` bytes into the change feed, nil when
     /// `total` is too small to report (1 MiB or less). A download or a file read of a known size
-    /// reports through one too: `core.progress("visits.refresh", total: n)?.advance(to: done)`,
+    /// reports through one too: `core.progress(operation, total: n)?.advance(to: done)`,
     /// then `finish()` once it succeeded.
     func progress(_ operation: String, total: Int) -> ProgressReporter? {
         let feed = events

@@ -152,3 +152,17 @@ def test_the_manifest_entries_are_one_line_for_the_typed_areas():
         assert f"try {api}." in manifest or f"{api}." in manifest, api
     for source in ("visits", "articles", "catalog", "patterns"):
         assert f"try core.refresh(.{source}, request) }}" in manifest, source
+
+
+def test_each_method_name_is_written_in_one_source_file():
+    """An operation's method name (`"cart.add"`) is written once, in the manifest: exports find
+    their operation by their own function name and the generated files are written from the
+    schema."""
+    import json
+    schema = json.loads((ROOT / "include" / "carfit.schema.json").read_text())
+    methods = [name for name, entry in schema["operations"].items() if "no method name" not in entry["summary"]]
+    assert len(methods) > 40
+    texts = {path: path.read_text() for path in SOURCES.rglob("*.swift") if "Generated" not in path.parts}
+    for method in methods:
+        files = sorted(path.relative_to(ROOT).as_posix() for path, text in texts.items() if f'"{method}"' in text)
+        assert files == ["Sources/CarFit/Manifest.swift"], f"{method}: {files}"

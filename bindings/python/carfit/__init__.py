@@ -13,21 +13,10 @@ from typing import Any, Dict
 
 from ._lib import LibraryVersionError, find_library, load_library
 from ._version import binding_version
+from . import errors
 from .core import Core
 from .events import Event, EventBatch, ProgressCallback
-from .errors import (
-    BadJSONError,
-    CarfitError,
-    ConflictError,
-    InternalError,
-    InvalidError,
-    MisuseError,
-    NotFoundError,
-    StorageError,
-    UnauthorizedError,
-    UnavailableError,
-    error_class,
-)
+from .errors import *  # noqa: F401,F403  (the exceptions, one per status: errors.__all__)
 
 #: This binding's version, that of the header it was made from (``"1.2.0"``).
 __version__ = binding_version()
@@ -37,17 +26,6 @@ __all__ = [
     "Event",
     "EventBatch",
     "ProgressCallback",
-    "CarfitError",
-    "BadJSONError",
-    "InvalidError",
-    "NotFoundError",
-    "ConflictError",
-    "UnauthorizedError",
-    "UnavailableError",
-    "StorageError",
-    "MisuseError",
-    "InternalError",
-    "error_class",
     "LibraryVersionError",
     "find_library",
     "load_library",
@@ -56,6 +34,7 @@ __all__ = [
     "version",
     "version_number",
 ]
+__all__ += errors.__all__
 
 
 def version_number() -> int:
