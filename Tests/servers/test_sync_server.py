@@ -18,9 +18,10 @@ import pytest
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[1]
 SAMPLE_VISITS = REPO_ROOT / "examples" / "data" / "carfit.json"
+SERVERS = REPO_ROOT / "examples" / "servers"
 
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
+if str(SERVERS) not in sys.path:
+    sys.path.insert(0, str(SERVERS))
 
 from sync_server import SyncServer, canonical_state, parse_instant  # noqa: E402
 
@@ -395,7 +396,7 @@ def test_stops_by_itself_after_its_idle_timeout(sample):
 
 
 def test_runs_as_a_program_and_prints_its_port_first(tmp_path):
-    proc = subprocess.Popen([sys.executable, str(HERE / "sync_server.py"), "--port", "0",
+    proc = subprocess.Popen([sys.executable, str(SERVERS / "sync_server.py"), "--port", "0",
                              "--visits", str(SAMPLE_VISITS), "--idle-timeout", "30"],
                             stdout=subprocess.PIPE, text=True)
     try:
