@@ -96,7 +96,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 #: The longest delay or refusal a control request may ask for, in milliseconds.
 MAX_WAIT_MS = 60_000
@@ -569,24 +569,10 @@ class SyncServer:
             if not isinstance(m, dict) or not isinstance(m.get("mutationId"), str) or not m["mutationId"]:
                 raise BadRequest(f"mutations[{i}] needs a mutationId (a non-empty string).")
         record["mutations"] = len(mutations)
-        ids = [m["mutationId"] for m in mutations]
-
         with self.lock:
             if client_id not in self.client_ids:
                 self.client_ids.append(client_id)
-            for mid in set(ids):
-                if self.in_flight.get(mid, 0) > 0:
-                    self.overlaps.append(mid)
-                self.in_flight[mid] = self.in_flight.get(mid, 0) + 1
-            delay = self.faults.take("delay")
-        try:
-            if delay:
-                self._stopped.wait(delay["ms"] / 1000)
-            return self._answer(mutations, record)
-        finally:
-            with self.lock:
-                for mid in set(ids):
-                    self.in_flight[mid] -= 1
+        return self._in_flight({m["mutationId"] for m in mutations}, lambda: self._answer(mutations, record))
 
     def push_points(self, client_id: Any, points: Any, record: dict[str, Any]) -> tuple[int, bytes | None]:
         """Handles one request of positions: each point id applied once."""
@@ -596,21 +582,25 @@ class SyncServer:
             if not isinstance(p, dict) or not isinstance(p.get("id"), str) or not p["id"]:
                 raise BadRequest(f"points[{i}] needs an id (a non-empty string).")
         record["points"] = len(points)
-        ids = {p["id"] for p in points}
+        return self._in_flight({p["id"] for p in points}, lambda: self._answer_points(client_id, points, record))
+
+    def _in_flight(self, ids: set[str], handle: Callable[[], tuple[int, bytes | None]]) -> tuple[int, bytes | None]:
+        """Runs `handle` (after an armed delay) with `ids` counted in flight: an id that arrives
+        while another request carrying it is still being handled is an overlap."""
         with self.lock:
-            for pid in ids:
-                if self.in_flight.get(pid, 0) > 0:
-                    self.overlaps.append(pid)
-                self.in_flight[pid] = self.in_flight.get(pid, 0) + 1
+            for i in ids:
+                if self.in_flight.get(i, 0) > 0:
+                    self.overlaps.append(i)
+                self.in_flight[i] = self.in_flight.get(i, 0) + 1
             delay = self.faults.take("delay")
         try:
             if delay:
                 self._stopped.wait(delay["ms"] / 1000)
-            return self._answer_points(client_id, points, record)
+            return handle()
         finally:
             with self.lock:
-                for pid in ids:
-                    self.in_flight[pid] -= 1
+                for i in ids:
+                    self.in_flight[i] -= 1
 
     def _answer_points(self, client_id: str, points: list[dict[str, Any]],
                        record: dict[str, Any]) -> tuple[int, bytes | None]:
