@@ -27,7 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "bindings" / "python"))
-sys.path.insert(0, str(ROOT / "Tests" / "servers"))
+sys.path.insert(0, str(ROOT / "examples" / "servers"))
 
 import carfit  # noqa: E402
 from carfit._lib import load_library  # noqa: E402

@@ -18,9 +18,10 @@ import pytest
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[1]
 SAMPLE_VISITS = REPO_ROOT / "examples" / "data" / "carfit.json"
+SERVERS = REPO_ROOT / "examples" / "servers"
 
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
+if str(SERVERS) not in sys.path:
+    sys.path.insert(0, str(SERVERS))
 
 from sync_server import SyncServer, canonical_state, parse_instant  # noqa: E402
 
@@ -394,8 +395,51 @@ def test_stops_by_itself_after_its_idle_timeout(sample):
         state(s)
 
 
+# -- the planner's token, and the web app's planner --------------------------------------------
+
+
+def test_with_a_token_an_update_request_without_it_is_401_and_changes_nothing(sample):
+    record = todo_records(sample)[0]
+    start = mutation(record, "InProgress")
+    body = json.dumps({"clientId": "c", "mutations": [start]}).encode()
+    with SyncServer(visits=sample, idle_timeout=60, token="secret") as s:
+        for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "secret"}):
+            req = urllib.request.Request(s.url(), data=body, method="POST", headers=headers)
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(req, timeout=REQUEST_TIMEOUT)
+            assert refused.value.code == 401 and refused.value.headers["WWW-Authenticate"] == "Bearer"
+            assert json.loads(refused.value.read())["error"]["code"] == "unauthorized"
+        assert state(s)["applied"] == {} and server_record(s, record)["visitState"] == record["visitState"]
+        req = urllib.request.Request(s.url(), data=body, method="POST", headers={"Authorization": "Bearer secret"})
+        with urllib.request.urlopen(req, timeout=REQUEST_TIMEOUT) as resp:
+            assert json.loads(resp.read()) == {"applied": [start["mutationId"]], "rejected": []}
+        assert [m["mutationId"] for m in s.mutations] == [start["mutationId"]]
+
+
+def test_the_web_apps_planner_is_this_server_and_keeps_its_rules(sample):
+    """examples/web serves this module as its sample planner (not a copy): an illegal transition
+    is refused there as here, and only the planner's token is taken."""
+    sys.path.insert(0, str(REPO_ROOT / "examples" / "web"))
+    try:
+        import sample_sources
+    finally:
+        sys.path.remove(str(REPO_ROOT / "examples" / "web"))
+    import sync_server
+    sources = sample_sources.SampleSources("http://127.0.0.1:1", token="t")
+    assert sample_sources.SyncServer is sync_server.SyncServer and isinstance(sources.planner, SyncServer)
+    record = todo_records(sample)[0]
+    finish = mutation(record, "Done", used=10)
+    body = json.dumps({"clientId": "c", "mutations": [finish]}).encode()
+    with pytest.raises(sync_server.Unauthorized):
+        sources.planner.push(body, authorization="Bearer other")
+    status, answer = sources.planner.push(body, authorization="Bearer t")
+    assert (status, json.loads(answer)) == (200, {"applied": [], "rejected": [
+        {"mutationId": finish["mutationId"], "reason": "A visit in state Todo cannot become Done."}]})
+    assert sources.state()["applied"] == []
+
+
 def test_runs_as_a_program_and_prints_its_port_first(tmp_path):
-    proc = subprocess.Popen([sys.executable, str(HERE / "sync_server.py"), "--port", "0",
+    proc = subprocess.Popen([sys.executable, str(SERVERS / "sync_server.py"), "--port", "0",
                              "--visits", str(SAMPLE_VISITS), "--idle-timeout", "30"],
                             stdout=subprocess.PIPE, text=True)
     try:

@@ -125,7 +125,7 @@ def test_the_drive_examples_tell_the_same_arrivals_and_departures(tmp_path):
 
 
 def test_the_proof_example_uploads_both_attachments_to_a_server(tmp_path):
-    sys.path.insert(0, str(ROOT / "Tests" / "servers"))
+    sys.path.insert(0, str(ROOT / "examples" / "servers"))
     import attachment_server  # noqa: E402
     server = attachment_server.AttachmentServer().start()
     try:

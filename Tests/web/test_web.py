@@ -817,8 +817,10 @@ def test_update_server_applies_each_change_once(fresh_app: App) -> None:
 
     # A visit the snapshot does not have is rejected; a body that is not the protocol is a 400.
     stranger = dict(mutation, mutationId="m-2", visitId="nobody")
-    status, _, data = app.request("POST", "/sample/visit-updates", json.dumps({"mutations": [stranger]}).encode(), PLANNER)
-    assert json.loads(data) == {"applied": [], "rejected": [{"mutationId": "m-2", "reason": "There is no such visit."}]}
+    status, _, data = app.request("POST", "/sample/visit-updates",
+                                  json.dumps({"clientId": "x", "mutations": [stranger]}).encode(), PLANNER)
+    assert json.loads(data) == {"applied": [], "rejected": [
+        {"mutationId": "m-2", "reason": f"Unknown visit nobody at {mutation['startTimeUtc']}."}]}
     for junk in (b"{", b"[]", b'{"mutations": [{"visitId": "x"}]}'):
         status, _, data = app.request("POST", "/sample/visit-updates", junk, PLANNER)
         assert status == 400 and json.loads(data)["error"]["code"] in ("bad_json", "invalid")
@@ -827,6 +829,30 @@ def test_update_server_applies_each_change_once(fresh_app: App) -> None:
     assert app.ok("visits.refresh")["imported"] == 7
     after = today_cards(app)["Mads Kolding"]
     assert (after["state"], after["pending"]) == ("InProgress", False)
+
+
+def test_update_server_refuses_a_change_the_rules_do_not_allow(fresh_app: App) -> None:
+    """The sample planner is the reference update server (examples/servers/sync_server.py): it
+    judges each change by the core's transition rules against the state its snapshot holds."""
+    app = fresh_app
+    todo = today_cards(app)["Mads Kolding"]
+    record = server_visit(app, todo)
+    finish = {"mutationId": "m-finish", "visitId": record["visitId"], "startTimeUtc": record["startTimeUtc"],
+              "state": "Done", "at": "2020-09-10T09:00:00Z", "timeUsedMinutes": 30, "reason": None}
+    status, _, data = app.request("POST", "/sample/visit-updates",
+                                  json.dumps({"clientId": "x", "mutations": [finish]}).encode(), PLANNER)
+    assert (status, json.loads(data)) == (200, {"applied": [], "rejected": [
+        {"mutationId": "m-finish", "reason": "A visit in state Todo cannot become Done."}]})
+    assert server_visit(app, todo)["visitState"] == "ToDo"  # unchanged, as the sample spells it
+    assert json.loads(app.request("GET", "/sample/visit-updates")[2])["applied"] == []
+    # Started first, the same finish (a new id) is applied; a resent refusal stays refused.
+    start = dict(finish, mutationId="m-start", state="InProgress", timeUsedMinutes=None)
+    again = dict(finish, mutationId="m-finish-2")
+    status, _, data = app.request("POST", "/sample/visit-updates",
+                                  json.dumps({"clientId": "x", "mutations": [finish, start, again]}).encode(), PLANNER)
+    assert json.loads(data) == {"applied": ["m-start", "m-finish-2"], "rejected": [
+        {"mutationId": "m-finish", "reason": "A visit in state Todo cannot become Done."}]}
+    assert (server_visit(app, todo)["visitState"], server_visit(app, todo)["visitTimeUsed"]) == ("Done", 30)
 
 
 def test_attachments_are_kept_shown_and_uploaded(fresh_app: App) -> None:

@@ -7,7 +7,7 @@
  *                                             refuses), the attachments stay pending
  *   ./bin/proof http://127.0.0.1:8766/attachments
  *                                             upload to a running server, e.g.
- *                                             python3 Tests/servers/attachment_server.py --port 8766
+ *                                             python3 examples/servers/attachment_server.py --port 8766
  *
  * The database, its attachments directory and the photo are temporary files, removed at the
  * end. Every response is freed with carfit_free, every jansson value released, the core closed.

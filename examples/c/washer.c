@@ -6,7 +6,7 @@
  *                                             refuses), the changes stay pending
  *   ./bin/washer http://127.0.0.1:8765/visit-updates
  *                                             push to a running update server, e.g.
- *                                             python3 Tests/servers/sync_server.py --port 8765
+ *                                             python3 examples/servers/sync_server.py --port 8765
  *
  * The database is a temporary file, removed at the end. Every response is freed with
  * carfit_free, every jansson value released, the core closed.

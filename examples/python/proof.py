@@ -7,7 +7,7 @@ Usage (from any directory, after `make` at the repository root):
 
     python3 examples/python/proof.py                  # offline: nothing answers, all stays pending
     python3 examples/python/proof.py http://127.0.0.1:8766/attachments
-        # upload to a running server, e.g. python3 Tests/servers/attachment_server.py --port 8766
+        # upload to a running server, e.g. python3 examples/servers/attachment_server.py --port 8766
 
 The database, its attachments directory and the photo are temporary files, removed at the end.
 """

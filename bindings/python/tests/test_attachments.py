@@ -19,7 +19,7 @@ import carfit
 
 from conftest import REPO_ROOT
 
-sys.path.insert(0, str(REPO_ROOT / "Tests" / "servers"))
+sys.path.insert(0, str(REPO_ROOT / "examples" / "servers"))
 from attachment_server import AttachmentServer  # noqa: E402
 
 CONFIG = {"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": True}

@@ -1,6 +1,6 @@
 """The location area through the binding: marshalling of reports and their answers, typed
 errors, the card members, the plan's keep_order, and the points pushed to the reference sync
-server (Tests/servers/sync_server.py) once each through lost answers and failures."""
+server (examples/servers/sync_server.py) once each through lost answers and failures."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 import carfit
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
-SERVERS = REPO_ROOT / "Tests" / "servers"
+SERVERS = REPO_ROOT / "examples" / "servers"
 if str(SERVERS) not in sys.path:
     sys.path.insert(0, str(SERVERS))
 

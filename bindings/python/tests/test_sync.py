@@ -1,5 +1,5 @@
 """The washer's updates: state changes kept at once, the outbox pushed to the reference sync
-server (Tests/servers/sync_server.py) exactly once through faults, crashes and concurrent
+server (examples/servers/sync_server.py) exactly once through faults, crashes and concurrent
 pushers, and snapshots that never overwrite pending work."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 import carfit
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
-SERVERS = REPO_ROOT / "Tests" / "servers"
+SERVERS = REPO_ROOT / "examples" / "servers"
 if str(SERVERS) not in sys.path:
     sys.path.insert(0, str(SERVERS))
 

@@ -1,8 +1,9 @@
-"""A reference server for the washer's updates: what `carfit_sync_push` talks to in the tests.
+"""The reference update server: what `carfit_sync_push` sends the washer's visit changes and
+positions to. The tests, the benchmarks and the web app's sample planner all use this one module.
 
 Run it alone:
 
-    python3 Tests/servers/sync_server.py --port 0 [--visits examples/data/carfit.json]
+    python3 examples/servers/sync_server.py --port 0 [--visits examples/data/carfit.json] [--token T]
 
 It prints the port it listens on as the first line of its output, serves until it has been idle
 for `--idle-timeout` seconds (or gets SIGINT/SIGTERM), and uses the Python standard library only.
@@ -12,7 +13,15 @@ A test imports it and runs it in a thread instead:
     ... server.url("/visit-updates") ...
     server.stop()
 
+A host with an HTTP server of its own (examples/web) makes a `SyncServer` without starting it and
+hands it each request's body: `server.push(body, authorization=header)` answers (status, body),
+or raises `BadRequest` (a 400) or `Unauthorized` (a 401).
+
 The protocol, as a real server would do it:
+
+* With a ``token`` (``--token``), an update request without ``Authorization: Bearer <token>`` is
+  answered 401 (``WWW-Authenticate: Bearer``) and changes nothing, as the planner's back end
+  answers a washer who is not signed in.
 
 * ``POST <any path>`` with ``{"clientId", "mutations": [{"mutationId", "visitId", "startTimeUtc",
   "state", "at", "timeUsedMinutes", "reason"}]}`` answers 200 ``{"applied": [mutationId...],
@@ -22,7 +31,8 @@ The protocol, as a real server would do it:
   it left. A visit is named by ``visitId`` and ``startTimeUtc`` (compared as instants; a time
   without a zone is UTC); a pair the snapshot repeats is one visit on the server, and a change
   applies to every record of the pair. An unknown visit, a state the rules do not allow from the
-  visit's present state, or a field of the wrong type is rejected with a reason. A body that is
+  visit's present state (``TRANSITIONS``: the core's own rules, include/carfit.h's
+  ``carfit_visits_set_state``), or a field of the wrong type is rejected with a reason. A body that is
   not such a document (not JSON, no ``mutations`` array, a mutation without a string
   ``mutationId``) is answered 400 and applies nothing.
 * ``POST <any path>`` with ``{"clientId", "points": [{"id", "latitude", "longitude",
@@ -41,7 +51,8 @@ The protocol, as a real server would do it:
   ``clientIds``, ``points`` (point id -> how many times it was applied), ``pointsResent`` (point
   id -> how many times it came again), ``pointOrder`` (the points' ``at`` in the order first applied),
   ``requests`` ([{"method", "path", "bytes", "mutations", "status", "outcome"}],
-  the last 10000) and ``faults`` (the faults still armed).
+  the last 10000) and ``faults`` (the faults still armed). ``server.mutations`` holds the applied
+  mutations themselves in order, ``server.kept_points`` each point as first applied.
 * ``POST /_control`` with a JSON object arms faults (each member optional; ``count`` is how many
   of the next update requests it affects):
 
@@ -85,7 +96,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 #: The longest delay or refusal a control request may ask for, in milliseconds.
 MAX_WAIT_MS = 60_000
@@ -97,7 +108,8 @@ SOCKET_TIMEOUT_S = 10.0
 MAX_REQUESTS_KEPT = 10_000
 #: The states a mutation may ask for.
 STATES = ("Todo", "InProgress", "Done", "Rejected")
-#: Allowed changes: from -> the states it may become.
+#: Allowed changes, the core's (Sources/CarFitCore/Sync/VisitTransition.swift): from -> the
+#: states it may become. A change to the state a visit already has is refused too.
 TRANSITIONS = {
     "Todo": {"InProgress", "Rejected"},
     "InProgress": {"Done", "Rejected", "Todo"},
@@ -137,6 +149,10 @@ class ControlError(ValueError):
 
 class BadRequest(ValueError):
     """An update request that is not a document of the protocol."""
+
+
+class Unauthorized(PermissionError):
+    """An update request without the token the server wants."""
 
 
 class Faults:
@@ -272,8 +288,10 @@ class SyncServer:
     lock; a listening loop on its own thread and one thread per connection."""
 
     def __init__(self, visits: dict[str, Any] | None = None, port: int = 0, host: str = "127.0.0.1",
-                 idle_timeout: float = 300.0) -> None:
+                 idle_timeout: float = 300.0, token: str | None = None) -> None:
         self.host = host
+        #: The planner's token update requests must carry (None: any request is taken).
+        self.token = token
         self.port = port
         self.idle_timeout = idle_timeout
         self.lock = threading.Lock()
@@ -284,6 +302,8 @@ class SyncServer:
         if visits is not None:
             self.set_visits(visits)
         self.applied: dict[str, int] = {}
+        #: The applied mutations, in the order applied.
+        self.mutations: list[dict[str, Any]] = []
         self.answers: dict[str, dict[str, Any]] = {}
         self.resent: dict[str, int] = {}
         self.rejected: list[dict[str, str]] = []
@@ -291,6 +311,8 @@ class SyncServer:
         self.in_flight: dict[str, int] = {}
         self.client_ids: list[str] = []
         self.points: dict[str, int] = {}
+        #: Each point as first applied, by id, in the order applied.
+        self.kept_points: dict[str, dict[str, Any]] = {}
         self.points_resent: dict[str, int] = {}
         self.point_order: list[Any] = []
         self.requests: list[dict[str, Any]] = []
@@ -509,6 +531,7 @@ class SyncServer:
                     reason = self._judge(m)
                 if reason is None:
                     self.applied[mid] = self.applied.get(mid, 0) + 1
+                    self.mutations.append(m)
                     earlier = {"applied": True}
                 else:
                     self.rejected.append({"mutationId": mid, "reason": reason})
@@ -520,9 +543,16 @@ class SyncServer:
                 rejected.append({"mutationId": mid, "reason": earlier["reason"]})
         return applied, rejected
 
-    def push(self, body: bytes, record: dict[str, Any]) -> tuple[int, bytes | None]:
-        """Handles one update request; the status and the body to answer (None: drop the
-        connection without an answer)."""
+    def push(self, body: bytes, record: dict[str, Any] | None = None,
+             authorization: str | None = None) -> tuple[int, bytes | None]:
+        """Handles one update request (mutations or points) whose Authorization header is
+        `authorization`; the status and the body to answer (None: drop the connection without an
+        answer). Raises Unauthorized without the server's token, BadRequest for a body outside
+        the protocol."""
+        if self.token is not None and authorization != f"Bearer {self.token}":
+            raise Unauthorized("Sign in to the planner: the token is missing or wrong.")
+        if record is None:
+            record = {}
         try:
             document = json.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
@@ -539,24 +569,10 @@ class SyncServer:
             if not isinstance(m, dict) or not isinstance(m.get("mutationId"), str) or not m["mutationId"]:
                 raise BadRequest(f"mutations[{i}] needs a mutationId (a non-empty string).")
         record["mutations"] = len(mutations)
-        ids = [m["mutationId"] for m in mutations]
-
         with self.lock:
             if client_id not in self.client_ids:
                 self.client_ids.append(client_id)
-            for mid in set(ids):
-                if self.in_flight.get(mid, 0) > 0:
-                    self.overlaps.append(mid)
-                self.in_flight[mid] = self.in_flight.get(mid, 0) + 1
-            delay = self.faults.take("delay")
-        try:
-            if delay:
-                self._stopped.wait(delay["ms"] / 1000)
-            return self._answer(mutations, record)
-        finally:
-            with self.lock:
-                for mid in set(ids):
-                    self.in_flight[mid] -= 1
+        return self._in_flight({m["mutationId"] for m in mutations}, lambda: self._answer(mutations, record))
 
     def push_points(self, client_id: Any, points: Any, record: dict[str, Any]) -> tuple[int, bytes | None]:
         """Handles one request of positions: each point id applied once."""
@@ -566,21 +582,25 @@ class SyncServer:
             if not isinstance(p, dict) or not isinstance(p.get("id"), str) or not p["id"]:
                 raise BadRequest(f"points[{i}] needs an id (a non-empty string).")
         record["points"] = len(points)
-        ids = {p["id"] for p in points}
+        return self._in_flight({p["id"] for p in points}, lambda: self._answer_points(client_id, points, record))
+
+    def _in_flight(self, ids: set[str], handle: Callable[[], tuple[int, bytes | None]]) -> tuple[int, bytes | None]:
+        """Runs `handle` (after an armed delay) with `ids` counted in flight: an id that arrives
+        while another request carrying it is still being handled is an overlap."""
         with self.lock:
-            for pid in ids:
-                if self.in_flight.get(pid, 0) > 0:
-                    self.overlaps.append(pid)
-                self.in_flight[pid] = self.in_flight.get(pid, 0) + 1
+            for i in ids:
+                if self.in_flight.get(i, 0) > 0:
+                    self.overlaps.append(i)
+                self.in_flight[i] = self.in_flight.get(i, 0) + 1
             delay = self.faults.take("delay")
         try:
             if delay:
                 self._stopped.wait(delay["ms"] / 1000)
-            return self._answer_points(client_id, points, record)
+            return handle()
         finally:
             with self.lock:
-                for pid in ids:
-                    self.in_flight[pid] -= 1
+                for i in ids:
+                    self.in_flight[i] -= 1
 
     def _answer_points(self, client_id: str, points: list[dict[str, Any]],
                        record: dict[str, Any]) -> tuple[int, bytes | None]:
@@ -600,6 +620,7 @@ class SyncServer:
                     self.points_resent[pid] = self.points_resent.get(pid, 0) + 1
                 else:
                     self.points[pid] = 1
+                    self.kept_points[pid] = p
                     self.point_order.append(p.get("at"))
                 if pid not in applied:
                     applied.append(pid)
@@ -715,8 +736,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             parts.append(chunk)
             self.rfile.readline(16)
 
-    def _send(self, status: int, body: bytes, content_type: str = "application/json") -> None:
+    def _send(self, status: int, body: bytes, content_type: str = "application/json",
+              extra: dict[str, str] | None = None) -> None:
         self.send_response(status)
+        for name, value in (extra or {}).items():
+            self.send_header(name, value)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Connection", "close")
@@ -753,11 +777,17 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         try:
             body = self._read_body()
             record["bytes"] = len(body)
-            status, answer = self.server.push(body, record)
+            status, answer = self.server.push(body, record, self.headers.get("Authorization"))
         except BadRequest as exc:
             record.update(status=400, outcome="bad_request")
             self.server.note(record)
             self._send_json(400, {"error": str(exc)})
+            return
+        except Unauthorized as exc:
+            record.update(status=401, outcome="unauthorized")
+            self.server.note(record)
+            self._send(401, json.dumps({"error": {"code": "unauthorized", "message": str(exc)}}).encode(),
+                       extra={"WWW-Authenticate": "Bearer"})
             return
         record["status"] = status if answer is not None else None
         self.server.note(record)
@@ -778,9 +808,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--visits", type=Path, help="the visits API document to start from")
     parser.add_argument("--idle-timeout", type=float, default=300.0,
                         help="seconds without a request after which the server stops")
+    parser.add_argument("--token", help="the planner's token update requests must carry (default: none)")
     args = parser.parse_args(argv)
     visits = json.loads(args.visits.read_text(encoding="utf-8")) if args.visits else None
-    server = SyncServer(visits=visits, port=args.port, host=args.host, idle_timeout=args.idle_timeout)
+    server = SyncServer(visits=visits, port=args.port, host=args.host, idle_timeout=args.idle_timeout,
+                        token=args.token)
     server.start()
     print(server.port, flush=True)
 

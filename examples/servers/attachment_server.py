@@ -1,5 +1,6 @@
-"""A reference upload server for attachments: what `carfit_sync_push` PUTs photos, signatures
-and notes to in the tests (and the web app's sample server).
+"""The reference upload server for attachments: what `carfit_sync_push` PUTs photos, signatures
+and notes to, in the tests, the benchmarks and (its `Uploads`, behind the web app's own HTTP
+server) the web app's sample planner.
 
     server = AttachmentServer().start()
     ... server.url("/attachments") ...      # the config's sources.attachments
@@ -8,7 +9,8 @@ and notes to in the tests (and the web app's sample server).
 ``PUT <base>/<id>`` reads the body by its ``Content-Length`` (a chunked body is refused with
 411), checks that its SHA-256 is the ``X-Carfit-Sha256`` header (else 422, nothing stored) and
 stores it under the id: a PUT of an id already held is the same upload (idempotent, 200 again).
-It answers 201 for a new id. ``GET <base>/<id>`` answers the stored bytes. State for tests:
+It answers 201 for a new id; both answers are ``{"stored": id}``. ``GET <base>/<id>`` answers the
+stored bytes. State for tests:
 ``server.stored`` (id -> {"bytes", "sha256", "headers"}), ``server.puts`` (id -> how many PUTs
 arrived whole), ``server.requests`` (every PUT's id, declared length and outcome).
 
@@ -22,22 +24,51 @@ Standard library only.
 from __future__ import annotations
 
 import hashlib
+import json
 import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 
-class AttachmentServer:
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+class Uploads:
+    """The uploads received whole, by attachment id, and the answer to each PUT."""
+
+    def __init__(self) -> None:
         self.lock = threading.Lock()
+        #: id -> {"bytes", "sha256", "headers" (lower-case names)} of the last upload received whole.
         self.stored: Dict[str, Dict[str, Any]] = {}
+        #: id -> the body (while keep_bodies).
         self.bodies: Dict[str, bytes] = {}
+        #: id -> how many PUTs arrived whole.
         self.puts: Dict[str, int] = {}
+        self.keep_bodies = True
+
+    def receive(self, ident: str, length: int, sha256: str, headers: Any,
+                body: Optional[bytes] = None) -> Tuple[int, bytes]:
+        """A PUT whose body (`length` bytes, SHA-256 `sha256`, hex) arrived whole: (HTTP status,
+        JSON answer). 422 when `sha256` is not its X-Carfit-Sha256 header (nothing stored); 201
+        stored; 200 for an id already held (the same upload again)."""
+        if sha256 != headers.get("X-Carfit-Sha256"):
+            error = {"code": "invalid", "message": "The body's SHA-256 is not X-Carfit-Sha256.",
+                     "field": "X-Carfit-Sha256"}
+            return 422, json.dumps({"error": error}).encode()
+        with self.lock:
+            again = ident in self.stored
+            self.stored[ident] = {"bytes": length, "sha256": sha256,
+                                  "headers": {k.lower(): v for k, v in headers.items()}}
+            if body is not None and self.keep_bodies:
+                self.bodies[ident] = body
+            self.puts[ident] = self.puts.get(ident, 0) + 1
+        return (200 if again else 201), json.dumps({"stored": ident}).encode()
+
+
+class AttachmentServer(Uploads):
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        super().__init__()
         self.requests: List[Dict[str, Any]] = []
         self.faults: List[Dict[str, Any]] = []
-        self.keep_bodies = True
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -99,24 +130,18 @@ class AttachmentServer:
                     left -= len(data)
                     if fault and fault["kind"] == "slow":
                         time.sleep(int(fault.get("ms", 50)) / 1000)
-                sha = digest.hexdigest()
-                if sha != self.headers.get("X-Carfit-Sha256"):
+                status, answer = server.receive(ident, length, digest.hexdigest(), self.headers,
+                                                None if kept is None else bytes(kept))
+                if status == 422:
                     record["outcome"] = "bad_sha256"
-                    self._answer(422, b"sha256 mismatch")
+                    self._answer(status, answer)
                     return
-                with server.lock:
-                    again = ident in server.stored
-                    server.stored[ident] = {"bytes": length, "sha256": sha,
-                                            "headers": {k.lower(): v for k, v in self.headers.items()}}
-                    if kept is not None:
-                        server.bodies[ident] = bytes(kept)
-                    server.puts[ident] = server.puts.get(ident, 0) + 1
                 record["outcome"] = "stored"
                 if fault and fault["kind"] == "drop":
                     self.close_connection = True
                     self.connection.shutdown(socket.SHUT_RDWR)
                     return
-                self._answer(200 if again else 201)
+                self._answer(status, answer)
 
         self.httpd = ThreadingHTTPServer((host, port), Handler)
         self.httpd.daemon_threads = True
