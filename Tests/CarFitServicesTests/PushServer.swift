@@ -37,7 +37,6 @@ final class PushServer: @unchecked Sendable {
     private let lock = NSLock()
     private var script: [(Seen) -> Reply] = []
     private var seen: [Seen] = []
-    private let done = DispatchSemaphore(value: 0)
 
     init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -63,11 +62,9 @@ final class PushServer: @unchecked Sendable {
         thread.start()
     }
 
-    deinit { stop() }
-
     private var stopped = false
 
-    /// Stops listening (requests afterwards are refused).
+    /// Stops listening (requests afterwards are refused) and ends the serving thread.
     func stop() {
         lock.lock()
         let first = !stopped
