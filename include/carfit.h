@@ -345,7 +345,9 @@ int carfit_visits_list(carfit_core *core, const char *request, char **response);
  * Returns: as carfit_visits_import: {"imported": n, "rejected": [...]}; a 304 answers
  *          {"imported": 0, "notModified": true} and changes nothing (a success). Every attempt
  *          is recorded for carfit_sources_status.
- * Errors:  CARFIT_INVALID (no visits source configured; field "sources.visits");
+ * Errors:  CARFIT_INVALID (no visits source configured; field "sources.visits"; or a URL the
+ *          transfer cannot use as http or https, reason "not_http" with "url": nothing is
+ *          sent; every refresh and carfit_sync_push classify a failure alike);
  *          CARFIT_UNAVAILABLE when the source is unreachable, times out, answers with a non-2xx
  *          status, or its body is not a visits document (empty, an HTML page such as a captive
  *          portal, truncated or otherwise invalid JSON, JSON without a "data" array, records
@@ -543,10 +545,12 @@ int carfit_visits_set_state(carfit_core *core, const char *request, char **respo
  *          without "ifDue" always tries (waiting for another push of the database to end, at
  *          most http.totalTimeoutMs). A push that gets an answer resets the count.
  * Errors:  CARFIT_INVALID ("sources.visitUpdates") when none of sources.visitUpdates,
- *          sources.locations and sources.attachments is configured.
- *          CARFIT_UNAVAILABLE when a request fails: the error document has "reason", one of
- *          "refused", "timeout", "dns", "network", "transport", "no_response", "too_large",
- *          "truncated", "http_status" (with "httpStatus"), "malformed" (the answer is not
+ *          sources.locations and sources.attachments is configured; a configured URL the
+ *          transfer cannot use as http or https is CARFIT_INVALID with reason "not_http",
+ *          "url" and the field naming it ("sources.locations", ...), as in a refresh.
+ *          CARFIT_UNAVAILABLE when a request fails: the error document has "url" and
+ *          "reason", one of "refused", "timeout", "dns", "network", "transport",
+ *          "no_response", "too_large", "redirects", "truncated", "http_status" (with "httpStatus"), "malformed" (the answer is not
  *          {"applied": [...], "rejected": [...]}), or "busy" (another push held the database
  *          past http.totalTimeoutMs); the failed request's entries all stay pending, the
  *          answers of earlier requests of the same call stay committed. The failure is

@@ -69,7 +69,12 @@ final class Core: Serializer, @unchecked Sendable {
     var transactions: TransactionsService { TransactionsService(transactions: TransactionStore(db)) }
     var articles: ArticlesService { ArticlesService(articles: ArticleStore(db), clock: clock) }
     var sources: SourcesService { SourcesService(sources: SourceStore(db), clock: clock, config: config.sources) }
-    var sync: SyncService { SyncService(db: db, clock: clock) }
+    var sync: SyncService {
+        SyncService(db: db, clock: clock,
+                    setup: PushSetup(visitUpdates: config.sources.visitUpdates, locations: config.sources.locations,
+                                     trailDays: config.road.trailDays, attachments: attachmentUpload, client: http,
+                                     pushLock: pushLock, waitMs: config.http.totalTimeoutMs))
+    }
     var location: LocationService { LocationService(db: db, clock: clock, config: config.road) }
     var images: ImagesService { ImagesService(patterns: PatternStore(db), images: imagePipeline) }
     var feed: EventsService { EventsService(hub: events) }

@@ -33,15 +33,9 @@ enum Manifest {
 
         // Sync
         Operation("sync.push", "carfit_sync_push", request: "ifDue?", .selfLocking,
-                  .object { core, request throws(CarFitError) in
-                      try core.sync.push(request, source: core.config.sources.visitUpdates,
-                                         locations: core.config.sources.locations, trailDays: core.config.road.trailDays,
-                                         client: core.http,
-                                         pushLock: core.pushLock, waitMs: core.config.http.totalTimeoutMs, lock: core,
-                                         attachments: core.attachmentUpload)
-                  }),
+                  .object { core, request throws(CarFitError) in try SyncAPI.push(core.sync, request, lock: core) }),
         Operation("sync.status", "carfit_sync_status", request: "none", .serialized,
-                  .object { core, _ throws(CarFitError) in try core.sync.status() }),
+                  .object { core, _ throws(CarFitError) in try SyncAPI.status(core.sync) }),
 
         // Location
         Operation("location.report", "carfit_location_report", request: "latitude, longitude, accuracyMeters, at?", .serialized,

@@ -79,7 +79,7 @@ final class CurlTransfer {
     func run() throws(HTTPError) -> HTTPResponse {
         guard CurlGlobal.ready else { throw failure(.transport, "libcurl could not be initialised.") }
         guard request.hasHTTPURL else {
-            throw failure(.invalidRequest, "\(shortURL) is not an http or https URL.")
+            throw failure(.notHTTP, "\(shortURL) is not an http or https URL.")
         }
         if let bad = request.headers.first(where: { !$0.isWellFormed }) {
             throw failure(.invalidRequest, "The request header \"\(bad.name.prefix(100))\" is malformed.")
@@ -273,9 +273,9 @@ final class CurlTransfer {
             if infoLong(CURLINFO_REDIRECT_COUNT) > 0 {
                 return failure(.redirects, "\(shortURL) redirected to a URL that is not http or https.", status: status)
             }
-            return failure(.invalidRequest, "\(shortURL) is not an http or https URL.", status: status)
+            return failure(.notHTTP, "\(shortURL) is not an http or https URL.", status: status)
         case CURLE_URL_MALFORMAT:
-            return failure(.invalidRequest, "\(shortURL) is not a valid URL.", status: status)
+            return failure(.notHTTP, "\(shortURL) is not a valid URL.", status: status)
         case CURLE_FILESIZE_EXCEEDED:
             return failure(.tooLarge, "\(shortURL) declared a body larger than \(limits.maxBodyBytes) bytes.", status: status)
         case CURLE_PARTIAL_FILE:

@@ -1,6 +1,8 @@
 /// A transfer that failed: no response, or one cut off. `reason` says which kind for programs,
 /// `message` says it in one sentence for people, `status` is the HTTP status when a response
-/// had begun (a body cut off at the limit, or shorter than its `Content-Length`).
+/// had begun (a body cut off at the limit, or shorter than its `Content-Length`). The one type
+/// of a failed transfer in the library: the layers above pass it on as it is, and the services
+/// turn it into a status and an error document in one place (`CarFitError(_:_:)`).
 public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Reason: String, Sendable, CaseIterable {
         /// Nothing listens at the address, or the connection was refused.
@@ -23,7 +25,9 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case cancelled
         /// The body ended before its declared `Content-Length` (or its last chunk).
         case truncated
-        /// The request itself is unusable: not an http or https URL, or a malformed header.
+        /// The URL is not an http or https URL (or not a valid one): nothing was sent.
+        case notHTTP = "not_http"
+        /// The request itself is unusable: a malformed header. Nothing was sent.
         case invalidRequest = "invalid_request"
         /// The body could not be written to its temporary file (disk full, no permission).
         case storage

@@ -3,7 +3,7 @@ import CarFitHTTP
 /// The core's HTTP for its sources and images, on the libcurl client (`CurlClient`): bodies
 /// are streamed (to a temporary file for a source document, into memory up to a limit for an
 /// image), every wait and the whole transfer are bounded, redirects are capped and decoded
-/// bytes counted against `maxBodyBytes`. Every failure is an `HTTPFailure`.
+/// bytes counted against `maxBodyBytes`. Every failure is the transfer's `HTTPError`, passed on as it is.
 ///
 /// A source's requests (`download`, `source`) go through `auth`: they carry the planner's
 /// token when their URL is on one of its origins, and a 401 or 403 answer is reported to it.
@@ -33,12 +33,8 @@ public final class HTTPClient: Sendable {
     /// GETs `url` and returns the response of any status with its body in memory, at most
     /// `maxBytes` bytes (a longer one fails with reason `too_large`). Never with the planner's
     /// token: for images and other URLs that are no configured source.
-    public func get(_ url: String, maxBytes: Int64) throws(HTTPFailure) -> HTTPResponseBody {
-        do throws(HTTPError) {
-            return try curl.fetch(.get(url), maxBytes: maxBytes)
-        } catch {
-            throw HTTPFailure(error)
-        }
+    public func get(_ url: String, maxBytes: Int64) throws(HTTPError) -> HTTPResponseBody {
+        try curl.fetch(.get(url), maxBytes: maxBytes)
     }
 
     /// Performs `request` to the configured source named `source` ("visits", "articles", ...)
@@ -48,14 +44,10 @@ public final class HTTPClient: Sendable {
     /// planner's token when its URL is on one of `auth`'s origins, and a 401 or 403 answer is
     /// reported to `auth`.
     public func download(_ request: HTTPRequest, source: String, directory: String? = nil,
-                         progress: ((_ received: Int64, _ expected: Int64?) -> Void)? = nil) throws(HTTPFailure) -> HTTPDownload {
-        do throws(HTTPError) {
-            let download = try curl.download(auth.authorized(request), directory: directory, progress: progress)
-            answered(download.response, source: source)
-            return download
-        } catch {
-            throw HTTPFailure(error)
-        }
+                         progress: ((_ received: Int64, _ expected: Int64?) -> Void)? = nil) throws(HTTPError) -> HTTPDownload {
+        let download = try curl.download(auth.authorized(request), directory: directory, progress: progress)
+        answered(download.response, source: source)
+        return download
     }
 
     /// Performs `request` to the configured source named `source` ("patterns", "visitUpdates",
@@ -64,14 +56,10 @@ public final class HTTPClient: Sendable {
     /// origins, and a 401 or 403 answer is reported to `auth`.
     /// `sent` hears how many bytes of the request's body went out so far.
     public func source(_ request: HTTPRequest, source: String, maxBytes: Int64,
-                       sent: ((_ bytes: Int64) -> Void)? = nil) throws(HTTPFailure) -> HTTPResponseBody {
-        do throws(HTTPError) {
-            let answer = try curl.fetch(auth.authorized(request), maxBytes: maxBytes, sent: sent)
-            answered(answer.response, source: source)
-            return answer
-        } catch {
-            throw HTTPFailure(error)
-        }
+                       sent: ((_ bytes: Int64) -> Void)? = nil) throws(HTTPError) -> HTTPResponseBody {
+        let answer = try curl.fetch(auth.authorized(request), maxBytes: maxBytes, sent: sent)
+        answered(answer.response, source: source)
+        return answer
     }
 
     /// Reports a source's 401 or 403 answer to `auth`.

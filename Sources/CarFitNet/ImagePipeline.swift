@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitHTTP
 import CarFitSystem
 #if canImport(Glibc)
 import Glibc
@@ -157,7 +158,7 @@ public final class ImagePipeline: @unchecked Sendable {
         lock.unlock()
 
         let outcome: Result<Image, ImageLoadError>
-        do throws(HTTPFailure) {
+        do throws(HTTPError) {
             let answer = try http.get(url, maxBytes: ImagePipeline.maxImageBytes)
             let response = (status: answer.response.status, body: answer.body)
             if !(200..<300).contains(response.status) {

@@ -71,22 +71,18 @@ public struct AttachmentUpload {
             let target = "\(url)/\(attachment.id)"
             let before = done
             let answer: HTTPResponseBody
-            do throws(HTTPFailure) {
+            do throws(HTTPError) {
                 answer = try client.source(.putFile(target, file: .init(fd: fd, length: attachment.bytes),
                                                     contentType: attachment.contentType, headers: headers),
                                            source: "attachments", maxBytes: AttachmentUpload.maxAnswerBytes,
                                            sent: { bytes in reporter?.advance(to: before + min(bytes, attachment.bytes)) })
             } catch {
-                let invalid = error.reason == .notHTTP
-                throw CarFitError(invalid ? .invalid : .unavailable,
-                                  "The attachments server could not be reached (\(error.message.prefix(300))); every attachment not yet uploaded stays pending.",
-                                  field: invalid ? "sources.attachments" : nil,
-                                  extra: JSONObject(["reason": .string(error.reason.rawValue), "url": .string(String(target.prefix(2000)))]))
+                throw CarFitError(error, .attachments)
             }
             counts.answered = true
             let status = answer.response.status
-            if HTTPClient.isRefusal(status) {
-                throw .unauthorized(target, status: status, what: "attachment")
+            if HTTPClient.isRefusal(status), let refused = CarFitError.answered(status, url: target, .attachments) {
+                throw refused
             }
             switch UploadVerdict(status: status) {
             case .uploaded:
@@ -98,9 +94,7 @@ public struct AttachmentUpload {
                 }
                 counts.failed += 1
             case .retryLater:
-                throw CarFitError(.unavailable, "The attachments server answered with HTTP status \(status); every attachment not yet uploaded stays pending.",
-                                  extra: JSONObject(["reason": "http_status", "httpStatus": .int(Int64(status)),
-                                                     "url": .string(String(target.prefix(2000)))]))
+                throw CarFitError.httpStatus(status, url: target, .attachments)
             }
             done += attachment.bytes
             reporter?.advance(to: done)

@@ -75,7 +75,7 @@ public struct ImagesService {
     static func fetchPatterns(_ url: String, http: HTTPClient) -> Result<[Pattern], CarFitError> {
         let shown = String(url.prefix(200))
         let answer: HTTPResponseBody
-        do throws(HTTPFailure) {
+        do throws(HTTPError) {
             answer = try http.source(.get(url), source: "patterns", maxBytes: maxPatternBodyBytes)
         } catch {
             return .failure(CarFitError(error))

@@ -3,11 +3,12 @@ import CarFitHTTP
 import CarFitIO
 import CarFitNet
 
-/// Fetching a source's document for a refresh. Every failure is `unavailable`; the error
-/// document's `reason` says which: the transport's (`refused`, `timeout`, `dns`, …, see
-/// `HTTPFailure`: also `redirects`, `too_large`, `truncated`), `http_status` (with `httpStatus`),
-/// `empty`, `html`, `truncated`, `not_json`, `not_document` or `rejected`, always with `url`;
-/// but a 401 or 403 answer is `unauthorized`, reason `unauthorized`, with `httpStatus`.
+/// Fetching a source's document for a refresh. The network's failures are classified as for
+/// every request (`CarFitError(_:_:)`, `NetworkTarget`): the transport's reason (`refused`,
+/// `timeout`, `dns`, …, see `HTTPError`: also `redirects`, `too_large`, `truncated`; a URL that
+/// is not http or https is `invalid`, reason `not_http`), `http_status` (with `httpStatus`), a
+/// 401 or 403 `unauthorized`. The document's are `unavailable` too: `empty`, `html`,
+/// `truncated`, `not_json`, `not_document` or `rejected`, always with `url`.
 enum SourceFetch {
     /// A 2xx answer with a body that is not blank, downloaded to a temporary file (removed
     /// when this goes away) and opened for reading.
@@ -45,7 +46,8 @@ enum SourceFetch {
                       what: String, progress: ProgressReporter? = nil, phases: Int64 = 1) throws(CarFitError) -> Outcome {
         let download: HTTPDownload
         var expected = false
-        do throws(HTTPFailure) {
+        let target = NetworkTarget.source(what)
+        do throws(HTTPError) {
             download = try http.download(.conditionalGet(url, etag: validators.etag, lastModified: validators.lastModified),
                                          source: what, progress: progress.map { reporter in
                 { received, declared in
@@ -57,7 +59,7 @@ enum SourceFetch {
                 }
             })
         } catch {
-            throw CarFitError(error)
+            throw CarFitError(error, target)
         }
         let response = download.response
         if response.isSuccess, let progress {
@@ -65,15 +67,8 @@ enum SourceFetch {
             progress.expect(total: size.multipliedReportingOverflow(by: phases).partialValue, size: size)
         }
         let shown = String(url.prefix(200))
-        if HTTPClient.isRefusal(response.status) { throw .unauthorized(url, status: response.status, what: "\(what) document") }
         if response.isNotModified && !validators.isEmpty { return .notModified(response) }
-        guard response.isSuccess else {
-            let phrase = HTTPClient.phrase(response.status)
-            let named = phrase.isEmpty ? "" : " (\(phrase))"
-            throw CarFitError.unavailable(url, "http_status",
-                                     "\(shown) answered with HTTP status \(response.status)\(named) instead of the \(what) document.",
-                                     httpStatus: response.status)
-        }
+        if let refused = CarFitError.answered(response.status, url: url, target) { throw refused }
         let file: FileReader
         let blank: Bool
         do throws(CarFitError) {

@@ -10,13 +10,13 @@ extension SyncService {
     public static let maxPoints = 1000
 
     /// Removes applied points older than `trailDays`, then (with `url`) POSTs the pending
-    /// points oldest first, `maxPoints` a request, `{"clientId", "points": [...]}`, until none
-    /// is left or an answer leaves some unnamed (they wait for the next push). The answer
-    /// `{"applied": [ids]}` is committed as it comes; a failure sets the push's backoff and is
-    /// `unavailable`, every point of its request staying pending. Answers `{"pushed", "pending"}`.
-    /// Runs holding the push lock, so a point is never in two requests at once.
+    /// points oldest first, `maxPoints` a request (`LocationPushWire`), until none is left or
+    /// an answer leaves some unnamed (they wait for the next push). The ids an answer applied
+    /// are committed as they come; a failure sets the push's backoff and is classified as every
+    /// request's (`CarFitError(_:_:)`), every point of its request staying pending. Runs
+    /// holding the push lock, so a point is never in two requests at once.
     func pushLocations(to url: String?, trailDays: Int64, client: HTTPClient,
-                       lock: some Serializer) throws(CarFitError) -> JSON {
+                       lock: some Serializer) throws(CarFitError) -> PushSummary.Trail {
         let road = LocationStore(db)
         let sync = sync
         let clock = clock
@@ -53,46 +53,25 @@ extension SyncService {
             if count < batch.points.count { break }
         }
         let pending = try lock.locked { () throws(CarFitError) in try road.counts().pending }
-        return .obj(["pushed": .int(Int64(pushed)), "pending": .int(Int64(pending))])
+        return PushSummary.Trail(pushed: pushed, pending: pending)
     }
 
-    /// POSTs one request of points and reads the ids its answer applied, or `unavailable` with
-    /// the reason (a transfer failure's, `http_status`, or `malformed`).
+    /// POSTs one request of points and reads the ids its answer applied, or the network's
+    /// failure (`CarFitError(_:_:)`), or `unavailable` with reason `malformed`.
     static func sendPoints(_ points: [LocationStore.Point], clientId: String, to url: String,
                            client: HTTPClient) throws(CarFitError) -> [String] {
-        let body = JSON.obj(["clientId": .string(clientId), "points": .array(points.map(\.json))])
+        let body = LocationPushWire.body(clientId: clientId, points: points.map { ($0.id, $0.report) })
         let answer: HTTPResponseBody
-        do throws(HTTPFailure) {
-            answer = try client.source(.postJSON(url, body: body.encodedBytes()), source: "locations", maxBytes: maxAnswerBytes)
+        do throws(HTTPError) {
+            answer = try client.source(.postJSON(url, body: body), source: "locations", maxBytes: maxAnswerBytes)
         } catch {
-            let invalid = error.reason == .notHTTP
-            throw CarFitError(invalid ? .invalid : .unavailable,
-                              "The location server could not be reached (\(error.message.prefix(300))); every point stays pending.",
-                              field: invalid ? "sources.locations" : nil,
-                              extra: JSONObject(["reason": .string(error.reason.rawValue), "url": .string(String(url.prefix(2000)))]))
+            throw CarFitError(error, .locations)
         }
-        if HTTPClient.isRefusal(answer.response.status) {
-            throw .unauthorized(url, status: answer.response.status, what: "washer's positions")
+        if let refused = CarFitError.answered(answer.response.status, url: url, .locations) { throw refused }
+        do throws(MalformedAnswer) {
+            return try LocationPushWire.applied(answer.body)
+        } catch {
+            throw CarFitError.badAnswer("malformed", url: url, .locations, error.what)
         }
-        guard answer.response.isSuccess else {
-            let status = answer.response.status
-            throw CarFitError(.unavailable, "The location server answered with HTTP status \(status); every point stays pending.",
-                              extra: JSONObject(["reason": "http_status", "httpStatus": .int(Int64(status)),
-                                                 "url": .string(String(url.prefix(2000)))]))
-        }
-        guard case .success(let json) = JanssonParser.parse(bytes: answer.body),
-              case .array(let items)? = json.objectValue?["applied"] else {
-            throw CarFitError(.unavailable, "The location server's answer is not {\"applied\": [ids]}; every point stays pending.",
-                              extra: JSONObject(["reason": "malformed", "url": .string(String(url.prefix(2000)))]))
-        }
-        var ids: [String] = []
-        for item in items {
-            guard case .string(let id) = item else {
-                throw CarFitError(.unavailable, "The location server's answer names a point by something other than its id; every point stays pending.",
-                                  extra: JSONObject(["reason": "malformed", "url": .string(String(url.prefix(2000)))]))
-            }
-            ids.append(id)
-        }
-        return ids
     }
 }

@@ -4,29 +4,119 @@ import CarFitIO
 import CarFitNet
 import CarFitStore
 
+/// Where a push sends and what it uses to: the configured URLs (`sources.visitUpdates`,
+/// `sources.locations`, and the attachments' upload), the trail's age limit, the core's HTTP
+/// client (with the planner's token), the database's push lock and how long a push without
+/// `ifDue` waits for another to end.
+public struct PushSetup {
+    public var visitUpdates: String?
+    public var locations: String?
+    public var trailDays: Int64
+    public var attachments: AttachmentUpload?
+    public var client: HTTPClient
+    public var pushLock: PushLock
+    public var waitMs: Int
+
+    public init(visitUpdates: String?, locations: String? = nil, trailDays: Int64 = 7, attachments: AttachmentUpload? = nil,
+                client: HTTPClient, pushLock: PushLock, waitMs: Int) {
+        self.visitUpdates = visitUpdates
+        self.locations = locations
+        self.trailDays = trailDays
+        self.attachments = attachments
+        self.client = client
+        self.pushLock = pushLock
+        self.waitMs = waitMs
+    }
+}
+
+/// What a push did, or why it did not try.
+public struct PushSummary: Sendable, Equatable {
+    /// Why an `ifDue` push made no request.
+    public enum Skipped: Sendable, Equatable {
+        /// The last push was answered 401 or 403 and no token was set since.
+        case unauthorized
+        /// Another push of the database runs.
+        case busy
+        /// The backoff after a failure lasts until that instant.
+        case backoff(until: Instant)
+    }
+
+    /// The trail's part: points applied by this push, points left.
+    public struct Trail: Sendable, Equatable {
+        public var pushed: Int
+        public var pending: Int
+        public init(pushed: Int, pending: Int) {
+            self.pushed = pushed
+            self.pending = pending
+        }
+    }
+
+    /// The attachments' part: uploaded by this push, left to upload, refused for good by this push.
+    public struct Uploads: Sendable, Equatable {
+        public var uploaded: Int
+        public var pending: Int
+        public var failed: Int
+        public init(uploaded: Int, pending: Int, failed: Int) {
+            self.uploaded = uploaded
+            self.pending = pending
+            self.failed = failed
+        }
+    }
+
+    /// Outbox entries applied and rejected by this push, and left pending.
+    public var pushed = 0
+    public var rejected = 0
+    public var pending = 0
+    public var skipped: Skipped?
+    /// With `sources.locations` configured.
+    public var locations: Trail?
+    /// With `sources.attachments` configured.
+    public var attachments: Uploads?
+
+    public init(pushed: Int = 0, rejected: Int = 0, pending: Int = 0, skipped: Skipped? = nil,
+                locations: Trail? = nil, attachments: Uploads? = nil) {
+        self.pushed = pushed
+        self.rejected = rejected
+        self.pending = pending
+        self.skipped = skipped
+        self.locations = locations
+        self.attachments = attachments
+    }
+}
+
 /// The washer's updates on their way to the server: the push of the outbox to the configured
 /// `sources.visitUpdates` and the sync status.
 public struct SyncService {
     public let db: Database
     public let sync: SyncStore
     public let clock: Clock
+    /// Where a push sends; nil: nothing is configured to push to.
+    public let setup: PushSetup?
 
-    public init(db: Database, clock: Clock) {
+    public init(db: Database, clock: Clock, setup: PushSetup? = nil) {
         self.db = db
         sync = SyncStore(db)
         self.clock = clock
+        self.setup = setup
     }
 
     /// The largest answer body a push reads.
     public static let maxAnswerBytes: Int64 = 16 << 20
 
-    /// `{"clientId", "pending", "lastAttemptAt", "lastSuccessAt", "lastError",
-    /// "consecutiveFailures", "nextAttemptAt", "rejected": [...]}`.
-    public func status() throws(CarFitError) -> JSON {
-        var document = try sync.state().json
-        document["pending"] = .int(Int64(try sync.pendingCount()))
-        document["rejected"] = .array(try sync.rejected())
-        return .object(document)
+    /// The sync status: the bookkeeping, the outbox's size and the last rejected changes.
+    public struct Status: Sendable, Equatable {
+        public var state: SyncState
+        public var pending: Int
+        public var rejected: [RejectedChange]
+        public init(state: SyncState, pending: Int, rejected: [RejectedChange]) {
+            self.state = state
+            self.pending = pending
+            self.rejected = rejected
+        }
+    }
+
+    public func status() throws(CarFitError) -> Status {
+        Status(state: try sync.state(), pending: try sync.pendingCount(), rejected: try sync.rejected())
     }
 
     /// Sends the outbox, oldest first, at most `PushRequest.maxMutations` a request, until it is
@@ -35,46 +125,42 @@ public struct SyncService {
     /// rejected ones are undone and listed. Any failure is `unavailable` with its reason, and
     /// sets the backoff; every entry its request carried stays pending. A 401 or 403 is
     /// `unauthorized` instead: recorded as the last error without counting for the backoff.
-    /// `{"ifDue": true}` skips the push after such a refusal until a token is set (the next
-    /// push after that, `ifDue` or not, tries at once, whatever the backoff), while the
-    /// backoff lasts, or while another push of the database runs. The requests go through
-    /// `client` with the planner's token where it belongs. `lock` is held only around
-    /// database work, never while the network is waited for.
+    /// `ifDue` skips the push after such a refusal until a token is set (the next push after
+    /// that, `ifDue` or not, tries at once, whatever the backoff), while the backoff lasts, or
+    /// while another push of the database runs. The requests go through the setup's client
+    /// with the planner's token where it belongs. `lock` is held only around database work,
+    /// never while the network is waited for.
     /// With `locations` (the planner's URL) the trail's pending points follow the updates
     /// (`pushLocations`), and applied points older than `trailDays` are removed first.
     /// With `attachments`, the pending attachments are uploaded last (`AttachmentUpload`),
-    /// sharing the push's backoff, and the answer gains `"attachments": {"uploaded",
-    /// "pending", "failed"}`. With none of the three configured the push is `invalid`.
-    public func push(_ request: Fields, source: String?, locations: String? = nil, trailDays: Int64 = 7,
-                     client: HTTPClient, pushLock: PushLock, waitMs: Int,
-                     lock: some Serializer, attachments: AttachmentUpload? = nil) throws(CarFitError) -> JSON {
-        let ifDue = try request.bool("ifDue") ?? false
-        guard source != nil || locations != nil || attachments != nil else {
+    /// sharing the push's backoff. With none of the three configured the push is `invalid`.
+    public func push(ifDue: Bool, lock: some Serializer) throws(CarFitError) -> PushSummary {
+        guard let setup, setup.visitUpdates != nil || setup.locations != nil || setup.attachments != nil else {
             throw .invalid("sources.visitUpdates", "Nothing to push to: set sources.visitUpdates, sources.locations or sources.attachments when opening the core.")
         }
         let sync = sync
         let clock = clock
+        let client = setup.client
         if ifDue && client.auth.pushRefused {
             let pending = try lock.locked { () throws(CarFitError) in try sync.pendingCount() }
-            return .obj(["pushed": .int(0), "rejected": .int(0), "pending": .int(pending), "skipped": .string("unauthorized")])
+            return PushSummary(pending: pending, skipped: .unauthorized)
         }
         // The first push after a new token goes at once, whatever the backoff.
         let newToken = client.auth.takePushNow()
-        if ifDue, !newToken, let skipped = try lock.locked({ () throws(CarFitError) -> JSON? in try skippedForBackoff() }) {
+        if ifDue, !newToken, let skipped = try lock.locked({ () throws(CarFitError) -> PushSummary? in try skippedForBackoff() }) {
             return skipped
         }
-        guard let held = try pushLock.acquire(waitMs: ifDue ? 0 : waitMs) else {
+        guard let held = try setup.pushLock.acquire(waitMs: ifDue ? 0 : setup.waitMs) else {
             if ifDue {
                 let pending = try lock.locked { () throws(CarFitError) in try sync.pendingCount() }
-                return .obj(["pushed": .int(0), "rejected": .int(0), "pending": .int(pending), "skipped": .string("busy")])
+                return PushSummary(pending: pending, skipped: .busy)
             }
-            throw CarFitError(.unavailable, "Another push of this database did not end within \(waitMs) ms; every change stays pending.",
+            throw CarFitError(.unavailable, "Another push of this database did not end within \(setup.waitMs) ms; every change stays pending.",
                               extra: JSONObject(["reason": "busy"]))
         }
         defer { held.release() }
-        var pushed = 0
-        var rejected = 0
-        while let url = source {
+        var summary = PushSummary()
+        while let url = setup.visitUpdates {
             let batch = try lock.locked { () throws(CarFitError) -> PushRequest? in
                 let pending = try sync.pending(limit: PushRequest.maxMutations)
                 return pending.isEmpty ? nil : PushRequest(clientId: try sync.state().clientId, mutations: pending)
@@ -96,38 +182,45 @@ public struct SyncService {
                     return counts
                 }
             }
-            pushed += counts.applied
-            rejected += counts.rejected
+            summary.pushed += counts.applied
+            summary.rejected += counts.rejected
             if !outcome.pending.isEmpty { break }
         }
-        let pending = try lock.locked { () throws(CarFitError) in try sync.pendingCount() }
-        var answer = JSONObject(["pushed": .int(pushed), "rejected": .int(rejected), "pending": .int(pending)])
-        let located = try pushLocations(to: locations, trailDays: trailDays, client: client, lock: lock)
-        if locations != nil { answer.appendDistinct("locations", located) }
-        if let attachments {
-            var counts = AttachmentUpload.Counts()
-            do throws(CarFitError) {
-                try attachments.run(client: client, lock: lock, counts: &counts)
-            } catch {
-                if error.status == .unavailable || error.status == .unauthorized {
-                    try recordFailure(error, client: client, lock: lock)
-                }
-                throw error
-            }
-            if counts.answered {
-                try lock.locked { () throws(CarFitError) in
-                    try db.transaction { () throws(CarFitError) in
-                        var state = try sync.state()
-                        state.succeeded(at: clock.now)
-                        try sync.save(state)
-                    }
-                }
-            }
-            let waiting = try lock.locked { () throws(CarFitError) in try attachments.store.pending().count }
-            answer.appendDistinct("attachments", .obj(["uploaded": .int(Int64(counts.uploaded)), "pending": .int(Int64(waiting)),
-                                                       "failed": .int(Int64(counts.failed))]))
+        summary.pending = try lock.locked { () throws(CarFitError) in try sync.pendingCount() }
+        let located = try pushLocations(to: setup.locations, trailDays: setup.trailDays, client: client, lock: lock)
+        if setup.locations != nil { summary.locations = located }
+        if let attachments = setup.attachments {
+            summary.attachments = try upload(attachments, client: client, lock: lock)
         }
-        return .object(answer)
+        return summary
+    }
+
+    /// The attachments' part of a push: a failure of the network or the server is recorded for
+    /// the backoff as the updates' are; an answered request counts as the push's success.
+    func upload(_ attachments: AttachmentUpload, client: HTTPClient, lock: some Serializer) throws(CarFitError) -> PushSummary.Uploads {
+        let sync = sync
+        let clock = clock
+        let db = db
+        var counts = AttachmentUpload.Counts()
+        do throws(CarFitError) {
+            try attachments.run(client: client, lock: lock, counts: &counts)
+        } catch {
+            if error.status == .unavailable || error.status == .unauthorized {
+                try recordFailure(error, client: client, lock: lock)
+            }
+            throw error
+        }
+        if counts.answered {
+            try lock.locked { () throws(CarFitError) in
+                try db.transaction { () throws(CarFitError) in
+                    var state = try sync.state()
+                    state.succeeded(at: clock.now)
+                    try sync.save(state)
+                }
+            }
+        }
+        let waiting = try lock.locked { () throws(CarFitError) in try attachments.store.pending().count }
+        return PushSummary.Uploads(uploaded: counts.uploaded, pending: waiting, failed: counts.failed)
     }
 
     /// Records a failed request of the push in the sync state: a 401 or 403 as a refusal that
@@ -153,40 +246,27 @@ public struct SyncService {
     }
 
     /// The answer of an `ifDue` push during the backoff, or nil when a push is due.
-    func skippedForBackoff() throws(CarFitError) -> JSON? {
+    func skippedForBackoff() throws(CarFitError) -> PushSummary? {
         let state = try sync.state()
         guard !Backoff.isDue(now: clock.now, nextAttempt: state.nextAttemptAt), let next = state.nextAttemptAt else { return nil }
-        return .obj(["pushed": .int(0), "rejected": .int(0), "pending": .int(try sync.pendingCount()),
-                     "skipped": .string("backoff"), "nextAttemptAt": .string(OutboxMutation.iso(next))])
+        return PushSummary(pending: try sync.pendingCount(), skipped: .backoff(until: next))
     }
 
-    /// POSTs one request and reads its answer: what it does to the entries sent, or
-    /// `unavailable` with the reason (a transfer failure's, `http_status`, or `malformed`), or
-    /// `unauthorized` for a 401 or 403.
+    /// POSTs one request and reads its answer: what it does to the entries sent, or the
+    /// network's failure (`CarFitError(_:_:)`: `unavailable` with its reason, `unauthorized`
+    /// for a 401 or 403), or `unavailable` with reason `malformed`.
     static func send(_ batch: PushRequest, to url: String, client: HTTPClient) throws(CarFitError) -> PushOutcome {
         let answer: HTTPResponseBody
-        do throws(HTTPFailure) {
-            answer = try client.source(.postJSON(url, body: batch.json.encodedBytes()), source: "visitUpdates",
-                                       maxBytes: maxAnswerBytes)
+        do throws(HTTPError) {
+            answer = try client.source(.postJSON(url, body: batch.body), source: "visitUpdates", maxBytes: maxAnswerBytes)
         } catch {
-            let invalid = error.reason == .notHTTP
-            throw CarFitError(invalid ? .invalid : .unavailable,
-                              "The update server could not be reached (\(error.message.prefix(300))); every change stays pending.",
-                              field: invalid ? "sources.visitUpdates" : nil,
-                              extra: JSONObject(["reason": .string(error.reason.rawValue), "url": .string(String(url.prefix(2000)))]))
+            throw CarFitError(error, .visitUpdates)
         }
-        if HTTPClient.isRefusal(answer.response.status) {
-            throw .unauthorized(url, status: answer.response.status, what: "washer's updates")
+        if let refused = CarFitError.answered(answer.response.status, url: url, .visitUpdates) { throw refused }
+        do throws(MalformedAnswer) {
+            return try PushAnswer(answer: answer.body).outcome(sent: batch.mutationIds)
+        } catch {
+            throw CarFitError.badAnswer("malformed", url: url, .visitUpdates, error.what)
         }
-        guard answer.response.isSuccess else {
-            let status = answer.response.status
-            throw CarFitError(.unavailable, "The update server answered with HTTP status \(status); every change stays pending.",
-                              extra: JSONObject(["reason": "http_status", "httpStatus": .int(Int64(status)),
-                                                 "url": .string(String(url.prefix(2000)))]))
-        }
-        guard case .success(let json) = JanssonParser.parse(bytes: answer.body) else {
-            throw PushAnswer.malformed("is not JSON")
-        }
-        return try PushAnswer(json: json).outcome(sent: batch.mutationIds)
     }
 }

@@ -35,12 +35,6 @@ public struct LocationStore {
             self.id = id
             self.report = report
         }
-
-        /// `{"id", "latitude", "longitude", "accuracyMeters", "at"}` as the push body carries it.
-        public var json: JSON {
-            .obj(["id": .string(id), "latitude": .double(report.latitude), "longitude": .double(report.longitude),
-                  "accuracyMeters": .double(report.accuracyMeters), "at": .string(OutboxMutation.iso(report.at))])
-        }
     }
 
     public func state() throws(CarFitError) -> State {

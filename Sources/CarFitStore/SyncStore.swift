@@ -201,18 +201,18 @@ public struct SyncStore {
     }
 
     /// The last rejected changes, oldest first.
-    public func rejected() throws(CarFitError) -> [JSON] {
+    public func rejected() throws(CarFitError) -> [RejectedChange] {
         let rows = try db.query("""
             SELECT mutation_id, visit_id, start_ms, state, reason, at_ms FROM sync_rejected ORDER BY seq
             """)
         return rows.map { row in
-            func text(_ i: Int) -> JSON { if i < row.count, case .text(let t) = row[i] { return .string(t) }; return .null }
-            func instant(_ i: Int) -> JSON {
-                if i < row.count, case .int(let ms) = row[i] { return .string(OutboxMutation.iso(Instant(milliseconds: ms))) }
-                return .null
+            func text(_ i: Int) -> String? { if i < row.count, case .text(let t) = row[i] { return t }; return nil }
+            func instant(_ i: Int) -> Instant? {
+                if i < row.count, case .int(let ms) = row[i] { return Instant(milliseconds: ms) }
+                return nil
             }
-            return .obj(["mutationId": text(0), "visitId": text(1), "startTimeUtc": instant(2), "state": text(3),
-                         "reason": text(4), "at": instant(5)])
+            return RejectedChange(mutationId: text(0), visitId: text(1), start: instant(2), state: text(3),
+                                  reason: text(4), at: instant(5))
         }
     }
 
@@ -231,9 +231,7 @@ public struct SyncStore {
         var state = SyncState(clientId: client)
         state.lastAttemptAt = ms(row[1])
         state.lastSuccessAt = ms(row[2])
-        if case .text(let error) = row[3], case .success(let json) = JanssonParser.parse(bytes: Array(error.utf8)) {
-            state.lastError = json
-        }
+        if case .text(let error) = row[3] { state.lastError = SyncFailure(storedText: error) }
         if case .int(let n) = row[4] { state.consecutiveFailures = Int(clamping: n) }
         state.nextAttemptAt = ms(row[5])
         return state
@@ -245,7 +243,7 @@ public struct SyncStore {
         try db.run("""
             UPDATE sync_state SET last_attempt_ms = ?1, last_success_ms = ?2, last_error = ?3,
                                   consecutive_failures = ?4, next_attempt_ms = ?5 WHERE id = 1
-            """, [ms(state.lastAttemptAt), ms(state.lastSuccessAt), state.lastError.map { .text($0.encoded()) } ?? .null,
+            """, [ms(state.lastAttemptAt), ms(state.lastSuccessAt), state.lastError.map { .text($0.storedText) } ?? .null,
                   .int(Int64(state.consecutiveFailures)), ms(state.nextAttemptAt)])
     }
 }

@@ -287,7 +287,7 @@ final class CurlClientTests: XCTestCase {
 
     func testRequestsThatAreNotHTTPAreInvalid() {
         for url in ["", "ftp://127.0.0.1/", "file:///etc/passwd", "127.0.0.1/data", "http://exa mple.com/", "http://x/\r\nHost: y"] {
-            assertFails(.invalidRequest) { () throws(HTTPError) in try client.fetch(.get(url)) }
+            assertFails(.notHTTP) { () throws(HTTPError) in try client.fetch(.get(url)) }
         }
         let smuggled = HTTPRequest.get(server.url("/echo"), headers: [HTTPHeader("X-A", "1\r\nX-B: 2")])
         assertFails(.invalidRequest) { () throws(HTTPError) in try client.fetch(smuggled) }

@@ -175,27 +175,26 @@ final class AuthServiceTests: XCTestCase {
         let f = try ServiceFixture()
         _ = try f.visits.importVisits(try fields(SyncServiceTests.document))
         _ = try f.visits.setState(try fields(#"{"key": "a|1599724800000|0", "state": "InProgress"}"#))
-        let sync = SyncService(db: f.db, clock: f.clock)
         let lock = PushLock(database: ":memory:")
         let http = client(server)
         let url = server.url(0, "/token/updates")
-        func push(_ request: String) throws(CarFitError) -> JSON {
-            try sync.push(try ServiceFixture.fields(request), source: url, client: http, pushLock: lock, waitMs: 1000, lock: f)
+        let sync = SyncService(db: f.db, clock: f.clock, setup: PushSetup(visitUpdates: url, client: http, pushLock: lock, waitMs: 1000))
+        func push(_ request: String) throws(CarFitError) -> PushSummary {
+            try sync.push(ifDue: request.contains("ifDue"), lock: f)
         }
         // No token: refused, nothing leaves the outbox, no backoff.
         let error = refusal { () throws(CarFitError) in _ = try push("{}") }
         XCTAssertEqual(error?.status, .unauthorized)
         XCTAssertEqual(error?.extra["httpStatus"], 401)
-        var status = try sync.status().objectValue
-        XCTAssertEqual(status?["pending"], 1)
-        XCTAssertEqual(status?["consecutiveFailures"], 0)
-        XCTAssertEqual(status?["nextAttemptAt"], .null)
-        XCTAssertEqual(status?["lastError"]?.objectValue?["reason"], "unauthorized")
-        XCTAssertEqual(status?["lastError"]?.objectValue?["httpStatus"], 401)
+        var status = try sync.status()
+        XCTAssertEqual(status.pending, 1)
+        XCTAssertEqual(status.state.consecutiveFailures, 0)
+        XCTAssertNil(status.state.nextAttemptAt)
+        XCTAssertEqual(status.state.lastError?.reason, "unauthorized")
+        XCTAssertEqual(status.state.lastError?.httpStatus, 401)
         // ifDue pushes do nothing: no request at all.
         for _ in 0..<3 {
-            XCTAssertEqual(try push(#"{"ifDue": true}"#),
-                           .obj(["pushed": 0, "rejected": 0, "pending": 1, "skipped": "unauthorized"]))
+            XCTAssertEqual(try push(#"{"ifDue": true}"#), PushSummary(pending: 1, skipped: .unauthorized))
         }
         XCTAssertEqual(try server.requests().count, 1)
         // A wrong token: refused again, still no backoff; a push without ifDue always tries.
@@ -203,12 +202,12 @@ final class AuthServiceTests: XCTestCase {
         XCTAssertEqual(refusal { () throws(CarFitError) in _ = try push(#"{"ifDue": true}"#) }?.status, .unauthorized)
         XCTAssertEqual(refusal { () throws(CarFitError) in _ = try push("{}") }?.status, .unauthorized)
         XCTAssertEqual(try server.requests().count, 3)
-        XCTAssertEqual(try sync.status().objectValue?["consecutiveFailures"], 0)
+        XCTAssertEqual(try sync.status().state.consecutiveFailures, 0)
         // The right token: the next ifDue push goes at once and the change is applied.
         http.auth.set(AuthCredentials(token: "right"))
-        XCTAssertEqual(try push(#"{"ifDue": true}"#), .obj(["pushed": 1, "rejected": 0, "pending": 0]))
-        status = try sync.status().objectValue
-        XCTAssertEqual(status?["lastError"], .null)
+        XCTAssertEqual(try push(#"{"ifDue": true}"#), PushSummary(pushed: 1, rejected: 0, pending: 0))
+        status = try sync.status()
+        XCTAssertNil(status.state.lastError)
         XCTAssertEqual(try server.requests().map(\.authorization), [nil, "Bearer wrong", "Bearer wrong", "Bearer right"])
     }
 
@@ -218,23 +217,23 @@ final class AuthServiceTests: XCTestCase {
         let f = try ServiceFixture()
         _ = try f.visits.importVisits(try fields(SyncServiceTests.document))
         _ = try f.visits.setState(try fields(#"{"key": "a|1599724800000|0", "state": "InProgress"}"#))
-        let sync = SyncService(db: f.db, clock: f.clock)
         let lock = PushLock(database: ":memory:")
         let http = client(server)
-        func push(_ request: String, _ path: String) throws(CarFitError) -> JSON {
-            try sync.push(try ServiceFixture.fields(request), source: server.url(0, path), client: http, pushLock: lock,
-                          waitMs: 1000, lock: f)
+        func push(_ request: String, _ path: String) throws(CarFitError) -> PushSummary {
+            let sync = SyncService(db: f.db, clock: f.clock,
+                                   setup: PushSetup(visitUpdates: server.url(0, path), client: http, pushLock: lock, waitMs: 1000))
+            return try sync.push(ifDue: request.contains("ifDue"), lock: f)
         }
         XCTAssertEqual(refusal { () throws(CarFitError) in _ = try push("{}", "/status/503") }?.status, .unavailable)
-        XCTAssertEqual(try push(#"{"ifDue": true}"#, "/updates").objectValue?["skipped"], "backoff")
+        XCTAssertEqual(try push(#"{"ifDue": true}"#, "/updates").skipped.map { if case .backoff = $0 { true } else { false } }, true)
         http.auth.set(AuthCredentials(token: "new"))
-        XCTAssertEqual(try push(#"{"ifDue": true}"#, "/updates"), .obj(["pushed": 1, "rejected": 0, "pending": 0]))
+        XCTAssertEqual(try push(#"{"ifDue": true}"#, "/updates"), PushSummary(pushed: 1, rejected: 0, pending: 0))
         XCTAssertEqual(try server.requests().map(\.path), ["/status/503", "/updates"])
         // A token's one push at once is taken by whichever push comes first: after a push
         // without ifDue fails, ifDue pushes wait for the backoff again.
         _ = try f.visits.setState(try fields(#"{"key": "a|1599724800000|0", "state": "Done"}"#))
         http.auth.set(AuthCredentials(token: "newer"))
         XCTAssertEqual(refusal { () throws(CarFitError) in _ = try push("{}", "/status/503") }?.status, .unavailable)
-        XCTAssertEqual(try push(#"{"ifDue": true}"#, "/updates").objectValue?["skipped"], "backoff")
+        XCTAssertEqual(try push(#"{"ifDue": true}"#, "/updates").skipped.map { if case .backoff = $0 { true } else { false } }, true)
     }
 }

@@ -179,25 +179,22 @@ final class LocationServiceTests: XCTestCase {
         let (f, s) = try fixture()
         try report(s, north: 500, seconds: 0)
         try report(s, north: 600, seconds: 10)
-        let service = SyncService(db: f.db, clock: f.clock)
         let lock = PushLock(database: ":memory:")
         let client = HTTPClient(limits: HTTPLimits(timeoutMs: 2000, totalTimeoutMs: 5000))
-        let failure = refusal { () throws(CarFitError) in
-            _ = try service.push(try ServiceFixture.fields("{}"), source: nil, locations: "http://127.0.0.1:1/l",
-                                 client: client, pushLock: lock, waitMs: 1000, lock: f)
-        }
+        let service = SyncService(db: f.db, clock: f.clock,
+                                  setup: PushSetup(visitUpdates: nil, locations: "http://127.0.0.1:1/l", client: client,
+                                                   pushLock: lock, waitMs: 1000))
+        let failure = refusal { () throws(CarFitError) in _ = try service.push(ifDue: false, lock: f) }
         XCTAssertEqual(failure?.status, .unavailable)
         XCTAssertEqual(failure?.extra["reason"], "refused")
         XCTAssertEqual(try [s.status().stored, s.status().pending], [2, 2])
         XCTAssertNil(try s.status().lastPushAt)
-        XCTAssertEqual(try service.status().objectValue?["consecutiveFailures"], 1)
-        let skipped = try service.push(try ServiceFixture.fields(#"{"ifDue": true}"#), source: nil,
-                                       locations: "http://127.0.0.1:1/l", client: client, pushLock: lock, waitMs: 1000, lock: f)
-        XCTAssertEqual(skipped.objectValue?["skipped"], "backoff")
-        XCTAssertEqual(refusal { () throws(CarFitError) in
-            _ = try service.push(try ServiceFixture.fields("{}"), source: nil, locations: nil, client: client,
-                                 pushLock: lock, waitMs: 0, lock: f)
-        }?.field, "sources.visitUpdates")
+        XCTAssertEqual(try service.status().state.consecutiveFailures, 1)
+        let skipped = try service.push(ifDue: true, lock: f)
+        XCTAssertEqual(skipped.skipped.map { if case .backoff = $0 { true } else { false } }, true)
+        let nowhere = SyncService(db: f.db, clock: f.clock,
+                                  setup: PushSetup(visitUpdates: nil, locations: nil, client: client, pushLock: lock, waitMs: 0))
+        XCTAssertEqual(refusal { () throws(CarFitError) in _ = try nowhere.push(ifDue: false, lock: f) }?.field, "sources.visitUpdates")
     }
 
     func testTheAreasOfTheRoadTables() {

@@ -1,5 +1,6 @@
 import CarFitCore
 import CarFitIO
+import CarFitHTTP
 import CarFitNet
 import CarFitServices
 import CarFitStore
@@ -77,7 +78,7 @@ final class SourcesServiceTests: XCTestCase {
         _ = refusal { () throws(CarFitError) in
             _ = try sources.refresh("articles", url: "http://127.0.0.1:1/a", maxAge: nil, conditional: true, lock: f) {
                 url, _, _ throws(CarFitError) -> RefreshOutcome<Int> in
-                throw CarFitError(HTTPFailure(.refused, url: url, message: "Connection refused."))
+                throw CarFitError(HTTPError(.refused, url: url, message: "Connection refused."))
             }
         }
         XCTAssertEqual(try SourceStore(f.db).state("articles")?.errorReason, "refused")

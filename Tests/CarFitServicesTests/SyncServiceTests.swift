@@ -35,6 +35,14 @@ final class SyncServiceTests: XCTestCase {
         return card
     }
 
+    /// A push service of `f`'s database sending the updates to `url`.
+    func pusher(_ f: ServiceFixture, to url: String?, client: HTTPClient? = nil, lock: PushLock? = nil,
+                clock: Clock? = nil, waitMs: Int = 1000) -> SyncService {
+        SyncService(db: f.db, clock: clock ?? f.clock,
+                    setup: PushSetup(visitUpdates: url, client: client ?? HTTPClient(limits: HTTPLimits(timeoutMs: 2000, totalTimeoutMs: 5000)),
+                                     pushLock: lock ?? PushLock(database: ":memory:"), waitMs: waitMs))
+    }
+
     func testRepeatedPairsGetTheirOwnKeysAndTheSourcesTimeUsed() throws {
         let f = try ServiceFixture()
         try load(f)
@@ -110,34 +118,32 @@ final class SyncServiceTests: XCTestCase {
         XCTAssertEqual(counts.rejected, 1)
         XCTAssertEqual(try cards(f).first?.objectValue?["state"], "Todo")
         let status = try SyncService(db: f.db, clock: f.clock).status()
-        guard case .array(let rejected)? = status.objectValue?["rejected"] else { return XCTFail("no rejected list") }
-        XCTAssertEqual(rejected.first?.objectValue?["reason"], "Too late")
-        XCTAssertEqual(status.objectValue?["pending"], 0)
+        XCTAssertEqual(status.rejected.map(\.reason), ["Too late"])
+        XCTAssertEqual(status.rejected.first?.mutationId, id)
+        XCTAssertEqual(status.rejected.first?.visitId, "a")
+        XCTAssertEqual(status.rejected.first?.state, "Rejected")
+        XCTAssertEqual(status.pending, 0)
     }
 
     func testAPushThatCannotConnectKeepsEverythingAndBacksOff() throws {
         let f = try ServiceFixture()
         try load(f)
         _ = try change(f, "a|1599724800000|0", "InProgress")
-        let service = SyncService(db: f.db, clock: f.clock)
-        let lock = PushLock(database: ":memory:")
-        let client = HTTPClient(limits: HTTPLimits(timeoutMs: 2000, totalTimeoutMs: 5000))
-        let failure = refusal { () throws(CarFitError) in
-            _ = try service.push(try ServiceFixture.fields("{}"), source: "http://127.0.0.1:1/u", client: client,
-                                 pushLock: lock, waitMs: 1000, lock: f)
-        }
+        let service = pusher(f, to: "http://127.0.0.1:1/u")
+        let failure = refusal { () throws(CarFitError) in _ = try service.push(ifDue: false, lock: f) }
         XCTAssertEqual(failure?.status, .unavailable)
         XCTAssertEqual(failure?.extra["reason"], "refused")
-        let skipped = try service.push(try ServiceFixture.fields(#"{"ifDue": true}"#), source: "http://127.0.0.1:1/u",
-                                       client: client, pushLock: lock, waitMs: 1000, lock: f)
-        XCTAssertEqual(skipped.objectValue?["skipped"], "backoff")
-        XCTAssertEqual(skipped.objectValue?["pending"], 1)
+        let skipped = try service.push(ifDue: true, lock: f)
+        XCTAssertEqual(skipped.skipped.map { if case .backoff = $0 { true } else { false } }, true)
+        XCTAssertEqual(skipped.pending, 1)
         let status = try service.status()
-        XCTAssertEqual(status.objectValue?["consecutiveFailures"], 1)
-        XCTAssertEqual(status.objectValue?["lastError"]?.objectValue?["reason"], "refused")
+        XCTAssertEqual(status.state.consecutiveFailures, 1)
+        XCTAssertEqual(status.state.lastError?.reason, "refused")
         XCTAssertEqual(refusal { () throws(CarFitError) in
-            _ = try service.push(try ServiceFixture.fields("{}"), source: nil, client: client, pushLock: lock, waitMs: 0, lock: f)
+            _ = try SyncService(db: f.db, clock: f.clock).push(ifDue: false, lock: f)
         }?.field, "sources.visitUpdates")
+        XCTAssertEqual(refusal { () throws(CarFitError) in _ = try pusher(f, to: nil).push(ifDue: false, lock: f) }?.field,
+                       "sources.visitUpdates")
     }
 
     func testAPushLockIsHeldByOneAtATime() throws {
@@ -150,4 +156,231 @@ final class SyncServiceTests: XCTestCase {
         held.release()
         XCTAssertNotNil(try b.acquire(waitMs: 0))
     }
+}
+
+/// The push's rules against a scripted loopback server: what is sent, what each answer does to
+/// the outbox, the backoff, `ifDue`, a 401, answers that are not answers.
+extension SyncServiceTests {
+    /// A fixture with the document loaded and one change of each record of the pair `a`.
+    func changed() throws -> ServiceFixture {
+        let f = try ServiceFixture()
+        try load(f)
+        _ = try change(f, "a|1599724800000|0", "InProgress")
+        _ = try change(f, "a|1599724800000|1", "Rejected")
+        return f
+    }
+
+    func testAPushSendsTheOutboxOldestFirstWithTheClientIdAndCommitsTheAnswer() throws {
+        let f = try changed()
+        let server = try PushServer()
+        defer { server.stop() }
+        let outbox = try SyncStore(f.db).pending(limit: 10)
+        let clientId = try SyncStore(f.db).state().clientId
+        server.then(PushServer.applyAll)
+        let summary = try pusher(f, to: server.url("/updates")).push(ifDue: false, lock: f)
+        XCTAssertEqual(summary, PushSummary(pushed: 2, rejected: 0, pending: 0))
+        let sent = try XCTUnwrap(server.requests.first)
+        XCTAssertEqual(server.requests.count, 1)
+        XCTAssertEqual(sent.method, "POST")
+        XCTAssertEqual(sent.path, "/updates")
+        XCTAssertEqual(sent.json, .obj([
+            "clientId": .string(clientId),
+            "mutations": [
+                .obj(["mutationId": .string(outbox[0].mutationId), "visitId": "a", "startTimeUtc": "2020-09-10T08:00:00Z",
+                      "state": "InProgress", "at": "2020-09-10T07:00:00Z", "timeUsedMinutes": nil, "reason": nil]),
+                .obj(["mutationId": .string(outbox[1].mutationId), "visitId": "a", "startTimeUtc": "2020-09-10T08:00:00Z",
+                      "state": "Rejected", "at": "2020-09-10T07:00:00Z", "timeUsedMinutes": nil, "reason": nil]),
+            ],
+        ]))
+        XCTAssertTrue(UUIDv4.isValid(clientId))
+        let status = try pusher(f, to: nil).status()
+        XCTAssertEqual(status.pending, 0)
+        XCTAssertEqual(status.state.lastSuccessAt, f.clock.now)
+        XCTAssertNil(status.state.lastError)
+        // An empty outbox makes no request.
+        XCTAssertEqual(try pusher(f, to: server.url("/updates")).push(ifDue: false, lock: f), PushSummary())
+        XCTAssertEqual(server.requests.count, 1)
+    }
+
+    func testALostAnswerResendsTheSameIdsAndEachChangeIsAppliedOnce() throws {
+        let f = try changed()
+        let server = try PushServer()
+        defer { server.stop() }
+        let service = pusher(f, to: server.url("/u"))
+        server.then(.hangUp)
+        let lost = refusal { () throws(CarFitError) in _ = try service.push(ifDue: false, lock: f) }
+        XCTAssertEqual(lost?.status, .unavailable)
+        XCTAssertEqual(lost?.extra["reason"], "no_response")
+        XCTAssertEqual(try SyncStore(f.db).pendingCount(), 2)
+        // The answer names one id applied, another the request did not send, and leaves the
+        // second unnamed: one leaves the outbox, the ghost changes nothing, the push stops.
+        server.then({ seen in
+            .answer(200, #"{"applied": ["\#(seen.mutationIds[0])", "ghost"], "rejected": [{"mutationId": "other", "reason": "x"}]}"#)
+        })
+        XCTAssertEqual(try service.push(ifDue: false, lock: f), PushSummary(pushed: 1, rejected: 0, pending: 1))
+        server.then(PushServer.applyAll)
+        XCTAssertEqual(try service.push(ifDue: false, lock: f), PushSummary(pushed: 1, rejected: 0, pending: 0))
+        let ids = server.requests.map(\.mutationIds)
+        XCTAssertEqual(ids.count, 3)
+        XCTAssertEqual(ids[0], ids[1], "the lost request is sent again with the same ids")
+        XCTAssertEqual(ids[2], [ids[0][1]], "only the unnamed entry is sent again")
+        XCTAssertEqual(try f.db.scalarInt("SELECT count(*) FROM local_changes WHERE status = 'pending'"), 0)
+    }
+
+    func testARejectionUndoesTheChangeAndIsListedWithItsReason() throws {
+        let f = try ServiceFixture()
+        try load(f)
+        _ = try change(f, "a|1599724800000|0", "InProgress")
+        let server = try PushServer()
+        defer { server.stop() }
+        server.then({ seen in
+            .answer(200, #"{"applied": [], "rejected": [{"mutationId": "\#(seen.mutationIds[0])", "reason": "Reassigned."}]}"#)
+        })
+        XCTAssertEqual(try pusher(f, to: server.url("/u")).push(ifDue: false, lock: f), PushSummary(pushed: 0, rejected: 1, pending: 0))
+        XCTAssertEqual(try cards(f).first?.objectValue?["state"], "Todo")
+        let status = try pusher(f, to: nil).status()
+        XCTAssertEqual(status.rejected.map(\.reason), ["Reassigned."])
+        XCTAssertEqual(status.rejected.first?.start, Instant(milliseconds: 1_599_724_800_000))
+        XCTAssertEqual(status.rejected.first?.at, f.clock.now)
+    }
+
+    func testFailuresBackOffIfDuePushesAndASuccessForgetsThem() throws {
+        let f = try changed()
+        let server = try PushServer()
+        defer { server.stop() }
+        let lock = PushLock(database: ":memory:")
+        server.then(.answer(500, "{}"))
+        let failed = refusal { () throws(CarFitError) in _ = try pusher(f, to: server.url("/u"), lock: lock).push(ifDue: false, lock: f) }
+        XCTAssertEqual(failed?.status, .unavailable)
+        XCTAssertEqual(failed?.extra["reason"], "http_status")
+        XCTAssertEqual(failed?.extra["httpStatus"], 500)
+        XCTAssertEqual(failed?.cause, CarFitError.Cause(reason: "http_status", httpStatus: 500))
+        var state = try SyncStore(f.db).state()
+        XCTAssertEqual(state.consecutiveFailures, 1)
+        XCTAssertEqual(state.lastError, SyncFailure(reason: "http_status", message: failed?.message ?? "", at: f.clock.now, httpStatus: 500))
+        let next = try XCTUnwrap(state.nextAttemptAt)
+        XCTAssertTrue((800...1200).contains(next.milliseconds - f.clock.now.milliseconds), "1 s ± 20%")
+        // ifDue during the backoff: no request, the instant it is due.
+        let skipped = try pusher(f, to: server.url("/u"), lock: lock).push(ifDue: true, lock: f)
+        XCTAssertEqual(skipped, PushSummary(pending: 2, skipped: .backoff(until: next)))
+        XCTAssertEqual(server.requests.count, 1)
+        // A push without ifDue always tries: the second failure doubles the wait.
+        server.then(.answer(503, ""))
+        _ = refusal { () throws(CarFitError) in _ = try pusher(f, to: server.url("/u"), lock: lock).push(ifDue: false, lock: f) }
+        state = try SyncStore(f.db).state()
+        XCTAssertEqual(state.consecutiveFailures, 2)
+        let second = try XCTUnwrap(state.nextAttemptAt).milliseconds - f.clock.now.milliseconds
+        XCTAssertTrue((1600...2400).contains(second), "2 s ± 20%")
+        // Once the backoff is over an ifDue push tries; its success forgets the failures.
+        let later = try Clock(zoneName: "Europe/Copenhagen", fixedNow: Instant(milliseconds: f.clock.now.milliseconds + 2_401))
+        server.then(PushServer.applyAll)
+        XCTAssertEqual(try pusher(f, to: server.url("/u"), lock: lock, clock: later).push(ifDue: true, lock: f),
+                       PushSummary(pushed: 2, rejected: 0, pending: 0))
+        state = try SyncStore(f.db).state()
+        XCTAssertEqual(state.consecutiveFailures, 0)
+        XCTAssertNil(state.nextAttemptAt)
+        XCTAssertNil(state.lastError)
+        XCTAssertEqual(state.lastSuccessAt, later.now)
+    }
+
+    func testAnIfDuePushSkipsWhileAnotherPushRunsAndOneWithoutWaitsThenFails() throws {
+        let f = try changed()
+        let lock = PushLock(database: ":memory:")
+        let held = try XCTUnwrap(try lock.acquire(waitMs: 0))
+        defer { held.release() }
+        let service = pusher(f, to: "http://127.0.0.1:1/u", lock: lock, waitMs: 50)
+        XCTAssertEqual(try service.push(ifDue: true, lock: f), PushSummary(pending: 2, skipped: .busy))
+        let busy = refusal { () throws(CarFitError) in _ = try service.push(ifDue: false, lock: f) }
+        XCTAssertEqual(busy?.status, .unavailable)
+        XCTAssertEqual(busy?.extra["reason"], "busy")
+        XCTAssertEqual(try SyncStore(f.db).state().consecutiveFailures, 0, "a busy push is no failure of the server")
+    }
+
+    func testA401IsRecordedWithoutBackoffAndStopsIfDuePushesUntilATokenIsSet() throws {
+        let f = try changed()
+        let server = try PushServer()
+        defer { server.stop() }
+        let client = HTTPClient(limits: HTTPLimits(timeoutMs: 2000, totalTimeoutMs: 5000))
+        let service = pusher(f, to: server.url("/u"), client: client)
+        server.then(.answer(401, ""))
+        let refused = refusal { () throws(CarFitError) in _ = try service.push(ifDue: false, lock: f) }
+        XCTAssertEqual(refused?.status, .unauthorized)
+        XCTAssertEqual(refused?.extra["reason"], "unauthorized")
+        XCTAssertEqual(refused?.extra["httpStatus"], 401)
+        XCTAssertEqual(refused?.extra["url"], .string(server.url("/u")))
+        let state = try SyncStore(f.db).state()
+        XCTAssertEqual(state.consecutiveFailures, 0)
+        XCTAssertNil(state.nextAttemptAt)
+        XCTAssertEqual(state.lastError?.reason, "unauthorized")
+        XCTAssertEqual(state.lastError?.httpStatus, 401)
+        XCTAssertEqual(try service.push(ifDue: true, lock: f), PushSummary(pending: 2, skipped: .unauthorized))
+        XCTAssertEqual(server.requests.count, 1)
+        client.auth.set(AuthCredentials(token: "t"))
+        server.then(PushServer.applyAll)
+        XCTAssertEqual(try service.push(ifDue: true, lock: f), PushSummary(pushed: 2, rejected: 0, pending: 0))
+        XCTAssertEqual(server.requests.count, 2)
+    }
+
+    func testAnAnswerThatIsNoAnswerKeepsEveryEntryPendingAndCountsAsAFailure() throws {
+        let f = try changed()
+        let server = try PushServer()
+        defer { server.stop() }
+        let bodies = ["", "not json", "[]", #"{"applied": []}"#, #"{"applied": [1], "rejected": []}"#,
+                      #"{"applied": [], "rejected": [{"reason": "r"}]}"#]
+        for (n, body) in bodies.enumerated() {
+            server.then(.answer(200, body))
+            let error = refusal { () throws(CarFitError) in _ = try pusher(f, to: server.url("/u")).push(ifDue: false, lock: f) }
+            XCTAssertEqual(error?.status, .unavailable, body)
+            XCTAssertEqual(error?.extra["reason"], "malformed", body)
+            XCTAssertEqual(error?.extra["url"], .string(server.url("/u")), body)
+            XCTAssertEqual(try SyncStore(f.db).pendingCount(), 2, body)
+            XCTAssertEqual(try SyncStore(f.db).state().consecutiveFailures, n + 1, body)
+            XCTAssertEqual(try SyncStore(f.db).state().lastError?.reason, "malformed", body)
+        }
+        // One id both applied and rejected: the server's intent is unknown, so nothing is taken.
+        server.then({ seen in
+            let id = seen.mutationIds[0]
+            return .answer(200, #"{"applied": ["\#(id)"], "rejected": [{"mutationId": "\#(id)", "reason": "r"}]}"#)
+        })
+        let both = refusal { () throws(CarFitError) in _ = try pusher(f, to: server.url("/u")).push(ifDue: false, lock: f) }
+        XCTAssertEqual(both?.extra["reason"], "malformed")
+        XCTAssertEqual(try SyncStore(f.db).pendingCount(), 2)
+    }
+
+    /// The one classification of the network's failures: a refresh and a push given the same
+    /// URL fail with the same status and reason.
+    func testARefreshAndAPushClassifyTheSameFailureAlike() throws {
+        let f = try changed()
+        let server = try PushServer()
+        defer { server.stop() }
+        let client = HTTPClient(limits: HTTPLimits(timeoutMs: 2000, totalTimeoutMs: 5000))
+        func both(_ url: String, _ reply: PushServer.Reply? = nil) -> (refresh: CarFitError?, push: CarFitError?) {
+            if let reply { server.then(reply) }
+            let refresh = refusal { () throws(CarFitError) in _ = try f.visits.refresh(url: url, http: client, lock: f) }
+            if let reply { server.then(reply) }
+            let push = refusal { () throws(CarFitError) in _ = try pusher(f, to: url, client: client).push(ifDue: false, lock: f) }
+            return (refresh, push)
+        }
+        let cases: [(url: String, reply: PushServer.Reply?, status: CarFitCore.Status, reason: JSON, httpStatus: JSON?)] = [
+            ("ftp://127.0.0.1/x", nil, .invalid, "not_http", nil),
+            ("http://127.0.0.1:1/x", nil, .unavailable, "refused", nil),
+            (server.url("/x"), .answer(500, "{}"), .unavailable, "http_status", 500),
+        ]
+        for c in cases {
+            let (refresh, push) = both(c.url, c.reply)
+            for error in [refresh, push] {
+                XCTAssertEqual(error?.status, c.status, c.url)
+                XCTAssertEqual(error?.extra["reason"], c.reason, c.url)
+                XCTAssertEqual(error?.extra["url"], .string(c.url), c.url)
+                XCTAssertEqual(error?.extra["httpStatus"], c.httpStatus, c.url)
+                XCTAssertEqual(error?.cause?.reason, c.reason.stringText, c.url)
+            }
+            XCTAssertEqual(refresh?.field, c.status == .invalid ? "sources.visits" : nil)
+            XCTAssertEqual(push?.field, c.status == .invalid ? "sources.visitUpdates" : nil)
+        }
+    }
+}
+
+private extension JSON {
+    var stringText: String? { if case .string(let s) = self { return s }; return nil }
 }

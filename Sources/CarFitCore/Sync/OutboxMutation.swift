@@ -25,20 +25,6 @@ public struct OutboxMutation: Sendable, Equatable {
         self.reason = reason
     }
 
-    /// `{"mutationId", "visitId", "startTimeUtc", "state", "at", "timeUsedMinutes", "reason"}`
-    /// as the push body carries it; instants as `OutboxMutation.iso` writes them.
-    public var json: JSON {
-        .obj([
-            "mutationId": .string(mutationId),
-            "visitId": .str(visitId),
-            "startTimeUtc": .string(OutboxMutation.iso(start)),
-            "state": .string(state.rawValue),
-            "at": .string(OutboxMutation.iso(at)),
-            "timeUsedMinutes": .int(timeUsedMinutes),
-            "reason": .str(reason),
-        ])
-    }
-
     /// An instant as UTC text, `"2020-09-10T08:05:00Z"`, with milliseconds when it has any
     /// (`"2020-09-10T08:05:00.250Z"`): the server matches `startTimeUtc` to its visit as an
     /// instant, so a start with a fraction of a second must keep it.

@@ -13,6 +13,9 @@
 ///   a server that records ids answers the resend consistently.
 /// - an answer that is not an object with those two arrays (or whose members have the wrong
 ///   type) is malformed; a malformed answer, like a network failure, leaves everything pending.
+///
+/// The answer's text is read in CarFitIO (`PushAnswer(answer:)`), which refuses the malformed
+/// ones.
 public struct PushAnswer: Sendable, Equatable {
     public var applied: [String]
     public var rejected: [Rejected]
@@ -34,47 +37,6 @@ public struct PushAnswer: Sendable, Equatable {
     public init(applied: [String], rejected: [Rejected]) {
         self.applied = applied
         self.rejected = rejected
-    }
-
-    /// The answer in a 200 body, or `unavailable` (reason `"malformed"`) saying what is wrong.
-    /// `reason` may be null or missing; extra members are ignored.
-    public init(json: JSON) throws(CarFitError) {
-        guard case .object(let object) = json else { throw PushAnswer.malformed("is not a JSON object") }
-        guard case .array(let appliedValues)? = object["applied"] else {
-            throw PushAnswer.malformed("has no applied array")
-        }
-        guard case .array(let rejectedValues)? = object["rejected"] else {
-            throw PushAnswer.malformed("has no rejected array")
-        }
-        var applied: [String] = []
-        applied.reserveCapacity(appliedValues.count)
-        for value in appliedValues {
-            guard case .string(let id) = value else { throw PushAnswer.malformed("lists an applied id that is not a string") }
-            applied.append(id)
-        }
-        var rejected: [Rejected] = []
-        rejected.reserveCapacity(rejectedValues.count)
-        for value in rejectedValues {
-            guard case .object(let entry) = value, case .string(let id)? = entry["mutationId"] else {
-                throw PushAnswer.malformed("lists a rejection without a mutationId string")
-            }
-            switch entry["reason"] {
-            case nil, .null?: rejected.append(Rejected(mutationId: id, reason: PushAnswer.defaultReason))
-            case .string(let reason)?: rejected.append(Rejected(mutationId: id, reason: reason))
-            default: throw PushAnswer.malformed("gives a rejection reason that is not a string")
-            }
-        }
-        let appliedSet = Set(applied)
-        if let both = rejected.first(where: { appliedSet.contains($0.mutationId) }) {
-            throw PushAnswer.malformed("names mutation \(both.mutationId.prefix(64)) both applied and rejected")
-        }
-        self.init(applied: applied, rejected: rejected)
-    }
-
-    /// `unavailable`, reason `"malformed"`: the answer `what` (a phrase: "is not JSON").
-    public static func malformed(_ what: String) -> CarFitError {
-        CarFitError(.unavailable, "The update server's answer \(what); every change stays pending.",
-                    extra: JSONObject(["reason": "malformed"]))
     }
 
     /// What the answer does to the entries a request sent (`sent`, in request order).

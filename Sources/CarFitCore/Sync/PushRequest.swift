@@ -1,5 +1,5 @@
-/// The body of one push: `{"clientId", "mutations": [...]}`, at most `maxMutations` entries,
-/// oldest first.
+/// One request of a push: the database's client id and at most `maxMutations` entries, oldest
+/// first (its body is written in CarFitIO, `PushRequest.body`).
 public struct PushRequest: Sendable, Equatable {
     /// The most mutations one request carries; a larger outbox is sent in several requests.
     public static let maxMutations = 500
@@ -26,8 +26,4 @@ public struct PushRequest: Sendable, Equatable {
 
     /// The mutation ids this request sends, in order.
     public var mutationIds: [String] { mutations.map(\.mutationId) }
-
-    public var json: JSON {
-        .obj(["clientId": .string(clientId), "mutations": .array(mutations.map(\.json))])
-    }
 }

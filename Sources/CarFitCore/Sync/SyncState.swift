@@ -5,8 +5,8 @@ public struct SyncState: Sendable, Equatable {
     public var clientId: String
     public var lastAttemptAt: Instant?
     public var lastSuccessAt: Instant?
-    /// The last failure, `{"reason", "message", "at", "httpStatus"}`; nil after a success.
-    public var lastError: JSON?
+    /// The last failure; nil after a success.
+    public var lastError: SyncFailure?
     public var consecutiveFailures = 0
     /// When an `ifDue` push may try again; nil when no failure is recorded.
     public var nextAttemptAt: Instant?
@@ -15,36 +15,13 @@ public struct SyncState: Sendable, Equatable {
         self.clientId = clientId
     }
 
-    /// The `sync.status` members of this state (without `pending` and `rejected`).
-    public var json: JSONObject {
-        func instant(_ i: Instant?) -> JSON { i.map { .string(OutboxMutation.iso($0)) } ?? .null }
-        return JSONObject([
-            "clientId": .string(clientId),
-            "lastAttemptAt": instant(lastAttemptAt),
-            "lastSuccessAt": instant(lastSuccessAt),
-            "lastError": lastError ?? .null,
-            "consecutiveFailures": .int(Int64(consecutiveFailures)),
-            "nextAttemptAt": instant(nextAttemptAt),
-        ])
-    }
-
     /// A push failed at `now` with `error`: one more failure in a row, the next attempt after
     /// the backoff (jitter drawn from `random`).
     public mutating func failed<R: RandomNumberGenerator>(at now: Instant, error: CarFitError, random: inout R) {
         lastAttemptAt = now
         consecutiveFailures = consecutiveFailures < Int(Int32.max) ? consecutiveFailures + 1 : consecutiveFailures
         nextAttemptAt = Backoff.nextAttempt(lastFailure: now, failures: consecutiveFailures, random: &random)
-        lastError = SyncState.errorDocument(error, at: now)
-    }
-
-    /// `{"reason", "message", "at", "httpStatus"}` of a failed push.
-    static func errorDocument(_ error: CarFitError, at now: Instant) -> JSON {
-        var document = JSONObject()
-        document["reason"] = error.extra["reason"] ?? .string(error.status.name)
-        document["message"] = .string(error.message)
-        document["at"] = .string(now.iso)
-        document["httpStatus"] = error.extra["httpStatus"] ?? .null
-        return .object(document)
+        lastError = SyncFailure(error, at: now)
     }
 
     /// A push was refused at `now` for want of credentials (401 or 403): the failure is
@@ -52,7 +29,7 @@ public struct SyncState: Sendable, Equatable {
     /// of failures and the backoff stay as they were.
     public mutating func refused(at now: Instant, error: CarFitError) {
         lastAttemptAt = now
-        lastError = SyncState.errorDocument(error, at: now)
+        lastError = SyncFailure(error, at: now)
     }
 
     /// A push got its answer at `now`: the failures and the backoff are forgotten.

@@ -334,3 +334,33 @@ def test_random_interleavings_lose_nothing_apply_once_and_converge(lib, tmp_path
         shown = {c["visitId"]: (c["state"], c["pending"]) for c in cards(core)}
         assert shown == {r["visitId"]: (r["visitState"], False) for r in server.snapshot()["data"]}
         core.close()
+
+
+@pytest.mark.parametrize("path, status, reason, http_status", [
+    (None, carfit.UnavailableError, "refused", None),
+    ("/status/500", carfit.UnavailableError, "http_status", 500),
+    ("/status/503", carfit.UnavailableError, "http_status", 503),
+])
+def test_a_refresh_and_a_push_name_the_same_failure_alike(lib, tmp_path, path, status, reason, http_status):
+    """The network's failures have one classification: the same URL failing the same way gives a
+    refresh and a push the same status, reason, httpStatus and url."""
+    import http_fixture
+    running = http_fixture.start(port=0, lifetime=300)
+    try:
+        url = f"http://127.0.0.1:{running.port}{path}" if path else "http://127.0.0.1:1/u"
+        with open_core(tmp_path / "f.db", sources={"visits": url, "visitUpdates": url}) as core:
+            core.import_visits({"data": [{"visitId": "a", "startTimeUtc": "2020-09-10T08:00:00Z", "visitState": "Todo"}]})
+            core.set_visit_state(cards(core)[0]["key"], "InProgress")
+            with pytest.raises(status) as refreshed:
+                core.refresh_visits()
+            with pytest.raises(status) as pushed:
+                core.push()
+            for error in (refreshed.value, pushed.value):
+                assert error.document["reason"] == reason
+                assert error.document["url"] == url
+                assert error.document.get("httpStatus") == http_status
+            last = core.sync_status()["lastError"]
+            assert (last["reason"], last["httpStatus"]) == (reason, http_status)
+            assert core.sync_status()["pending"] == 1
+    finally:
+        running.stop()

@@ -1,7 +1,10 @@
 import XCTest
 @testable import CarFitCore
+import CarFitIO
 
-final class PushAnswerTests: XCTestCase {
+/// The update server's wire format: the request body written, the answer read and classified.
+
+final class PushWireTests: XCTestCase {
     func mutation(_ n: Int64, _ state: VisitState = .inProgress) -> OutboxMutation {
         OutboxMutation(sequence: n, mutationId: "m\(n)", visitId: "v\(n)", start: Instant(milliseconds: 1_599_725_100_000),
                        state: state, at: Instant(milliseconds: 1_599_725_160_000))
@@ -82,9 +85,7 @@ final class PushAnswerTests: XCTestCase {
 
     func testAnIdBothAppliedAndRejectedMakesTheAnswerMalformed() {
         XCTAssertThrowsError(try PushAnswer(json: .obj(["applied": ["a"], "rejected": [.obj(["mutationId": "a", "reason": "r"])]]))) {
-            let error = $0 as? CarFitError
-            XCTAssertEqual(error?.status, .unavailable)
-            XCTAssertEqual(error?.extra["reason"], "malformed")
+            XCTAssertEqual($0 as? MalformedAnswer, MalformedAnswer("names mutation a both applied and rejected"))
         }
     }
 
@@ -97,10 +98,13 @@ final class PushAnswerTests: XCTestCase {
             .obj(["applied": [], "rejected": [.obj(["mutationId": "a", "reason": 3])]]),
         ]
         for json in bad {
-            XCTAssertThrowsError(try PushAnswer(json: json), json.encoded()) {
-                XCTAssertEqual(($0 as? CarFitError)?.status, .unavailable)
-            }
+            XCTAssertThrowsError(try PushAnswer(json: json), json.encoded()) { XCTAssertTrue($0 is MalformedAnswer) }
+            XCTAssertThrowsError(try PushAnswer(answer: json.encodedBytes()), json.encoded()) { XCTAssertTrue($0 is MalformedAnswer) }
         }
+        for text in ["", "{", "applied", "{\"applied\": [], \"rejected\": []"] {
+            XCTAssertThrowsError(try PushAnswer(answer: Array(text.utf8)), text) { XCTAssertEqual($0 as? MalformedAnswer, MalformedAnswer("is not JSON")) }
+        }
+        XCTAssertEqual(try PushAnswer(answer: Array(#"{"applied": ["a"], "rejected": []}"#.utf8)), PushAnswer(applied: ["a"], rejected: []))
     }
 
     func testAMissingReasonGetsTheDefault() throws {
@@ -115,5 +119,27 @@ final class PushAnswerTests: XCTestCase {
                                                              .obj(["mutationId": "b", "reason": "second"])]]))
         let outcome = answer.outcome(sent: ["a", "b", "a"])
         XCTAssertEqual(outcome, PushOutcome(applied: ["a"], rejected: [.init(mutationId: "b", reason: "first")]))
+    }
+
+    func testTheLocationPushBodyAndItsAnswer() throws {
+        let report = LocationReport(latitude: 55.5, longitude: 12.25, accuracyMeters: 8, at: Instant(milliseconds: 1_599_725_100_250))
+        let body = LocationPushWire.body(clientId: "c", points: [("p1", report)])
+        XCTAssertEqual(String(decoding: body, as: UTF8.self),
+                       #"{"clientId":"c","points":[{"id":"p1","latitude":55.5,"longitude":12.25,"accuracyMeters":8.0,"at":"2020-09-10T08:05:00.250Z"}]}"#)
+        XCTAssertEqual(try LocationPushWire.applied(Array(#"{"applied": ["p1", "x"], "more": 1}"#.utf8)), ["p1", "x"])
+        for text in ["", "[]", #"{"applied": "p1"}"#, #"{"applied": [1]}"#, #"{"points": []}"#] {
+            XCTAssertThrowsError(try LocationPushWire.applied(Array(text.utf8)), text) { XCTAssertTrue($0 is MalformedAnswer) }
+        }
+    }
+
+    func testTheStoredLastFailureReadsBackAsItWasWritten() {
+        let failure = SyncFailure(reason: "http_status", message: "m \"quoted\"", at: Instant(milliseconds: 1_599_725_100_000), httpStatus: 503)
+        XCTAssertEqual(failure.storedText, #"{"reason":"http_status","message":"m \"quoted\"","at":"2020-09-10T08:05:00Z","httpStatus":503}"#)
+        XCTAssertEqual(SyncFailure(storedText: failure.storedText), failure)
+        let refused = SyncFailure(reason: "refused", message: "m", at: Instant(milliseconds: 0))
+        XCTAssertEqual(SyncFailure(storedText: refused.storedText), refused)
+        for damaged in ["", "null", "{}", #"{"reason": "x", "message": "m", "at": "yesterday"}"#] {
+            XCTAssertNil(SyncFailure(storedText: damaged), damaged)
+        }
     }
 }
