@@ -92,14 +92,11 @@ public struct ImagesService {
                 "\(shown) answered with HTTP status \(answer.response.status) instead of a patterns document.",
                 httpStatus: answer.response.status))
         }
-        switch PatternsDocument.answer(answer.body) {
+        switch PatternsDocument.answer(answer.body, shown: shown) {
         case .success(let document):
             return .success(document.patterns)
-        case .failure(.notDocument):
-            return .failure(.unavailable(url, "not_document", "\(shown) answered with JSON that is not a patterns document."))
-        case .failure(.syntax(let line, let column, let text)):
-            return .failure(.unavailable(url, answer.body.isEmpty ? "empty" : "not_json",
-                "\(shown) answered with text that is not JSON (line \(line), column \(column): \(text)) instead of a patterns document."))
+        case .failure(.unusable(let reason, let message)):
+            return .failure(.unavailable(url, reason, message))
         case .failure(.refused(let error)):
             return .failure(SourceFetch.notDocument(url, what: "patterns", error))
         }

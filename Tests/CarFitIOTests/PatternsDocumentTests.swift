@@ -67,17 +67,19 @@ final class PatternsDocumentTests: XCTestCase {
     }
 
     func testSourceAnswers() throws {
-        guard case .success(let found) = PatternsDocument.answer(Array(#"[{"imageUrl": "http://x/1.png", "colors": ["abcdef"]}]"#.utf8)) else {
+        func answer(_ text: String) -> Result<PatternImport, PatternsDocument.AnswerFailure> {
+            PatternsDocument.answer(Array(text.utf8), shown: "http://p.test/random")
+        }
+        guard case .success(let found) = answer(#"[{"imageUrl": "http://x/1.png", "colors": ["abcdef"]}]"#) else {
             return XCTFail("refused")
         }
         XCTAssertEqual(found.patterns, [Pattern(imageUrl: "http://x/1.png", title: nil, colors: ["ABCDEF"])])
-        guard case .failure(.notDocument) = PatternsDocument.answer(Array("7".utf8)) else { return XCTFail("a number") }
-        guard case .failure(.syntax(let line, _, _)) = PatternsDocument.answer(Array("[1,\n".utf8)) else { return XCTFail("text") }
-        XCTAssertGreaterThanOrEqual(line, 1)
-        guard case .failure(.syntax) = PatternsDocument.answer([]) else { return XCTFail("empty") }
-        guard case .failure(.refused(let error)) = PatternsDocument.answer(Array(#"{"data": []}"#.utf8)) else {
-            return XCTFail("no patterns array")
+        for (text, reason) in [("7", "not_document"), ("[1,\n", "not_json"), ("", "empty"), ("<html>", "not_json")] {
+            guard case .failure(.unusable(let given, let message)) = answer(text) else { XCTFail(text); continue }
+            XCTAssertEqual(given, reason, text)
+            XCTAssertTrue(message.hasPrefix("http://p.test/random answered with "), message)
         }
+        guard case .failure(.refused(let error)) = answer(#"{"data": []}"#) else { return XCTFail("no patterns array") }
         XCTAssertEqual(error.field, "patterns")
     }
 }

@@ -54,23 +54,26 @@ public enum PatternsDocument {
 
     /// Why a patterns source's answer is not a patterns document.
     public enum AnswerFailure: Error {
-        /// Not JSON at all: where the parser stopped.
-        case syntax(line: Int, column: Int, text: String)
-        /// JSON, but neither an array nor an object.
-        case notDocument
+        /// Not JSON, or JSON that is neither an array nor an object: the reason
+        /// (`empty`, `not_json`, `not_document`) and the message naming `shown`.
+        case unusable(reason: String, message: String)
         /// An array or object the import refuses as a whole (no `patterns` array).
         case refused(CarFitError)
     }
 
     /// The patterns of one answer of the patterns source (`patterns.refresh`): the
-    /// colourlovers array, or an object with a `patterns` array.
-    public static func answer(_ body: [UInt8]) -> Result<PatternImport, AnswerFailure> {
+    /// colourlovers array, or an object with a `patterns` array. `shown` names the source in
+    /// messages.
+    public static func answer(_ body: [UInt8], shown: String) -> Result<PatternImport, AnswerFailure> {
         let document: Fields
         switch JanssonParser.parse(bytes: body) {
         case .success(.array(let records)): document = Fields(JSONObject(["patterns": .array(records)]))
         case .success(.object(let object)): document = Fields(object)
-        case .success: return .failure(.notDocument)
-        case .failure(let e): return .failure(.syntax(line: e.line, column: e.column, text: e.text))
+        case .success:
+            return .failure(.unusable(reason: "not_document", message: "\(shown) answered with JSON that is not a patterns document."))
+        case .failure(let e):
+            return .failure(.unusable(reason: body.isEmpty ? "empty" : "not_json",
+                message: "\(shown) answered with text that is not JSON (line \(e.line), column \(e.column): \(e.text)) instead of a patterns document."))
         }
         do throws(CarFitError) {
             return .success(try PatternImport(document: document))
