@@ -111,11 +111,7 @@ enum Manifest {
 
         // Articles
         Operation("articles.import", "carfit_articles_import", request: "status?, content[]", .serialized,
-                  .object { core, request throws(CarFitError) in
-                      let answer = try core.articles.importArticles(request)
-                      try core.sources.imported("articles")
-                      return answer
-                  }),
+                  .object { core, request throws(CarFitError) in try ArticlesAPI.importArticles(core.articles, sources: core.sources, request) }),
         Operation("articles.refresh", "carfit_articles_refresh", request: "maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in try core.refresh(.articles, request) }),
         Operation("articles.list", "carfit_articles_list", request: "hour24?", .serialized,
@@ -125,7 +121,7 @@ enum Manifest {
 
         // Patterns, carousel and images
         Operation("patterns.import", "carfit_patterns_import", request: "patterns[] or the colourlovers array", .streamed,
-                  .bytes { core, bytes throws(CarFitError) in try core.images.importPatterns(bytes) }),
+                  .bytes { core, bytes throws(CarFitError) in try PatternsAPI.importPatterns(core.images, bytes) }),
         Operation("patterns.refresh", "carfit_patterns_refresh", request: "count?, maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in try core.refresh(.patterns, request) }),
         Operation("carousel.generate", "carfit_carousel_generate", request: "rows, columns, seed?", .serialized,

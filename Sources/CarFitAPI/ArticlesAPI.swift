@@ -3,8 +3,19 @@ import CarFitIO
 import CarFitServices
 import CarFitStore
 
-/// The articles operations read and written here: the list with its published texts, the date text.
+/// The articles operations: the import of a document, the list with its published texts, the
+/// date text.
 public enum ArticlesAPI {
+    /// Replaces the stored articles with the document's valid records; the articles source's
+    /// validators no longer describe what is stored, so its next refresh asks unconditionally
+    /// (`SourcesService.imported`).
+    public static func importArticles(_ service: ArticlesService, sources: SourcesService? = nil,
+                                      _ request: Fields) throws(CarFitError) -> JSON {
+        let answer = try service.importArticles(try ArticleSnapshot(document: request))
+        try sources?.imported("articles")
+        return answer.json
+    }
+
     public static func list(_ service: ArticlesService, _ request: Fields) throws(CarFitError) -> JSON {
         let hour24 = try request.bool("hour24") ?? service.clock.hour24
         let (rows, updatedAt) = try service.list()
@@ -42,5 +53,18 @@ public enum ArticlesAPI {
             throw CarFitError(.storage, "A stored article is damaged (its tags or content are not a JSON array); import the articles again.")
         }
         return value
+    }
+}
+
+// MARK: - Responses
+
+extension ArticlesService.Imported: APIResponse {
+    /// `{"imported", "rejected", "updatedAt"}`: `articles.import` and a refresh that stored.
+    public var json: JSON {
+        guard case .object(var answer) = ArticleSnapshot.response(imported: imported, rejected: rejected) else {
+            return .null
+        }
+        answer["updatedAt"] = .string(updatedAt.iso)
+        return .object(answer)
     }
 }

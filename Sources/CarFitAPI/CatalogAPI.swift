@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitIO
 import CarFitServices
 
 /// The catalog and cart operations: their requests read from the request document, their

@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitIO
 import CarFitServices
 
 /// The transactions and insights operations: their requests read, their documents written.

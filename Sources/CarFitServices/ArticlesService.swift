@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitIO
 import CarFitNet
 import CarFitStore
 
@@ -13,18 +14,24 @@ public struct ArticlesService {
         self.clock = clock
     }
 
-    /// Replaces the stored articles with the document's valid records.
-    public func importArticles(_ request: Fields) throws(CarFitError) -> JSON {
-        try store(try ArticleSnapshot(document: request))
+    /// What an import stored: how many articles, the records rejected, and the instant of the
+    /// import (the list's `updatedAt` from now on).
+    public struct Imported: Sendable {
+        public var imported: Int
+        public var rejected: [Rejection]
+        public var updatedAt: Instant
     }
 
-    /// Writes a snapshot and the instant of this import; the response is `import`'s.
-    func store(_ snapshot: ArticleSnapshot) throws(CarFitError) -> JSON {
+    /// Replaces the stored articles with the snapshot's valid records.
+    public func importArticles(_ snapshot: ArticleSnapshot) throws(CarFitError) -> Imported {
+        try store(snapshot)
+    }
+
+    /// Writes a snapshot and the instant of this import.
+    func store(_ snapshot: ArticleSnapshot) throws(CarFitError) -> Imported {
         let now = clock.now
         try articles.replaceAll(with: snapshot.articles, updatedAt: now)
-        guard case .object(var response) = snapshot.response else { return snapshot.response }
-        response["updatedAt"] = .string(now.iso)
-        return .object(response)
+        return Imported(imported: snapshot.articles.count, rejected: snapshot.rejected, updatedAt: now)
     }
 
     /// Fetches `source` and imports it as `importArticles` does; a failure keeps the stored
@@ -32,7 +39,7 @@ public struct ArticlesService {
     /// `progress` hears the download's bytes (its `finish` is the caller's, once all succeeded).
     public func refresh(url: String, http: HTTPClient, validators: SourceValidators = SourceValidators(),
                         lock: some Serializer, progress: ProgressReporter? = nil,
-                        commit: RefreshCommit = { _, _ in }) throws(CarFitError) -> RefreshOutcome<JSON> {
+                        commit: RefreshCommit = { _, _ in }) throws(CarFitError) -> RefreshOutcome<Imported> {
         switch try SourceFetch.fetch(url, http: http, validators: validators, what: "articles",
                                                      progress: progress) {
         case .notModified: return .notModified
@@ -41,7 +48,7 @@ public struct ArticlesService {
     }
 
     /// Imports a fetched body as the refresh does, `commit` in the import's transaction.
-    func refresh(_ body: SourceFetch.Body, lock: some Serializer, commit: RefreshCommit = { _, _ in }) throws(CarFitError) -> JSON {
+    func refresh(_ body: SourceFetch.Body, lock: some Serializer, commit: RefreshCommit = { _, _ in }) throws(CarFitError) -> Imported {
         let url = body.url
         let document = try SourceFetch.document(body, what: "articles")
         let snapshot: ArticleSnapshot

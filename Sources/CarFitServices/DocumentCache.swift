@@ -1,11 +1,11 @@
 import CarFitCore
-import CarFitIO
 import CarFitStore
 
-/// Documents the core has already worked out from the database, kept with their encoded text
-/// while the database is unchanged, so asking again costs a lookup and a copy of bytes:
-/// the calendar's month documents and the visits per local day behind them (a busy month is
-/// thousands of rows and a zone lookup for each), and each employee's cart.
+/// Answers the core has already worked out from the database, kept while the database is
+/// unchanged, so asking again costs a lookup: the calendar's month answers and the visits per
+/// local day behind them (a busy month is thousands of rows and a zone lookup for each), and
+/// each employee's cart. A value is cached as its builder made it (the API layer keeps its
+/// documents' encoded text with them, so a cached answer costs a copy of bytes).
 ///
 /// Every lookup takes the database's current change stamp (`Database.ChangeStamp`: any write
 /// through this core's connection, any commit by another connection changes it) and starts
@@ -18,7 +18,7 @@ public final class DocumentCache {
         case cart(employee: Int64)
     }
 
-    private var documents: [Key: JSON] = [:]
+    private var documents: [Key: any Sendable] = [:]
     private var counts: [YearMonth: [CivilDate: Int]] = [:]
     private var stamp: Database.ChangeStamp?
 
@@ -35,15 +35,16 @@ public final class DocumentCache {
         stamp = current
     }
 
-    /// The document of `key` while the database is at `current`, from `build` when not cached.
-    public func document(_ key: Key, at current: Database.ChangeStamp,
-                         build: () throws(CarFitError) -> JSON) throws(CarFitError) -> JSON {
+    /// The value of `key` while the database is at `current`, from `build` when not cached
+    /// (or cached as another type).
+    public func value<Value: Sendable>(_ key: Key, at current: Database.ChangeStamp,
+                                       build: () throws(CarFitError) -> Value) throws(CarFitError) -> Value {
         validate(current)
-        if let cached = documents[key] { return cached }
-        let json = try build().keepingEncoding()
+        if let cached = documents[key] as? Value { return cached }
+        let value = try build()
         if documents.count >= DocumentCache.capacity { documents.removeAll(keepingCapacity: true) }
-        documents[key] = json
-        return json
+        documents[key] = value
+        return value
     }
 
     /// The visits per local day of `month` while the database is at `current`, from `count`

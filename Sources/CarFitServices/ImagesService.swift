@@ -16,22 +16,27 @@ public struct ImagesService {
         self.images = images
     }
 
-    /// Adds the document's valid patterns to the pool: the colourlovers array itself, or an
-    /// object with a `patterns` array.
-    public func importPatterns(_ bytes: UnsafeRawBufferPointer) throws(CarFitError) -> JSON {
-        var request = Fields(JSONObject())
-        if let base = bytes.baseAddress, bytes.count > 0 {
-            switch try JanssonParser.parse(base.assumingMemoryBound(to: CChar.self), length: bytes.count) {
-            case .array(let records): request = Fields(JSONObject(["patterns": .array(records)]))
-            case .object(let object): request = Fields(object)
-            default:
-                throw CarFitError(.badJSON, "The request must be the colourlovers array or a JSON object.",
-                                  extra: JSONObject(["line": 1, "column": 1, "position": 0]))
-            }
-        }
-        let document = try PatternImport(document: request)
+    /// What an import brought: the patterns added or updated, the records rejected, and the
+    /// pool's size after it.
+    public struct PatternsImported: Sendable {
+        public var imported: Int
+        public var rejected: [Rejection]
+        public var pool: Int
+    }
+
+    /// What a refresh brought: the patterns new to the pool, the pool's size after it, and the
+    /// requests that failed or did not answer a patterns document.
+    public struct PatternsRefreshed: Sendable {
+        public var added: Int
+        public var pool: Int
+        public var failed: Int
+    }
+
+    /// Adds the import's valid patterns to the pool (a pattern whose image URL is pooled
+    /// already is updated in place).
+    public func importPatterns(_ document: PatternImport) throws(CarFitError) -> PatternsImported {
         try patterns.add(document.patterns)
-        return document.response(pool: try patterns.count())
+        return PatternsImported(imported: document.patterns.count, rejected: document.rejected, pool: try patterns.count())
     }
 
     /// The most bytes one pattern answer may have: colourlovers answers one pattern of a few
@@ -40,12 +45,11 @@ public struct ImagesService {
 
     /// GETs `url` `count` times (the request's 1 to 100), at most `concurrency` at once,
     /// and adds each answer's patterns to the pool; a pattern whose image URL is pooled already
-    /// is not added again. `{"added", "pool", "failed"}` (failed: requests that failed or did
-    /// not answer a patterns document); only when every request failed, the first failure
+    /// is not added again (`PatternsRefreshed`); only when every request failed, the first failure
     /// (`unauthorized` when one was a 401 or 403, else `unavailable`). `lock` is taken only to
     /// store what arrived.
     public func refresh(count: Int, url: String, http: HTTPClient, concurrency: Int,
-                        lock: some Serializer, commit: RefreshCommit = { _, _ in }) throws(CarFitError) -> RefreshOutcome<JSON> {
+                        lock: some Serializer, commit: RefreshCommit = { _, _ in }) throws(CarFitError) -> RefreshOutcome<PatternsRefreshed> {
         let answers = PatternAnswers(count: count)
         let workers = min(max(concurrency, 1), count)
         JoinableThread.concurrentPerform(iterations: workers, name: "carfit-patterns") { _ in
@@ -68,7 +72,7 @@ public struct ImagesService {
                 return (after - before, after)
             }
         }
-        return .stored(.obj(["added": .int(Int64(added)), "pool": .int(Int64(pool)), "failed": .int(Int64(failures.count))]))
+        return .stored(PatternsRefreshed(added: added, pool: pool, failed: failures.count))
     }
 
     /// One GET of the patterns source: its valid patterns, or why it failed.
@@ -88,19 +92,12 @@ public struct ImagesService {
                 "\(shown) answered with HTTP status \(answer.response.status) instead of a patterns document.",
                 httpStatus: answer.response.status))
         }
-        let request: Fields
-        switch JanssonParser.parse(bytes: answer.body) {
-        case .success(.array(let records)): request = Fields(JSONObject(["patterns": .array(records)]))
-        case .success(.object(let object)): request = Fields(object)
-        case .success:
-            return .failure(.unavailable(url, "not_document", "\(shown) answered with JSON that is not a patterns document."))
-        case .failure(let e):
-            return .failure(.unavailable(url, answer.body.isEmpty ? "empty" : "not_json",
-                "\(shown) answered with text that is not JSON (line \(e.line), column \(e.column): \(e.text)) instead of a patterns document."))
-        }
-        do throws(CarFitError) {
-            return .success(try PatternImport(document: request).patterns)
-        } catch {
+        switch PatternsDocument.answer(answer.body, shown: shown) {
+        case .success(let document):
+            return .success(document.patterns)
+        case .failure(.unusable(let reason, let message)):
+            return .failure(.unavailable(url, reason, message))
+        case .failure(.refused(let error)):
             return .failure(SourceFetch.notDocument(url, what: "patterns", error))
         }
     }

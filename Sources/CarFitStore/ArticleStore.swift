@@ -41,7 +41,7 @@ public struct ArticleStore {
                 try insert.bind(5, a.imageUrl)
                 try insert.bind(6, a.published.milliseconds)
                 try insert.bind(7, a.tagsText)
-                try insert.bind(8, a.contentText)
+                try insert.bind(8, ArticlesDocument.contentText(a.content))
                 _ = try insert.step()
             }
             insert.reset()
@@ -83,11 +83,4 @@ public struct ArticleStore {
     public func count() throws(CarFitError) -> Int {
         Int(try db.scalarInt("SELECT count(*) FROM articles") ?? 0)
     }
-}
-
-extension Article {
-    /// `tags` as JSON text, for storage.
-    var tagsText: String { JSON.array(tags).encoded() }
-    /// `content` as JSON text, for storage: `[{"type", "subject", "description"}]`.
-    var contentText: String { JSON.array(content.map(\.json)).encoded() }
 }

@@ -1,7 +1,7 @@
 import XCTest
 @testable import CarFitCore
 
-/// The carousel feed: the PRNG, the feed's determinism and layout, and pattern records.
+/// The carousel feed: the PRNG, the feed's determinism and layout, and pattern colours.
 final class CarouselTests: XCTestCase {
     /// The tiles of each row, by member name as the feed's document names them.
     func feed(_ rows: Int, _ columns: Int, seed: Int64, pool: [Pattern] = []) -> [[JSONObject]] {
@@ -92,39 +92,12 @@ final class CarouselTests: XCTestCase {
                        feed(3, 4, seed: 1).map { $0.map { $0["title"] } })
     }
 
-    func testPatternRecords() throws {
-        let good = try Pattern.decode(.obj(["imageUrl": "http://x/1.png", "title": " Quiet Dawn ",
-                                            "colors": ["000000", "#00ff63"], "id": 1000]), index: 0).get()
-        XCTAssertEqual(good, Pattern(imageUrl: "http://x/1.png", title: "Quiet Dawn", colors: ["000000", "00FF63"]))
-        XCTAssertEqual(good.placeholderColor, "#000000")
-        let bare = try Pattern.decode(.obj(["imageUrl": "https://x/2.png", "colors": .null]), index: 0).get()
-        XCTAssertEqual(bare.colors, [])
-        XCTAssertNil(bare.placeholderColor)
 
-        let cases: [(JSON, String?)] = [
-            (.obj(["title": "No image"]), "imageUrl"),
-            (.obj(["imageUrl": "file:///etc/passwd"]), "imageUrl"),
-            (.obj(["imageUrl": "http://x/3.png", "colors": ["12345G"]]), "colors[0]"),
-            (.obj(["imageUrl": "http://x/3.png", "colors": ["123456", 7]]), "colors[1]"),
-            (.obj(["imageUrl": "http://x/3.png", "title": 5]), "title"),
-            ("just a string", nil),
-        ]
-        for (record, field) in cases {
-            guard case .failure(let rejection) = Pattern.decode(record, index: 4) else { XCTFail("\(record)"); continue }
-            XCTAssertEqual(rejection.index, 4)
-            XCTAssertEqual(rejection.field, field)
-        }
-    }
-
-    func testImportDocument() throws {
-        let doc = try PatternImport(document: Fields(JSONObject(["patterns": [
-            .obj(["imageUrl": "http://x/1.png"]), .obj(["imageUrl": 5]), .obj(["imageUrl": "http://x/2.png"]),
-        ]])))
-        XCTAssertEqual(doc.patterns.map(\.imageUrl), ["http://x/1.png", "http://x/2.png"])
-        XCTAssertEqual(doc.rejected.map(\.index), [1])
-        XCTAssertEqual(doc.response(pool: 9), .obj(["imported": 2, "rejected": [doc.rejected[0].json], "pool": 9]))
-        XCTAssertThrowsError(try PatternImport(document: Fields(JSONObject(["data": []])))) { error in
-            XCTAssertEqual((error as? CarFitError)?.field, "patterns")
-        }
+    func testPatternColours() {
+        XCTAssertEqual(Pattern.hexColor("3779b1"), "3779B1")
+        XCTAssertEqual(Pattern.hexColor("#00ff63"), "00FF63")
+        for bad in ["12345G", "#12345", "1234567", "", "##123456"] { XCTAssertNil(Pattern.hexColor(bad), bad) }
+        XCTAssertEqual(Pattern(imageUrl: "http://x/1.png", title: nil, colors: ["000000"]).placeholderColor, "#000000")
+        XCTAssertNil(Pattern(imageUrl: "http://x/1.png", title: nil, colors: []).placeholderColor)
     }
 }

@@ -2,7 +2,7 @@ import XCTest
 
 @testable import CarFitCore
 
-/// The road rules: the `road` config, reading a report, the trail, arrivals, departures and
+/// The road rules: reading a report, the trail, arrivals, departures and
 /// the card's suggestion and navigation links.
 final class RoadTests: XCTestCase {
     /// Degrees of longitude along the equator for `metres`: the equator is a geodesic, so the
@@ -19,44 +19,6 @@ final class RoadTests: XCTestCase {
     func visit(_ id: String, startMinute: Int64 = 0, metresEast: Double = 0, candidate: Bool = true) -> ArrivalRule.Visit {
         ArrivalRule.Visit(key: VisitKey(visitId: id, start: Instant(milliseconds: RoadTests.base.milliseconds + startMinute * 60_000)),
                           latitude: 0, longitude: 10 + RoadTests.east(metresEast), isCandidate: candidate)
-    }
-
-    // MARK: Config
-
-    func config(_ pairs: KeyValuePairs<String, JSON>) throws(CarFitError) -> CoreConfig {
-        try CoreConfig(Fields(JSONObject(pairs)), localeHour24: true, processors: 1)
-    }
-
-    func testRoadConfigDefaultsAndMembers() throws {
-        let defaults = try config([:]).road
-        XCTAssertEqual(defaults.arrivalRadiusMeters, 75)
-        XCTAssertEqual(defaults.dwellSeconds, 60)
-        XCTAssertEqual(defaults.maxAccuracyMeters, 100)
-        XCTAssertEqual(defaults.minDistanceMeters, 20)
-        XCTAssertEqual(defaults.minIntervalSeconds, 300)
-        XCTAssertFalse(defaults.autoStart)
-        XCTAssertEqual(defaults.trailDays, 7)
-        let road = try config(["road": .obj(["arrivalRadiusMeters": 50, "dwellSeconds": 30, "maxAccuracyMeters": 20.5,
-                                             "minDistanceMeters": 10, "minIntervalSeconds": 60, "autoStart": true,
-                                             "trailDays": 2])]).road
-        XCTAssertEqual(road.arrivalRadiusMeters, 50)
-        XCTAssertEqual(road.dwellSeconds, 30)
-        XCTAssertEqual(road.maxAccuracyMeters, 20.5)
-        XCTAssertTrue(road.autoStart)
-        XCTAssertEqual(road.trailDays, 2)
-        XCTAssertEqual(try config(["sources": .obj(["locations": "http://127.0.0.1:9/p"])]).sources.locations, "http://127.0.0.1:9/p")
-    }
-
-    func testRoadConfigIsStrict() {
-        func field(_ pairs: KeyValuePairs<String, JSON>) -> String? {
-            do { _ = try config(pairs); return nil } catch { return error.field }
-        }
-        XCTAssertEqual(field(["road": .obj(["dwelSeconds": 5])]), "road.dwelSeconds")
-        XCTAssertEqual(field(["road": .obj(["dwellSeconds": -1])]), "road.dwellSeconds")
-        XCTAssertEqual(field(["road": .obj(["autoStart": "yes"])]), "road.autoStart")
-        XCTAssertEqual(field(["road": .obj(["arrivalRadiusMeters": 0])]), "road.arrivalRadiusMeters")
-        XCTAssertEqual(field(["road": 3]), "road")
-        XCTAssertEqual(field(["sources": .obj(["locations": "ftp://x/y"])]), "sources.locations")
     }
 
     // MARK: Reports

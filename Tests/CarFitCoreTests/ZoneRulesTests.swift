@@ -109,28 +109,15 @@ final class ZoneRulesTests: XCTestCase {
             XCTAssertThrowsError(try Clock(zoneName: name, zoneinfo: directory), name) { error in
                 XCTAssertEqual((error as? CarFitError)?.field, "timeZone", name)
             }
-            let config = Fields(JSONObject(["zoneinfo": .string(directory), "timeZone": .string(name)]))
-            XCTAssertThrowsError(try CoreConfig(config, localeHour24: true, processors: 1), name) { error in
-                XCTAssertEqual((error as? CarFitError)?.status, .invalid, name)
-                XCTAssertEqual((error as? CarFitError)?.field, "timeZone", name)
-            }
         }
         // UTC needs no file, also in a directory without one.
         XCTAssertEqual(ZoneInfo.rules(named: "UTC", in: directory), .utc)
     }
 
-    func testZoneinfoMustNameADirectory() throws {
-        for dir in [directory + "/Text", directory + "/none", ""] {
-            let config = Fields(JSONObject(["zoneinfo": .string(dir)]))
-            XCTAssertThrowsError(try CoreConfig(config, localeHour24: true, processors: 1), dir) { error in
-                XCTAssertEqual((error as? CarFitError)?.status, .invalid, dir)
-                XCTAssertEqual((error as? CarFitError)?.field, "zoneinfo", dir)
-            }
-        }
-        let config = try CoreConfig(Fields(JSONObject(["zoneinfo": .string(directory), "timeZone": "Alias/Home"])),
-                                    localeHour24: true, processors: 1)
-        XCTAssertEqual(config.zoneinfo, directory)
-        XCTAssertEqual(try config.clock(hostNow: { Instant(milliseconds: 0) }).offsetSeconds(at: Instant(milliseconds: 0)), 19800)
+    func testZoneinfoDefaultsToTZDIROrTheSystemsDirectory() throws {
+        XCTAssertTrue(ZoneInfo.isDirectory(directory))
+        XCTAssertFalse(ZoneInfo.isDirectory(directory + "/Text"))
+        XCTAssertFalse(ZoneInfo.isDirectory(directory + "/none"))
         // The default: $TZDIR when set, else the system's directory.
         XCTAssertEqual(CoreConfig(hour24: true, processors: 1).zoneinfo,
                        ProcessInfo.processInfo.environment["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? ZoneRulesTests.system)

@@ -10,11 +10,11 @@ final class ArticlesServiceTests: XCTestCase {
         let f = try ServiceFixture()
         let service = ArticlesService(articles: ArticleStore(f.db), clock: f.clock)
         let document = try ServiceFixture.data("articles.json")
-        let response = try service.importArticles(try document.withUnsafeBytes { bytes throws(CarFitError) in
+        let response = try service.importArticles(try ArticleSnapshot(document: try document.withUnsafeBytes { bytes throws(CarFitError) in
             try JanssonParser.object(bytes)
-        })
-        XCTAssertEqual(response.objectValue?["imported"], 9)
-        XCTAssertEqual(response.objectValue?["updatedAt"], "2020-09-10T07:00:00Z")
+        }))
+        XCTAssertEqual(response.imported, 9)
+        XCTAssertEqual(response.updatedAt.iso, "2020-09-10T07:00:00Z")
         let list = try service.list()
         XCTAssertEqual(list.articles.count, 9)
         XCTAssertEqual(list.updatedAt?.iso, "2020-09-10T07:00:00Z")
@@ -28,9 +28,9 @@ final class ArticlesServiceTests: XCTestCase {
         let f = try ServiceFixture()
         let service = ArticlesService(articles: ArticleStore(f.db), clock: f.clock)
         let document = try ServiceFixture.data("articles.json")
-        _ = try service.importArticles(try document.withUnsafeBytes { bytes throws(CarFitError) in try JanssonParser.object(bytes) })
+        _ = try service.importArticles(try ArticleSnapshot(document: try document.withUnsafeBytes { bytes throws(CarFitError) in try JanssonParser.object(bytes) }))
         let failed = refusal { () throws(CarFitError) in
-            _ = try service.importArticles(try ServiceFixture.fields(#"{"status": "error", "content": []}"#))
+            _ = try service.importArticles(try ArticleSnapshot(document: try ServiceFixture.fields(#"{"status": "error", "content": []}"#)))
         }
         XCTAssertEqual(failed?.field, "status")
         let refused = refusal { () throws(CarFitError) in
@@ -47,11 +47,11 @@ final class ArticlesServiceTests: XCTestCase {
         var f = try ServiceFixture()
         let document = try ServiceFixture.data("articles.json")
         _ = try ArticlesService(articles: ArticleStore(f.db), clock: f.clock)
-            .importArticles(try document.withUnsafeBytes { bytes throws(CarFitError) in try JanssonParser.object(bytes) })
+            .importArticles(try ArticleSnapshot(document: try document.withUnsafeBytes { bytes throws(CarFitError) in try JanssonParser.object(bytes) }))
         f.clock = try Clock(zoneName: "UTC", fixedNow: try XCTUnwrap(Instant(iso: "2020-09-11T07:00:00Z")))
         let service = ArticlesService(articles: ArticleStore(f.db), clock: f.clock)
         let failed = refusal { () throws(CarFitError) in
-            _ = try service.importArticles(try ServiceFixture.fields(#"{"status": "success", "content": [{"id": 1}]}"#))
+            _ = try service.importArticles(try ArticleSnapshot(document: try ServiceFixture.fields(#"{"status": "success", "content": [{"id": 1}]}"#)))
         }
         XCTAssertEqual(failed?.status, .invalid)
         XCTAssertEqual(failed?.field, "content")
@@ -62,8 +62,8 @@ final class ArticlesServiceTests: XCTestCase {
         XCTAssertEqual(try ArticleStore(f.db).count(), 9)
         XCTAssertEqual(try ArticleStore(f.db).updatedAt()?.iso, "2020-09-10T07:00:00Z")
 
-        let empty = try service.importArticles(try ServiceFixture.fields(#"{"status": "success", "content": []}"#))
-        XCTAssertEqual(empty.objectValue?["imported"], 0)
+        let empty = try service.importArticles(try ArticleSnapshot(document: try ServiceFixture.fields(#"{"status": "success", "content": []}"#)))
+        XCTAssertEqual(empty.imported, 0)
         XCTAssertEqual(try ArticleStore(f.db).count(), 0)
         XCTAssertEqual(try ArticleStore(f.db).updatedAt()?.iso, "2020-09-11T07:00:00Z")
     }

@@ -1,4 +1,5 @@
 import CCarFit
+import CarFitAPI
 import CarFitCore
 #if canImport(Glibc)
 import Glibc

@@ -9,6 +9,4 @@ public struct ArticleBlock: Sendable, Equatable {
         self.subject = subject
         self.description = description
     }
-
-    public var json: JSON { .obj(["type": .str(type), "subject": .str(subject), "description": .str(description)]) }
 }

@@ -3,25 +3,37 @@ public enum Price {
     /// Prices lie in 0 … 1,000,000.00, so every sum of a cart fits easily in 64 bits.
     public static let maxCents: Int64 = 100_000_000
 
-    /// Reads a price: a JSON number, or a decimal string such as `"34.99"`.
-    public static func read(_ f: Fields, _ key: String) throws(CarFitError) -> Int64 {
-        let path = f.path(key)
-        guard let value = f.value(key) else { throw .invalid(path, "\(path) is required.") }
-        let cents: Int64?
-        switch value {
-        case .int(let n):
-            guard n >= 0, n <= maxCents / 100 else { throw outOfRange(path) }
-            cents = n * 100
-        case .double(let d):
-            guard d.isFinite, d >= 0, d <= Double(maxCents / 100) else { throw outOfRange(path) }
-            let c = (d * 100).rounded()
-            cents = Double(c) / 100 == d ? Int64(c) : nil
-        case .string(let s):
-            cents = try parseDecimal(s.trimmed, path: path)
-        default:
-            throw .invalid(path, "\(path) must be a number such as 34.99.")
-        }
-        guard let cents else { throw .invalid(path, "\(path) must have at most two decimal places.") }
+    /// A whole price in units; outside 0 … 1,000,000 is `invalid` with `path`.
+    public static func cents(whole n: Int64, path: String) throws(CarFitError) -> Int64 {
+        guard n >= 0, n <= maxCents / 100 else { throw outOfRange(path) }
+        return n * 100
+    }
+
+    /// A price given as a number: at most two decimal places, within 0 … 1,000,000; anything
+    /// else is `invalid` with `path`.
+    public static func cents(number d: Double, path: String) throws(CarFitError) -> Int64 {
+        guard d.isFinite, d >= 0, d <= Double(maxCents / 100) else { throw outOfRange(path) }
+        let c = (d * 100).rounded()
+        guard Double(c) / 100 == d else { throw tooPrecise(path) }
+        return try checked(Int64(c), path: path)
+    }
+
+    /// A price given as a decimal text such as `"34.99"` (surrounding blanks ignored).
+    public static func cents(text s: String, path: String) throws(CarFitError) -> Int64 {
+        guard let cents = try parseDecimal(s.trimmed, path: path) else { throw tooPrecise(path) }
+        return try checked(cents, path: path)
+    }
+
+    /// The refusal of a price that is neither a number nor a decimal text.
+    public static func notAPrice(_ path: String) -> CarFitError {
+        .invalid(path, "\(path) must be a number such as 34.99.")
+    }
+
+    static func tooPrecise(_ path: String) -> CarFitError {
+        .invalid(path, "\(path) must have at most two decimal places.")
+    }
+
+    static func checked(_ cents: Int64, path: String) throws(CarFitError) -> Int64 {
         guard cents <= maxCents else { throw outOfRange(path) }
         return cents
     }

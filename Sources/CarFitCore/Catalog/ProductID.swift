@@ -13,22 +13,22 @@ public struct ProductID: Sendable, Hashable {
         self.isInteger = isInteger
     }
 
-    /// The member `key` as a product id: an integer, or a non-blank string of at most 200
-    /// characters. Missing is `invalid`.
-    public static func read(_ f: Fields, _ key: String) throws(CarFitError) -> ProductID {
-        let path = f.path(key)
-        guard let value = f.value(key) else { throw .invalid(path, "\(path) is required.") }
-        switch value {
-        case .int(let n):
-            return ProductID(key: String(n), isInteger: true)
-        case .double(let d) where d.rounded() == d && abs(d) < 9.0e15:
-            return ProductID(key: String(Int64(d)), isInteger: true)
-        case .string(let s):
-            guard !s.trimmed.isEmpty else { throw .invalid(path, "\(path) must not be blank.") }
-            guard s.count <= maxLength else { throw .invalid(path, "\(path) must be at most \(maxLength) characters.") }
-            return ProductID(key: s, isInteger: false)
-        default:
-            throw .invalid(path, "\(path) must be a string or a whole number.")
-        }
+    /// A string id: non-blank and at most 200 characters; anything else is `invalid` with `path`.
+    public init(text s: String, path: String) throws(CarFitError) {
+        guard !s.trimmed.isEmpty else { throw .invalid(path, "\(path) must not be blank.") }
+        guard s.count <= ProductID.maxLength else { throw .invalid(path, "\(path) must be at most \(ProductID.maxLength) characters.") }
+        self.init(key: s, isInteger: false)
+    }
+
+    /// A whole number as an id (a real without fraction below 9e15 counts as one); nil for
+    /// any other number.
+    public init?(number d: Double) {
+        guard d.rounded() == d && abs(d) < 9.0e15 else { return nil }
+        self.init(key: String(Int64(d)), isInteger: true)
+    }
+
+    /// The refusal of an id that is neither a string nor a whole number.
+    public static func notAnID(_ path: String) -> CarFitError {
+        .invalid(path, "\(path) must be a string or a whole number.")
     }
 }

@@ -21,19 +21,4 @@ public enum ConfigMembers {
 
     /// `attachments`: where attached files are kept, and their limits.
     public static let attachments = ["directory", "maxBytes", "quotaBytes"]
-
-    /// Refuses the first member of `f` (in document order) that is not in `known`: `invalid`,
-    /// the member's dotted path as `field`, and a message suggesting the nearest known name
-    /// when one is close (a typo or a difference of case), else listing the known names.
-    static func check(_ f: Fields, known: [String]) throws(CarFitError) {
-        for key in f.object.keys where !known.contains(key) {
-            let shown = f.path(NearestName.printable(key))
-            if let near = NearestName.nearest(to: key, among: known) {
-                throw .invalid(f.path(key), "Unknown config member \(shown): did you mean \(f.path(near))?")
-            }
-            let names = known.joined(separator: ", ")
-            let within = f.path.isEmpty ? "the config" : f.path
-            throw .invalid(f.path(key), "Unknown config member \(shown): \(within) takes \(names).")
-        }
-    }
 }

@@ -1,7 +1,7 @@
 /// The known name a mistyped one was most likely meant to be: the same name in another case,
 /// or one at most two edits away (an inserted, deleted or replaced letter, or two neighbours
 /// swapped), ignoring case.
-enum NearestName {
+public enum NearestName {
     /// The most edits a name may be from a known one and still be suggested.
     static let maxEdits = 2
     /// Names are shown in messages up to this many characters.
@@ -9,7 +9,7 @@ enum NearestName {
 
     /// The known name closest to `name`, the first in `known` on a tie, or nil when none is
     /// within `maxEdits`.
-    static func nearest(to name: String, among known: [String]) -> String? {
+    public static func nearest(to name: String, among known: [String]) -> String? {
         let typed = Array(name.lowercased().unicodeScalars)
         // A name far longer than every known one cannot be close: no work for a huge key.
         guard typed.count <= (known.map(\.unicodeScalars.count).max() ?? 0) + maxEdits else { return nil }
@@ -48,7 +48,7 @@ enum NearestName {
 
     /// `name` as a message shows it: control characters replaced, and cut at `maxShown`
     /// characters.
-    static func printable(_ name: String) -> String {
+    public static func printable(_ name: String) -> String {
         var shown = String(String.UnicodeScalarView(name.unicodeScalars.prefix(maxShown).map {
             $0.properties.generalCategory == .control ? "?" : $0
         }))

@@ -1,4 +1,4 @@
-/// The config's `road` member: how positions are counted, when the washer has arrived at a
+/// The config's `road` member (read with the config document): how positions are counted, when the washer has arrived at a
 /// visit and left it, and how long the trail of positions is kept once pushed.
 public struct RoadConfig: Sendable, Equatable {
     /// A visit is reached within this many metres (geodesic) of its coordinates; left beyond twice it.
@@ -18,18 +18,6 @@ public struct RoadConfig: Sendable, Equatable {
 
     /// The defaults.
     public init() {}
-
-    /// Reads `road`; every member is optional, an unknown one is `invalid`.
-    public init(_ f: Fields) throws(CarFitError) {
-        try ConfigMembers.check(f, known: ConfigMembers.road)
-        if let r = try f.number("arrivalRadiusMeters", in: 1...100_000) { arrivalRadiusMeters = r }
-        if let d = try f.int("dwellSeconds", in: 0...86_400) { dwellSeconds = d }
-        if let a = try f.number("maxAccuracyMeters", in: 0...10_000) { maxAccuracyMeters = a }
-        if let m = try f.number("minDistanceMeters", in: 0...100_000) { minDistanceMeters = m }
-        if let s = try f.int("minIntervalSeconds", in: 0...86_400) { minIntervalSeconds = s }
-        if let a = try f.bool("autoStart") { autoStart = a }
-        if let t = try f.int("trailDays", in: 0...3_650) { trailDays = t }
-    }
 
     /// Whether a report of this accuracy counts (enters the trail, moves the position, decides
     /// arrivals and departures).

@@ -1,4 +1,4 @@
-/// An exact amount of money in integer minor units (cents). Amounts arrive as JSON numbers
+/// An exact amount of money in integer minor units (cents). Amounts arrive as numbers
 /// (doubles) or decimal strings with at most two decimals; sums are exact integers; a response
 /// carries the double nearest to the exact decimal.
 public struct Money: Sendable, Hashable, Comparable {
@@ -39,29 +39,36 @@ public struct Money: Sendable, Hashable, Comparable {
     /// The exact decimal text of this amount (`"54.60"`).
     public var text: String { Money.decimalText(cents: Int128(cents)) }
 
-    /// Reads an amount: a JSON integer, a JSON real with at most two decimals, or a decimal
-    /// string (`"54.60"`, `"-3"`, `"0.5"`). Anything else, or more than `limit`, is `invalid`.
-    public init(json value: JSON, field: String) throws(CarFitError) {
-        switch value {
-        case .int(let i):
-            guard i >= -Money.limit, i <= Money.limit else { throw Money.tooLarge(field) }
-            self.init(cents: i * 100)
-        case .double(let x):
-            guard let money = Money(double: x) else {
-                if x.isFinite, abs(x) <= Double(Money.limit) {
-                    throw CarFitError.invalid(field, "\(field) must have at most two decimal places.")
-                }
-                throw Money.tooLarge(field)
+    /// A whole amount; beyond `limit` is `invalid` with `field`.
+    public init(whole i: Int64, field: String) throws(CarFitError) {
+        guard i >= -Money.limit, i <= Money.limit else { throw Money.tooLarge(field) }
+        self.init(cents: i * 100)
+    }
+
+    /// A number with at most two decimals (`init(double:)`); anything else is `invalid` with
+    /// `field`.
+    public init(number x: Double, field: String) throws(CarFitError) {
+        guard let money = Money(double: x) else {
+            if x.isFinite, abs(x) <= Double(Money.limit) {
+                throw CarFitError.invalid(field, "\(field) must have at most two decimal places.")
             }
-            self = money
-        case .string(let s):
-            guard let money = Money(text: s) else {
-                throw CarFitError.invalid(field, "\(field) \"\(s.prefix(40))\" is not an amount with at most two decimal places, like \"54.60\".")
-            }
-            self = money
-        default:
-            throw CarFitError.invalid(field, "\(field) must be a number, like 54.60.")
+            throw Money.tooLarge(field)
         }
+        self = money
+    }
+
+    /// A decimal text (`"54.60"`, `"-3"`, `"0.5"`, see `init(text:)`); anything else is
+    /// `invalid` with `field`.
+    public init(text s: String, field: String) throws(CarFitError) {
+        guard let money = Money(text: s) else {
+            throw CarFitError.invalid(field, "\(field) \"\(s.prefix(40))\" is not an amount with at most two decimal places, like \"54.60\".")
+        }
+        self = money
+    }
+
+    /// The refusal of an amount that is neither a number nor a decimal text.
+    public static func notAnAmount(_ field: String) -> CarFitError {
+        CarFitError.invalid(field, "\(field) must be a number, like 54.60.")
     }
 
     /// The amount whose nearest double is `x`, if `x` has at most two decimals: cents is
