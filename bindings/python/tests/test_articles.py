@@ -1,9 +1,9 @@
 """Articles, and the visits and articles refreshes, through the real library, against HTTP
-servers started by the tests on 127.0.0.1."""
+servers started by the tests on 127.0.0.1. The import's and the date text's rules are tested on
+the service (Tests/CarFitServicesTests/ArticlesServiceTests.swift, ArticlesAPITests.swift)."""
 
 from __future__ import annotations
 
-import copy
 import http.server
 import json
 import socket
