@@ -56,15 +56,6 @@ def test_category_bar_and_food_filter(loaded):
         "accountName": "Credit Card", "provider": "starbucks", "pinned": True}
 
 
-# ---------------------------------------------------------------- upsert rules
-
-
-# ---------------------------------------------------------------- rejected records
-
-
-# ---------------------------------------------------------------- exactness
-
-
 def test_the_typed_methods_pass_their_arguments_and_keep_an_ids_type(core):
     core.import_transactions(json.dumps({"transactions": [
         {"id": 1, "category": "food", "amount": 1, "date": "2021-04-01"},
