@@ -22,12 +22,19 @@ final class ImagesServiceTests: XCTestCase {
         let f = try ServiceFixture()
         let images = try service(f)
         let document = try ServiceFixture.data("patterns.json")
-        let imported = try document.withUnsafeBytes { bytes throws(CarFitError) in try images.importPatterns(bytes) }
+        let imported = try ServiceFixture.importPatterns(images, json: document)
         XCTAssertEqual(imported.objectValue?["imported"], 12)
         XCTAssertEqual(imported.objectValue?["pool"], 12)
         // The same array again updates the pool in place.
-        let again = try document.withUnsafeBytes { bytes throws(CarFitError) in try images.importPatterns(bytes) }
+        let again = try ServiceFixture.importPatterns(images, json: document)
         XCTAssertEqual(again.objectValue?["pool"], 12)
+        // So does a part of it in the object form.
+        let patterns = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(document)) as? [Any])
+        let firstThree = try JSONSerialization.data(withJSONObject: ["patterns": Array(patterns.prefix(3))])
+        let part = try ServiceFixture.importPatterns(images, json: Array(firstThree))
+        XCTAssertEqual(part.objectValue?["imported"], 3)
+        XCTAssertEqual(part.objectValue?["rejected"], [])
+        XCTAssertEqual(part.objectValue?["pool"], 12)
 
         let theFeed = try feed(images, rows: 2, columns: 13, seed: 5)
         guard case .array(let rows)? = theFeed.objectValue?["rows"], case .array(let tiles)? = rows.last?.objectValue?["tiles"] else {
@@ -41,10 +48,7 @@ final class ImagesServiceTests: XCTestCase {
     }
 
     private func importPatterns(_ images: ImagesService, _ text: String) throws(CarFitError) -> JSON {
-        let result = Array(text.utf8).withUnsafeBytes { bytes in
-            Result { () throws(CarFitError) in try images.importPatterns(bytes) }
-        }
-        return try result.get()
+        try ServiceFixture.importPatterns(images, json: Array(text.utf8))
     }
 
     /// The feed of `rows` × `columns` over the pool, as its document names the members.
@@ -97,7 +101,7 @@ final class ImagesServiceTests: XCTestCase {
         let f = try ServiceFixture()
         let images = try service(f)
         let document = try ServiceFixture.data("patterns.json")
-        _ = try document.withUnsafeBytes { bytes throws(CarFitError) in try images.importPatterns(bytes) }
+        try ServiceFixture.importPatterns(images, json: document)
         let patterns = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(document)) as? [[String: Any]])
         let first = try feed(images, rows: 20, columns: 30, seed: 7)
         XCTAssertEqual(try feed(images, rows: 20, columns: 30, seed: 7), first, "the same seed, the same feed")

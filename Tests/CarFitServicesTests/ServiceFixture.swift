@@ -90,6 +90,14 @@ final class ServiceFixture: Serializer {
         return try result.get()
     }
 
+    /// Imports a patterns document (a bare array or `{"patterns": [...]}`) into `images`' pool;
+    /// answers the import's document.
+    @discardableResult
+    static func importPatterns(_ images: ImagesService, json bytes: [UInt8]) throws(CarFitError) -> JSON {
+        let result = bytes.withUnsafeBytes { raw in Result { () throws(CarFitError) in try images.importPatterns(raw) } }
+        return try result.get()
+    }
+
     /// A file of examples/data as text.
     static func text(_ name: String) throws -> String {
         String(decoding: try data(name), as: UTF8.self)
