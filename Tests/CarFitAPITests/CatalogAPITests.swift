@@ -95,7 +95,8 @@ final class CatalogAPITests: XCTestCase {
         let session = Session()
         let catalog = CatalogService(db: db, clock: clock, session: session, documents: DocumentCache())
         let employees = EmployeesService(db: db, clock: clock, session: session)
-        _ = try CatalogAPI.importCatalog(catalog, try CatalogAPITests.parsed(#"{"products": [{"id": 101, "name": "One", "price": 5}]}"#))
+        try ShopStore(db).upsert([Product(id: ProductID(key: "101", isInteger: true), name: "One", category: nil, description: nil,
+                                          imageUrl: nil, priceCents: 500)])
         _ = try EmployeesAPI.create(employees, fields(["pin": "4821", "firstName": "Ada", "lastName": "Lovelace"]))
         _ = try EmployeesAPI.login(employees, fields(["pin": "4821"]))
         XCTAssertEqual(lines(try CatalogAPI.add(catalog, fields(["productId": 101, "quantity": 2]))), ["101: 2"])

@@ -69,6 +69,8 @@ final class CatalogServiceTests: XCTestCase {
         let merlot = try f.catalog.product(CatalogServiceTests.id(110))
         XCTAssertEqual(merlot.name, "Étienne Merlot 2020")
         XCTAssertEqual(merlot.description, "Plum and cocoa, soft tannins.")
+        XCTAssertEqual(merlot.imageUrl, "http://cache.wine.com/labels/110m.jpg")
+        XCTAssertEqual(merlot.priceCents, 1995)
         XCTAssertEqual(try f.catalog.product(ProductID(key: "110", isInteger: false)).id, merlot.id)
         let unknown = refusal { () throws(CarFitError) in _ = try f.catalog.product(CatalogServiceTests.id(999)) }
         XCTAssertEqual(unknown?.status, .notFound)
