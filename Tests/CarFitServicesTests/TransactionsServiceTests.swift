@@ -284,8 +284,8 @@ final class TransactionsServiceTests: XCTestCase {
         var records: [String] = []
         var expected = Dictionary(uniqueKeysWithValues: categories.map { ($0, (cents: Int128(0), count: 0)) })
         var amounts: [Int64] = []
-        for i in 0..<5_000 {
-            let cents = i % 7 == 0 ? Int64(rng.below(2_000_000_000_000)) - 1_000_000_000_000 : Int64(rng.below(52_000_000)) - 2_000_000
+        for i in 0..<30_000 {
+            let cents = i % 7 == 0 ? Int64(rng.below(2_000_000_000_000_001)) - 1_000_000_000_000_000 : Int64(rng.below(52_000_001)) - 2_000_000
             let category = categories[rng.below(categories.count)]
             let pinned = rng.below(10) < 8
             let magnitude = cents.magnitude
@@ -298,7 +298,7 @@ final class TransactionsServiceTests: XCTestCase {
                 expected[category]?.count += 1
             }
         }
-        XCTAssertEqual(try f.importTransactions(json: #"{"transactions": [\#(records.joined(separator: ","))]}"#), .init(imported: 5_000, rejected: []))
+        XCTAssertEqual(try f.importTransactions(json: #"{"transactions": [\#(records.joined(separator: ","))]}"#), .init(imported: 30_000, rejected: []))
         let insights = try f.transactions.insights()
         let grand = expected.values.reduce(Int128(0)) { $0 + $1.cents }
         XCTAssertEqual(insights.total.cents, grand)
@@ -309,7 +309,7 @@ final class TransactionsServiceTests: XCTestCase {
             XCTAssertEqual(try f.transactions.list(category: row.category).sum.cents, expected[row.category]?.cents, row.category)
         }
         let all = try f.transactions.list(category: "all")
-        XCTAssertEqual(all.transactions.count, 5_000)
+        XCTAssertEqual(all.transactions.count, 30_000)
         XCTAssertEqual(all.sum.cents, grand)
         for t in all.transactions {
             guard case .int(let i) = t.id else { return XCTFail("an id changed its type") }
