@@ -9,14 +9,8 @@ import XCTest
 final class ArticlesServiceTests: XCTestCase {
     func testImportStoresTheSnapshotAndTheListReadsItBack() throws {
         let f = try ServiceFixture()
-        let service = ArticlesService(articles: ArticleStore(f.db), clock: f.clock)
-        let document = try ServiceFixture.data("articles.json")
-        let response = try service.importArticles(try document.withUnsafeBytes { bytes throws(CarFitError) in
-            try JanssonParser.object(bytes)
-        })
-        XCTAssertEqual(response.objectValue?["imported"], 9)
-        XCTAssertEqual(response.objectValue?["updatedAt"], "2020-09-10T07:00:00Z")
-        let list = try service.list()
+        XCTAssertEqual(try f.importArticles(json: try ServiceFixture.text("articles.json")), .init(imported: 9, rejected: []))
+        let list = try f.articles.list()
         XCTAssertEqual(list.articles.count, 9)
         XCTAssertEqual(list.updatedAt?.iso, "2020-09-10T07:00:00Z")
         // Newest first; the source's 25.05.2018 14:13 UTC is 16:13 in Copenhagen, another year.
@@ -27,15 +21,11 @@ final class ArticlesServiceTests: XCTestCase {
 
     func testARefusedDocumentOrRefreshKeepsTheStoredArticles() throws {
         let f = try ServiceFixture()
-        let service = ArticlesService(articles: ArticleStore(f.db), clock: f.clock)
-        let document = try ServiceFixture.data("articles.json")
-        _ = try service.importArticles(try document.withUnsafeBytes { bytes throws(CarFitError) in try JanssonParser.object(bytes) })
-        let failed = refusal { () throws(CarFitError) in
-            _ = try service.importArticles(try ServiceFixture.fields(#"{"status": "error", "content": []}"#))
-        }
+        try f.importArticles(json: try ServiceFixture.text("articles.json"))
+        let failed = refusal { () throws(CarFitError) in try f.importArticles(json: #"{"status": "error", "content": []}"#) }
         XCTAssertEqual(failed?.field, "status")
         let refused = refusal { () throws(CarFitError) in
-            _ = try service.refresh(url: "http://127.0.0.1:1/articles", http: HTTPClient(timeoutMs: 2000), lock: f)
+            _ = try f.articles.refresh(url: "http://127.0.0.1:1/articles", http: HTTPClient(timeoutMs: 2000), lock: f)
         }
         XCTAssertEqual(refused?.status, .unavailable)
         XCTAssertEqual(refused?.extra["reason"], "refused")
@@ -45,15 +35,10 @@ final class ArticlesServiceTests: XCTestCase {
     /// A document whose every article is rejected is refused with the rejections and keeps
     /// the stored articles and their instant; an empty one is a snapshot.
     func testASnapshotWhoseArticlesWereAllRejectedChangesNothing() throws {
-        var f = try ServiceFixture()
-        let document = try ServiceFixture.data("articles.json")
-        _ = try ArticlesService(articles: ArticleStore(f.db), clock: f.clock)
-            .importArticles(try document.withUnsafeBytes { bytes throws(CarFitError) in try JanssonParser.object(bytes) })
+        let f = try ServiceFixture()
+        try f.importArticles(json: try ServiceFixture.text("articles.json"))
         f.clock = try Clock(zoneName: "UTC", fixedNow: try XCTUnwrap(Instant(iso: "2020-09-11T07:00:00Z")))
-        let service = ArticlesService(articles: ArticleStore(f.db), clock: f.clock)
-        let failed = refusal { () throws(CarFitError) in
-            _ = try service.importArticles(try ServiceFixture.fields(#"{"status": "success", "content": [{"id": 1}]}"#))
-        }
+        let failed = refusal { () throws(CarFitError) in try f.importArticles(json: #"{"status": "success", "content": [{"id": 1}]}"#) }
         XCTAssertEqual(failed?.status, .invalid)
         XCTAssertEqual(failed?.field, "content")
         XCTAssertEqual(failed?.message.hasPrefix("The document's only article was rejected (content[0]."), true, failed?.message ?? "")
@@ -63,8 +48,7 @@ final class ArticlesServiceTests: XCTestCase {
         XCTAssertEqual(try ArticleStore(f.db).count(), 9)
         XCTAssertEqual(try ArticleStore(f.db).updatedAt()?.iso, "2020-09-10T07:00:00Z")
 
-        let empty = try service.importArticles(try ServiceFixture.fields(#"{"status": "success", "content": []}"#))
-        XCTAssertEqual(empty.objectValue?["imported"], 0)
+        XCTAssertEqual(try f.importArticles(json: #"{"status": "success", "content": []}"#), .init(imported: 0, rejected: []))
         XCTAssertEqual(try ArticleStore(f.db).count(), 0)
         XCTAssertEqual(try ArticleStore(f.db).updatedAt()?.iso, "2020-09-11T07:00:00Z")
     }
