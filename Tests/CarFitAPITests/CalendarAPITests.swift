@@ -32,7 +32,8 @@ final class CalendarAPITests: XCTestCase {
         }
         XCTAssertEqual(try MonthRequest(Fields(JSONObject(["year": 2020, "month": 2]))).month, YearMonth(year: 2020, month: 2))
         for (object, field) in [(JSONObject(["year": 2020, "month": 13]), "month"), (JSONObject(["month": 1]), "year"),
-                                (JSONObject(["year": 0, "month": 1]), "year")] {
+                                (JSONObject(["year": 0, "month": 1]), "year"), (JSONObject(["year": 10000, "month": 1]), "year"),
+                                (JSONObject(["year": 2020]), "month")] {
             XCTAssertThrowsError(try MonthRequest(Fields(object))) { error in XCTAssertEqual((error as? CarFitError)?.field, field) }
         }
     }

@@ -87,6 +87,53 @@ final class CatalogAPITests: XCTestCase {
         return try result.get()
     }
 
+    /// Every cart operation asks who is logged in before it reads its request; a refused one
+    /// changes nothing, and the cart is there again at the next login.
+    func testEveryCartOperationNeedsALogin() throws {
+        let db = try Database(path: ":memory:")
+        let clock = try Clock(zoneName: "UTC", fixedNow: Instant(milliseconds: 0))
+        let session = Session()
+        let catalog = CatalogService(db: db, clock: clock, session: session, documents: DocumentCache())
+        let employees = EmployeesService(db: db, clock: clock, session: session)
+        try ShopStore(db).upsert([Product(id: ProductID(key: "101", isInteger: true), name: "One", category: nil, description: nil,
+                                          imageUrl: nil, priceCents: 500)])
+        _ = try EmployeesAPI.create(employees, fields(["pin": "4821", "firstName": "Ada", "lastName": "Lovelace"]))
+        _ = try EmployeesAPI.login(employees, fields(["pin": "4821"]))
+        XCTAssertEqual(lines(try CatalogAPI.add(catalog, fields(["productId": 101, "quantity": 2]))), ["101: 2"])
+        _ = EmployeesAPI.logout(employees)
+        let calls: [(String, () throws(CarFitError) -> JSON)] = [
+            ("add", { () throws(CarFitError) in try CatalogAPI.add(catalog, self.fields(["productId": 101])) }),
+            ("update", { () throws(CarFitError) in try CatalogAPI.update(catalog, self.fields(["productId": 101, "quantity": 3])) }),
+            ("remove", { () throws(CarFitError) in try CatalogAPI.remove(catalog, self.fields(["productId": 101])) }),
+            ("get", { () throws(CarFitError) in try CatalogAPI.cart(catalog) }),
+            ("checkout", { () throws(CarFitError) in try CatalogAPI.checkout(catalog) }),
+            ("orders", { () throws(CarFitError) in try CatalogAPI.orders(catalog) }),
+            // Who is logged in comes before the request is read.
+            ("add without a product", { () throws(CarFitError) in try CatalogAPI.add(catalog, self.fields([:])) }),
+        ]
+        for (name, call) in calls {
+            do throws(CarFitError) {
+                _ = try call()
+                XCTFail("\(name) was answered without a login")
+            } catch {
+                XCTAssertEqual(error.status, .unauthorized, name)
+            }
+        }
+        _ = try EmployeesAPI.login(employees, fields(["pin": "4821"]))
+        XCTAssertEqual(lines(try CatalogAPI.cart(catalog)), ["101: 2"])
+        XCTAssertEqual(try CatalogAPI.orders(catalog), .obj(["orders": []]))
+    }
+
+    func testTheRequestsOfACartChangeAndAProduct() throws {
+        refused("quantity") { () throws(CarFitError) in _ = try CartChange(self.fields(["productId": 102, "quantity": "2"]), quantity: 1) }
+        refused("quantity") { () throws(CarFitError) in _ = try CartChange(self.fields(["productId": 102, "quantity": true]), quantity: 1) }
+        refused("productId") { () throws(CarFitError) in _ = try CartChange(self.fields(["productId": .obj(["id": 1])]), quantity: 1) }
+        refused("productId") { () throws(CarFitError) in _ = try CartChange(self.fields(["productId": " "]), quantity: 1) }
+        refused("productId") { () throws(CarFitError) in _ = try CartRemoval(self.fields([:])) }
+        refused("id") { () throws(CarFitError) in _ = try ProductRequest(self.fields([:])) }
+        XCTAssertEqual(try ProductRequest(fields(["id": "110"])).id, ProductID(key: "110", isInteger: false))
+    }
+
     /// A cart cached before another connection changed it is not served again.
     func testCachedCartFollowsWritesByOtherConnections() throws {
         let path = NSTemporaryDirectory() + "carfit-services-\(UInt32.random(in: 0...UInt32.max)).db"

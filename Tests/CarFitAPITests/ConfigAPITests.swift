@@ -51,6 +51,10 @@ final class ConfigTests: XCTestCase {
             (["http": .obj(["maxBodyBytes": .int(1 << 40 + 1)])], "http.maxBodyBytes"),
             (["http": .obj(["minBytesPerSecond": -1])], "http.minBytesPerSecond"),
             (["http": .obj(["minBytesPerSecond": "1024"])], "http.minBytesPerSecond"),
+            (["http": .obj(["minBytesPerSecond": "fast"])], "http.minBytesPerSecond"),
+            (["http": .obj(["minBytesPerSecond": 1.5])], "http.minBytesPerSecond"),
+            (["http": .obj(["minBytesPerSecond": true])], "http.minBytesPerSecond"),
+            (["http": .obj(["minBytesPerSecond": .int(1 << 41)])], "http.minBytesPerSecond"),
         ]
         for (pairs, field) in cases {
             XCTAssertThrowsError(try config(pairs)) { error in

@@ -35,6 +35,7 @@ final class ImagesAPITests: XCTestCase {
         XCTAssertEqual(f.seed, 0)
         for (pairs, field) in [(request(["rows": 0, "columns": 5]), "rows"),
                                (request(["rows": 5, "columns": 1001]), "columns"),
+                               (request(["rows": 1001, "columns": 1]), "rows"),
                                (request(["columns": 5]), "rows"),
                                (request(["rows": 5, "columns": 5, "seed": 1.5]), "seed"),
                                (request(["rows": 5, "columns": 5, "seed": "7"]), "seed")] {

@@ -12,13 +12,25 @@ final class TransactionsAPITests: XCTestCase {
         XCTAssertEqual(try TransactionsListRequest(Fields(JSONObject(["category": " Food"]))).category, "food")
         XCTAssertThrowsError(try TransactionsListRequest(Fields(JSONObject(["category": 3]))))
         XCTAssertThrowsError(try TransactionsListRequest(Fields(JSONObject(["category": ""]))))
+        XCTAssertEqual(try TransactionsListRequest(Fields(JSONObject(["category": " ALL "]))).category, "all")
+        XCTAssertEqual(try TransactionsListRequest(Fields(JSONObject(["category": "  TRAVEL "]))).category, "travel")
+        for bad: JSON in [3, "", ["food"]] {
+            XCTAssertThrowsError(try TransactionsListRequest(Fields(JSONObject(["category": bad])))) { error in
+                XCTAssertEqual((error as? CarFitError)?.field, "category")
+                XCTAssertEqual((error as? CarFitError)?.status, .invalid)
+            }
+        }
     }
 
     func testThePinRequestKeepsTheIdsType() throws {
         XCTAssertEqual(try PinRequest(Fields(JSONObject(["id": "1", "pinned": true]))).id, .string("1"))
         XCTAssertEqual(try PinRequest(Fields(JSONObject(["id": 1, "pinned": false]))).id, .int(1))
         for (object, field) in [(JSONObject(["pinned": true]), "id"), (JSONObject(["id": 1]), "pinned"),
-                                (JSONObject(["id": 1.5, "pinned": true]), "id"), (JSONObject(["id": 1, "pinned": 1]), "pinned")] {
+                                (JSONObject(["id": 1.5, "pinned": true]), "id"), (JSONObject(["id": 1, "pinned": 1]), "pinned"),
+                                (JSONObject(["id": .null, "pinned": false]), "id"), (JSONObject(["id": true, "pinned": false]), "id"),
+                                (JSONObject(["id": "", "pinned": false]), "id"), (JSONObject(["id": [3], "pinned": false]), "id"),
+                                (JSONObject(["id": 3, "pinned": .null]), "pinned"), (JSONObject(["id": 3, "pinned": "false"]), "pinned"),
+                                (JSONObject(["id": 3, "pinned": 0]), "pinned")] {
             XCTAssertThrowsError(try PinRequest(Fields(object))) { error in
                 XCTAssertEqual((error as? CarFitError)?.field, field)
             }

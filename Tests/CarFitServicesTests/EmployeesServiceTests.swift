@@ -127,6 +127,44 @@ final class EmployeesServiceTests: XCTestCase {
         f.employees.logout()
         XCTAssertNil(f.session.employeeId)
     }
+
+    func testAWrongPINKeepsWhoeverIsLoggedIn() throws {
+        let f = try ServiceFixture()
+        let ada = try create(f, "4821", "Ada", "Lovelace").get()
+        _ = try f.employees.login(pin: .success("4821")).get()
+        XCTAssertEqual(try refusedLogin(f, "0000"), .wrongPIN(left: 4))
+        XCTAssertEqual(f.session.employeeId, ada.id)
+        XCTAssertEqual(try f.employees.current(), ada)
+    }
+
+    func testPINsOfFourAndTwelveDigitsAreAccepted() throws {
+        let f = try ServiceFixture()
+        try create(f, "0000", "A", "Aa")
+        try create(f, "012345678901", "B", "Bb")
+        XCTAssertEqual(try f.employees.list().map(\.employee.pin), ["0000", "012345678901"])
+        XCTAssertEqual(try f.employees.login(pin: .success("012345678901")).get().lastName, "Bb")
+    }
+
+    func testAConflictStoresNothing() throws {
+        let f = try ServiceFixture()
+        try create(f, "4821", "Ada", "Lovelace", email: "ada@example.com")
+        XCTAssertEqual(try create(f, "9999", "Charles", "Babbage", email: "ada@example.com").failure, .email("ada@example.com"))
+        XCTAssertEqual(try create(f, "4821", "Charles", "Babbage").failure, .pin)
+        XCTAssertEqual(try f.employees.list().map(\.employee.lastName), ["Lovelace"])
+    }
+
+    func testTheListCarriesEachEmployeesCartQuantity() throws {
+        let f = try ServiceFixture()
+        try f.importCatalog(json: try ServiceFixture.text("catalog.json"))
+        let ada = try create(f, "4821", "Ada", "Lovelace", email: "ada@example.com").get()
+        let grace = try create(f, "1234", "Grace", "Hopper", email: "grace@example.com").get()
+        try f.catalog.add(CatalogServiceTests.id(101), quantity: 3, employee: ada.id)
+        try f.catalog.add(CatalogServiceTests.id(102), quantity: 2, employee: ada.id)
+        try f.catalog.add(CatalogServiceTests.id(101), quantity: 1, employee: grace.id)
+        let list = try f.employees.list()
+        XCTAssertEqual(list.map { "\($0.employee.lastName) \($0.cartQuantity)" }, ["Hopper 1", "Lovelace 5"])
+        XCTAssertEqual(list.map(\.employee.firstName), ["Grace", "Ada"])
+    }
 }
 
 extension Result {

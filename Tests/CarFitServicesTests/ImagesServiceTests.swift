@@ -1,6 +1,5 @@
 import CarFitCore
 import CarFitIO
-import CarFitHTTP
 import CarFitNet
 import CarFitServices
 import CarFitStore
@@ -23,12 +22,19 @@ final class ImagesServiceTests: XCTestCase {
         let f = try ServiceFixture()
         let images = try service(f)
         let document = try ServiceFixture.data("patterns.json")
-        let imported = try document.withUnsafeBytes { bytes throws(CarFitError) in try images.importPatterns(try PatternImport(request: bytes)) }
-        XCTAssertEqual(imported.imported, 12)
-        XCTAssertEqual(imported.pool, 12)
+        let imported = try ServiceFixture.importPatterns(images, json: document)
+        XCTAssertEqual(imported.objectValue?["imported"], 12)
+        XCTAssertEqual(imported.objectValue?["pool"], 12)
         // The same array again updates the pool in place.
-        let again = try document.withUnsafeBytes { bytes throws(CarFitError) in try images.importPatterns(try PatternImport(request: bytes)) }
-        XCTAssertEqual(again.pool, 12)
+        let again = try ServiceFixture.importPatterns(images, json: document)
+        XCTAssertEqual(again.objectValue?["pool"], 12)
+        // So does a part of it in the object form.
+        let patterns = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(document)) as? [Any])
+        let firstThree = try JSONSerialization.data(withJSONObject: ["patterns": Array(patterns.prefix(3))])
+        let part = try ServiceFixture.importPatterns(images, json: Array(firstThree))
+        XCTAssertEqual(part.objectValue?["imported"], 3)
+        XCTAssertEqual(part.objectValue?["rejected"], [])
+        XCTAssertEqual(part.objectValue?["pool"], 12)
 
         let theFeed = try feed(images, rows: 2, columns: 13, seed: 5)
         guard case .array(let rows)? = theFeed.objectValue?["rows"], case .array(let tiles)? = rows.last?.objectValue?["tiles"] else {
@@ -41,11 +47,8 @@ final class ImagesServiceTests: XCTestCase {
         XCTAssertEqual(tiles.first?.objectValue?["imageUrl"], .string(urls?[1]["imageUrl"] as? String ?? "?"))
     }
 
-    private func importPatterns(_ images: ImagesService, _ text: String) throws(CarFitError) -> ImagesService.PatternsImported {
-        let result = Array(text.utf8).withUnsafeBytes { bytes in
-            Result { () throws(CarFitError) in try images.importPatterns(try PatternImport(request: bytes)) }
-        }
-        return try result.get()
+    private func importPatterns(_ images: ImagesService, _ text: String) throws(CarFitError) -> JSON {
+        try ServiceFixture.importPatterns(images, json: Array(text.utf8))
     }
 
     /// The feed of `rows` × `columns` over the pool, as its document names the members.
@@ -75,10 +78,11 @@ final class ImagesServiceTests: XCTestCase {
              {"imageUrl": "http://img.test/b.png", "colors": ["nothex"]},
              "not an object"]
             """#)
-        XCTAssertEqual(result.imported, 1)
-        XCTAssertEqual(result.pool, 1)
-        XCTAssertEqual(result.rejected.map(\.index), [1, 2, 3])
-        XCTAssertEqual(result.rejected.map(\.field), ["imageUrl", "colors[0]", nil])
+        XCTAssertEqual(result.objectValue?["imported"], 1)
+        XCTAssertEqual(result.objectValue?["pool"], 1)
+        guard case .array(let rejected)? = result.objectValue?["rejected"] else { return XCTFail("no rejections") }
+        XCTAssertEqual(rejected.map { $0.objectValue?["index"] }, [1, 2, 3])
+        XCTAssertEqual(rejected.map { $0.objectValue?["field"] }, ["imageUrl", "colors[0]", .null])
         // An object without a patterns array is refused as a whole; anything but an array or an
         // object is bad_json.
         let refused = refusal { () throws(CarFitError) in _ = try self.importPatterns(images, #"{"data": []}"#) }
@@ -87,7 +91,7 @@ final class ImagesServiceTests: XCTestCase {
         XCTAssertEqual(refusal { () throws(CarFitError) in _ = try self.importPatterns(images, "7") }?.status, .badJSON)
         // The same image URL again is updated in place: the pool does not grow.
         let again = try importPatterns(images, #"{"patterns": [{"imageUrl": "http://img.test/a.png", "title": "B", "colors": ["445566"]}]}"#)
-        XCTAssertEqual(again.pool, 1)
+        XCTAssertEqual(again.objectValue?["pool"], 1)
         let theFeed = try feed(images, rows: 1, columns: 2)
         XCTAssertEqual(tiles(theFeed).map { $0["imageUrl"] }, ["http://img.test/a.png", "http://img.test/a.png"])
         XCTAssertEqual(tiles(theFeed).first?["color"], "#445566")
@@ -97,7 +101,7 @@ final class ImagesServiceTests: XCTestCase {
         let f = try ServiceFixture()
         let images = try service(f)
         let document = try ServiceFixture.data("patterns.json")
-        _ = try document.withUnsafeBytes { bytes throws(CarFitError) in try images.importPatterns(try PatternImport(request: bytes)) }
+        try ServiceFixture.importPatterns(images, json: document)
         let patterns = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(document)) as? [[String: Any]])
         let first = try feed(images, rows: 20, columns: 30, seed: 7)
         XCTAssertEqual(try feed(images, rows: 20, columns: 30, seed: 7), first, "the same seed, the same feed")
@@ -152,11 +156,9 @@ final class ImagesServiceTests: XCTestCase {
     }
 
     func testNetworkFailuresMapToStatuses() {
-        XCTAssertEqual(CarFitError(HTTPError(.notHTTP, url: "x", message: "m")),
-                       CarFitError(.invalid, "m", field: "url", extra: JSONObject(["reason": "not_http", "url": "x"]),
-                                   cause: CarFitError.Cause(reason: "not_http")))
-        XCTAssertEqual(CarFitError(HTTPError(.timeout, url: "http://a", message: "m")).document.encoded(),
-                       #"{"error":{"code":"unavailable","message":"The request timed out: m","reason":"timeout","url":"http://a"}}"#)
+        XCTAssertEqual(CarFitError(HTTPFailure(.notHTTP, url: "x", message: "m")), CarFitError(.invalid, "m", field: "url"))
+        XCTAssertEqual(CarFitError(HTTPFailure(.timeout, url: "http://a", message: "m")).document.encoded(),
+                       #"{"error":{"code":"unavailable","message":"m","reason":"timeout","url":"http://a"}}"#)
         XCTAssertEqual(CarFitError(ImageLoadError.httpStatus(url: "http://a", status: 404)).document.encoded(),
                        #"{"error":{"code":"unavailable","message":"http://a answered with HTTP status 404.","httpStatus":404,"reason":"http_status","url":"http://a"}}"#)
         XCTAssertEqual(CarFitError(ImageDirectoryError(path: "/x", message: "m")), CarFitError(.storage, "m", field: "images.directory"))

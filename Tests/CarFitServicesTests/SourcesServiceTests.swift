@@ -100,4 +100,32 @@ final class SourcesServiceTests: XCTestCase {
         // A request refused before the network is no attempt.
         XCTAssertFalse(SourcesService.isAttemptFailure(CarFitError(.invalid, "no")))
     }
+
+    /// An import the host makes itself replaces what a source's validators describe: the next
+    /// refresh of that area asks unconditionally; the other areas keep theirs.
+    func testAHostImportDropsTheValidatorsOfItsAreaOnly() throws {
+        let f = try ServiceFixture()
+        let sources = service(f)
+        for area in ["visits", "catalog"] {
+            _ = try sources.refresh(area, url: "http://127.0.0.1:1/\(area)", maxAge: nil, conditional: true, lock: f) {
+                _, _, commit throws(CarFitError) -> RefreshOutcome<Int> in
+                try f.db.transaction { () throws(CarFitError) in try commit("\"\(area)-1\"", nil) }
+                return .stored(1)
+            }
+        }
+        try sources.imported("catalog")
+        XCTAssertNil(try SourceStore(f.db).state("catalog")?.etag)
+        var sent: [String: SourceValidators] = [:]
+        for area in ["visits", "catalog"] {
+            _ = try sources.refresh(area, url: "http://127.0.0.1:1/\(area)", maxAge: nil, conditional: true, lock: f) {
+                _, validators, _ throws(CarFitError) -> RefreshOutcome<Int> in
+                sent[area] = validators
+                return .notModified
+            }
+        }
+        XCTAssertEqual(sent["visits"], SourceValidators(etag: "\"visits-1\"", lastModified: nil))
+        XCTAssertEqual(sent["catalog"]?.isEmpty, true)
+        // The record of the last success stays.
+        XCTAssertEqual(try SourceStore(f.db).state("catalog")?.lastSuccess, f.clock.now)
+    }
 }

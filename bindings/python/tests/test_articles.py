@@ -1,9 +1,9 @@
 """Articles, and the visits and articles refreshes, through the real library, against HTTP
-servers started by the tests on 127.0.0.1."""
+servers started by the tests on 127.0.0.1. The import's and the date text's rules are tested on
+the service (Tests/CarFitServicesTests/ArticlesServiceTests.swift, ArticlesAPITests.swift)."""
 
 from __future__ import annotations
 
-import copy
 import http.server
 import json
 import socket
@@ -159,113 +159,14 @@ def test_import_and_list_sample():
         assert items[4]["content"] == []
 
 
-def test_published_follows_year_zone_and_clock_style():
-    with open_core(now="2018-09-01T00:00:00Z", timeZone="Europe/Copenhagen", hour24=False) as core:
-        core._call("articles.import", ARTICLES)
-        items = core._call("articles.list")["articles"]
-        assert items[0]["published"] == "25 May, 04:13 PM"
-        assert items[3]["published"] == "29 November 2017, 04:12 PM"
-        assert core._call("articles.list", {"hour24": True})["articles"][0]["published"] == "25 May, 16:13"
-
-
-def test_invalid_records_are_rejected_and_the_rest_stored():
-    doc = copy.deepcopy(ARTICLES)
-    doc["content"][1]["dateTime"] = "29.02.2019 10:00"      # no such day
-    doc["content"][2]["dateTime"] = "2017-11-29T15:11:00Z"  # not the source format
-    doc["content"][3]["content"] = [{"type": "text", "subject": 7}]
-    del doc["content"][4]["title"]
+def test_a_refused_import_is_an_exception_carrying_its_rejections():
+    # The rules of the import (what is rejected, what is kept) are tested on the service.
     with open_core() as core:
-        result = core._call("articles.import", doc)
-        assert result["imported"] == 5
-        assert [(r["index"], r["field"]) for r in result["rejected"]] == [
-            (1, "dateTime"), (2, "dateTime"), (3, "content[0].subject"), (4, "title")]
-        assert all(r["message"] for r in result["rejected"])
-        assert len(core._call("articles.list")["articles"]) == 5
-
-
-def test_snapshot_replaces_and_equal_dates_keep_snapshot_order():
-    a = {"id": "a", "title": "A", "dateTime": "01.01.2020 10:00"}
-    b = {"id": "b", "title": "B", "dateTime": "01.01.2020 10:00"}
-    c = {"id": 3, "title": "C", "dateTime": "02.01.2020 10:00", "tags": ["news", {"k": 1}]}
-    with open_core() as core:
-        core._call("articles.import", ARTICLES)
-        core._call("articles.import", {"status": "success", "content": [a, b, c]})
-        items = core._call("articles.list")["articles"]
-        assert [x["id"] for x in items] == [3, "a", "b"]
-        assert items[0]["tags"] == ["news", {"k": 1}]
-        assert items[1]["ingress"] is None and items[1]["imageUrl"] is None and items[1]["content"] == []
-        assert items[0]["published"] == "2 January, 10:00"
-
-
-@pytest.mark.parametrize("document, field", [
-    ({}, "content"),
-    ({"status": "success"}, "content"),
-    ({"status": "success", "content": {}}, "content"),
-    ({"status": "error", "content": []}, "status"),
-])
-def test_import_refuses_a_document_and_changes_nothing(document, field):
-    with open_core() as core:
-        core._call("articles.import", ARTICLES)
-        before = core._call("articles.list")
-        error = expect_error(INVALID, core._call, "articles.import", document)
-        assert error.field == field
-        assert core._call("articles.list") == before
-
-
-def test_import_of_only_rejected_articles_changes_nothing():
-    with open_core() as core:
-        core._call("articles.import", ARTICLES)
-        before = core._call("articles.list")
         error = expect_error(INVALID, core.import_articles, {"status": "success", "content": [{"id": 1}, 2]})
-        assert error.field == "content"
-        assert [r["index"] for r in error.document["rejected"]] == [0, 1]
-        assert "All 2 articles of the document were rejected" in error.message
-        assert core._call("articles.list") == before
-        assert core.import_articles({"status": "success", "content": []})["imported"] == 0
-        assert core._call("articles.list")["articles"] == []
-
-
-# ----------------------------------------------------------------------------------------------
-# articles.format_date
-# ----------------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("zone, now, date, hour24, text", [
-    ("UTC", "2018-09-01T00:00:00Z", "2018-03-16T12:34:00Z", True, "16 March, 12:34"),
-    ("UTC", "2018-09-01T00:00:00Z", "2017-12-20T21:43:00Z", True, "20 December 2017, 21:43"),
-    ("UTC", "2018-09-01T00:00:00Z", "2017-12-20T21:43:00Z", False, "20 December 2017, 09:43 PM"),
-    ("UTC", "2018-09-01T00:00:00Z", "2018-03-06T00:05:00", False, "6 March, 12:05 AM"),
-    ("Europe/Copenhagen", "2018-09-01T00:00:00Z", "2017-12-31T23:30:00Z", True, "1 January, 00:30"),
-    ("Pacific/Kiritimati", "2020-12-31T12:00:00Z", "2020-12-31T23:30:00Z", True, "1 January, 13:30"),
-    ("Pacific/Kiritimati", "2020-12-31T09:00:00Z", "2020-12-31T23:30:00Z", True, "1 January 2021, 13:30"),
-    ("Pacific/Pago_Pago", "2021-01-01T05:00:00Z", "2020-12-31T23:30:00Z", True, "31 December, 12:30"),
-    ("Pacific/Pago_Pago", "2021-01-01T12:00:00Z", "2020-12-31T23:30:00Z", False, "31 December 2020, 12:30 PM"),
-    ("Asia/Kolkata", "2020-06-01T00:00:00Z", "2020-06-01T10:00:00+02:00", True, "1 June, 13:30"),
-])
-def test_format_date(zone, now, date, hour24, text):
-    with open_core(timeZone=zone, now=now, hour24=not hour24) as core:
-        assert core._call("articles.format_date", {"date": date, "hour24": hour24}) == {"text": text}
-
-
-def test_format_date_defaults_to_the_config_clock_style():
-    with open_core(now="2018-09-01T00:00:00Z", hour24=False) as core:
-        assert core._call("articles.format_date", {"date": "2017-12-20T21:43:00Z"})["text"] == "20 December 2017, 09:43 PM"
-    with open_core(now="2018-09-01T00:00:00Z", hour24=True) as core:
-        assert core._call("articles.format_date", {"date": "2017-12-20T21:43:00Z"})["text"] == "20 December 2017, 21:43"
-
-
-@pytest.mark.parametrize("request_", [
-    {}, {"date": None}, {"date": 1527257580}, {"date": "25.05.2018 14:13"}, {"date": "2018-02-30T10:00:00Z"},
-    {"date": "2018-05-25T24:00:00Z"}, {"date": "yesterday"}, {"date": ""},
-])
-def test_format_date_refuses_a_bad_date(request_):
-    with open_core() as core:
-        assert expect_error(INVALID, core._call, "articles.format_date", request_).field == "date"
-
-
-def test_format_date_refuses_a_bad_clock_style():
-    with open_core() as core:
-        error = expect_error(INVALID, core._call, "articles.format_date", {"date": NOW, "hour24": "yes"})
-        assert error.field == "hour24"
+        assert error.field == "content" and error.message
+        assert [(r["index"], r["field"]) for r in error.document["rejected"]] == [(0, "title"), (1, None)]
+        error = expect_error(INVALID, core.format_article_date, "yesterday")
+        assert error.field == "date"
 
 
 # ----------------------------------------------------------------------------------------------

@@ -288,13 +288,6 @@ def test_a_server_that_drips_a_byte_a_second_is_cut_off_after_timeout_ms(server)
         assert time.monotonic() - started >= 3.5
 
 
-@pytest.mark.parametrize("value", [-1, "fast", 1.5, True, 1 << 41])
-def test_min_bytes_per_second_is_a_whole_number_from_0(lib, value):
-    with pytest.raises(carfit.InvalidError) as info:
-        carfit.Core(http={"minBytesPerSecond": value})
-    assert info.value.field == "http.minBytesPerSecond"
-
-
 #: In a child process (so that a fatal signal shows as its death): serves a large visits
 #: document, refreshes from it while another process truncates the downloaded body (in the
 #: child's TMPDIR, argv[2]) once it is complete and argv[3] seconds have passed, and prints the
