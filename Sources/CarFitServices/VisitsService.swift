@@ -76,15 +76,31 @@ public struct VisitsService {
                                commit: () throws(CarFitError) -> Void = {}) throws(CarFitError) -> ImportSummary? {
         let store = visits
         let threads = importThreads
-        let streamed = try db.transaction { () throws(CarFitError) -> StreamedImport in
-            let streamed = try VisitDocumentStream.importVisits(
+        return try streamed(commit: commit) { () throws(CarFitError) in
+            try VisitDocumentStream.importVisits(
                 bytes, threads: threads, consumed: { done in reporter?.advance(to: Int64(done)) },
                 begin: { () throws(CarFitError) in try store.beginSnapshot() })
-            if case .imported = streamed { try commit() }
-            return streamed
         }
-        guard case .imported(let summary) = streamed else { return nil }
-        return summary
+    }
+
+    /// Runs the streamed import `run` in one transaction with `commit`: its summary once both
+    /// are committed; nil when the document was declined, with the transaction rolled back, so
+    /// that nothing is committed (nor reported as changed) for it.
+    private func streamed(commit: () throws(CarFitError) -> Void,
+                          _ run: () throws(CarFitError) -> StreamedImport) throws(CarFitError) -> ImportSummary? {
+        let level = try db.beginTransaction()
+        do throws(CarFitError) {
+            guard case .imported(let summary) = try run() else {
+                db.rollback(level)
+                return nil
+            }
+            try commit()
+            try db.commit(level)
+            return summary
+        } catch {
+            db.rollback(level)
+            throw error
+        }
     }
 
     /// Replaces the stored snapshot with `snapshot`'s visits; `commit` runs in the same
@@ -129,23 +145,21 @@ public struct VisitsService {
         let file = body.file
         let reporter = progress
         let downloaded = Int64(file.count)
-        let streamed: StreamedImport
+        let streamed: ImportSummary?
         do throws(CarFitError) {
             streamed = try lock.locked { () throws(CarFitError) in
-                try db.transaction { () throws(CarFitError) in
-                    let streamed = try VisitDocumentStream.importVisits(
+                try self.streamed(commit: commit) { () throws(CarFitError) in
+                    try VisitDocumentStream.importVisits(
                         file: file, threads: threads,
                         consumed: { done in reporter?.advance(to: downloaded + Int64(done)) },
                         begin: { () throws(CarFitError) in try store.beginSnapshot() })
-                    if case .imported = streamed { try commit() }
-                    return streamed
                 }
             }
         } catch where error.status == .invalid {
             // The streamed reader refuses a document only when all its records were rejected.
             throw SourceFetch.notDocument(body.url, what: "visits", error)
         }
-        if case .imported(let summary) = streamed { return summary }
+        if let streamed { return streamed }
         let document = try SourceFetch.document(body, what: "visits")
         let snapshot: VisitSnapshot
         do throws(CarFitError) {
@@ -175,16 +189,13 @@ public struct VisitsService {
         let store = visits
         let threads = importThreads
         let reporter = progress(file.count)
-        let streamed = try db.transaction { () throws(CarFitError) -> StreamedImport in
-            let streamed = try VisitDocumentStream.importVisits(
+        let summary: ImportSummary
+        if let streamed = try streamed(commit: commit, { () throws(CarFitError) in
+            try VisitDocumentStream.importVisits(
                 file: file, threads: threads,
                 consumed: { done in reporter?.advance(to: Int64(min(done, file.count))) },
                 begin: { () throws(CarFitError) in try store.beginSnapshot() })
-            if case .imported = streamed { try commit() }
-            return streamed
-        }
-        let summary: ImportSummary
-        if case .imported(let streamed) = streamed {
+        }) {
             summary = streamed
         } else {
             summary = try importSnapshot(try VisitSnapshot(file: file), commit: commit)

@@ -21,7 +21,9 @@ extension Visit {
         RecordImport.decode(value, index: index, decode)
     }
 
-    static func decode(_ f: Fields) throws(CarFitError) -> Visit {
+    /// One source record's members read into its visit; the first offending member is the `invalid`
+    /// error's field.
+    public static func decode(_ f: Fields) throws(CarFitError) -> Visit {
         let startText = try f.requiredString("startTimeUtc")
         guard let start = Instant(iso: startText) else {
             throw .invalid("startTimeUtc", "startTimeUtc \"\(startText.prefix(40))\" is not a valid ISO 8601 date and time.")
