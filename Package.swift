@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "CarFitCoreTests", dependencies: ["CarFitCore", "CarFitIO"], exclude: ["Fixtures"]),
         .testTarget(name: "CarFitIOTests", dependencies: ["CarFitCore", "CarFitIO"]),
         .testTarget(name: "CarFitABITests", dependencies: [], exclude: ["Fixtures"]),
-        .testTarget(name: "CarFitServicesTests", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices"]),
+        .testTarget(name: "CarFitServicesTests", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices", "CarFitAPI"]),
         .testTarget(name: "CarFitAPITests", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitServices", "CarFitAPI"]),
         .testTarget(name: "CarFitTests", dependencies: ["CCarFit", "CarFit"]),
         .testTarget(name: "CarFitStoreTests", dependencies: ["CarFitStore", "CarFitCore"]),

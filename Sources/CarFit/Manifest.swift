@@ -14,22 +14,16 @@ enum Manifest {
     static let operations: [Operation] = [
         // Visits
         Operation("visits.import", "carfit_visits_import", request: "the visits document: data[]", .streamed,
-                  .bytes { core, bytes throws(CarFitError) in
-                      let answer = try core.visits.importVisits(bytes) { total in core.progress("visits.import", total: total) }
-                      try core.sources.imported("visits")
-                      return answer
-                  }),
+                  .bytes { core, bytes throws(CarFitError) in try VisitsAPI.importVisits(core.visits, bytes, sources: core.sources) { core.progress("visits.import", total: $0) } }),
         Operation("visits.list", "carfit_visits_list", request: "dates[]?, employeeId?, hour24?", .serialized,
-                  .written { core, request throws(CarFitError) in
-                      try core.visits.list(request, selected: core.calendarState.selectedDays)
-                  }),
+                  .written { core, request throws(CarFitError) in try VisitsAPI.list(core.visits, request, selected: core.calendarState.selectedDays) }),
         Operation("visits.refresh", "carfit_visits_refresh", request: "maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in try core.refresh(.visits, request) }),
         Operation("visits.plan", "carfit_visits_plan",
                   request: "date, employeeId?, start{latitude, longitude}?, startTime?, speedKmh?, detourFactor?", .serialized,
-                  .object { core, request throws(CarFitError) in try core.visits.plan(request) }),
+                  .object { core, request throws(CarFitError) in try VisitsAPI.plan(core.visits, request) }),
         Operation("visits.set_state", "carfit_visits_set_state", request: "key, state, reason?", .serialized,
-                  .written { core, request throws(CarFitError) in try core.visits.setState(request) }),
+                  .written { core, request throws(CarFitError) in try VisitsAPI.setState(core.visits, request) }),
 
         // Sync
         Operation("sync.push", "carfit_sync_push", request: "ifDue?", .selfLocking,

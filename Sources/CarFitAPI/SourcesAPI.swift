@@ -49,9 +49,9 @@ extension JSON: APIResponse {
     public var json: JSON { self }
 }
 
-/// `{"imported", "rejected"}`: an import of records.
+/// `{"imported", "rejected"}`: an import of records, answered as its summary (`ImportSummary`).
 extension RecordImport: APIResponse {
-    public var json: JSON { response }
+    public var json: JSON { summary.json }
 }
 
 /// `{"offline", "sources": {name: {"url", "lastAttemptAt", "lastSuccessAt", "lastError",

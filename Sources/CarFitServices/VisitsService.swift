@@ -25,15 +25,18 @@ public struct VisitsService {
     /// The longest `reason` a state change takes, in characters.
     public static let maxReasonLength = 1_000
 
-    /// The washer changes a visit's state: `{"key", "state", "reason"}`. The change, the card's
-    /// new state and the outbox entry are one transaction; answers `{"visit": card}`.
-    /// `not_found` for a key no stored visit has; `invalid` for a state that is not one of the
-    /// four, a reason too long, or a visit without a visitId (the update server could not tell
-    /// which visit changed); `conflict` for a change the rules refuse.
-    public func setState(_ request: Fields) throws(CarFitError) -> JSONBuffer {
-        let keyText = try request.requiredString("key")
-        let target = try VisitTransition.requested(try request.requiredString("state"))
-        let reason = try request.string("reason")
+    /// A state change made: the changed visit's key and its local day (whose card shows it).
+    public struct StateChange: Sendable, Equatable {
+        public var key: VisitKey
+        public var date: CivilDate
+    }
+
+    /// The washer changes the state of the visit `keyText` to `target`, with `reason`. The
+    /// change, the card's new state and the outbox entry are one transaction. `not_found` for
+    /// a key no stored visit has; `invalid` for a reason longer than `maxReasonLength` or a
+    /// visit without a visitId (the update server could not tell which visit changed);
+    /// `conflict` for a change the rules refuse (`VisitTransition`).
+    public func setState(keyText: String, to target: VisitState, reason: String?) throws(CarFitError) -> StateChange {
         if let reason, reason.count > VisitsService.maxReasonLength {
             throw .invalid("reason", "reason is longer than \(VisitsService.maxReasonLength) characters.")
         }
@@ -58,78 +61,61 @@ public struct VisitsService {
         guard let date = clock.localDate(key.start) else {
             throw CarFitError(.internal, "The changed visit has no card on its own day.")
         }
-        let range = clock.dayRange(for: date)
-        guard let card = try DayListWriter.card(
-                key, on: date, clock: clock, hour24: clock.hour24,
-                local: try sync.shown(startingIn: range),
-                arrivals: try LocationStore(db).arrivals(startingIn: range),
-                attachments: try AttachmentStore(db).counts(startingIn: range),
-                rows: { range, add throws(CarFitError) in try store.forEachVisit(startingIn: range, add) })
-        else {
-            throw CarFitError(.internal, "The changed visit has no card on its own day.")
-        }
-        return card
+        return StateChange(key: key, date: date)
     }
 
-    /// Replaces the stored snapshot with the document's valid records, streaming the usual
-    /// shape and parsing anything else whole. A document with records of which none is valid
-    /// is `invalid` and changes nothing. `progress`, given the size in bytes of what is read
-    /// (the request, or the file a `{"file"}` request names), may answer a reporter that hears
-    /// how many of those bytes are read, and the complete count once the import has succeeded.
-    public func importVisits(_ bytes: UnsafeRawBufferPointer,
-                             progress: (Int) -> ProgressReporter? = { _ in nil }) throws(CarFitError) -> JSON {
+    // MARK: - Import
+
+    /// Replaces the stored snapshot with the valid records of the visits document `bytes`, read
+    /// as it streams (`VisitDocumentStream`); nil, with nothing stored, when the document is not
+    /// of the usual shape (the caller then reads it whole: `importSnapshot`, `importFile`). A
+    /// document with records of which none is valid is `invalid` and changes nothing.
+    /// `reporter` hears how many of the bytes are read. `commit` runs in the import's
+    /// transaction once the snapshot is written: what is recorded with it is committed with it.
+    public func importStreamed(_ bytes: UnsafeRawBufferPointer, reporter: ProgressReporter? = nil,
+                               commit: () throws(CarFitError) -> Void = {}) throws(CarFitError) -> ImportSummary? {
         let store = visits
-        let reporter = progress(bytes.count)
-        if case .imported(let response) = try VisitDocumentStream.importVisits(
-            bytes, threads: importThreads, consumed: { done in reporter?.advance(to: Int64(done)) },
-            begin: { () throws(CarFitError) in try store.beginSnapshot() }) {
-            reporter?.finish()
-            return response
+        let threads = importThreads
+        return try streamed(commit: commit) { () throws(CarFitError) in
+            try VisitDocumentStream.importVisits(
+                bytes, threads: threads, consumed: { done in reporter?.advance(to: Int64(done)) },
+                begin: { () throws(CarFitError) in try store.beginSnapshot() })
         }
-        let response = try importVisits(try JanssonParser.object(bytes), progress: progress)
-        reporter?.finish()
-        return response
     }
 
-    /// Replaces the stored snapshot with the document's valid records; a request without
-    /// `data` whose `file` names a path imports that file (`importFile`, with `progress`).
-    public func importVisits(_ request: Fields,
-                             progress: (Int) -> ProgressReporter? = { _ in nil }) throws(CarFitError) -> JSON {
-        if !request.has("data"), let path = try request.string("file") {
-            return try importFile(path, progress: progress)
-        }
-        let snapshot = try VisitSnapshot(document: request)
-        try visits.replaceAll(with: snapshot.visits)
-        return snapshot.response
-    }
-
-    /// The cards of the asked days (else `selected`, the calendar's selection), each day once,
-    /// in order, written straight from the stored rows.
-    public func list(_ request: Fields, selected: [CivilDate]) throws(CarFitError) -> JSONBuffer {
-        let dates = try VisitsService.requestedDays(request, key: "dates") ?? selected
-        let employee = try request.string("employeeId")
-        let hour24 = try request.bool("hour24") ?? clock.hour24
-        let store = visits
-        let sync = sync
-        let road = LocationStore(db)
-        var writer = DayListWriter(clock: clock, hour24: hour24)
-        // The overlays' tables are looked at once per call; an empty one is not queried per day.
-        let overlays = dates.isEmpty ? DayOverlays() : try DayOverlays.read(db)
-        let attachments = AttachmentStore(db)
-        for date in dates {
-            let range = clock.dayRange(for: date)
-            try writer.writeDay(date, range: range,
-                                local: overlays.shown ? try sync.shown(startingIn: range) : [:],
-                                arrivals: overlays.arrivals ? try road.arrivals(startingIn: range) : [:],
-                                attachments: overlays.attachments ? try attachments.counts(startingIn: range) : [:]) {
-                range, add throws(CarFitError) in
-                try store.forEachVisit(startingIn: range, employeeId: employee, add)
+    /// Runs the streamed import `run` in one transaction with `commit`: its summary once both
+    /// are committed; nil when the document was declined, with the transaction rolled back, so
+    /// that nothing is committed (nor reported as changed) for it.
+    private func streamed(commit: () throws(CarFitError) -> Void,
+                          _ run: () throws(CarFitError) -> StreamedImport) throws(CarFitError) -> ImportSummary? {
+        let level = try db.beginTransaction()
+        do throws(CarFitError) {
+            guard case .imported(let summary) = try run() else {
+                db.rollback(level)
+                return nil
             }
+            try commit()
+            try db.commit(level)
+            return summary
+        } catch {
+            db.rollback(level)
+            throw error
         }
-        return writer.finish()
     }
 
-    /// Fetches `source` and imports it as `importVisits` does: the body is downloaded to a
+    /// Replaces the stored snapshot with `snapshot`'s visits; `commit` runs in the same
+    /// transaction.
+    public func importSnapshot(_ snapshot: VisitSnapshot,
+                               commit: () throws(CarFitError) -> Void = {}) throws(CarFitError) -> ImportSummary {
+        let store = visits
+        try db.transaction { () throws(CarFitError) in
+            try store.replaceAll(with: snapshot.visits)
+            try commit()
+        }
+        return snapshot.summary
+    }
+
+    /// Fetches `source` and imports it as the host's import does: the body is downloaded to a
     /// temporary file and read from there by the import's streaming reader, which commits the
     /// snapshot only after the document's last byte; anything that reader does not take is
     /// parsed whole, so that a document that is not a visits document is reported as such. Any
@@ -138,7 +124,7 @@ public struct VisitsService {
     /// half, the import of the body the second (its `finish` is the caller's, once all succeeded).
     public func refresh(url: String, http: HTTPClient, validators: SourceValidators = SourceValidators(),
                         lock: some Serializer, progress: ProgressReporter? = nil,
-                        commit: RefreshCommit = { _, _ in }) throws(CarFitError) -> RefreshOutcome<JSON> {
+                        commit: RefreshCommit = { _, _ in }) throws(CarFitError) -> RefreshOutcome<ImportSummary> {
         switch try SourceFetch.fetch(url, http: http, validators: validators, what: "visits", progress: progress, phases: 2) {
         case .notModified: return .notModified
         case .body(let body):
@@ -152,30 +138,28 @@ public struct VisitsService {
     /// the body's size (the download's half of the run). `commit` runs in the import's
     /// transaction.
     func refresh(_ body: SourceFetch.Body, lock: some Serializer, progress: ProgressReporter? = nil,
-                 commit: () throws(CarFitError) -> Void = {}) throws(CarFitError) -> JSON {
+                 commit: () throws(CarFitError) -> Void = {}) throws(CarFitError) -> ImportSummary {
         let store = visits
         let db = db
         let threads = importThreads
         let file = body.file
         let reporter = progress
         let downloaded = Int64(file.count)
-        let streamed: StreamedImport
+        let streamed: ImportSummary?
         do throws(CarFitError) {
             streamed = try lock.locked { () throws(CarFitError) in
-                try db.transaction { () throws(CarFitError) in
-                    let streamed = try VisitDocumentStream.importVisits(
+                try self.streamed(commit: commit) { () throws(CarFitError) in
+                    try VisitDocumentStream.importVisits(
                         file: file, threads: threads,
                         consumed: { done in reporter?.advance(to: downloaded + Int64(done)) },
                         begin: { () throws(CarFitError) in try store.beginSnapshot() })
-                    if case .imported = streamed { try commit() }
-                    return streamed
                 }
             }
         } catch where error.status == .invalid {
             // The streamed reader refuses a document only when all its records were rejected.
             throw SourceFetch.notDocument(body.url, what: "visits", error)
         }
-        if case .imported(let response) = streamed { return response }
+        if let streamed { return streamed }
         let document = try SourceFetch.document(body, what: "visits")
         let snapshot: VisitSnapshot
         do throws(CarFitError) {
@@ -183,55 +167,82 @@ public struct VisitsService {
         } catch {
             throw SourceFetch.notDocument(body.url, what: "visits", error)
         }
-        let response = try lock.locked { () throws(CarFitError) in
+        try lock.locked { () throws(CarFitError) in
             try db.transaction { () throws(CarFitError) in
                 try store.replaceAll(with: snapshot.visits)
                 try commit()
-                return snapshot.response
             }
         }
-        return response
+        return snapshot.summary
     }
 
-    /// Imports the visits document in the file at `path` as `importVisits` does, reading it
+    /// Imports the visits document in the file at `path` as the host's import does, reading it
     /// through a window that moves along the file rather than into memory. A file that cannot
     /// be read is `invalid`, field `file`, with the system's reason. A file that another
     /// process shrinks or rewrites meanwhile is read as it is found: the import fails
     /// (`bad_json`, or `invalid` for a failed read) or stores what was read, whole, never a
     /// part of it. `progress`, given the file's size, may answer a reporter of the bytes read.
-    public func importFile(_ path: String,
-                           progress: (Int) -> ProgressReporter? = { _ in nil }) throws(CarFitError) -> JSON {
+    /// `commit` runs in the import's transaction.
+    public func importFile(_ path: String, progress: (Int) -> ProgressReporter? = { _ in nil },
+                           commit: () throws(CarFitError) -> Void = {}) throws(CarFitError) -> ImportSummary {
         let file = try FileReader(path: path, field: "file")
         let store = visits
         let threads = importThreads
         let reporter = progress(file.count)
-        let response: JSON
-        if case .imported(let streamed) = try VisitDocumentStream.importVisits(
-            file: file, threads: threads,
-            consumed: { done in reporter?.advance(to: Int64(min(done, file.count))) },
-            begin: { () throws(CarFitError) in try store.beginSnapshot() }) {
-            response = streamed
+        let summary: ImportSummary
+        if let streamed = try streamed(commit: commit, { () throws(CarFitError) in
+            try VisitDocumentStream.importVisits(
+                file: file, threads: threads,
+                consumed: { done in reporter?.advance(to: Int64(min(done, file.count))) },
+                begin: { () throws(CarFitError) in try store.beginSnapshot() })
+        }) {
+            summary = streamed
         } else {
-            let document = try JanssonParser.object(file: file, what: "visits file")
-            // A file read as something other than a visits document (empty, or rewritten by
-            // another process meanwhile) is the file's fault, not a member's.
-            guard document.has("data") else {
-                throw .invalid("file", "The visits file holds no \"data\" array of visits.")
-            }
-            let snapshot = try VisitSnapshot(document: document)
-            try store.replaceAll(with: snapshot.visits)
-            response = snapshot.response
+            summary = try importSnapshot(try VisitSnapshot(file: file), commit: commit)
         }
         reporter?.finish()
-        return response
+        return summary
     }
 
-    /// The order to drive a day's open visits in, with arrival and departure times.
-    public func plan(_ request: Fields) throws(CarFitError) -> JSON {
-        var plan = try PlanRequest(request)
+    // MARK: - Day list
+
+    /// What is laid over a day's stored visits on their cards: the washer's changes shown,
+    /// the arrivals and departures, the attachment counts, each by visit key.
+    public struct DayOverlay {
+        public var local: [VisitKey: ShownVisit] = [:]
+        public var arrivals: [VisitKey: VisitArrival] = [:]
+        public var attachments: [VisitKey: AttachmentCounts] = [:]
+    }
+
+    /// Which overlay tables hold anything (one query; an empty table need not be read per day).
+    public func presentOverlays() throws(CarFitError) -> DayOverlays {
+        try DayOverlays.read(db)
+    }
+
+    /// The overlays of the visits starting in `range` (a day's `Clock.dayRange`), those of
+    /// `present`'s tables only.
+    public func overlay(startingIn range: Range<Int64>, present: DayOverlays = DayOverlays()) throws(CarFitError) -> DayOverlay {
+        DayOverlay(local: present.shown ? try sync.shown(startingIn: range) : [:],
+                   arrivals: present.arrivals ? try LocationStore(db).arrivals(startingIn: range) : [:],
+                   attachments: present.attachments ? try AttachmentStore(db).counts(startingIn: range) : [:])
+    }
+
+    /// Hands `body` each stored visit starting in `range`, in start order with ties in snapshot
+    /// order, optionally only `employeeId`'s; each row is valid only during its call.
+    public func forEachVisit(startingIn range: Range<Int64>, employeeId: String? = nil,
+                             _ body: (VisitRow) throws(CarFitError) -> Void) throws(CarFitError) {
+        try visits.forEachVisit(startingIn: range, employeeId: employeeId, body)
+    }
+
+    // MARK: - Plan
+
+    /// The order to drive a day's open visits in, with arrival and departure times. Today's plan
+    /// starts from where and when the washer is (`live`).
+    public func plan(_ request: PlanRequest) throws(CarFitError) -> DayPlan {
+        var plan = request
         let visits = try visitsOn(plan.date, employeeId: plan.employeeId)
         if plan.date == clock.today { try live(&plan, visits: visits) }
-        return try DayPlan(request: plan, visits: visits, clock: clock).json
+        return try DayPlan(request: plan, visits: visits, clock: clock)
     }
 
     /// Today's plan starts from where and when the washer is: without `start`, the position
@@ -264,19 +275,5 @@ public struct VisitsService {
                 if let used = shown.timeUsedMinutes { local.timeUsed = used }
                 return local
             }
-    }
-
-    /// A request's list of ISO days, duplicates dropped (first kept); nil when absent.
-    public static func requestedDays(_ request: Fields, key: String) throws(CarFitError) -> [CivilDate]? {
-        guard let texts = try request.strings(key) else { return nil }
-        var seen = Set<CivilDate>()
-        var out: [CivilDate] = []
-        for (i, text) in texts.enumerated() {
-            guard let date = CivilDate(iso: text) else {
-                throw .invalid("\(key)[\(i)]", "\(key)[\(i)] \"\(text.prefix(40))\" is not a valid date (YYYY-MM-DD, years 1 to 9999).")
-            }
-            if seen.insert(date).inserted { out.append(date) }
-        }
-        return out
     }
 }

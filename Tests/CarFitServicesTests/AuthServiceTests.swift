@@ -121,7 +121,7 @@ final class AuthServiceTests: XCTestCase {
         let announced = Mutex<[String]>([])
         http.auth.onRequired { source, status in announced.withLock { $0.append("\(source) \(status)") } }
         _ = try f.visits.refresh(url: server.url(0, "/data/carfit.json"), http: http, lock: f)
-        let before = try f.visits.list(try fields(#"{"dates": ["2020-09-10"]}"#), selected: []).bytes
+        let before = try f.list(#"{"dates": ["2020-09-10"]}"#).bytes
         for (status, source) in [(401, "visits"), (403, "visits")] {
             let error = refusal { () throws(CarFitError) in
                 _ = try f.visits.refresh(url: server.url(0, "/status/\(status)"), http: http, lock: f)
@@ -132,7 +132,7 @@ final class AuthServiceTests: XCTestCase {
             XCTAssertEqual(error?.extra["url"], .string(server.url(0, "/status/\(status)")))
             _ = source
         }
-        XCTAssertEqual(try f.visits.list(try fields(#"{"dates": ["2020-09-10"]}"#), selected: []).bytes, before)
+        XCTAssertEqual(try f.list(#"{"dates": ["2020-09-10"]}"#).bytes, before)
         // Announced once (no token was set since opening), for the first refusal.
         XCTAssertEqual(announced.withLock { $0 }, ["visits 401"])
         XCTAssertEqual(http.auth.status.required, true)
@@ -173,8 +173,8 @@ final class AuthServiceTests: XCTestCase {
         let server = try AuthServer.get()
         try server.reset(token: "right")
         let f = try ServiceFixture()
-        _ = try f.visits.importVisits(try fields(SyncServiceTests.document))
-        _ = try f.visits.setState(try fields(#"{"key": "a|1599724800000|0", "state": "InProgress"}"#))
+        _ = try f.importVisits(SyncServiceTests.document)
+        _ = try f.setState(#"{"key": "a|1599724800000|0", "state": "InProgress"}"#)
         let lock = PushLock(database: ":memory:")
         let http = client(server)
         let url = server.url(0, "/token/updates")
@@ -215,8 +215,8 @@ final class AuthServiceTests: XCTestCase {
         let server = try AuthServer.get()
         try server.reset()
         let f = try ServiceFixture()
-        _ = try f.visits.importVisits(try fields(SyncServiceTests.document))
-        _ = try f.visits.setState(try fields(#"{"key": "a|1599724800000|0", "state": "InProgress"}"#))
+        _ = try f.importVisits(SyncServiceTests.document)
+        _ = try f.setState(#"{"key": "a|1599724800000|0", "state": "InProgress"}"#)
         let lock = PushLock(database: ":memory:")
         let http = client(server)
         func push(_ request: String, _ path: String) throws(CarFitError) -> PushSummary {
@@ -231,7 +231,7 @@ final class AuthServiceTests: XCTestCase {
         XCTAssertEqual(try server.requests().map(\.path), ["/status/503", "/updates"])
         // A token's one push at once is taken by whichever push comes first: after a push
         // without ifDue fails, ifDue pushes wait for the backoff again.
-        _ = try f.visits.setState(try fields(#"{"key": "a|1599724800000|0", "state": "Done"}"#))
+        _ = try f.setState(#"{"key": "a|1599724800000|0", "state": "Done"}"#)
         http.auth.set(AuthCredentials(token: "newer"))
         XCTAssertEqual(refusal { () throws(CarFitError) in _ = try push("{}", "/status/503") }?.status, .unavailable)
         XCTAssertEqual(try push(#"{"ifDue": true}"#, "/updates").skipped.map { if case .backoff = $0 { true } else { false } }, true)

@@ -25,7 +25,7 @@ final class LocationServiceTests: XCTestCase {
 
     func fixture(_ road: RoadConfig = RoadConfig()) throws -> (ServiceFixture, LocationService) {
         let f = try ServiceFixture()
-        _ = try f.visits.importVisits(try ServiceFixture.fields(LocationServiceTests.document))
+        _ = try f.importVisits(LocationServiceTests.document)
         return (f, LocationService(db: f.db, clock: f.clock, config: road))
     }
 
@@ -39,7 +39,7 @@ final class LocationServiceTests: XCTestCase {
     }
 
     func cards(_ f: ServiceFixture, _ date: String = "2020-09-10") throws -> [String: JSONObject] {
-        let text = try f.visits.list(try ServiceFixture.fields(#"{"dates": ["\#(date)"]}"#), selected: []).bytes
+        let text = try f.list(#"{"dates": ["\#(date)"]}"#).bytes
         guard case .success(let json) = JanssonParser.parse(bytes: text),
               case .array(let days)? = json.objectValue?["days"], case .array(let cards)? = days.first?.objectValue?["visits"]
         else { throw CarFitError(.internal, "no cards") }
@@ -118,7 +118,7 @@ final class LocationServiceTests: XCTestCase {
         // Tomorrow's visit at the same address is no candidate.
         XCTAssertEqual(try cards(f, "2020-09-11")[LocationServiceTests.keyC]?["arrivedAt"], .null)
         // Started by hand, then left: the suggestion is to finish.
-        _ = try f.visits.setState(try ServiceFixture.fields(#"{"key": "\#(LocationServiceTests.keyA)", "state": "InProgress"}"#))
+        _ = try f.setState(#"{"key": "\#(LocationServiceTests.keyA)", "state": "InProgress"}"#)
         XCTAssertEqual(try cards(f)[LocationServiceTests.keyA]?["suggestion"], .null)
         XCTAssertEqual(try report(s, north: 149, seconds: 90).departures.count, 0)
         let left = try report(s, north: 152, seconds: 100)
@@ -134,14 +134,14 @@ final class LocationServiceTests: XCTestCase {
 
     func testVisitsWithTheSameAddressArriveOneAReportEarliestFirst() throws {
         let f = try ServiceFixture()
-        _ = try f.visits.importVisits(try ServiceFixture.fields(#"""
+        _ = try f.importVisits(#"""
             {"data": [{"visitId": "z", "startTimeUtc": "2020-09-10T10:00:00Z", "visitState": "Todo",
                        "houseOwnerLatitude": 55.7, "houseOwnerLongitude": 12.5},
                       {"visitId": "y", "startTimeUtc": "2020-09-10T10:00:00Z", "visitState": "Todo",
                        "houseOwnerLatitude": 55.7, "houseOwnerLongitude": 12.5},
                       {"visitId": "x", "startTimeUtc": "2020-09-10T11:00:00Z", "visitState": "Todo",
                        "houseOwnerLatitude": 55.7, "houseOwnerLongitude": 12.5}]}
-            """#))
+            """#)
         let s = LocationService(db: f.db, clock: f.clock, config: RoadConfig())
         try report(s, north: 0, seconds: 0)
         let order = try [60, 61, 62, 63].map { seconds throws(CarFitError) in try report(s, north: 0, seconds: seconds).arrivals.map(\.key.visitId) }
@@ -166,7 +166,7 @@ final class LocationServiceTests: XCTestCase {
         XCTAssertTrue(UUIDv4.isValid(outbox.first?.mutationId ?? ""))
         // Finishing measures from the arrival.
         f.clock = try Clock(zoneName: "Europe/Copenhagen", fixedNow: Instant(milliseconds: 1_599_721_260_000 + 30 * 60_000))
-        let answer = try f.visits.setState(try ServiceFixture.fields(#"{"key": "\#(LocationServiceTests.keyA)", "state": "Done"}"#))
+        let answer = try f.setState(#"{"key": "\#(LocationServiceTests.keyA)", "state": "Done"}"#)
         XCTAssertEqual(try cards(f)[LocationServiceTests.keyA]?["timeUsedMinutes"], 30)
         // The changed card carries the road's members as the list does.
         guard case .success(let json) = JanssonParser.parse(bytes: answer.bytes), let card = json.objectValue?["visit"]?.objectValue
@@ -208,13 +208,13 @@ final class LivePlanTests: XCTestCase {
     static func items(_ json: JSON) -> [JSON]? { if case .array(let a) = json { return a }; return nil }
 
     func plan(_ f: ServiceFixture, _ text: String) throws -> JSONObject {
-        try XCTUnwrap(try f.visits.plan(try ServiceFixture.fields(text)).objectValue)
+        try XCTUnwrap(try f.plan(text).objectValue)
     }
 
     func testTodaysPlanStartsFromTheReportedPositionAndTheLaterOfNowAndTheFirstStart() throws {
         // 08:20:30Z is 10:20:30 in Copenhagen; a starts at 10:00 local, b at 11:00.
         let f = try ServiceFixture(now: "2020-09-10T08:20:30Z")
-        _ = try f.visits.importVisits(try ServiceFixture.fields(LocationServiceTests.document))
+        _ = try f.importVisits(LocationServiceTests.document)
         var plan = try self.plan(f, #"{"date": "2020-09-10"}"#)
         XCTAssertEqual(plan["startTime"], "10:20", "now, rounded down, is later than the first start (10:00)")
         XCTAssertEqual(plan["stops"].flatMap(LivePlanTests.items)?.first?.objectValue?["distanceMeters"], 0)
@@ -239,7 +239,7 @@ final class LivePlanTests: XCTestCase {
 
     func testAPositionOfAnotherDayIsNotTheStart() throws {
         let f = try ServiceFixture(now: "2020-09-10T06:00:00Z")
-        _ = try f.visits.importVisits(try ServiceFixture.fields(LocationServiceTests.document))
+        _ = try f.importVisits(LocationServiceTests.document)
         let s = LocationService(db: f.db, clock: f.clock, config: RoadConfig())
         _ = try s.report(latitude: 55.72, longitude: 12.5, accuracyMeters: 5, at: Instant(iso: "2020-09-09T20:00:00Z"))
         let plan = try self.plan(f, #"{"date": "2020-09-10"}"#)

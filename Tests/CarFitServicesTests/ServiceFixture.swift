@@ -1,3 +1,4 @@
+import CarFitAPI
 import CarFitCore
 import CarFitIO
 import CarFitServices
@@ -107,6 +108,36 @@ final class ServiceFixture: Serializer {
             Result { () throws(CarFitError) in try JanssonParser.object(bytes) }
         }
         return try result.get()
+    }
+}
+
+extension ServiceFixture {
+    // The visits operations as the host calls them (through `VisitsAPI`), for the tests of
+    // other areas that need stored visits, a changed card or a day's cards.
+
+    /// The visits document `text` imported as a `visits.import` request: its bytes, streamed.
+    @discardableResult
+    func importVisits(_ text: String) throws(CarFitError) -> JSON {
+        let visits = visits
+        let result = Array(text.utf8).withUnsafeBytes { bytes in
+            Result { () throws(CarFitError) in try VisitsAPI.importVisits(visits, bytes) }
+        }
+        return try result.get()
+    }
+
+    /// `visits.list` of the request `text`, without a calendar selection.
+    func list(_ text: String) throws(CarFitError) -> JSONBuffer {
+        try VisitsAPI.list(visits, try ServiceFixture.fields(text), selected: [])
+    }
+
+    /// `visits.set_state` of the request `text`: `{"visit": card}`.
+    func setState(_ text: String) throws(CarFitError) -> JSONBuffer {
+        try VisitsAPI.setState(visits, try ServiceFixture.fields(text))
+    }
+
+    /// `visits.plan` of the request `text`.
+    func plan(_ text: String) throws(CarFitError) -> JSON {
+        try VisitsAPI.plan(visits, try ServiceFixture.fields(text))
     }
 }
 

@@ -16,11 +16,11 @@ final class SyncServiceTests: XCTestCase {
         """#
 
     func load(_ f: ServiceFixture, _ text: String = SyncServiceTests.document) throws {
-        _ = try f.visits.importVisits(try ServiceFixture.fields(text))
+        _ = try f.importVisits(text)
     }
 
     func cards(_ f: ServiceFixture) throws -> [JSON] {
-        let text = try f.visits.list(try ServiceFixture.fields(#"{"dates": ["2020-09-10"]}"#), selected: []).bytes
+        let text = try f.list(#"{"dates": ["2020-09-10"]}"#).bytes
         guard case .success(let json) = JanssonParser.parse(bytes: text),
               case .array(let days)? = json.objectValue?["days"], case .array(let cards)? = days.first?.objectValue?["visits"]
         else { throw CarFitError(.internal, "no cards") }
@@ -28,7 +28,7 @@ final class SyncServiceTests: XCTestCase {
     }
 
     func change(_ f: ServiceFixture, _ key: String, _ state: String) throws(CarFitError) -> JSON {
-        let text = try f.visits.setState(try ServiceFixture.fields(#"{"key": "\#(key)", "state": "\#(state)"}"#)).bytes
+        let text = try f.setState(#"{"key": "\#(key)", "state": "\#(state)"}"#).bytes
         guard case .success(let json) = JanssonParser.parse(bytes: text), let card = json.objectValue?["visit"] else {
             throw CarFitError(.internal, "no card")
         }

@@ -62,9 +62,4 @@ public struct AttachmentCounts: Sendable, Equatable {
         }
         if waiting { pending += n }
     }
-
-    public var json: JSON {
-        .obj(["photos": .int(Int64(photos)), "signatures": .int(Int64(signatures)), "notes": .int(Int64(notes)),
-              "pending": .int(Int64(pending))])
-    }
 }

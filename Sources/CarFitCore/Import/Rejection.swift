@@ -4,5 +4,11 @@ public struct Rejection: Error, Sendable, Equatable {
     public var field: String?
     public var message: String
 
+    public init(index: Int, field: String?, message: String) {
+        self.index = index
+        self.field = field
+        self.message = message
+    }
+
     public var json: JSON { .obj(["index": .int(Int64(index)), "field": .str(field), "message": .string(message)]) }
 }

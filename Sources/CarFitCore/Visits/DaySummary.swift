@@ -30,11 +30,6 @@ public struct DaySummary: Sendable, Equatable {
         return b > 0 ? Int.max : Int.min
     }
 
-    public var json: JSON {
-        .obj(["visits": .int(Int64(visits)), "taskMinutes": .int(Int64(taskMinutes)),
-              "distanceMeters": .int(Int64(distanceMeters)), "distanceKm": .double(DaySummary.kilometres(distanceMeters))])
-    }
-
     /// A card's distance: geodesic metres from the previous card's position, rounded; nil for
     /// the first card or when either end has no position.
     public static func legMeters(from a: (latitude: Double, longitude: Double)?,

@@ -1,8 +1,8 @@
 /// One visit: the source record reduced to what the card and the plan need. Its text members
-/// are `Text`: owned strings for a decoded or loaded visit (`Visit`, built only by
-/// `Visit.decode`, which applies every rule of the card table), or views of a stored row's bytes
-/// for the day list written straight from the store (`VisitRow`, in the I/O module). One list
-/// of members for both.
+/// are `Text`: owned strings for a decoded or loaded visit (`Visit`; a source record becomes one
+/// only through `Visit.assemble`, which the I/O module's `Visit.decode` calls once it applied every
+/// rule of the card table), or views of a stored row's bytes for the day list written straight
+/// from the store (`VisitRow`, in the I/O module). One list of members for both.
 public struct VisitRecord<Text> {
     public var visitId: Text?
     public var employeeId: Text?
@@ -73,59 +73,6 @@ extension Visit {
 }
 
 extension Visit {
-    /// The members of a source record that `decode` reads; a reader may pass only these.
-    public static let memberNames = [
-        "visitId", "homeBobEmployeeId", "startTimeUtc", "houseOwnerFirstName", "houseOwnerLastName",
-        "visitState", "expectedTime", "tasks", "houseOwnerAddress", "houseOwnerZip", "houseOwnerCity",
-        "houseOwnerMobilePhone", "houseOwnerLatitude", "houseOwnerLongitude", "visitTimeUsed",
-    ]
-
-    /// The members of each object of `tasks` that `decode` reads.
-    public static let taskMemberNames = ["title", "timesInMinutes"]
-
-    /// Validates one source record (`data[index]`). Only `startTimeUtc` is required; other
-    /// members may be null or missing but must have the right type when present.
-    public static func decode(_ value: JSON, index: Int) -> Result<Visit, Rejection> {
-        RecordImport.decode(value, index: index, decode)
-    }
-
-    static func decode(_ f: Fields) throws(CarFitError) -> Visit {
-        let startText = try f.requiredString("startTimeUtc")
-        guard let start = Instant(iso: startText) else {
-            throw .invalid("startTimeUtc", "startTimeUtc \"\(startText.prefix(40))\" is not a valid ISO 8601 date and time.")
-        }
-        let latitude = try f.number("houseOwnerLatitude", in: -90...90)
-        let longitude = try f.number("houseOwnerLongitude", in: -180...180)
-
-        var titles: [String] = []
-        var minutes = 0
-        if let tasks = try f.array("tasks") {
-            for (i, task) in tasks.enumerated() {
-                let path = "tasks[\(i)]"
-                guard case .object(let t) = task else { throw .invalid(path, "\(path) must be an object.") }
-                let tf = Fields(t, path: path)
-                if let title = try tf.string("title")?.trimmed, !title.isEmpty { titles.append(title) }
-                if let m = try tf.int("timesInMinutes", in: 0...100_000) { minutes += Int(m) }
-            }
-        }
-        let state = try f.string("visitState")
-        let expected = try f.string("expectedTime")
-        return assemble(
-            visitId: try f.string("visitId"),
-            employeeId: try f.string("homeBobEmployeeId"),
-            start: start,
-            firstName: try f.string("houseOwnerFirstName"), lastName: try f.string("houseOwnerLastName"),
-            state: state,
-            expectedTime: expected,
-            titles: titles,
-            taskMinutes: minutes,
-            address: try f.string("houseOwnerAddress"), zip: try f.string("houseOwnerZip"), city: try f.string("houseOwnerCity"),
-            phone: try f.string("houseOwnerMobilePhone"),
-            latitude: latitude,
-            longitude: longitude,
-            timeUsed: timeUsed(f))
-    }
-
     /// The visit of a record's members once each has been read and checked as `decode` checks
     /// them (`titles` already trimmed, the empty ones left out): the one way `decode` and a
     /// reader of the record's bytes (`VisitDocumentStream`) build a visit, so that both give
@@ -148,14 +95,6 @@ extension Visit {
             latitude: latitude,
             longitude: longitude,
             timeUsed: timeUsed)
-    }
-
-    /// `visitTimeUsed` when it is a whole number of minutes from 0 to 100,000; anything else
-    /// (missing, null, text, a fraction, out of range) is no time used rather than a rejected
-    /// record: 1.0 stored such records and a refresh must not start dropping them.
-    static func timeUsed(_ f: Fields) -> Int? {
-        guard case .int(let minutes)? = f.value("visitTimeUsed"), (0...100_000).contains(minutes) else { return nil }
-        return Int(minutes)
     }
 
     /// Trimmed non-empty parts joined with one space.

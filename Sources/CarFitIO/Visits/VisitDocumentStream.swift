@@ -94,7 +94,7 @@ public enum VisitDocumentStream {
             throw RecordImport<Visit>.allRejected(rejected, field: "data", record: "visit")
         }
         try writer.commit()
-        return .imported(RecordImport<Visit>.response(imported: imported, rejected: rejected))
+        return .imported(ImportSummary(imported: imported, rejected: rejected))
     }
 
     /// One record read straight from its bytes by `ElementReader` (only the members

@@ -143,29 +143,10 @@ public struct DayPlan: Sendable {
         return out
     }
 
-    // MARK: - Response
-
     /// Whole minutes of a time already checked to be finite and at most `maxMinutes`.
-    static func wholeMinutes(_ minutes: Double) -> Int {
+    public static func wholeMinutes(_ minutes: Double) -> Int {
         guard minutes.isFinite else { return 0 }
         return Int(min(max(minutes, 0), maxMinutes).rounded())
-    }
-
-    public var json: JSON {
-        .obj([
-            "date": .string(date.description),
-            "startTime": startMinute.map { .string(TimeOfDay.text($0)) } ?? .null,
-            "stops": .array(stops.map(\.json)),
-            "distanceMeters": .int(Int64(distanceMeters)),
-            "originalDistanceMeters": .int(Int64(originalDistanceMeters)),
-            "savedMeters": .int(Int64(originalDistanceMeters - distanceMeters)),
-            "lateStops": .int(Int64(lateStops)),
-            "originalLateStops": .int(Int64(originalLateStops)),
-            "optimized": .bool(optimized),
-            "skipped": .array(skipped.map {
-                .obj(["visitId": .str($0.visitId), "reason": .string($0.reason), "name": .string($0.name)])
-            }),
-        ])
     }
 }
 
@@ -177,24 +158,5 @@ extension DayPlan.Stop {
     public var lateMinutes: Int {
         guard leg.late, let window else { return 0 }
         return max(0, arrivalMinute - window.end)
-    }
-
-    public var json: JSON {
-        .obj([
-            "visitId": .str(visit.visitId),
-            "name": .string(visit.name),
-            "arrival": .string(TimeOfDay.text(arrivalMinute)),
-            "departure": .string(TimeOfDay.text(departureMinute)),
-            "waitMinutes": .int(Int64(waitMinutes)),
-            "lateMinutes": .int(Int64(lateMinutes)),
-            "distanceMeters": .int(Int64(leg.meters)),
-            "travelMinutes": .int(Int64(DayPlan.wholeMinutes(leg.travelMinutes))),
-            "serviceMinutes": .int(Int64(visit.taskMinutes)),
-            "window": window.map { .string($0.text) } ?? .null,
-            "expectedTime": .str(visit.expectedTime),
-            "state": .str(visit.state),
-            "latitude": .num(visit.latitude),
-            "longitude": .num(visit.longitude),
-        ])
     }
 }

@@ -1,4 +1,5 @@
-/// A `visits.plan` request, validated member by member; each refusal names its field.
+/// What a day plan is asked for (`visits.plan`): the day, whose visits, where and when the washer
+/// sets out, and how fast the roads are driven. The request document is read into it by the API.
 public struct PlanRequest: Sendable, Equatable {
     public struct Point: Sendable, Equatable {
         public var latitude: Double
@@ -35,53 +36,6 @@ public struct PlanRequest: Sendable, Equatable {
         self.startMinute = startMinute
         self.speedKmh = speedKmh
         self.detourFactor = detourFactor
-    }
-
-    /// `{"date", "employeeId", "start": {"latitude", "longitude"}, "startTime", "speedKmh",
-    /// "detourFactor"}`; only `date` is required.
-    public init(_ f: Fields) throws(CarFitError) {
-        let dateText = try f.requiredString("date")
-        guard let date = CivilDate(iso: dateText) else {
-            throw .invalid(f.path("date"), "date \"\(dateText.prefix(40))\" is not a valid day (YYYY-MM-DD, years 1 to 9999).")
-        }
-        self.date = date
-        employeeId = try f.string("employeeId")
-
-        if let s = try f.object("start") {
-            start = Point(latitude: try PlanRequest.requiredNumber(s, "latitude", in: -90...90),
-                          longitude: try PlanRequest.requiredNumber(s, "longitude", in: -180...180))
-        } else {
-            start = nil
-        }
-
-        if let text = try f.string("startTime") {
-            guard let minute = TimeOfDay.minutes(text) else {
-                throw .invalid(f.path("startTime"), "startTime \"\(text.prefix(40))\" is not a time of day from \"00:00\" to \"23:59\" (HH:mm).")
-            }
-            startMinute = minute
-        } else {
-            startMinute = nil
-        }
-
-        let speed = try f.number("speedKmh", in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
-        if let speed, !(speed > 0 && speed <= PlanRequest.maxSpeedKmh) {
-            throw .invalid(f.path("speedKmh"), "speedKmh must be more than 0 and at most 300 (km/h).")
-        }
-        speedKmh = speed ?? PlanRequest.defaultSpeedKmh
-
-        let detour = try f.number("detourFactor", in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
-        if let detour, !PlanRequest.detourRange.contains(detour) {
-            throw .invalid(f.path("detourFactor"), "detourFactor must be between 1 and 10.")
-        }
-        detourFactor = detour ?? PlanRequest.defaultDetourFactor
-        keepOrder = try f.bool("keepOrder") ?? false
-    }
-
-    private static func requiredNumber(_ f: Fields, _ key: String, in range: ClosedRange<Double>) throws(CarFitError) -> Double {
-        guard let value = try f.number(key, in: range) else {
-            throw .invalid(f.path(key), "\(f.path(key)) is required when start is given.")
-        }
-        return value
     }
 
     /// Travel minutes per geodesic metre: metres × detourFactor / (speedKmh × 1000 / 60).
