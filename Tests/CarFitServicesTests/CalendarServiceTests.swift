@@ -14,7 +14,7 @@ final class CalendarServiceTests: XCTestCase {
     /// The example day (2020-09-10 in Copenhagen) with the sample visits.
     private func loaded() throws -> ServiceFixture {
         let f = try ServiceFixture()
-        XCTAssertEqual(try f.importVisits(try ServiceFixture.data("carfit.json")).objectValue?["imported"], 7)
+        XCTAssertEqual(try f.importVisits(try ServiceFixture.text("carfit.json")).objectValue?["imported"], 7)
         return f
     }
 

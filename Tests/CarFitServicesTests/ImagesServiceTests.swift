@@ -1,5 +1,6 @@
 import CarFitCore
 import CarFitIO
+import CarFitHTTP
 import CarFitNet
 import CarFitServices
 import CarFitStore
@@ -156,9 +157,9 @@ final class ImagesServiceTests: XCTestCase {
     }
 
     func testNetworkFailuresMapToStatuses() {
-        XCTAssertEqual(CarFitError(HTTPFailure(.notHTTP, url: "x", message: "m")), CarFitError(.invalid, "m", field: "url"))
-        XCTAssertEqual(CarFitError(HTTPFailure(.timeout, url: "http://a", message: "m")).document.encoded(),
-                       #"{"error":{"code":"unavailable","message":"m","reason":"timeout","url":"http://a"}}"#)
+        XCTAssertEqual(CarFitError(HTTPError(.notHTTP, url: "x", message: "m")).field, "url")
+        XCTAssertEqual(CarFitError(HTTPError(.timeout, url: "http://a", message: "m")).document.encoded(),
+                       #"{"error":{"code":"unavailable","message":"The request timed out: m","reason":"timeout","url":"http://a"}}"#)
         XCTAssertEqual(CarFitError(ImageLoadError.httpStatus(url: "http://a", status: 404)).document.encoded(),
                        #"{"error":{"code":"unavailable","message":"http://a answered with HTTP status 404.","httpStatus":404,"reason":"http_status","url":"http://a"}}"#)
         XCTAssertEqual(CarFitError(ImageDirectoryError(path: "/x", message: "m")), CarFitError(.storage, "m", field: "images.directory"))

@@ -73,13 +73,6 @@ final class ServiceFixture: Serializer {
         return Imported(imported: answer.imported, rejected: ServiceFixture.rejections(answer.rejected))
     }
 
-    /// Imports a visits document (streamed, as the boundary hands it over).
-    @discardableResult
-    func importVisits(_ bytes: [UInt8]) throws(CarFitError) -> JSON {
-        let result = bytes.withUnsafeBytes { raw in Result { () throws(CarFitError) in try visits.importVisits(raw) } }
-        return try result.get()
-    }
-
     /// Imports a patterns document (a bare array or `{"patterns": [...]}`) into `images`' pool;
     /// answers the import's document.
     @discardableResult
