@@ -1,5 +1,6 @@
 import CarFitAPI
 import CarFitCore
+import CarFitIO
 import CarFitSystem
 import CarFitNet
 import CarFitServices

@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitIO
 
 /// One typed member of an operation's request: its path from the request's root, the JSON
 /// types the schema allows it (bits of `RequestCheck`), and for an array of plain values the

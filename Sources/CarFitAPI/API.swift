@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitIO
 
 /// A request of one operation, decoded from its request document: every member read, typed
 /// and checked, the first offending one named in the `invalid` error.

@@ -61,10 +61,6 @@ public enum ArticlesAPI {
 extension ArticlesService.Imported: APIResponse {
     /// `{"imported", "rejected", "updatedAt"}`: `articles.import` and a refresh that stored.
     public var json: JSON {
-        guard case .object(var answer) = ArticleSnapshot.response(imported: imported, rejected: rejected) else {
-            return .null
-        }
-        answer["updatedAt"] = .string(updatedAt.iso)
-        return .object(answer)
+        .obj(["imported": .int(Int64(imported)), "rejected": .array(rejected.map(\.json)), "updatedAt": .string(updatedAt.iso)])
     }
 }

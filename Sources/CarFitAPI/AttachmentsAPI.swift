@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitIO
 import CarFitServices
 
 /// A visit's photos, signatures and notes: `visits.attach`, `visits.attachments`, `visits.detach`.

@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitIO
 import CarFitServices
 
 /// The calendar operations: their requests read, the month documents written (and kept in the

@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitIO
 
 // The config document of `carfit_open`, read into the domain's typed `CoreConfig` (with its
 // `RoadConfig`): every member checked, an unknown one refused with the nearest known name.

@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitIO
 import CarFitServices
 
 /// The employees and session operations: their requests read from the request document, their
@@ -196,7 +197,7 @@ extension CarFitError {
                 ? "Wrong PIN; after \(LoginGuard.maxFailures) failed attempts logins are locked until \(shown.iso)."
                 : "Too many failed attempts: logins are locked until \(shown.iso)."
             self = CarFitError(.unauthorized, message, field: justLocked ? "pin" : nil,
-                               extra: JSONObject(["lockedUntil": .string(shown.iso)]))
+                               details: .init(lockedUntil: shown))
         case .wrongPIN(let left):
             self = CarFitError(.unauthorized,
                 "Wrong PIN; \(left) more failed attempt\(left == 1 ? "" : "s") will lock logins for \(LoginGuard.lockMilliseconds / 1000) seconds.",

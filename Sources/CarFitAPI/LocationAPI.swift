@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitIO
 import CarFitServices
 
 /// The washer's positions: `location.report` and `location.status`.

@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitIO
 import CarFitServices
 import CarFitStore
 

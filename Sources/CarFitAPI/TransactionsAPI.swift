@@ -7,7 +7,7 @@ public enum TransactionsAPI {
     public static func importTransactions(_ service: TransactionsService, _ request: Fields) throws(CarFitError) -> JSON {
         let batch = try TransactionBatch(document: request)
         try service.importTransactions(batch)
-        return batch.response
+        return batch.summary.json
     }
 
     public static func list(_ service: TransactionsService, _ request: Fields) throws(CarFitError) -> JSON {

@@ -1,12 +1,13 @@
 /// Every failure the core reports: a status, one sentence a user could act on, the offending
-/// request field (a dotted path) where there is one, and extra members for the error document.
+/// request field (a dotted path) where there is one, and the typed details its error document
+/// carries besides them.
 public struct CarFitError: Error, Sendable, Equatable {
     public var status: Status
     public var message: String
     public var field: String?
-    public var extra: JSONObject
+    public var details: Details
     /// Why a transfer or a source failed, typed, for the core's own bookkeeping (a source's
-    /// last error, the offline state); the error document says the same in `extra`.
+    /// last error, the offline state); the error document says the same (`reason`, `httpStatus`).
     public var cause: Cause?
 
     /// A failure of the network or of what it answered: its reason (`refused`, `http_status`,
@@ -24,12 +25,53 @@ public struct CarFitError: Error, Sendable, Equatable {
         }
     }
 
-    public init(_ status: Status, _ message: String, field: String? = nil, extra: JSONObject = JSONObject(),
+    /// What an error says besides its status, message and field, each member of its error
+    /// document when set: `reason` and `httpStatus` (else the cause's), the `url` a request went
+    /// to, the place where a text stops being JSON, the member of a source's document that was
+    /// refused, the records an import rejected, the end of a login lock.
+    public struct Details: Sendable, Equatable {
+        public var reason: String?
+        public var httpStatus: Int?
+        public var url: String?
+        public var position: TextPosition?
+        public var documentField: String?
+        public var rejected: [Rejection]?
+        public var lockedUntil: Instant?
+
+        public init(reason: String? = nil, httpStatus: Int? = nil, url: String? = nil, position: TextPosition? = nil,
+                    documentField: String? = nil, rejected: [Rejection]? = nil, lockedUntil: Instant? = nil) {
+            self.reason = reason
+            self.httpStatus = httpStatus
+            self.url = url
+            self.position = position
+            self.documentField = documentField
+            self.rejected = rejected
+            self.lockedUntil = lockedUntil
+        }
+    }
+
+    /// Where a text stops being JSON: its line and column (from 1) and byte offset (from 0).
+    public struct TextPosition: Sendable, Equatable {
+        public var line: Int
+        public var column: Int
+        public var offset: Int
+
+        public init(line: Int, column: Int, offset: Int) {
+            self.line = line
+            self.column = column
+            self.offset = offset
+        }
+
+        /// The start of a text.
+        public static let start = TextPosition(line: 1, column: 1, offset: 0)
+    }
+
+    public init(_ status: Status, _ message: String, field: String? = nil, details: Details = Details(),
                 cause: Cause? = nil) {
         self.status = status
         self.message = message
         self.field = field
-        self.extra = extra
+        self.details = details
         self.cause = cause
     }
 
@@ -37,15 +79,9 @@ public struct CarFitError: Error, Sendable, Equatable {
         CarFitError(.invalid, message, field: field)
     }
 
-    /// `{"error": {"code", "message", "field"?, …extra}}`, with the cause's `reason` when extra
-    /// does not say it.
-    public var document: JSON {
-        var error = JSONObject()
-        error["code"] = .string(status.name)
-        error["message"] = .string(message)
-        if let field { error["field"] = .string(field) }
-        for key in extra.keys { error[key] = extra[key] }
-        if let cause, error["reason"] == nil { error["reason"] = .string(cause.reason) }
-        return .obj(["error": .object(error)])
-    }
+    /// The reason the error document gives: the details', else the cause's.
+    public var reason: String? { details.reason ?? cause?.reason }
+
+    /// The HTTP status the error document gives: the details', else the cause's.
+    public var httpStatus: Int? { details.httpStatus ?? cause?.httpStatus }
 }

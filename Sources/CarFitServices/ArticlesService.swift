@@ -49,14 +49,7 @@ public struct ArticlesService {
 
     /// Imports a fetched body as the refresh does, `commit` in the import's transaction.
     func refresh(_ body: SourceFetch.Body, lock: some Serializer, commit: RefreshCommit = { _, _ in }) throws(CarFitError) -> Imported {
-        let url = body.url
-        let document = try SourceFetch.document(body, what: "articles")
-        let snapshot: ArticleSnapshot
-        do throws(CarFitError) {
-            snapshot = try ArticleSnapshot(document: document)
-        } catch {
-            throw SourceFetch.notDocument(url, what: "articles", error)
-        }
+        let snapshot = try SourceFetch.document(body, what: "articles", ArticleSnapshot.init(document:))
         let db = articles.db
         return try lock.locked { () throws(CarFitError) in
             try db.transaction { () throws(CarFitError) in

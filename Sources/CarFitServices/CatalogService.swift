@@ -40,13 +40,7 @@ public struct CatalogService {
                                                      progress: progress) else {
             return .notModified
         }
-        let document = try SourceFetch.document(body, what: "catalog")
-        let batch: CatalogImport
-        do throws(CarFitError) {
-            batch = try CatalogImport(document: document)
-        } catch {
-            throw SourceFetch.notDocument(url, what: "catalog", error)
-        }
+        let batch = try SourceFetch.document(body, what: "catalog", CatalogImport.init(document:))
         let shop = shop
         let db = db
         try lock.locked { () throws(CarFitError) in

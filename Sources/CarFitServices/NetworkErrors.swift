@@ -61,8 +61,7 @@ extension CarFitError {
         switch failure.reason {
         case .notHTTP, .invalidRequest:
             self = CarFitError(.invalid, target.said(failure.message), field: target.field,
-                               extra: JSONObject(["reason": .string(reason), "url": .string(url)]),
-                               cause: Cause(reason: reason))
+                               details: Details(url: url), cause: Cause(reason: reason))
         default:
             let message = failure.reason == .timeout ? "The request timed out: \(failure.message)" : failure.message
             self = .unavailable(failure.url, reason, target.said(message), isNetwork: failure.isNetworkFailure)
@@ -97,16 +96,13 @@ extension CarFitError {
         .unavailable(url, reason, target.said("The answer of \(url.prefix(200)) to the request for the \(target.what) \(what)."))
     }
 
-    /// `unavailable` with `httpStatus` (when an answer came), any `extra` members, `reason` and
-    /// `url` in the error document, and the same typed as its `cause`.
+    /// `unavailable` with its `reason`, `httpStatus` (when an answer came) and `url`, and any
+    /// further `details`; the reason and status are its typed `cause`.
     static func unavailable(_ url: String, _ reason: String, _ message: String, httpStatus: Int? = nil,
-                            isNetwork: Bool = false, extra: JSONObject = JSONObject()) -> CarFitError {
-        var e = JSONObject()
-        if let httpStatus { e["httpStatus"] = .int(Int64(httpStatus)) }
-        for key in extra.keys { e[key] = extra[key] }
-        e["reason"] = .string(reason)
-        e["url"] = .string(String(url.prefix(2000)))
-        return CarFitError(.unavailable, message, extra: e,
+                            isNetwork: Bool = false, details: Details = Details()) -> CarFitError {
+        var details = details
+        details.url = String(url.prefix(2000))
+        return CarFitError(.unavailable, message, details: details,
                            cause: Cause(reason: reason, httpStatus: httpStatus, isNetwork: isNetwork))
     }
 
@@ -117,7 +113,7 @@ extension CarFitError {
         let named = phrase.isEmpty ? "" : " (\(phrase))"
         return CarFitError(.unauthorized,
             "\(url.prefix(200)) refused the request for the \(what) with HTTP status \(status)\(named): sign in to the planner again.",
-            extra: JSONObject(["reason": "unauthorized", "httpStatus": .int(Int64(status)), "url": .string(String(url.prefix(2000)))]),
+            details: Details(url: String(url.prefix(2000))),
             cause: Cause(reason: "unauthorized", httpStatus: status))
     }
 

@@ -83,38 +83,31 @@ enum SourceFetch {
         return .body(Body(url: url, response: response, download: download, file: file))
     }
 
-    /// A fetched body parsed whole as a JSON object; anything else is `unavailable` (`html`,
-    /// `truncated`, `not_json`, `not_document`).
-    static func document(_ body: Body, what: String) throws(CarFitError) -> Fields {
+    /// A fetched body read whole by the area's `decode`; anything else is `unavailable`
+    /// (`storage`, `html`, `truncated`, `not_json`, `not_document`, `rejected`).
+    static func document<Value>(_ body: Body, what: String, _ decode: DocumentDecoder<Value>) throws(CarFitError) -> Value {
         let shown = String(body.url.prefix(200))
-        let parsed: Result<JSON, JanssonParser.SyntaxError>
-        let html: Bool
-        do throws(CarFitError) {
-            parsed = try JanssonParser.parse(file: body.file)
-            html = try looksLikeHTML(body.file, contentType: body.contentType)
-        } catch {
+        switch SourceDocument.read(body.file, contentType: body.contentType, decode) {
+        case .success(let value):
+            return value
+        case .failure(.unreadable(let error)):
             throw CarFitError.unavailable(body.url, "storage", "The body of \(shown) could not be read back: \(error.message)")
-        }
-        switch parsed {
-        case .failure(let e):
-            if html {
-                throw CarFitError.unavailable(body.url, "html",
-                    "\(shown) answered with an HTML page instead of the \(what) document (a network sign-in page or an error page?).")
-            }
-            if e.position >= body.file.count {
-                throw CarFitError.unavailable(body.url, "truncated",
-                    "\(shown) answered with JSON that breaks off at byte \(e.position) (\(e.text)): the \(what) document is incomplete.",
-                    extra: position(e))
-            }
+        case .failure(.html):
+            throw CarFitError.unavailable(body.url, "html",
+                "\(shown) answered with an HTML page instead of the \(what) document (a network sign-in page or an error page?).")
+        case .failure(.truncated(let e)):
+            throw CarFitError.unavailable(body.url, "truncated",
+                "\(shown) answered with JSON that breaks off at byte \(e.position) (\(e.text)): the \(what) document is incomplete.",
+                details: .init(position: e.at))
+        case .failure(.notJSON(let e)):
             throw CarFitError.unavailable(body.url, "not_json",
                 "\(shown) answered with text that is not JSON (line \(e.line), column \(e.column): \(e.text)) instead of the \(what) document.",
-                extra: position(e))
-        case .success(let json):
-            guard case .object(let object) = json else {
-                throw CarFitError.unavailable(body.url, "not_document",
-                                         "\(shown) answered with JSON that is not the \(what) document: it is not an object.")
-            }
-            return Fields(object)
+                details: .init(position: e.at))
+        case .failure(.notObject):
+            throw CarFitError.unavailable(body.url, "not_document",
+                                          "\(shown) answered with JSON that is not the \(what) document: it is not an object.")
+        case .failure(.refused(let error)):
+            throw notDocument(body.url, what: what, error)
         }
     }
 
@@ -122,34 +115,12 @@ enum SourceFetch {
     /// `rejected` (with the import's `rejected` list) when it had records and all were
     /// rejected, else `not_document`.
     static func notDocument(_ url: String, what: String, _ error: CarFitError) -> CarFitError {
-        var extra = JSONObject()
-        if let field = error.field { extra["documentField"] = .string(field) }
-        if let rejected = error.extra["rejected"] {
-            extra["rejected"] = rejected
+        let details = CarFitError.Details(documentField: error.field, rejected: error.details.rejected)
+        if error.details.rejected != nil {
             return CarFitError.unavailable(url, "rejected",
-                "\(url.prefix(200)) answered with a \(what) document that cannot be used: \(error.message)", extra: extra)
+                "\(url.prefix(200)) answered with a \(what) document that cannot be used: \(error.message)", details: details)
         }
         return CarFitError.unavailable(url, "not_document",
-            "\(url.prefix(200)) answered with JSON that is not the \(what) document: \(error.message)", extra: extra)
-    }
-
-    static func position(_ e: JanssonParser.SyntaxError) -> JSONObject {
-        JSONObject(["line": .int(Int64(e.line)), "column": .int(Int64(e.column)), "position": .int(Int64(e.position))])
-    }
-
-    /// An HTML content type, or a body whose first non-blank character opens a tag.
-    static func looksLikeHTML(_ body: FileReader, contentType: String?) throws(CarFitError) -> Bool {
-        if let type = contentType?.lowercased(), holds(type, "text/html") || holds(type, "xhtml") { return true }
-        let first = try body.firstByte { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
-        return first == UInt8(ascii: "<")
-    }
-
-    /// Whether `text` holds `part` (bytes compared; the standard library's substring search
-    /// would link the whole string-processing module in for this one use).
-    static func holds(_ text: String, _ part: String) -> Bool {
-        let t = Array(text.utf8), p = Array(part.utf8)
-        guard !p.isEmpty, p.count <= t.count else { return p.isEmpty }
-        for i in 0...(t.count - p.count) where t[i..<(i + p.count)].elementsEqual(p) { return true }
-        return false
+            "\(url.prefix(200)) answered with JSON that is not the \(what) document: \(error.message)", details: details)
     }
 }

@@ -156,7 +156,7 @@ public struct SyncService {
                 return PushSummary(pending: pending, skipped: .busy)
             }
             throw CarFitError(.unavailable, "Another push of this database did not end within \(setup.waitMs) ms; every change stays pending.",
-                              extra: JSONObject(["reason": "busy"]))
+                              details: .init(reason: "busy"))
         }
         defer { held.release() }
         var summary = PushSummary()

@@ -160,13 +160,7 @@ public struct VisitsService {
             throw SourceFetch.notDocument(body.url, what: "visits", error)
         }
         if let streamed { return streamed }
-        let document = try SourceFetch.document(body, what: "visits")
-        let snapshot: VisitSnapshot
-        do throws(CarFitError) {
-            snapshot = try VisitSnapshot(document: document)
-        } catch {
-            throw SourceFetch.notDocument(body.url, what: "visits", error)
-        }
+        let snapshot = try SourceFetch.document(body, what: "visits", VisitSnapshot.init(document:))
         try lock.locked { () throws(CarFitError) in
             try db.transaction { () throws(CarFitError) in
                 try store.replaceAll(with: snapshot.visits)

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import CarFitAPI
 @testable import CarFitCore
+import CarFitIO
 
 /// The config document of `carfit_open` read into `CoreConfig`: defaults, every member checked,
 /// unknown members refused with the nearest known name, the header naming every member.

@@ -152,7 +152,7 @@ final class EmployeesAPITests: XCTestCase {
         let error = CarFitError(LoginRefusal.locked(until: until))
         XCTAssertEqual(error.status, .unauthorized)
         XCTAssertTrue(error.message.contains("locked until 2024-05-01T10:00:31Z"), error.message)
-        XCTAssertEqual(error.extra["lockedUntil"], "2024-05-01T10:00:31Z")
+        XCTAssertEqual(error.details.lockedUntil?.iso, "2024-05-01T10:00:31Z")
         XCTAssertEqual(LoginGuard.displayed(Instant(milliseconds: Int64.max)).milliseconds, Int64.max)
     }
 

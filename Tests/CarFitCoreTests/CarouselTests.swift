@@ -1,5 +1,6 @@
 import XCTest
 @testable import CarFitCore
+import CarFitIO
 
 /// The carousel feed: the PRNG, the feed's determinism and layout, and pattern colours.
 final class CarouselTests: XCTestCase {

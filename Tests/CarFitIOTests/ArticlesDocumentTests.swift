@@ -54,7 +54,7 @@ final class ArticlesDocumentTests: XCTestCase {
         XCTAssertEqual(first.content, [ArticleBlock(type: "text", subject: "Q7", description: first.content.first?.description)])
         XCTAssertEqual(first.tagsText, "[]")
         XCTAssertEqual(snapshot.articles[2].content, [])
-        XCTAssertEqual(snapshot.response, .obj(["imported": 9, "rejected": []]))
+        XCTAssertEqual(snapshot.summary, ImportSummary(imported: 9))
     }
 
     func testValidRecord() throws {

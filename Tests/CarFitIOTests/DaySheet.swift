@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitIO
 
 /// The visits.list day built the plain way, card by card as `JSON` values: the reference the
 /// streaming `DayListWriter` is checked against.

@@ -262,8 +262,7 @@ final class TransactionsDocumentTests: XCTestCase {
         XCTAssertEqual(batch.records.count, 2)
         XCTAssertEqual(batch.rejected.map(\.index), [1, 3, 4])
         XCTAssertEqual(batch.rejected.map(\.field), ["amount", "amount", "date"])
-        guard case .object(let response) = batch.response else { return XCTFail("shape") }
-        XCTAssertEqual(response["imported"], .int(2))
+        XCTAssertEqual(batch.summary.imported, 2)
         for bad in [JSONObject(), JSONObject(["transactions": "x"]), JSONObject(["transactions": .obj([:])])] {
             XCTAssertThrowsError(try TransactionBatch(document: Fields(bad))) { error in
                 XCTAssertEqual((error as? CarFitError)?.field, "transactions")

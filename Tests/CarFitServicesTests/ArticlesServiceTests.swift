@@ -28,7 +28,7 @@ final class ArticlesServiceTests: XCTestCase {
             _ = try f.articles.refresh(url: "http://127.0.0.1:1/articles", http: HTTPClient(timeoutMs: 2000), lock: f)
         }
         XCTAssertEqual(refused?.status, .unavailable)
-        XCTAssertEqual(refused?.extra["reason"], "refused")
+        XCTAssertEqual(refused?.reason, "refused")
         XCTAssertEqual(try ArticleStore(f.db).all().count, 9)
     }
 
@@ -42,9 +42,9 @@ final class ArticlesServiceTests: XCTestCase {
         XCTAssertEqual(failed?.status, .invalid)
         XCTAssertEqual(failed?.field, "content")
         XCTAssertEqual(failed?.message.hasPrefix("The document's only article was rejected (content[0]."), true, failed?.message ?? "")
-        guard case .array(let rejected)? = failed?.extra["rejected"] else { return XCTFail("no rejected list") }
+        guard let rejected = failed?.details.rejected else { return XCTFail("no rejected list") }
         XCTAssertEqual(rejected.count, 1)
-        XCTAssertEqual(rejected.first?.objectValue?["index"], 0)
+        XCTAssertEqual(rejected.first?.index, 0)
         XCTAssertEqual(try ArticleStore(f.db).count(), 9)
         XCTAssertEqual(try ArticleStore(f.db).updatedAt()?.iso, "2020-09-10T07:00:00Z")
 
@@ -137,8 +137,8 @@ final class ArticlesServiceTests: XCTestCase {
         let failed = refusal { () throws(CarFitError) in try f.importArticles(json: #"{"status": "success", "content": [{"id": 1}, 2]}"#) }
         XCTAssertEqual(failed?.field, "content")
         XCTAssertEqual(failed?.message.hasPrefix("All 2 articles of the document were rejected"), true, failed?.message ?? "")
-        guard case .array(let rejected)? = failed?.extra["rejected"] else { return XCTFail("no rejected list") }
-        XCTAssertEqual(rejected.map { $0.objectValue?["index"] }, [0, 1])
+        guard let rejected = failed?.details.rejected else { return XCTFail("no rejected list") }
+        XCTAssertEqual(rejected.map(\.index), [0, 1])
         XCTAssertEqual(try f.articles.list().articles.count, 9)
     }
 

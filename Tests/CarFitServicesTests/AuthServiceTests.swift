@@ -127,9 +127,9 @@ final class AuthServiceTests: XCTestCase {
                 _ = try f.visits.refresh(url: server.url(0, "/status/\(status)"), http: http, lock: f)
             }
             XCTAssertEqual(error?.status, .unauthorized)
-            XCTAssertEqual(error?.extra["reason"], "unauthorized")
-            XCTAssertEqual(error?.extra["httpStatus"], .int(Int64(status)))
-            XCTAssertEqual(error?.extra["url"], .string(server.url(0, "/status/\(status)")))
+            XCTAssertEqual(error?.reason, "unauthorized")
+            XCTAssertEqual(error?.httpStatus, status)
+            XCTAssertEqual(error?.details.url, server.url(0, "/status/\(status)"))
             _ = source
         }
         XCTAssertEqual(try f.list(#"{"dates": ["2020-09-10"]}"#).bytes, before)
@@ -185,7 +185,7 @@ final class AuthServiceTests: XCTestCase {
         // No token: refused, nothing leaves the outbox, no backoff.
         let error = refusal { () throws(CarFitError) in _ = try push("{}") }
         XCTAssertEqual(error?.status, .unauthorized)
-        XCTAssertEqual(error?.extra["httpStatus"], 401)
+        XCTAssertEqual(error?.httpStatus, 401)
         var status = try sync.status()
         XCTAssertEqual(status.pending, 1)
         XCTAssertEqual(status.state.consecutiveFailures, 0)

@@ -145,7 +145,7 @@ final class ImagesServiceTests: XCTestCase {
         XCTAssertEqual(notHTTP?.field, "url")
         let refused = refusal { () throws(CarFitError) in _ = try images.load("http://127.0.0.1:1/a.png") }
         XCTAssertEqual(refused?.status, .unavailable)
-        XCTAssertEqual(refused?.extra["reason"], "refused")
+        XCTAssertEqual(refused?.reason, "refused")
         XCTAssertEqual(refused?.cause, CarFitError.Cause(reason: "refused", isNetwork: true))
         // Both went to the client (the API refuses a URL that is not http or https before).
         XCTAssertEqual(try images.stats().failures, 2)

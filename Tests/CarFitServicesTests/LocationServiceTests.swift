@@ -186,7 +186,7 @@ final class LocationServiceTests: XCTestCase {
                                                    pushLock: lock, waitMs: 1000))
         let failure = refusal { () throws(CarFitError) in _ = try service.push(ifDue: false, lock: f) }
         XCTAssertEqual(failure?.status, .unavailable)
-        XCTAssertEqual(failure?.extra["reason"], "refused")
+        XCTAssertEqual(failure?.reason, "refused")
         XCTAssertEqual(try [s.status().stored, s.status().pending], [2, 2])
         XCTAssertNil(try s.status().lastPushAt)
         XCTAssertEqual(try service.status().state.consecutiveFailures, 1)

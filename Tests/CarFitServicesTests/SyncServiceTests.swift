@@ -132,7 +132,7 @@ final class SyncServiceTests: XCTestCase {
         let service = pusher(f, to: "http://127.0.0.1:1/u")
         let failure = refusal { () throws(CarFitError) in _ = try service.push(ifDue: false, lock: f) }
         XCTAssertEqual(failure?.status, .unavailable)
-        XCTAssertEqual(failure?.extra["reason"], "refused")
+        XCTAssertEqual(failure?.reason, "refused")
         let skipped = try service.push(ifDue: true, lock: f)
         XCTAssertEqual(skipped.skipped.map { if case .backoff = $0 { true } else { false } }, true)
         XCTAssertEqual(skipped.pending, 1)
@@ -210,7 +210,7 @@ extension SyncServiceTests {
         server.then(.hangUp)
         let lost = refusal { () throws(CarFitError) in _ = try service.push(ifDue: false, lock: f) }
         XCTAssertEqual(lost?.status, .unavailable)
-        XCTAssertEqual(lost?.extra["reason"], "no_response")
+        XCTAssertEqual(lost?.reason, "no_response")
         XCTAssertEqual(try SyncStore(f.db).pendingCount(), 2)
         // The answer names one id applied, another the request did not send, and leaves the
         // second unnamed: one leaves the outbox, the ghost changes nothing, the push stops.
@@ -252,8 +252,8 @@ extension SyncServiceTests {
         server.then(.answer(500, "{}"))
         let failed = refusal { () throws(CarFitError) in _ = try pusher(f, to: server.url("/u"), lock: lock).push(ifDue: false, lock: f) }
         XCTAssertEqual(failed?.status, .unavailable)
-        XCTAssertEqual(failed?.extra["reason"], "http_status")
-        XCTAssertEqual(failed?.extra["httpStatus"], 500)
+        XCTAssertEqual(failed?.reason, "http_status")
+        XCTAssertEqual(failed?.httpStatus, 500)
         XCTAssertEqual(failed?.cause, CarFitError.Cause(reason: "http_status", httpStatus: 500))
         var state = try SyncStore(f.db).state()
         XCTAssertEqual(state.consecutiveFailures, 1)
@@ -292,7 +292,7 @@ extension SyncServiceTests {
         XCTAssertEqual(try service.push(ifDue: true, lock: f), PushSummary(pending: 2, skipped: .busy))
         let busy = refusal { () throws(CarFitError) in _ = try service.push(ifDue: false, lock: f) }
         XCTAssertEqual(busy?.status, .unavailable)
-        XCTAssertEqual(busy?.extra["reason"], "busy")
+        XCTAssertEqual(busy?.reason, "busy")
         XCTAssertEqual(try SyncStore(f.db).state().consecutiveFailures, 0, "a busy push is no failure of the server")
     }
 
@@ -305,9 +305,9 @@ extension SyncServiceTests {
         server.then(.answer(401, ""))
         let refused = refusal { () throws(CarFitError) in _ = try service.push(ifDue: false, lock: f) }
         XCTAssertEqual(refused?.status, .unauthorized)
-        XCTAssertEqual(refused?.extra["reason"], "unauthorized")
-        XCTAssertEqual(refused?.extra["httpStatus"], 401)
-        XCTAssertEqual(refused?.extra["url"], .string(server.url("/u")))
+        XCTAssertEqual(refused?.reason, "unauthorized")
+        XCTAssertEqual(refused?.httpStatus, 401)
+        XCTAssertEqual(refused?.details.url, server.url("/u"))
         let state = try SyncStore(f.db).state()
         XCTAssertEqual(state.consecutiveFailures, 0)
         XCTAssertNil(state.nextAttemptAt)
@@ -331,8 +331,8 @@ extension SyncServiceTests {
             server.then(.answer(200, body))
             let error = refusal { () throws(CarFitError) in _ = try pusher(f, to: server.url("/u")).push(ifDue: false, lock: f) }
             XCTAssertEqual(error?.status, .unavailable, body)
-            XCTAssertEqual(error?.extra["reason"], "malformed", body)
-            XCTAssertEqual(error?.extra["url"], .string(server.url("/u")), body)
+            XCTAssertEqual(error?.reason, "malformed", body)
+            XCTAssertEqual(error?.details.url, server.url("/u"), body)
             XCTAssertEqual(try SyncStore(f.db).pendingCount(), 2, body)
             XCTAssertEqual(try SyncStore(f.db).state().consecutiveFailures, n + 1, body)
             XCTAssertEqual(try SyncStore(f.db).state().lastError?.reason, "malformed", body)
@@ -343,7 +343,7 @@ extension SyncServiceTests {
             return .answer(200, #"{"applied": ["\#(id)"], "rejected": [{"mutationId": "\#(id)", "reason": "r"}]}"#)
         })
         let both = refusal { () throws(CarFitError) in _ = try pusher(f, to: server.url("/u")).push(ifDue: false, lock: f) }
-        XCTAssertEqual(both?.extra["reason"], "malformed")
+        XCTAssertEqual(both?.reason, "malformed")
         XCTAssertEqual(try SyncStore(f.db).pendingCount(), 2)
     }
 
@@ -361,7 +361,7 @@ extension SyncServiceTests {
             let push = refusal { () throws(CarFitError) in _ = try pusher(f, to: url, client: client).push(ifDue: false, lock: f) }
             return (refresh, push)
         }
-        let cases: [(url: String, reply: PushServer.Reply?, status: CarFitCore.Status, reason: JSON, httpStatus: JSON?)] = [
+        let cases: [(url: String, reply: PushServer.Reply?, status: CarFitCore.Status, reason: String, httpStatus: Int?)] = [
             ("ftp://127.0.0.1/x", nil, .invalid, "not_http", nil),
             ("http://127.0.0.1:1/x", nil, .unavailable, "refused", nil),
             (server.url("/x"), .answer(500, "{}"), .unavailable, "http_status", 500),
@@ -370,10 +370,10 @@ extension SyncServiceTests {
             let (refresh, push) = both(c.url, c.reply)
             for error in [refresh, push] {
                 XCTAssertEqual(error?.status, c.status, c.url)
-                XCTAssertEqual(error?.extra["reason"], c.reason, c.url)
-                XCTAssertEqual(error?.extra["url"], .string(c.url), c.url)
-                XCTAssertEqual(error?.extra["httpStatus"], c.httpStatus, c.url)
-                XCTAssertEqual(error?.cause?.reason, c.reason.stringText, c.url)
+                XCTAssertEqual(error?.reason, c.reason, c.url)
+                XCTAssertEqual(error?.details.url, c.url, c.url)
+                XCTAssertEqual(error?.httpStatus, c.httpStatus, c.url)
+                XCTAssertEqual(error?.cause?.reason, c.reason, c.url)
             }
             XCTAssertEqual(refresh?.field, c.status == .invalid ? "sources.visits" : nil)
             XCTAssertEqual(push?.field, c.status == .invalid ? "sources.visitUpdates" : nil)

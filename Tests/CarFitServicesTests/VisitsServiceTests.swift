@@ -154,13 +154,13 @@ final class VisitsServiceTests: XCTestCase {
             XCTAssertEqual(streamedRefusal, wholeRefusal, text)
             XCTAssertEqual(streamedRefusal?.status, .invalid, text)
             XCTAssertEqual(streamedRefusal?.field, "data", text)
-            guard case .array(let rejected)? = streamedRefusal?.extra["rejected"] else { return XCTFail("no rejected list: \(text)") }
-            XCTAssertEqual(rejected.first?.objectValue?["index"], 0, text)
-            XCTAssertEqual(rejected.first?.objectValue?["field"], "startTimeUtc", text)
+            guard let rejected = streamedRefusal?.details.rejected else { return XCTFail("no rejected list: \(text)") }
+            XCTAssertEqual(rejected.first?.index, 0, text)
+            XCTAssertEqual(rejected.first?.field, "startTimeUtc", text)
             XCTAssertEqual(try VisitStore(f.db).count(), 7, text)
         }
         let three = refusal { () throws(CarFitError) in _ = try whole(f, texts[1]) }
-        guard case .array(let rejected)? = three?.extra["rejected"] else { return XCTFail("no rejected list") }
+        guard let rejected = three?.details.rejected else { return XCTFail("no rejected list") }
         XCTAssertEqual(rejected.count, 3)
         XCTAssertEqual(three?.message.hasPrefix("All 3 visits of the document were rejected (data[0].startTimeUtc: "), true,
                        three?.message ?? "")
@@ -256,8 +256,8 @@ final class VisitsServiceTests: XCTestCase {
         // Port 1 on the loopback: refused at once.
         let refused = refusal { () throws(CarFitError) in _ = try f.visits.refresh(url: "http://127.0.0.1:1/visits", http: HTTPClient(timeoutMs: 2000), lock: f) }
         XCTAssertEqual(refused?.status, .unavailable)
-        XCTAssertEqual(refused?.extra["reason"], "refused")
-        XCTAssertEqual(refused?.extra["url"], "http://127.0.0.1:1/visits")
+        XCTAssertEqual(refused?.reason, "refused")
+        XCTAssertEqual(refused?.details.url, "http://127.0.0.1:1/visits")
         XCTAssertEqual(f.lockCount, 0, "the core is not held while the network is asked")
         XCTAssertEqual(try VisitStore(f.db).count(), 7)
     }

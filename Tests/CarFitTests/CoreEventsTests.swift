@@ -1,6 +1,7 @@
 @testable import CarFit
 import CarFitAPI
 import CarFitCore
+import CarFitIO
 import CarFitServices
 import XCTest
 

@@ -1,5 +1,6 @@
 @testable import CarFit
 import CarFitCore
+import CarFitIO
 import XCTest
 
 /// The boundary's check of request member types (`RequestCheck`) over the table generated from

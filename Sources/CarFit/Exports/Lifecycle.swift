@@ -1,6 +1,7 @@
 import CCarFit
 import CarFitAPI
 import CarFitCore
+import CarFitIO
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,36 +1,15 @@
 /// The records of an import document, validated one at a time: the valid ones in document
 /// order, and a rejection (index, offending member, message) for each of the others. Every
-/// import (visits, catalog, transactions, articles, patterns) is this routine; each record type
-/// adds how its document holds the array (`VisitSnapshot`, `CatalogImport`, ...).
+/// import (visits, catalog, transactions, articles, patterns) is one; each record type adds how
+/// its document holds the array (`VisitSnapshot`, `CatalogImport`, ...), read in the I/O layer.
 public struct RecordImport<Record: Sendable>: Sendable {
-    public typealias Decoder = (Fields) throws(CarFitError) -> Record
-
     public var accepted: [Record] = []
     public var rejected: [Rejection] = []
 
-    public init(_ records: [JSON], decode: Decoder) {
-        accepted.reserveCapacity(records.count)
-        for (i, record) in records.enumerated() {
-            switch RecordImport.decode(record, index: i, decode) {
-            case .success(let r): accepted.append(r)
-            case .failure(let r): rejected.append(r)
-            }
-        }
+    public init(accepted: [Record] = [], rejected: [Rejection] = []) {
+        self.accepted = accepted
+        self.rejected = rejected
     }
-
-    /// One record (`[index]` of its array): an object handed to `decode`, or its rejection.
-    public static func decode(_ value: JSON, index: Int, _ decode: Decoder) -> Result<Record, Rejection> {
-        guard case .object(let object) = value else {
-            return .failure(Rejection(index: index, field: nil, message: "The record is not an object."))
-        }
-        do throws(CarFitError) {
-            return .success(try decode(Fields(object)))
-        } catch {
-            return .failure(Rejection(index: index, field: error.field, message: error.message))
-        }
-    }
-
-    public var response: JSON { RecordImport.response(imported: accepted.count, rejected: rejected) }
 
     /// Refuses a snapshot that had records but kept none of them: storing it would replace the
     /// stored data with nothing because of a document that is all mistakes. An empty array is
@@ -55,11 +34,6 @@ public struct RecordImport<Record: Sendable>: Sendable {
             first = " (\(field)[\(r.index)]\(member): \(r.message))"
         }
         return CarFitError(.invalid, "\(count) rejected\(first), so the stored \(plural) are unchanged.",
-                           field: field, extra: JSONObject(["rejected": .array(rejected.map(\.json))]))
-    }
-
-    /// `{"imported": n, "rejected": [...]}`, the answer of every import.
-    public static func response(imported: Int, rejected: [Rejection]) -> JSON {
-        .obj(["imported": .int(Int64(imported)), "rejected": .array(rejected.map(\.json))])
+                           field: field, details: .init(rejected: rejected))
     }
 }

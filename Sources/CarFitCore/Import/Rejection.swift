@@ -9,6 +9,4 @@ public struct Rejection: Error, Sendable, Equatable {
         self.field = field
         self.message = message
     }
-
-    public var json: JSON { .obj(["index": .int(Int64(index)), "field": .str(field), "message": .string(message)]) }
 }

@@ -22,7 +22,7 @@ extension RecordImport where Record == Pattern {
             case .object(let object): request = Fields(object)
             default:
                 throw CarFitError(.badJSON, "The request must be the colourlovers array or a JSON object.",
-                                  extra: JSONObject(["line": 1, "column": 1, "position": 0]))
+                                  details: .init(position: .start))
             }
         }
         try self.init(document: request)

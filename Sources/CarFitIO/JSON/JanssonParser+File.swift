@@ -14,7 +14,7 @@ extension JanssonParser {
         defer { json_decref(root) }
         guard case .object(let object) = convert(root) else {
             throw CarFitError(.badJSON, "The \(what) must be a JSON object.",
-                              extra: JSONObject(["line": 1, "column": 1, "position": 0]))
+                              details: .init(position: .start))
         }
         return Fields(object)
     }

@@ -10,7 +10,7 @@ public enum JanssonParser {
         let value = try parse(base.assumingMemoryBound(to: CChar.self), length: bytes.count, what: what)
         guard case .object(let object) = value else {
             throw CarFitError(.badJSON, "The \(what) must be a JSON object.",
-                              extra: JSONObject(["line": 1, "column": 1, "position": 0]))
+                              details: .init(position: .start))
         }
         return Fields(object)
     }
@@ -66,11 +66,8 @@ public enum JanssonParser {
 
     static func badJSON(_ error: json_error_t, what: String = "request") -> CarFitError {
         let text = errorText(error)
-        var extra = JSONObject()
-        extra["line"] = .int(Int64(error.line))
-        extra["column"] = .int(Int64(error.column))
-        extra["position"] = .int(Int64(error.position))
-        return CarFitError(.badJSON, "The \(what) is not valid JSON: \(text).", extra: extra)
+        let at = CarFitError.TextPosition(line: Int(error.line), column: Int(error.column), offset: Int(error.position))
+        return CarFitError(.badJSON, "The \(what) is not valid JSON: \(text).", details: .init(position: at))
     }
 
     /// The text of a string value (jansson guarantees valid UTF-8).

@@ -1,3 +1,5 @@
+import CarFitCore
+
 /// Typed, validating access to the members of a request object.
 ///
 /// Every accessor names the offending member in the error it throws, as a dotted path from the
