@@ -174,7 +174,11 @@ def test_response_objects_config_and_error_are_closed(schema):
                 stack.append(schema["$defs"][item["$ref"].rsplit("/", 1)[1]])
             types = item.get("type")
             if types == "object" or (isinstance(types, list) and "object" in types):
-                assert "additionalProperties" in item and item["additionalProperties"] is not True, where
+                # Closed by additionalProperties, or, composing definitions (allOf), by unevaluatedProperties.
+                if "allOf" in item:
+                    assert item.get("unevaluatedProperties") is False and "additionalProperties" not in item, where
+                else:
+                    assert "additionalProperties" in item and item["additionalProperties"] is not True, where
     # Requests stay open: unknown members are ignored.
     for key, entry in schema["operations"].items():
         assert entry["request"].get("additionalProperties", True) is not False, key

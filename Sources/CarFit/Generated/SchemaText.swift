@@ -17,42 +17,19 @@ let carfitSchemaText: StaticString = #"""
         "type": "object",
         "properties": {
           "data": {
-            "type": [
-              "array",
-              "null"
-            ],
+            "type": ["array", "null"],
             "items": {},
             "description": "The visit records (each validated on its own: a bad one is rejected, not refused)."
           },
           "file": {
-            "type": [
-              "string",
-              "null"
-            ],
+            "type": ["string", "null"],
             "description": "A path the core reads the document from (ignored when data is given)."
           }
         },
-        "anyOf": [
-          {
-            "required": [
-              "data"
-            ]
-          },
-          {
-            "required": [
-              "file"
-            ]
-          }
-        ]
+        "anyOf": [{"required": ["data"]}, {"required": ["file"]}]
       },
-      "response": {
-        "$ref": "#/$defs/importResult"
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "response": {"$ref": "#/$defs/importResult"},
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "visits.list": {
       "symbol": "carfit_visits_list",
@@ -60,80 +37,28 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "dates": {
-            "type": [
-              "array",
-              "null"
-            ],
-            "items": {
-              "$ref": "#/$defs/date"
-            }
-          },
-          "employeeId": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "hour24": {
-            "type": [
-              "boolean",
-              "null"
-            ]
-          }
+          "dates": {"type": ["array", "null"], "items": {"$ref": "#/$defs/date"}},
+          "employeeId": {"type": ["string", "null"]},
+          "hour24": {"type": ["boolean", "null"]}
         }
       },
       "response": {
         "type": "object",
         "properties": {
-          "days": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/day"
-            }
-          },
-          "summary": {
-            "$ref": "#/$defs/summary"
-          }
+          "days": {"type": "array", "items": {"$ref": "#/$defs/day"}},
+          "summary": {"$ref": "#/$defs/summary"}
         },
-        "required": [
-          "days",
-          "summary"
-        ],
+        "required": ["days", "summary"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "visits.refresh": {
       "symbol": "carfit_visits_refresh",
       "summary": "Fetch the configured visits source and import it.",
-      "request": {
-        "type": "object",
-        "properties": {
-          "maxAgeSeconds": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 0,
-            "description": "Skip the network when the source's last success is younger than this many seconds."
-          }
-        }
-      },
-      "response": {
-        "$ref": "#/$defs/visitsRefreshResult"
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "unauthorized",
-        "unavailable",
-        "storage"
-      ]
+      "request": {"type": "object", "properties": {"maxAgeSeconds": {"$ref": "#/$defs/maxAgeSeconds"}}},
+      "response": {"$ref": "#/$defs/refreshResult"},
+      "errors": ["bad_json", "invalid", "unauthorized", "unavailable", "storage"]
     },
     "visits.plan": {
       "symbol": "carfit_visits_plan",
@@ -141,138 +66,48 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "date": {
-            "type": "string",
-            "format": "date",
-            "description": "The day, YYYY-MM-DD."
-          },
-          "employeeId": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
+          "date": {"type": "string", "format": "date", "description": "The day, YYYY-MM-DD."},
+          "employeeId": {"type": ["string", "null"]},
           "start": {
-            "type": [
-              "object",
-              "null"
-            ],
+            "type": ["object", "null"],
             "properties": {
-              "latitude": {
-                "type": "number",
-                "minimum": -90,
-                "maximum": 90
-              },
-              "longitude": {
-                "type": "number",
-                "minimum": -180,
-                "maximum": 180
-              }
+              "latitude": {"type": "number", "minimum": -90, "maximum": 90},
+              "longitude": {"type": "number", "minimum": -180, "maximum": 180}
             },
-            "required": [
-              "latitude",
-              "longitude"
-            ]
+            "required": ["latitude", "longitude"]
           },
-          "startTime": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "description": "HH:mm, 00:00 to 23:59."
-          },
-          "speedKmh": {
-            "type": [
-              "number",
-              "null"
-            ],
-            "exclusiveMinimum": 0,
-            "maximum": 300
-          },
-          "detourFactor": {
-            "type": [
-              "number",
-              "null"
-            ],
-            "minimum": 1,
-            "maximum": 10
-          },
+          "startTime": {"type": ["string", "null"], "description": "HH:mm, 00:00 to 23:59."},
+          "speedKmh": {"type": ["number", "null"], "exclusiveMinimum": 0, "maximum": 300},
+          "detourFactor": {"type": ["number", "null"], "minimum": 1, "maximum": 10},
           "keepOrder": {
-            "type": [
-              "boolean",
-              "null"
-            ],
+            "type": ["boolean", "null"],
             "description": "keep the stops in start-time order and compute only their times (optimized: false)"
           }
         },
-        "required": [
-          "date"
-        ]
+        "required": ["date"]
       },
       "response": {
         "type": "object",
         "properties": {
-          "date": {
-            "$ref": "#/$defs/date"
-          },
-          "startTime": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "stops": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/planStop"
-            }
-          },
-          "distanceMeters": {
-            "type": "integer",
-            "minimum": 0
-          },
-          "originalDistanceMeters": {
-            "type": "integer",
-            "minimum": 0
-          },
-          "savedMeters": {
-            "type": "integer",
-            "minimum": 0
-          },
-          "lateStops": {
-            "type": "integer",
-            "minimum": 0
-          },
-          "originalLateStops": {
-            "type": "integer",
-            "minimum": 0
-          },
-          "optimized": {
-            "type": "boolean"
-          },
+          "date": {"$ref": "#/$defs/date"},
+          "startTime": {"type": ["string", "null"]},
+          "stops": {"type": "array", "items": {"$ref": "#/$defs/planStop"}},
+          "distanceMeters": {"type": "integer", "minimum": 0},
+          "originalDistanceMeters": {"type": "integer", "minimum": 0},
+          "savedMeters": {"type": "integer", "minimum": 0},
+          "lateStops": {"type": "integer", "minimum": 0},
+          "originalLateStops": {"type": "integer", "minimum": 0},
+          "optimized": {"type": "boolean"},
           "skipped": {
             "type": "array",
             "items": {
               "type": "object",
               "properties": {
-                "visitId": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "reason": {
-                  "type": "string"
-                },
-                "name": {
-                  "type": "string"
-                }
+                "visitId": {"type": ["string", "null"]},
+                "reason": {"type": "string"},
+                "name": {"type": "string"}
               },
-              "required": [
-                "visitId",
-                "reason",
-                "name"
-              ],
+              "required": ["visitId", "reason", "name"],
               "additionalProperties": false
             }
           }
@@ -291,11 +126,7 @@ let carfitSchemaText: StaticString = #"""
         ],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "visits.set_state": {
       "symbol": "carfit_visits_set_state",
@@ -303,196 +134,63 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "key": {
-            "type": "string"
-          },
-          "state": {
-            "type": "string",
-            "enum": [
-              "InProgress",
-              "Done",
-              "Rejected",
-              "Todo"
-            ]
-          },
-          "reason": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "maxLength": 1000
-          }
+          "key": {"type": "string"},
+          "state": {"type": "string", "enum": ["InProgress", "Done", "Rejected", "Todo"]},
+          "reason": {"type": ["string", "null"], "maxLength": 1000}
         },
-        "required": [
-          "key",
-          "state"
-        ]
+        "required": ["key", "state"]
       },
       "response": {
         "type": "object",
-        "properties": {
-          "visit": {
-            "$ref": "#/$defs/card"
-          }
-        },
-        "required": [
-          "visit"
-        ],
+        "properties": {"visit": {"$ref": "#/$defs/card"}},
+        "required": ["visit"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "not_found",
-        "conflict",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "not_found", "conflict", "storage"]
     },
     "sync.push": {
       "symbol": "carfit_sync_push",
       "summary": "Send the outbox to the update server.",
-      "request": {
-        "type": "object",
-        "properties": {
-          "ifDue": {
-            "type": [
-              "boolean",
-              "null"
-            ]
-          }
-        }
-      },
+      "request": {"type": "object", "properties": {"ifDue": {"type": ["boolean", "null"]}}},
       "response": {
         "properties": {
-          "attachments": {
-            "$ref": "#/$defs/attachmentUploads"
-          },
-          "skipped": {
-            "enum": [
-              "unauthorized",
-              "backoff",
-              "busy"
-            ],
-            "type": "string"
-          },
+          "attachments": {"$ref": "#/$defs/attachmentUploads"},
+          "skipped": {"enum": ["unauthorized", "backoff", "busy"], "type": "string"},
           "locations": {
             "type": "object",
             "additionalProperties": false,
-            "required": [
-              "pushed",
-              "pending"
-            ],
+            "required": ["pushed", "pending"],
             "properties": {
-              "pushed": {
-                "type": "integer",
-                "minimum": 0
-              },
-              "pending": {
-                "type": "integer",
-                "minimum": 0
-              }
+              "pushed": {"type": "integer", "minimum": 0},
+              "pending": {"type": "integer", "minimum": 0}
             }
           },
-          "pushed": {
-            "type": "integer",
-            "minimum": 0
-          },
-          "rejected": {
-            "type": "integer",
-            "minimum": 0
-          },
-          "pending": {
-            "type": "integer",
-            "minimum": 0
-          },
-          "nextAttemptAt": {
-            "$ref": "#/$defs/instant"
-          }
+          "pushed": {"type": "integer", "minimum": 0},
+          "rejected": {"type": "integer", "minimum": 0},
+          "pending": {"type": "integer", "minimum": 0},
+          "nextAttemptAt": {"$ref": "#/$defs/instant"}
         },
         "type": "object",
-        "required": [
-          "pushed",
-          "rejected",
-          "pending"
-        ],
+        "required": ["pushed", "rejected", "pending"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "unauthorized",
-        "unavailable",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "unauthorized", "unavailable", "storage"]
     },
     "sync.status": {
       "symbol": "carfit_sync_status",
       "summary": "Where the washer's updates are.",
-      "request": {
-        "type": "object",
-        "description": "Takes no members (any are ignored).",
-        "properties": {}
-      },
+      "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
       "response": {
         "type": "object",
         "properties": {
-          "clientId": {
-            "type": "string"
-          },
-          "pending": {
-            "type": "integer",
-            "minimum": 0
-          },
-          "lastAttemptAt": {
-            "anyOf": [
-              {
-                "$ref": "#/$defs/instant"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "lastSuccessAt": {
-            "anyOf": [
-              {
-                "$ref": "#/$defs/instant"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "lastError": {
-            "anyOf": [
-              {
-                "$ref": "#/$defs/lastError"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "consecutiveFailures": {
-            "type": "integer",
-            "minimum": 0
-          },
-          "nextAttemptAt": {
-            "anyOf": [
-              {
-                "$ref": "#/$defs/instant"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "rejected": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/rejectedChange"
-            }
-          }
+          "clientId": {"type": "string"},
+          "pending": {"type": "integer", "minimum": 0},
+          "lastAttemptAt": {"anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
+          "lastSuccessAt": {"anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
+          "lastError": {"anyOf": [{"$ref": "#/$defs/lastError"}, {"type": "null"}]},
+          "consecutiveFailures": {"type": "integer", "minimum": 0},
+          "nextAttemptAt": {"anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
+          "rejected": {"type": "array", "items": {"$ref": "#/$defs/rejectedChange"}}
         },
         "required": [
           "clientId",
@@ -506,43 +204,20 @@ let carfitSchemaText: StaticString = #"""
         ],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "location.report": {
       "symbol": "carfit_location_report",
       "summary": "The device's position: kept on the trail when significant; decides arrivals at and departures from today's visits.",
       "request": {
         "type": "object",
-        "required": [
-          "latitude",
-          "longitude",
-          "accuracyMeters"
-        ],
+        "required": ["latitude", "longitude", "accuracyMeters"],
         "properties": {
-          "latitude": {
-            "type": "number",
-            "minimum": -90,
-            "maximum": 90
-          },
-          "longitude": {
-            "type": "number",
-            "minimum": -180,
-            "maximum": 180
-          },
-          "accuracyMeters": {
-            "type": "number",
-            "minimum": 0,
-            "maximum": 10000
-          },
+          "latitude": {"type": "number", "minimum": -90, "maximum": 90},
+          "longitude": {"type": "number", "minimum": -180, "maximum": 180},
+          "accuracyMeters": {"type": "number", "minimum": 0, "maximum": 10000},
           "at": {
-            "type": [
-              "string",
-              "null"
-            ],
+            "type": ["string", "null"],
             "description": "ISO 8601 instant with Z or an offset; default the core's clock; never older than the newest accepted report"
           }
         }
@@ -550,106 +225,39 @@ let carfitSchemaText: StaticString = #"""
       "response": {
         "type": "object",
         "additionalProperties": false,
-        "required": [
-          "stored",
-          "arrived",
-          "departed",
-          "position"
-        ],
+        "required": ["stored", "arrived", "departed", "position"],
         "properties": {
-          "stored": {
-            "type": "boolean"
-          },
-          "arrived": {
-            "type": "array",
-            "maxItems": 1,
-            "items": {
-              "$ref": "#/$defs/visitKey"
-            }
-          },
-          "departed": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/visitKey"
-            }
-          },
-          "position": {
-            "oneOf": [
-              {
-                "$ref": "#/$defs/position"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          }
+          "stored": {"type": "boolean"},
+          "arrived": {"type": "array", "maxItems": 1, "items": {"$ref": "#/$defs/visitKey"}},
+          "departed": {"type": "array", "items": {"$ref": "#/$defs/visitKey"}},
+          "position": {"oneOf": [{"$ref": "#/$defs/position"}, {"type": "null"}]}
         }
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "location.status": {
       "symbol": "carfit_location_status",
       "summary": "The position, the trail's counts and the last successful location push.",
-      "request": {
-        "type": "object"
-      },
+      "request": {"type": "object"},
       "response": {
         "type": "object",
         "additionalProperties": false,
-        "required": [
-          "position",
-          "trail",
-          "lastPushAt"
-        ],
+        "required": ["position", "trail", "lastPushAt"],
         "properties": {
-          "position": {
-            "oneOf": [
-              {
-                "$ref": "#/$defs/position"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
+          "position": {"oneOf": [{"$ref": "#/$defs/position"}, {"type": "null"}]},
           "trail": {
             "type": "object",
             "additionalProperties": false,
-            "required": [
-              "stored",
-              "pending"
-            ],
+            "required": ["stored", "pending"],
             "properties": {
-              "stored": {
-                "type": "integer",
-                "minimum": 0
-              },
-              "pending": {
-                "type": "integer",
-                "minimum": 0
-              }
+              "stored": {"type": "integer", "minimum": 0},
+              "pending": {"type": "integer", "minimum": 0}
             }
           },
-          "lastPushAt": {
-            "oneOf": [
-              {
-                "$ref": "#/$defs/instant"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          }
+          "lastPushAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]}
         }
       },
-      "errors": [
-        "bad_json",
-        "storage"
-      ]
+      "errors": ["bad_json", "storage"]
     },
     "visits.attach": {
       "symbol": "carfit_visits_attach",
@@ -657,178 +265,62 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "key": {
-            "type": "string"
-          },
-          "kind": {
-            "type": "string",
-            "enum": [
-              "photo",
-              "signature",
-              "note"
-            ]
-          },
+          "key": {"type": "string"},
+          "kind": {"type": "string", "enum": ["photo", "signature", "note"]},
           "file": {
-            "type": [
-              "string",
-              "null"
-            ],
+            "type": ["string", "null"],
             "description": "Path of the file to copy (content told by its first bytes)."
           },
           "text": {
-            "type": [
-              "string",
-              "null"
-            ],
+            "type": ["string", "null"],
             "minLength": 1,
             "description": "A note's text, 1 to 10,000 Unicode scalar values (kind note only)."
           }
         },
-        "required": [
-          "key",
-          "kind"
-        ]
+        "required": ["key", "kind"]
       },
-      "response": {
-        "type": "object",
-        "properties": {
-          "attachment": {
-            "$ref": "#/$defs/attachment"
-          }
-        },
-        "required": [
-          "attachment"
-        ],
-        "additionalProperties": false
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "not_found",
-        "conflict",
-        "storage"
-      ]
+      "response": {"$ref": "#/$defs/attachmentAnswer"},
+      "errors": ["bad_json", "invalid", "not_found", "conflict", "storage"]
     },
     "visits.attachments": {
       "symbol": "carfit_visits_attachments",
       "summary": "A visit's attachments in the order attached, with the path of each stored copy.",
-      "request": {
-        "type": "object",
-        "properties": {
-          "key": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "key"
-        ]
-      },
+      "request": {"type": "object", "properties": {"key": {"type": "string"}}, "required": ["key"]},
       "response": {
         "type": "object",
-        "properties": {
-          "attachments": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/listedAttachment"
-            }
-          }
-        },
-        "required": [
-          "attachments"
-        ],
+        "properties": {"attachments": {"type": "array", "items": {"$ref": "#/$defs/listedAttachment"}}},
+        "required": ["attachments"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "not_found",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "not_found", "storage"]
     },
     "visits.detach": {
       "symbol": "carfit_visits_detach",
       "summary": "Remove an attachment not yet uploaded, and its stored copy.",
-      "request": {
-        "type": "object",
-        "properties": {
-          "id": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "id"
-        ]
-      },
-      "response": {
-        "type": "object",
-        "properties": {
-          "attachment": {
-            "$ref": "#/$defs/attachment"
-          }
-        },
-        "required": [
-          "attachment"
-        ],
-        "additionalProperties": false
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "not_found",
-        "conflict",
-        "storage"
-      ]
+      "request": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+      "response": {"$ref": "#/$defs/attachmentAnswer"},
+      "errors": ["bad_json", "invalid", "not_found", "conflict", "storage"]
     },
     "calendar.get": {
       "symbol": "carfit_calendar_get",
       "summary": "The displayed month.",
-      "request": {
-        "type": "object",
-        "description": "Takes no members (any are ignored).",
-        "properties": {}
-      },
-      "response": {
-        "$ref": "#/$defs/month"
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
+      "response": {"$ref": "#/$defs/month"},
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "calendar.next": {
       "symbol": "carfit_calendar_next",
       "summary": "Display the next month.",
-      "request": {
-        "type": "object",
-        "description": "Takes no members (any are ignored).",
-        "properties": {}
-      },
-      "response": {
-        "$ref": "#/$defs/month"
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
+      "response": {"$ref": "#/$defs/month"},
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "calendar.previous": {
       "symbol": "carfit_calendar_previous",
       "summary": "Display the previous month.",
-      "request": {
-        "type": "object",
-        "description": "Takes no members (any are ignored).",
-        "properties": {}
-      },
-      "response": {
-        "$ref": "#/$defs/month"
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
+      "response": {"$ref": "#/$defs/month"},
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "calendar.select": {
       "symbol": "carfit_calendar_select",
@@ -836,34 +328,13 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "date": {
-            "type": "string",
-            "format": "date"
-          },
-          "mode": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "enum": [
-              "single",
-              "toggle",
-              null
-            ]
-          }
+          "date": {"type": "string", "format": "date"},
+          "mode": {"type": ["string", "null"], "enum": ["single", "toggle", null]}
         },
-        "required": [
-          "date"
-        ]
+        "required": ["date"]
       },
-      "response": {
-        "$ref": "#/$defs/month"
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "response": {"$ref": "#/$defs/month"},
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "calendar.month": {
       "symbol": "carfit_calendar_month",
@@ -871,30 +342,13 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "year": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 9999
-          },
-          "month": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 12
-          }
+          "year": {"type": "integer", "minimum": 1, "maximum": 9999},
+          "month": {"type": "integer", "minimum": 1, "maximum": 12}
         },
-        "required": [
-          "year",
-          "month"
-        ]
+        "required": ["year", "month"]
       },
-      "response": {
-        "$ref": "#/$defs/month"
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "response": {"$ref": "#/$defs/month"},
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "employees.create": {
       "symbol": "carfit_employees_create",
@@ -902,62 +356,21 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "pin": {
-            "type": "string"
-          },
-          "firstName": {
-            "type": "string"
-          },
-          "lastName": {
-            "type": "string"
-          },
-          "email": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "hiredOn": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "format": "date"
-          }
+          "pin": {"type": "string"},
+          "firstName": {"type": "string"},
+          "lastName": {"type": "string"},
+          "email": {"type": ["string", "null"]},
+          "hiredOn": {"type": ["string", "null"], "format": "date"}
         },
-        "required": [
-          "pin",
-          "firstName",
-          "lastName"
-        ]
+        "required": ["pin", "firstName", "lastName"]
       },
-      "response": {
-        "type": "object",
-        "properties": {
-          "employee": {
-            "$ref": "#/$defs/employee"
-          }
-        },
-        "required": [
-          "employee"
-        ],
-        "additionalProperties": false
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "conflict",
-        "storage"
-      ]
+      "response": {"$ref": "#/$defs/employeeAnswer"},
+      "errors": ["bad_json", "invalid", "conflict", "storage"]
     },
     "employees.list": {
       "symbol": "carfit_employees_list",
       "summary": "Every employee.",
-      "request": {
-        "type": "object",
-        "description": "Takes no members (any are ignored).",
-        "properties": {}
-      },
+      "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
       "response": {
         "type": "object",
         "properties": {
@@ -965,190 +378,65 @@ let carfitSchemaText: StaticString = #"""
             "type": "array",
             "items": {
               "type": "object",
-              "properties": {
-                "id": {
-                  "type": "integer"
-                },
-                "pin": {
-                  "type": "string",
-                  "pattern": "^[0-9]{4,12}$"
-                },
-                "firstName": {
-                  "type": "string"
-                },
-                "lastName": {
-                  "type": "string"
-                },
-                "email": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "hiredOn": {
-                  "$ref": "#/$defs/date"
-                },
-                "cartQuantity": {
-                  "type": "integer",
-                  "minimum": 0
-                }
-              },
-              "required": [
-                "id",
-                "pin",
-                "firstName",
-                "lastName",
-                "email",
-                "hiredOn",
-                "cartQuantity"
-              ],
-              "additionalProperties": false
+              "description": "An employee and how many items their cart holds.",
+              "allOf": [{"$ref": "#/$defs/employeeMembers"}],
+              "properties": {"cartQuantity": {"type": "integer", "minimum": 0}},
+              "required": ["cartQuantity"],
+              "unevaluatedProperties": false
             }
           }
         },
-        "required": [
-          "employees"
-        ],
+        "required": ["employees"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "employees.recover_pin": {
       "symbol": "carfit_employees_recover_pin",
       "summary": "Find a PIN by email.",
-      "request": {
-        "type": "object",
-        "properties": {
-          "email": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "email"
-        ]
-      },
+      "request": {"type": "object", "properties": {"email": {"type": "string"}}, "required": ["email"]},
       "response": {
         "type": "object",
         "properties": {
-          "pin": {
-            "type": "string"
-          },
-          "firstName": {
-            "type": "string"
-          },
-          "lastName": {
-            "type": "string"
-          }
+          "pin": {"type": "string"},
+          "firstName": {"type": "string"},
+          "lastName": {"type": "string"}
         },
-        "required": [
-          "pin",
-          "firstName",
-          "lastName"
-        ],
+        "required": ["pin", "firstName", "lastName"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "not_found",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "not_found", "storage"]
     },
     "session.login": {
       "symbol": "carfit_session_login",
       "summary": "Log an employee in on this core.",
-      "request": {
-        "type": "object",
-        "properties": {
-          "pin": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "pin"
-        ]
-      },
-      "response": {
-        "type": "object",
-        "properties": {
-          "employee": {
-            "$ref": "#/$defs/employee"
-          }
-        },
-        "required": [
-          "employee"
-        ],
-        "additionalProperties": false
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "unauthorized",
-        "storage"
-      ]
+      "request": {"type": "object", "properties": {"pin": {"type": "string"}}, "required": ["pin"]},
+      "response": {"$ref": "#/$defs/employeeAnswer"},
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "session.logout": {
       "symbol": "carfit_session_logout",
       "summary": "Log out.",
-      "request": {
-        "type": "object",
-        "description": "Takes no members (any are ignored).",
-        "properties": {}
-      },
+      "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
       "response": {
         "type": "object",
-        "properties": {
-          "employee": {
-            "type": "null"
-          }
-        },
-        "required": [
-          "employee"
-        ],
+        "properties": {"employee": {"type": "null"}},
+        "required": ["employee"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "session.get": {
       "symbol": "carfit_session_get",
       "summary": "The logged-in employee.",
-      "request": {
-        "type": "object",
-        "description": "Takes no members (any are ignored).",
-        "properties": {}
-      },
+      "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
       "response": {
         "type": "object",
-        "properties": {
-          "employee": {
-            "anyOf": [
-              {
-                "$ref": "#/$defs/employee"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          }
-        },
-        "required": [
-          "employee"
-        ],
+        "properties": {"employee": {"anyOf": [{"$ref": "#/$defs/employee"}, {"type": "null"}]}},
+        "required": ["employee"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "catalog.import": {
       "symbol": "carfit_catalog_import",
@@ -1157,76 +445,23 @@ let carfitSchemaText: StaticString = #"""
         "type": "object",
         "properties": {
           "Products": {
-            "type": [
-              "object",
-              "null"
-            ],
-            "properties": {
-              "List": {
-                "type": "array",
-                "items": {}
-              }
-            },
-            "required": [
-              "List"
-            ]
+            "type": ["object", "null"],
+            "properties": {"List": {"type": "array", "items": {}}},
+            "required": ["List"]
           },
-          "products": {
-            "type": [
-              "array",
-              "null"
-            ],
-            "items": {}
-          }
+          "products": {"type": ["array", "null"], "items": {}}
         },
-        "anyOf": [
-          {
-            "required": [
-              "Products"
-            ]
-          },
-          {
-            "required": [
-              "products"
-            ]
-          }
-        ]
+        "anyOf": [{"required": ["Products"]}, {"required": ["products"]}]
       },
-      "response": {
-        "$ref": "#/$defs/importResult"
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "response": {"$ref": "#/$defs/importResult"},
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "catalog.refresh": {
       "symbol": "carfit_catalog_refresh",
       "summary": "Fetch the configured catalog source and import it.",
-      "request": {
-        "type": "object",
-        "properties": {
-          "maxAgeSeconds": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 0,
-            "description": "Skip the network when the source's last success is younger than this many seconds."
-          }
-        }
-      },
-      "response": {
-        "$ref": "#/$defs/catalogRefreshResult"
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "unauthorized",
-        "unavailable",
-        "storage"
-      ]
+      "request": {"type": "object", "properties": {"maxAgeSeconds": {"$ref": "#/$defs/maxAgeSeconds"}}},
+      "response": {"$ref": "#/$defs/refreshResult"},
+      "errors": ["bad_json", "invalid", "unauthorized", "unavailable", "storage"]
     },
     "catalog.list": {
       "symbol": "carfit_catalog_list",
@@ -1234,158 +469,47 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "category": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "sort": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "enum": [
-              "name",
-              "-name",
-              "none",
-              null
-            ]
-          }
+          "category": {"type": ["string", "null"]},
+          "sort": {"type": ["string", "null"], "enum": ["name", "-name", "none", null]}
         }
       },
       "response": {
         "type": "object",
         "properties": {
-          "categories": {
-            "type": "array",
-            "items": {
-              "type": "string"
-            }
-          },
+          "categories": {"type": "array", "items": {"type": "string"}},
           "products": {
             "type": "array",
             "items": {
               "type": "object",
-              "properties": {
-                "id": {
-                  "$ref": "#/$defs/productId"
-                },
-                "name": {
-                  "type": "string"
-                },
-                "category": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "imageUrl": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "price": {
-                  "type": "number",
-                  "minimum": 0
-                }
-              },
-              "required": [
-                "id",
-                "name",
-                "category",
-                "imageUrl",
-                "price"
-              ],
-              "additionalProperties": false
+              "allOf": [{"$ref": "#/$defs/productMembers"}],
+              "unevaluatedProperties": false
             }
           }
         },
-        "required": [
-          "categories",
-          "products"
-        ],
+        "required": ["categories", "products"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "catalog.product": {
       "symbol": "carfit_catalog_product",
       "summary": "One product.",
-      "request": {
-        "type": "object",
-        "properties": {
-          "id": {
-            "$ref": "#/$defs/productId"
-          }
-        },
-        "required": [
-          "id"
-        ]
-      },
+      "request": {"type": "object", "properties": {"id": {"$ref": "#/$defs/productId"}}, "required": ["id"]},
       "response": {
         "type": "object",
         "properties": {
           "product": {
             "type": "object",
-            "properties": {
-              "id": {
-                "$ref": "#/$defs/productId"
-              },
-              "name": {
-                "type": "string"
-              },
-              "category": {
-                "type": [
-                  "string",
-                  "null"
-                ]
-              },
-              "imageUrl": {
-                "type": [
-                  "string",
-                  "null"
-                ]
-              },
-              "price": {
-                "type": "number",
-                "minimum": 0
-              },
-              "description": {
-                "type": "string"
-              },
-              "hasDescription": {
-                "type": "boolean"
-              }
-            },
-            "required": [
-              "id",
-              "name",
-              "category",
-              "imageUrl",
-              "price",
-              "description",
-              "hasDescription"
-            ],
-            "additionalProperties": false
+            "allOf": [{"$ref": "#/$defs/productMembers"}],
+            "properties": {"description": {"type": "string"}, "hasDescription": {"type": "boolean"}},
+            "required": ["description", "hasDescription"],
+            "unevaluatedProperties": false
           }
         },
-        "required": [
-          "product"
-        ],
+        "required": ["product"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "not_found",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "not_found", "storage"]
     },
     "cart.add": {
       "symbol": "carfit_cart_add",
@@ -1393,41 +517,13 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "productId": {
-            "$ref": "#/$defs/productId"
-          },
-          "quantity": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 1,
-            "maximum": 999
-          }
+          "productId": {"$ref": "#/$defs/productId"},
+          "quantity": {"type": ["integer", "null"], "minimum": 1, "maximum": 999}
         },
-        "required": [
-          "productId"
-        ]
+        "required": ["productId"]
       },
-      "response": {
-        "type": "object",
-        "properties": {
-          "cart": {
-            "$ref": "#/$defs/cart"
-          }
-        },
-        "required": [
-          "cart"
-        ],
-        "additionalProperties": false
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "not_found",
-        "unauthorized",
-        "storage"
-      ]
+      "response": {"$ref": "#/$defs/cartAnswer"},
+      "errors": ["bad_json", "invalid", "not_found", "unauthorized", "storage"]
     },
     "cart.update": {
       "symbol": "carfit_cart_update",
@@ -1435,165 +531,59 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "productId": {
-            "$ref": "#/$defs/productId"
-          },
-          "quantity": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 999
-          }
+          "productId": {"$ref": "#/$defs/productId"},
+          "quantity": {"type": "integer", "minimum": 1, "maximum": 999}
         },
-        "required": [
-          "productId",
-          "quantity"
-        ]
+        "required": ["productId", "quantity"]
       },
-      "response": {
-        "type": "object",
-        "properties": {
-          "cart": {
-            "$ref": "#/$defs/cart"
-          }
-        },
-        "required": [
-          "cart"
-        ],
-        "additionalProperties": false
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "not_found",
-        "unauthorized",
-        "storage"
-      ]
+      "response": {"$ref": "#/$defs/cartAnswer"},
+      "errors": ["bad_json", "invalid", "not_found", "unauthorized", "storage"]
     },
     "cart.remove": {
       "symbol": "carfit_cart_remove",
       "summary": "Remove a line.",
       "request": {
         "type": "object",
-        "properties": {
-          "productId": {
-            "$ref": "#/$defs/productId"
-          }
-        },
-        "required": [
-          "productId"
-        ]
+        "properties": {"productId": {"$ref": "#/$defs/productId"}},
+        "required": ["productId"]
       },
-      "response": {
-        "type": "object",
-        "properties": {
-          "cart": {
-            "$ref": "#/$defs/cart"
-          }
-        },
-        "required": [
-          "cart"
-        ],
-        "additionalProperties": false
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "not_found",
-        "unauthorized",
-        "storage"
-      ]
+      "response": {"$ref": "#/$defs/cartAnswer"},
+      "errors": ["bad_json", "invalid", "not_found", "unauthorized", "storage"]
     },
     "cart.get": {
       "symbol": "carfit_cart_get",
       "summary": "The cart.",
-      "request": {
-        "type": "object",
-        "description": "Takes no members (any are ignored).",
-        "properties": {}
-      },
-      "response": {
-        "type": "object",
-        "properties": {
-          "cart": {
-            "$ref": "#/$defs/cart"
-          }
-        },
-        "required": [
-          "cart"
-        ],
-        "additionalProperties": false
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "unauthorized",
-        "storage"
-      ]
+      "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
+      "response": {"$ref": "#/$defs/cartAnswer"},
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "cart.checkout": {
       "symbol": "carfit_cart_checkout",
       "summary": "Place the cart as an order.",
-      "request": {
-        "type": "object",
-        "description": "Takes no members (any are ignored).",
-        "properties": {}
-      },
+      "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
       "response": {
         "type": "object",
         "properties": {
-          "order": {
-            "$ref": "#/$defs/order"
-          },
-          "message": {
-            "type": "string"
-          },
-          "cart": {
-            "$ref": "#/$defs/cart"
-          }
+          "order": {"$ref": "#/$defs/order"},
+          "message": {"type": "string"},
+          "cart": {"$ref": "#/$defs/cart"}
         },
-        "required": [
-          "order",
-          "message",
-          "cart"
-        ],
+        "required": ["order", "message", "cart"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "unauthorized",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "cart.orders": {
       "symbol": "carfit_cart_orders",
       "summary": "The logged-in employee's orders, newest first.",
-      "request": {
-        "type": "object",
-        "description": "Takes no members (any are ignored).",
-        "properties": {}
-      },
+      "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
       "response": {
         "type": "object",
-        "properties": {
-          "orders": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/order"
-            }
-          }
-        },
-        "required": [
-          "orders"
-        ],
+        "properties": {"orders": {"type": "array", "items": {"$ref": "#/$defs/order"}}},
+        "required": ["orders"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "unauthorized",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "transactions.import": {
       "symbol": "carfit_transactions_import",
@@ -1607,124 +597,50 @@ let carfitSchemaText: StaticString = #"""
             "description": "The records (each validated on its own)."
           }
         },
-        "required": [
-          "transactions"
-        ]
+        "required": ["transactions"]
       },
-      "response": {
-        "$ref": "#/$defs/importResult"
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "response": {"$ref": "#/$defs/importResult"},
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "transactions.list": {
       "symbol": "carfit_transactions_list",
       "summary": "The transactions screen.",
-      "request": {
-        "type": "object",
-        "properties": {
-          "category": {
-            "type": [
-              "string",
-              "null"
-            ]
-          }
-        }
-      },
+      "request": {"type": "object", "properties": {"category": {"type": ["string", "null"]}}},
       "response": {
         "type": "object",
         "properties": {
-          "category": {
-            "type": "string"
-          },
-          "categories": {
-            "type": "array",
-            "items": {
-              "type": "string"
-            }
-          },
-          "transactions": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/transaction"
-            }
-          },
-          "count": {
-            "type": "integer",
-            "minimum": 0
-          },
-          "sum": {
-            "type": "number"
-          },
-          "pinnedCount": {
-            "type": "integer",
-            "minimum": 0
-          }
+          "category": {"type": "string"},
+          "categories": {"type": "array", "items": {"type": "string"}},
+          "transactions": {"type": "array", "items": {"$ref": "#/$defs/transaction"}},
+          "count": {"type": "integer", "minimum": 0},
+          "sum": {"type": "number"},
+          "pinnedCount": {"type": "integer", "minimum": 0}
         },
-        "required": [
-          "category",
-          "categories",
-          "transactions",
-          "count",
-          "sum",
-          "pinnedCount"
-        ],
+        "required": ["category", "categories", "transactions", "count", "sum", "pinnedCount"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "transactions.pin": {
       "symbol": "carfit_transactions_pin",
       "summary": "Pin or unpin one transaction.",
       "request": {
         "type": "object",
-        "properties": {
-          "id": {
-            "$ref": "#/$defs/transactionId"
-          },
-          "pinned": {
-            "type": "boolean"
-          }
-        },
-        "required": [
-          "id",
-          "pinned"
-        ]
+        "properties": {"id": {"$ref": "#/$defs/transactionId"}, "pinned": {"type": "boolean"}},
+        "required": ["id", "pinned"]
       },
       "response": {
         "type": "object",
-        "properties": {
-          "transaction": {
-            "$ref": "#/$defs/transaction"
-          }
-        },
-        "required": [
-          "transaction"
-        ],
+        "properties": {"transaction": {"$ref": "#/$defs/transaction"}},
+        "required": ["transaction"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "not_found",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "not_found", "storage"]
     },
     "insights.get": {
       "symbol": "carfit_insights_get",
       "summary": "Spending per category over pinned transactions.",
-      "request": {
-        "type": "object",
-        "description": "Takes no members (any are ignored).",
-        "properties": {}
-      },
+      "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
       "response": {
         "type": "object",
         "properties": {
@@ -1733,49 +649,22 @@ let carfitSchemaText: StaticString = #"""
             "items": {
               "type": "object",
               "properties": {
-                "category": {
-                  "type": "string"
-                },
-                "total": {
-                  "type": "number"
-                },
-                "count": {
-                  "type": "integer",
-                  "minimum": 0
-                },
-                "share": {
-                  "type": "number"
-                }
+                "category": {"type": "string"},
+                "total": {"type": "number"},
+                "count": {"type": "integer", "minimum": 0},
+                "share": {"type": "number"}
               },
-              "required": [
-                "category",
-                "total",
-                "count",
-                "share"
-              ],
+              "required": ["category", "total", "count", "share"],
               "additionalProperties": false
             }
           },
-          "total": {
-            "type": "number"
-          },
-          "count": {
-            "type": "integer",
-            "minimum": 0
-          }
+          "total": {"type": "number"},
+          "count": {"type": "integer", "minimum": 0}
         },
-        "required": [
-          "categories",
-          "total",
-          "count"
-        ],
+        "required": ["categories", "total", "count"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "articles.import": {
       "symbol": "carfit_articles_import",
@@ -1783,154 +672,61 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "status": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "enum": [
-              "success",
-              null
-            ]
-          },
+          "status": {"type": ["string", "null"], "enum": ["success", null]},
           "content": {
             "type": "array",
             "items": {},
             "description": "The article records (each validated on its own)."
           }
         },
-        "required": [
-          "content"
-        ]
+        "required": ["content"]
       },
-      "response": {
-        "$ref": "#/$defs/articlesImportResult"
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "response": {"$ref": "#/$defs/articlesImportResult"},
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "articles.refresh": {
       "symbol": "carfit_articles_refresh",
       "summary": "Fetch the configured articles source and import it.",
-      "request": {
-        "type": "object",
-        "properties": {
-          "maxAgeSeconds": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 0,
-            "description": "Skip the network when the source's last success is younger than this many seconds."
-          }
-        }
-      },
-      "response": {
-        "$ref": "#/$defs/articlesRefreshResult"
-      },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "unauthorized",
-        "unavailable",
-        "storage"
-      ]
+      "request": {"type": "object", "properties": {"maxAgeSeconds": {"$ref": "#/$defs/maxAgeSeconds"}}},
+      "response": {"$ref": "#/$defs/articlesRefreshResult"},
+      "errors": ["bad_json", "invalid", "unauthorized", "unavailable", "storage"]
     },
     "articles.list": {
       "symbol": "carfit_articles_list",
       "summary": "The stored articles, newest first.",
-      "request": {
-        "type": "object",
-        "properties": {
-          "hour24": {
-            "type": [
-              "boolean",
-              "null"
-            ]
-          }
-        }
-      },
+      "request": {"type": "object", "properties": {"hour24": {"type": ["boolean", "null"]}}},
       "response": {
         "type": "object",
         "properties": {
-          "articles": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/article"
-            }
-          },
-          "updatedAt": {
-            "anyOf": [
-              {
-                "$ref": "#/$defs/instant"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          }
+          "articles": {"type": "array", "items": {"$ref": "#/$defs/article"}},
+          "updatedAt": {"anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]}
         },
-        "required": [
-          "articles",
-          "updatedAt"
-        ],
+        "required": ["articles", "updatedAt"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "articles.format_date": {
       "symbol": "carfit_articles_format_date",
       "summary": "The date text of the list.",
       "request": {
         "type": "object",
-        "properties": {
-          "date": {
-            "type": "string"
-          },
-          "hour24": {
-            "type": [
-              "boolean",
-              "null"
-            ]
-          }
-        },
-        "required": [
-          "date"
-        ]
+        "properties": {"date": {"type": "string"}, "hour24": {"type": ["boolean", "null"]}},
+        "required": ["date"]
       },
       "response": {
         "type": "object",
-        "properties": {
-          "text": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "text"
-        ],
+        "properties": {"text": {"type": "string"}},
+        "required": ["text"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "patterns.import": {
       "symbol": "carfit_patterns_import",
       "summary": "Add patterns to the carousel's pool.",
       "request": {
-        "type": [
-          "object",
-          "array"
-        ],
+        "type": ["object", "array"],
         "description": "The colourlovers array itself, or {\"patterns\": [...]}.",
         "properties": {
           "patterns": {
@@ -1939,47 +735,19 @@ let carfitSchemaText: StaticString = #"""
             "description": "The pattern records (each validated on its own)."
           }
         },
-        "anyOf": [
-          {
-            "type": "array"
-          },
-          {
-            "required": [
-              "patterns"
-            ]
-          }
-        ]
+        "anyOf": [{"type": "array"}, {"required": ["patterns"]}]
       },
       "response": {
         "type": "object",
         "properties": {
-          "imported": {
-            "type": "integer",
-            "minimum": 0
-          },
-          "rejected": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/rejection"
-            }
-          },
-          "pool": {
-            "type": "integer",
-            "minimum": 0
-          }
+          "imported": {"type": "integer", "minimum": 0},
+          "rejected": {"type": "array", "items": {"$ref": "#/$defs/rejection"}},
+          "pool": {"type": "integer", "minimum": 0}
         },
-        "required": [
-          "imported",
-          "rejected",
-          "pool"
-        ],
+        "required": ["imported", "rejected", "pool"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "patterns.refresh": {
       "symbol": "carfit_patterns_refresh",
@@ -1987,22 +755,8 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "count": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 1,
-            "maximum": 100
-          },
-          "maxAgeSeconds": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 0,
-            "description": "Skip the network when the source's last success is younger than this many seconds."
-          }
+          "count": {"type": ["integer", "null"], "minimum": 1, "maximum": 100},
+          "maxAgeSeconds": {"$ref": "#/$defs/maxAgeSeconds"}
         }
       },
       "response": {
@@ -2010,52 +764,23 @@ let carfitSchemaText: StaticString = #"""
           {
             "type": "object",
             "properties": {
-              "added": {
-                "type": "integer",
-                "minimum": 0
-              },
-              "pool": {
-                "type": "integer",
-                "minimum": 0
-              },
-              "failed": {
-                "type": "integer",
-                "minimum": 0
-              }
+              "added": {"type": "integer", "minimum": 0},
+              "pool": {"type": "integer", "minimum": 0},
+              "failed": {"type": "integer", "minimum": 0}
             },
-            "required": [
-              "added",
-              "pool",
-              "failed"
-            ],
+            "required": ["added", "pool", "failed"],
             "additionalProperties": false
           },
           {
             "type": "object",
             "description": "maxAgeSeconds spared the requests.",
-            "properties": {
-              "imported": {
-                "const": 0
-              },
-              "fresh": {
-                "const": true
-              }
-            },
-            "required": [
-              "imported",
-              "fresh"
-            ],
+            "properties": {"imported": {"const": 0}, "fresh": {"const": true}},
+            "required": ["imported", "fresh"],
             "additionalProperties": false
           }
         ]
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "unauthorized",
-        "unavailable",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "unauthorized", "unavailable", "storage"]
     },
     "carousel.generate": {
       "symbol": "carfit_carousel_generate",
@@ -2063,27 +788,11 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "rows": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 1000
-          },
-          "columns": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 1000
-          },
-          "seed": {
-            "type": [
-              "integer",
-              "null"
-            ]
-          }
+          "rows": {"type": "integer", "minimum": 1, "maximum": 1000},
+          "columns": {"type": "integer", "minimum": 1, "maximum": 1000},
+          "seed": {"type": ["integer", "null"]}
         },
-        "required": [
-          "rows",
-          "columns"
-        ]
+        "required": ["rows", "columns"]
       },
       "response": {
         "type": "object",
@@ -2093,121 +802,49 @@ let carfitSchemaText: StaticString = #"""
             "items": {
               "type": "object",
               "properties": {
-                "index": {
-                  "type": "integer",
-                  "minimum": 0
-                },
-                "title": {
-                  "type": "string"
-                },
+                "index": {"type": "integer", "minimum": 0},
+                "title": {"type": "string"},
                 "tiles": {
                   "type": "array",
                   "items": {
                     "type": "object",
                     "properties": {
-                      "id": {
-                        "type": "string"
-                      },
-                      "title": {
-                        "type": "string"
-                      },
-                      "color": {
-                        "type": "string",
-                        "pattern": "^#[0-9A-Fa-f]{6}$"
-                      },
-                      "imageUrl": {
-                        "type": [
-                          "string",
-                          "null"
-                        ]
-                      }
+                      "id": {"type": "string"},
+                      "title": {"type": "string"},
+                      "color": {"type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"},
+                      "imageUrl": {"type": ["string", "null"]}
                     },
-                    "required": [
-                      "id",
-                      "title",
-                      "color",
-                      "imageUrl"
-                    ],
+                    "required": ["id", "title", "color", "imageUrl"],
                     "additionalProperties": false
                   }
                 }
               },
-              "required": [
-                "index",
-                "title",
-                "tiles"
-              ],
+              "required": ["index", "title", "tiles"],
               "additionalProperties": false
             }
           }
         },
-        "required": [
-          "rows"
-        ],
+        "required": ["rows"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "images.data": {
       "symbol": "carfit_images_data",
       "summary": "The bytes of an image (no method name: the bytes come in an out-parameter).",
-      "request": {
-        "type": "object",
-        "properties": {
-          "url": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "url"
-        ]
-      },
+      "request": {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]},
       "response": {
         "type": "object",
         "properties": {
-          "url": {
-            "type": "string"
-          },
-          "bytes": {
-            "type": "integer",
-            "minimum": 0
-          },
-          "source": {
-            "type": "string",
-            "enum": [
-              "memory",
-              "disk",
-              "network"
-            ]
-          },
-          "contentType": {
-            "type": "string",
-            "enum": [
-              "image/png",
-              "image/jpeg",
-              "image/gif",
-              "image/webp"
-            ]
-          }
+          "url": {"type": "string"},
+          "bytes": {"type": "integer", "minimum": 0},
+          "source": {"type": "string", "enum": ["memory", "disk", "network"]},
+          "contentType": {"type": "string", "enum": ["image/png", "image/jpeg", "image/gif", "image/webp"]}
         },
-        "required": [
-          "url",
-          "bytes",
-          "source",
-          "contentType"
-        ],
+        "required": ["url", "bytes", "source", "contentType"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "unavailable",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "unavailable", "storage"]
     },
     "images.prefetch": {
       "symbol": "carfit_images_prefetch",
@@ -2215,262 +852,102 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "urls": {
-            "type": "array",
-            "items": {
-              "type": "string"
-            }
-          },
-          "priority": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "enum": [
-              "low",
-              "normal",
-              "high",
-              null
-            ]
-          }
+          "urls": {"type": "array", "items": {"type": "string"}},
+          "priority": {"type": ["string", "null"], "enum": ["low", "normal", "high", null]}
         },
-        "required": [
-          "urls"
-        ]
+        "required": ["urls"]
       },
       "response": {
         "type": "object",
-        "properties": {
-          "queued": {
-            "type": "integer",
-            "minimum": 0
-          }
-        },
-        "required": [
-          "queued"
-        ],
+        "properties": {"queued": {"type": "integer", "minimum": 0}},
+        "required": ["queued"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "images.cancel": {
       "symbol": "carfit_images_cancel",
       "summary": "Drop queued prefetches.",
       "request": {
         "type": "object",
-        "properties": {
-          "urls": {
-            "type": "array",
-            "items": {
-              "type": "string"
-            }
-          }
-        },
-        "required": [
-          "urls"
-        ]
+        "properties": {"urls": {"type": "array", "items": {"type": "string"}}},
+        "required": ["urls"]
       },
       "response": {
         "type": "object",
-        "properties": {
-          "cancelled": {
-            "type": "integer",
-            "minimum": 0
-          }
-        },
-        "required": [
-          "cancelled"
-        ],
+        "properties": {"cancelled": {"type": "integer", "minimum": 0}},
+        "required": ["cancelled"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "images.stats": {
       "symbol": "carfit_images_stats",
       "summary": "The caches and counters of this core.",
-      "request": {
-        "type": "object",
-        "description": "Takes no members (any are ignored).",
-        "properties": {}
-      },
+      "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
       "response": {
         "type": "object",
         "properties": {
-          "memory": {
-            "type": "object",
-            "properties": {
-              "count": {
-                "type": "integer",
-                "minimum": 0
-              },
-              "bytes": {
-                "type": "integer",
-                "minimum": 0
-              },
-              "limit": {
-                "type": "integer",
-                "minimum": 0
-              }
-            },
-            "required": [
-              "count",
-              "bytes",
-              "limit"
-            ],
-            "additionalProperties": false
-          },
-          "disk": {
-            "type": "object",
-            "properties": {
-              "count": {
-                "type": "integer",
-                "minimum": 0
-              },
-              "bytes": {
-                "type": "integer",
-                "minimum": 0
-              },
-              "limit": {
-                "type": "integer",
-                "minimum": 0
-              }
-            },
-            "required": [
-              "count",
-              "bytes",
-              "limit"
-            ],
-            "additionalProperties": false
-          },
+          "memory": {"$ref": "#/$defs/cacheStats"},
+          "disk": {"$ref": "#/$defs/cacheStats"},
           "requests": {
             "type": "object",
             "properties": {
-              "network": {
-                "type": "integer",
-                "minimum": 0
-              },
-              "coalesced": {
-                "type": "integer",
-                "minimum": 0
-              },
-              "memoryHits": {
-                "type": "integer",
-                "minimum": 0
-              },
-              "diskHits": {
-                "type": "integer",
-                "minimum": 0
-              },
-              "failures": {
-                "type": "integer",
-                "minimum": 0
-              }
+              "network": {"type": "integer", "minimum": 0},
+              "coalesced": {"type": "integer", "minimum": 0},
+              "memoryHits": {"type": "integer", "minimum": 0},
+              "diskHits": {"type": "integer", "minimum": 0},
+              "failures": {"type": "integer", "minimum": 0}
             },
-            "required": [
-              "network",
-              "coalesced",
-              "memoryHits",
-              "diskHits",
-              "failures"
-            ],
+            "required": ["network", "coalesced", "memoryHits", "diskHits", "failures"],
             "additionalProperties": false
           },
           "prefetch": {
             "type": "object",
             "properties": {
-              "queued": {
-                "type": "integer",
-                "minimum": 0
-              },
-              "loading": {
-                "type": "integer",
-                "minimum": 0
-              }
+              "queued": {"type": "integer", "minimum": 0},
+              "loading": {"type": "integer", "minimum": 0}
             },
-            "required": [
-              "queued",
-              "loading"
-            ],
+            "required": ["queued", "loading"],
             "additionalProperties": false
           }
         },
-        "required": [
-          "memory",
-          "disk",
-          "requests",
-          "prefetch"
-        ],
+        "required": ["memory", "disk", "requests", "prefetch"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "sources.status": {
       "symbol": "carfit_sources_status",
       "summary": "Each configured source's refresh state.",
-      "request": {
-        "type": "object",
-        "description": "Takes no members (any are ignored).",
-        "properties": {}
-      },
+      "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
       "response": {
         "type": "object",
         "properties": {
-          "offline": {
-            "type": "boolean"
-          },
+          "offline": {"type": "boolean"},
           "sources": {
             "type": "object",
             "description": "One member per configured source (a map).",
-            "additionalProperties": {
-              "$ref": "#/$defs/sourceStatus"
-            }
+            "additionalProperties": {"$ref": "#/$defs/sourceStatus"}
           }
         },
-        "required": [
-          "offline",
-          "sources"
-        ],
+        "required": ["offline", "sources"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     },
     "auth.set": {
       "symbol": "carfit_auth_set",
       "summary": "Set the planner's token (sent as Authorization: <scheme> <token> to the planner's origins) or clear it with null; held in memory only.",
       "request": {
         "type": "object",
-        "required": [
-          "token"
-        ],
+        "required": ["token"],
         "properties": {
           "token": {
             "description": "1 to 8192 printable ASCII characters (0x21-0x7E), or null to clear the token.",
             "oneOf": [
-              {
-                "type": "string",
-                "minLength": 1,
-                "maxLength": 8192,
-                "pattern": "^[!-~]+$"
-              },
-              {
-                "type": "null"
-              }
+              {"type": "string", "minLength": 1, "maxLength": 8192, "pattern": "^[!-~]+$"},
+              {"type": "null"}
             ]
           },
           "scheme": {
@@ -2482,34 +959,21 @@ let carfitSchemaText: StaticString = #"""
                 "maxLength": 8192,
                 "pattern": "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"
               },
-              {
-                "type": "null"
-              }
+              {"type": "null"}
             ],
             "default": "Bearer"
           }
         }
       },
-      "response": {
-        "$ref": "#/$defs/authState"
-      },
-      "errors": [
-        "bad_json",
-        "invalid"
-      ]
+      "response": {"$ref": "#/$defs/authState"},
+      "errors": ["bad_json", "invalid"]
     },
     "auth.status": {
       "symbol": "carfit_auth_status",
       "summary": "Whether a token is set and whether a source answered 401 or 403 since it was set (or since opening); never the token itself.",
-      "request": {
-        "type": "object"
-      },
-      "response": {
-        "$ref": "#/$defs/authState"
-      },
-      "errors": [
-        "bad_json"
-      ]
+      "request": {"type": "object"},
+      "response": {"$ref": "#/$defs/authState"},
+      "errors": ["bad_json"]
     },
     "events.wait": {
       "symbol": "carfit_events_wait",
@@ -2517,48 +981,20 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "after": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 0
-          },
-          "timeoutMs": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 0,
-            "maximum": 60000
-          }
+          "after": {"type": ["integer", "null"], "minimum": 0},
+          "timeoutMs": {"type": ["integer", "null"], "minimum": 0, "maximum": 60000}
         }
       },
       "response": {
         "type": "object",
         "properties": {
-          "events": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/event"
-            }
-          },
-          "last": {
-            "type": "integer",
-            "minimum": 0
-          }
+          "events": {"type": "array", "items": {"$ref": "#/$defs/event"}},
+          "last": {"type": "integer", "minimum": 0}
         },
-        "required": [
-          "events",
-          "last"
-        ],
+        "required": ["events", "last"],
         "additionalProperties": false
       },
-      "errors": [
-        "bad_json",
-        "invalid",
-        "storage"
-      ]
+      "errors": ["bad_json", "invalid", "storage"]
     }
   },
   "config": {
@@ -2566,137 +1002,46 @@ let carfitSchemaText: StaticString = #"""
     "description": "The config of carfit_open. Strict: an unknown member (also inside sources, http and images) is invalid. A null member reads as absent.",
     "properties": {
       "database": {
-        "type": [
-          "string",
-          "null"
-        ],
+        "type": ["string", "null"],
         "description": "SQLite file path, or \":memory:\" (the default)."
       },
-      "now": {
-        "type": [
-          "string",
-          "null"
-        ],
-        "description": "A fixed instant for the core's clock."
-      },
+      "now": {"type": ["string", "null"], "description": "A fixed instant for the core's clock."},
       "timeZone": {
-        "type": [
-          "string",
-          "null"
-        ],
+        "type": ["string", "null"],
         "description": "A zone name: a TZif file under zoneinfo (\"UTC\", the default, needs none)."
       },
       "hour24": {
-        "type": [
-          "boolean",
-          "null"
-        ],
+        "type": ["boolean", "null"],
         "description": "24h (true) or 12h (false) times; default from the locale."
       },
-      "firstWeekday": {
-        "type": [
-          "string",
-          "null"
-        ],
-        "enum": [
-          "monday",
-          "sunday",
-          null
-        ]
-      },
+      "firstWeekday": {"type": ["string", "null"], "enum": ["monday", "sunday", null]},
       "sources": {
-        "type": [
-          "object",
-          "null"
-        ],
+        "type": ["object", "null"],
         "properties": {
-          "visits": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "description": "An http or https URL."
-          },
-          "articles": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "description": "An http or https URL."
-          },
-          "catalog": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "description": "An http or https URL."
-          },
-          "patterns": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "description": "An http or https URL."
-          },
-          "visitUpdates": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "description": "An http or https URL."
-          },
+          "visits": {"type": ["string", "null"], "description": "An http or https URL."},
+          "articles": {"type": ["string", "null"], "description": "An http or https URL."},
+          "catalog": {"type": ["string", "null"], "description": "An http or https URL."},
+          "patterns": {"type": ["string", "null"], "description": "An http or https URL."},
+          "visitUpdates": {"type": ["string", "null"], "description": "An http or https URL."},
           "attachments": {
-            "type": [
-              "string",
-              "null"
-            ],
+            "type": ["string", "null"],
             "description": "An http or https URL: the base attachments are PUT under."
           },
           "locations": {
-            "type": [
-              "string",
-              "null"
-            ],
+            "type": ["string", "null"],
             "description": "An http or https URL: where the washer's positions are pushed."
           }
         },
         "additionalProperties": false
       },
       "http": {
-        "type": [
-          "object",
-          "null"
-        ],
+        "type": ["object", "null"],
         "properties": {
-          "timeoutMs": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 1,
-            "maximum": 600000
-          },
-          "totalTimeoutMs": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 1,
-            "maximum": 3600000
-          },
-          "maxBodyBytes": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 1,
-            "maximum": 1099511627776
-          },
+          "timeoutMs": {"type": ["integer", "null"], "minimum": 1, "maximum": 600000},
+          "totalTimeoutMs": {"type": ["integer", "null"], "minimum": 1, "maximum": 3600000},
+          "maxBodyBytes": {"type": ["integer", "null"], "minimum": 1, "maximum": 1099511627776},
           "minBytesPerSecond": {
-            "type": [
-              "integer",
-              "null"
-            ],
+            "type": ["integer", "null"],
             "minimum": 0,
             "maximum": 1099511627776,
             "description": "A transfer slower than this for timeoutMs fails with reason timeout (1024; 0 turns it off)."
@@ -2705,181 +1050,57 @@ let carfitSchemaText: StaticString = #"""
         "additionalProperties": false
       },
       "images": {
-        "type": [
-          "object",
-          "null"
-        ],
+        "type": ["object", "null"],
         "properties": {
-          "directory": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "memoryBytes": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 0,
-            "maximum": 1099511627776
-          },
-          "diskBytes": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 0,
-            "maximum": 70368744177664
-          },
-          "concurrency": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 1,
-            "maximum": 64
-          }
+          "directory": {"type": ["string", "null"]},
+          "memoryBytes": {"type": ["integer", "null"], "minimum": 0, "maximum": 1099511627776},
+          "diskBytes": {"type": ["integer", "null"], "minimum": 0, "maximum": 70368744177664},
+          "concurrency": {"type": ["integer", "null"], "minimum": 1, "maximum": 64}
         },
         "additionalProperties": false
       },
-      "maxRequestBytes": {
-        "type": [
-          "integer",
-          "null"
-        ],
-        "minimum": 1,
-        "maximum": 1099511627776
-      },
-      "importThreads": {
-        "type": [
-          "integer",
-          "null"
-        ],
-        "minimum": 0,
-        "maximum": 64
-      },
+      "maxRequestBytes": {"type": ["integer", "null"], "minimum": 1, "maximum": 1099511627776},
+      "importThreads": {"type": ["integer", "null"], "minimum": 0, "maximum": 64},
       "zoneinfo": {
-        "type": [
-          "string",
-          "null"
-        ],
+        "type": ["string", "null"],
         "description": "The directory of TZif files timeZone names a file of ($TZDIR when set, else \"/usr/share/zoneinfo\")."
       },
       "attachments": {
-        "type": [
-          "object",
-          "null"
-        ],
+        "type": ["object", "null"],
         "description": "Where attached photos, signatures and notes are kept, and their limits.",
         "properties": {
           "directory": {
-            "type": [
-              "string",
-              "null"
-            ],
+            "type": ["string", "null"],
             "description": "Default: the database path + \"-attachments\" (none for \":memory:\")."
           },
-          "maxBytes": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 1,
-            "maximum": 1099511627776
-          },
-          "quotaBytes": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 1,
-            "maximum": 1125899906842624
-          }
+          "maxBytes": {"type": ["integer", "null"], "minimum": 1, "maximum": 1099511627776},
+          "quotaBytes": {"type": ["integer", "null"], "minimum": 1, "maximum": 1125899906842624}
         },
         "additionalProperties": false
       },
       "auth": {
-        "type": [
-          "object",
-          "null"
-        ],
+        "type": ["object", "null"],
         "description": "Who receives the planner's token.",
         "properties": {
           "origins": {
-            "type": [
-              "array",
-              "null"
-            ],
-            "items": {
-              "type": "string"
-            },
+            "type": ["array", "null"],
+            "items": {"type": "string"},
             "description": "Origins (scheme, host, optional port) whose source requests carry the token; default the origins of sources.visits and sources.visitUpdates."
           }
         },
         "additionalProperties": false
       },
       "road": {
-        "type": [
-          "object",
-          "null"
-        ],
+        "type": ["object", "null"],
         "description": "Positions, arrivals and departures.",
         "properties": {
-          "arrivalRadiusMeters": {
-            "type": [
-              "number",
-              "null"
-            ],
-            "minimum": 1,
-            "maximum": 100000
-          },
-          "dwellSeconds": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 0,
-            "maximum": 86400
-          },
-          "maxAccuracyMeters": {
-            "type": [
-              "number",
-              "null"
-            ],
-            "minimum": 0,
-            "maximum": 10000
-          },
-          "minDistanceMeters": {
-            "type": [
-              "number",
-              "null"
-            ],
-            "minimum": 0,
-            "maximum": 100000
-          },
-          "minIntervalSeconds": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 0,
-            "maximum": 86400
-          },
-          "autoStart": {
-            "type": [
-              "boolean",
-              "null"
-            ]
-          },
-          "trailDays": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 0,
-            "maximum": 3650
-          }
+          "arrivalRadiusMeters": {"type": ["number", "null"], "minimum": 1, "maximum": 100000},
+          "dwellSeconds": {"type": ["integer", "null"], "minimum": 0, "maximum": 86400},
+          "maxAccuracyMeters": {"type": ["number", "null"], "minimum": 0, "maximum": 10000},
+          "minDistanceMeters": {"type": ["number", "null"], "minimum": 0, "maximum": 100000},
+          "minIntervalSeconds": {"type": ["integer", "null"], "minimum": 0, "maximum": 86400},
+          "autoStart": {"type": ["boolean", "null"]},
+          "trailDays": {"type": ["integer", "null"], "minimum": 0, "maximum": 3650}
         },
         "additionalProperties": false
       }
@@ -2908,10 +1129,7 @@ let carfitSchemaText: StaticString = #"""
             ],
             "description": "The status name."
           },
-          "message": {
-            "type": "string",
-            "description": "One sentence a user could act on."
-          },
+          "message": {"type": "string", "description": "One sentence a user could act on."},
           "field": {
             "type": "string",
             "description": "The offending request member, a dotted path (\"data[3].houseOwnerLatitude\")."
@@ -2920,56 +1138,33 @@ let carfitSchemaText: StaticString = #"""
             "type": "integer",
             "description": "bad_json, and a fetched body that is not JSON: jansson's line."
           },
-          "column": {
-            "type": "integer",
-            "description": "As line: jansson's column."
-          },
-          "position": {
-            "type": "integer",
-            "description": "As line: jansson's byte position."
-          },
+          "column": {"type": "integer", "description": "As line: jansson's column."},
+          "position": {"type": "integer", "description": "As line: jansson's byte position."},
           "reason": {
             "type": "string",
             "description": "Why a network operation failed (refused, timeout, dns, network, transport, no_response, too_large, redirects, storage, http_status, empty, html, truncated, not_json, not_document, rejected, malformed, busy, ...)."
           },
-          "url": {
-            "type": "string",
-            "description": "The URL of a failed fetch or push."
-          },
-          "httpStatus": {
-            "type": "integer",
-            "description": "The non-2xx status a server answered."
-          },
+          "url": {"type": "string", "description": "The URL of a failed fetch or push."},
+          "httpStatus": {"type": "integer", "description": "The non-2xx status a server answered."},
           "rejected": {
             "type": "array",
-            "items": {
-              "$ref": "#/$defs/rejection"
-            },
+            "items": {"$ref": "#/$defs/rejection"},
             "description": "An import of records of which none was valid: why each was refused."
           },
           "documentField": {
             "type": "string",
             "description": "A fetched document refused as a whole: the member it lacks."
           },
-          "lockedUntil": {
-            "$ref": "#/$defs/instant"
-          }
+          "lockedUntil": {"$ref": "#/$defs/instant"}
         },
-        "required": [
-          "code",
-          "message"
-        ],
+        "required": ["code", "message"],
         "additionalProperties": false
       }
     },
-    "required": [
-      "error"
-    ],
+    "required": ["error"],
     "additionalProperties": false
   },
-  "event": {
-    "$ref": "#/$defs/event"
-  },
+  "event": {"$ref": "#/$defs/event"},
   "$defs": {
     "date": {
       "type": "string",
@@ -2981,249 +1176,110 @@ let carfitSchemaText: StaticString = #"""
       "format": "date-time",
       "description": "An instant in ISO 8601 UTC, \"2020-09-10T08:05:00Z\" (with milliseconds when it has any)."
     },
-    "localTime": {
-      "type": "string",
-      "description": "A local time of day, \"HH:mm\"."
-    },
+    "localTime": {"type": "string", "description": "A local time of day, \"HH:mm\"."},
     "rejection": {
       "type": "object",
       "description": "A record an import skipped.",
       "properties": {
-        "index": {
-          "type": "integer",
-          "minimum": 0,
-          "description": "The record's index in the document."
-        },
+        "index": {"type": "integer", "minimum": 0, "description": "The record's index in the document."},
         "field": {
-          "type": [
-            "string",
-            "null"
-          ],
+          "type": ["string", "null"],
           "description": "The offending member of the record, or null when the record itself is wrong."
         },
-        "message": {
-          "type": "string"
-        }
+        "message": {"type": "string"}
       },
-      "required": [
-        "index",
-        "field",
-        "message"
-      ],
+      "required": ["index", "field", "message"],
       "additionalProperties": false
     },
     "importResult": {
       "type": "object",
       "description": "The answer of an import: records stored, records skipped.",
       "properties": {
-        "imported": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "rejected": {
-          "type": "array",
-          "items": {
-            "$ref": "#/$defs/rejection"
-          }
-        }
+        "imported": {"type": "integer", "minimum": 0},
+        "rejected": {"type": "array", "items": {"$ref": "#/$defs/rejection"}}
       },
-      "required": [
-        "imported",
-        "rejected"
-      ],
+      "required": ["imported", "rejected"],
       "additionalProperties": false
     },
     "summary": {
       "type": "object",
       "description": "The totals of a day, or of every listed day.",
       "properties": {
-        "visits": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "taskMinutes": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "distanceMeters": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "distanceKm": {
-          "type": "number",
-          "minimum": 0
-        }
+        "visits": {"type": "integer", "minimum": 0},
+        "taskMinutes": {"type": "integer", "minimum": 0},
+        "distanceMeters": {"type": "integer", "minimum": 0},
+        "distanceKm": {"type": "number", "minimum": 0}
       },
-      "required": [
-        "visits",
-        "taskMinutes",
-        "distanceMeters",
-        "distanceKm"
-      ],
+      "required": ["visits", "taskMinutes", "distanceMeters", "distanceKm"],
       "additionalProperties": false
+    },
+    "maxAgeSeconds": {
+      "type": ["integer", "null"],
+      "minimum": 0,
+      "description": "Skip the network when the source's last success is younger than this many seconds."
+    },
+    "refreshMembers": {
+      "description": "The members of every refresh's answer (refreshResult, articlesRefreshResult): open, closed by the definition that composes it.",
+      "properties": {
+        "imported": {"type": "integer", "minimum": 0},
+        "rejected": {"type": "array", "items": {"$ref": "#/$defs/rejection"}},
+        "notModified": {"const": true},
+        "fresh": {"const": true}
+      },
+      "required": ["imported"]
+    },
+    "refreshResult": {
+      "type": "object",
+      "description": "A refresh's answer: the import's, or {imported: 0, notModified: true} for a 304, or {imported: 0, fresh: true} when maxAgeSeconds spared the request.",
+      "allOf": [{"$ref": "#/$defs/refreshMembers"}],
+      "unevaluatedProperties": false
     },
     "card": {
       "type": "object",
       "description": "One visit card.",
       "properties": {
-        "visitId": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "name": {
-          "type": "string",
-          "description": "houseOwnerFirstName and houseOwnerLastName, trimmed."
-        },
+        "visitId": {"type": ["string", "null"]},
+        "name": {"type": "string", "description": "houseOwnerFirstName and houseOwnerLastName, trimmed."},
         "state": {
-          "type": [
-            "string",
-            "null"
-          ],
+          "type": ["string", "null"],
           "description": "Todo, InProgress, Done, Rejected, or another value as given."
         },
-        "stateColor": {
-          "type": "string",
-          "pattern": "^#[0-9A-F]{6}$"
-        },
-        "startTime": {
-          "type": "string",
-          "description": "HH:mm (24h) or hh:mm AM (12h) in the core's zone."
-        },
-        "startTimeUtc": {
-          "$ref": "#/$defs/instant"
-        },
-        "expectedTime": {
-          "type": [
-            "string",
-            "null"
-          ],
-          "description": "As given, \"08:00/10:00\"."
-        },
-        "tasks": {
-          "type": "string",
-          "description": "Task titles joined with \", \"."
-        },
-        "taskMinutes": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "address": {
-          "type": "string"
-        },
-        "phone": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "latitude": {
-          "type": [
-            "number",
-            "null"
-          ],
-          "minimum": -90,
-          "maximum": 90
-        },
-        "longitude": {
-          "type": [
-            "number",
-            "null"
-          ],
-          "minimum": -180,
-          "maximum": 180
-        },
-        "employeeId": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "distanceMeters": {
-          "type": [
-            "integer",
-            "null"
-          ],
-          "minimum": 0
-        },
-        "distanceKm": {
-          "type": [
-            "number",
-            "null"
-          ],
-          "minimum": 0
-        },
-        "key": {
-          "type": "string",
-          "description": "Opaque: names this stored visit for visits.set_state."
-        },
+        "stateColor": {"type": "string", "pattern": "^#[0-9A-F]{6}$"},
+        "startTime": {"type": "string", "description": "HH:mm (24h) or hh:mm AM (12h) in the core's zone."},
+        "startTimeUtc": {"$ref": "#/$defs/instant"},
+        "expectedTime": {"type": ["string", "null"], "description": "As given, \"08:00/10:00\"."},
+        "tasks": {"type": "string", "description": "Task titles joined with \", \"."},
+        "taskMinutes": {"type": "integer", "minimum": 0},
+        "address": {"type": "string"},
+        "phone": {"type": ["string", "null"]},
+        "latitude": {"type": ["number", "null"], "minimum": -90, "maximum": 90},
+        "longitude": {"type": ["number", "null"], "minimum": -180, "maximum": 180},
+        "employeeId": {"type": ["string", "null"]},
+        "distanceMeters": {"type": ["integer", "null"], "minimum": 0},
+        "distanceKm": {"type": ["number", "null"], "minimum": 0},
+        "key": {"type": "string", "description": "Opaque: names this stored visit for visits.set_state."},
         "pending": {
           "type": "boolean",
           "description": "A state change of this visit waits to reach the update server."
         },
-        "timeUsedMinutes": {
-          "type": [
-            "integer",
-            "null"
-          ],
-          "minimum": 0
-        },
-        "attachments": {
-          "$ref": "#/$defs/attachmentCounts"
-        },
-        "arrivedAt": {
-          "oneOf": [
-            {
-              "$ref": "#/$defs/instant"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "departedAt": {
-          "oneOf": [
-            {
-              "$ref": "#/$defs/instant"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "suggestion": {
-          "enum": [
-            "start",
-            "finish",
-            null
-          ]
-        },
+        "timeUsedMinutes": {"type": ["integer", "null"], "minimum": 0},
+        "attachments": {"$ref": "#/$defs/attachmentCounts"},
+        "arrivedAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
+        "departedAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
+        "suggestion": {"enum": ["start", "finish", null]},
         "navigation": {
           "oneOf": [
             {
               "type": "object",
               "additionalProperties": false,
-              "required": [
-                "geo",
-                "google",
-                "apple"
-              ],
+              "required": ["geo", "google", "apple"],
               "properties": {
-                "geo": {
-                  "type": "string"
-                },
-                "google": {
-                  "type": "string"
-                },
-                "apple": {
-                  "type": "string"
-                }
+                "geo": {"type": "string"},
+                "google": {"type": "string"},
+                "apple": {"type": "string"}
               }
             },
-            {
-              "type": "null"
-            }
+            {"type": "null"}
           ]
         }
       },
@@ -3258,128 +1314,40 @@ let carfitSchemaText: StaticString = #"""
     "yearMonth": {
       "type": "object",
       "properties": {
-        "year": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 9999
-        },
-        "month": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 12
-        }
+        "year": {"type": "integer", "minimum": 1, "maximum": 9999},
+        "month": {"type": "integer", "minimum": 1, "maximum": 12}
       },
-      "required": [
-        "year",
-        "month"
-      ],
+      "required": ["year", "month"],
       "additionalProperties": false
     },
     "calendarDay": {
       "type": "object",
       "properties": {
-        "date": {
-          "$ref": "#/$defs/date"
-        },
-        "day": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 31
-        },
-        "weekday": {
-          "type": "string"
-        },
-        "isToday": {
-          "type": "boolean"
-        },
-        "isSelected": {
-          "type": "boolean"
-        },
-        "visits": {
-          "type": "integer",
-          "minimum": 0
-        }
+        "date": {"$ref": "#/$defs/date"},
+        "day": {"type": "integer", "minimum": 1, "maximum": 31},
+        "weekday": {"type": "string"},
+        "isToday": {"type": "boolean"},
+        "isSelected": {"type": "boolean"},
+        "visits": {"type": "integer", "minimum": 0}
       },
-      "required": [
-        "date",
-        "day",
-        "weekday",
-        "isToday",
-        "isSelected",
-        "visits"
-      ],
+      "required": ["date", "day", "weekday", "isToday", "isSelected", "visits"],
       "additionalProperties": false
     },
     "month": {
       "type": "object",
       "description": "The month document every calendar operation answers.",
       "properties": {
-        "year": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 9999
-        },
-        "month": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 12
-        },
-        "title": {
-          "type": "string"
-        },
-        "today": {
-          "$ref": "#/$defs/date"
-        },
-        "selected": {
-          "type": "array",
-          "items": {
-            "$ref": "#/$defs/date"
-          }
-        },
-        "firstWeekday": {
-          "type": "string",
-          "enum": [
-            "monday",
-            "sunday"
-          ]
-        },
-        "leadingDays": {
-          "type": "integer",
-          "minimum": 0,
-          "maximum": 6
-        },
-        "weekdays": {
-          "type": "array",
-          "items": {
-            "type": "string"
-          }
-        },
-        "days": {
-          "type": "array",
-          "items": {
-            "$ref": "#/$defs/calendarDay"
-          }
-        },
-        "previous": {
-          "anyOf": [
-            {
-              "$ref": "#/$defs/yearMonth"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "next": {
-          "anyOf": [
-            {
-              "$ref": "#/$defs/yearMonth"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        }
+        "year": {"type": "integer", "minimum": 1, "maximum": 9999},
+        "month": {"type": "integer", "minimum": 1, "maximum": 12},
+        "title": {"type": "string"},
+        "today": {"$ref": "#/$defs/date"},
+        "selected": {"type": "array", "items": {"$ref": "#/$defs/date"}},
+        "firstWeekday": {"type": "string", "enum": ["monday", "sunday"]},
+        "leadingDays": {"type": "integer", "minimum": 0, "maximum": 6},
+        "weekdays": {"type": "array", "items": {"type": "string"}},
+        "days": {"type": "array", "items": {"$ref": "#/$defs/calendarDay"}},
+        "previous": {"anyOf": [{"$ref": "#/$defs/yearMonth"}, {"type": "null"}]},
+        "next": {"anyOf": [{"$ref": "#/$defs/yearMonth"}, {"type": "null"}]}
       },
       "required": [
         "year",
@@ -3396,263 +1364,104 @@ let carfitSchemaText: StaticString = #"""
       ],
       "additionalProperties": false
     },
+    "employeeMembers": {
+      "description": "The members of every employee (employee, and each of employees.list): open, closed by the definition that composes it.",
+      "properties": {
+        "id": {"type": "integer"},
+        "pin": {"type": "string", "pattern": "^[0-9]{4,12}$"},
+        "firstName": {"type": "string"},
+        "lastName": {"type": "string"},
+        "email": {"type": ["string", "null"]},
+        "hiredOn": {"$ref": "#/$defs/date"}
+      },
+      "required": ["id", "pin", "firstName", "lastName", "email", "hiredOn"]
+    },
     "employee": {
       "type": "object",
-      "properties": {
-        "id": {
-          "type": "integer"
-        },
-        "pin": {
-          "type": "string",
-          "pattern": "^[0-9]{4,12}$"
-        },
-        "firstName": {
-          "type": "string"
-        },
-        "lastName": {
-          "type": "string"
-        },
-        "email": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "hiredOn": {
-          "$ref": "#/$defs/date"
-        }
-      },
-      "required": [
-        "id",
-        "pin",
-        "firstName",
-        "lastName",
-        "email",
-        "hiredOn"
-      ],
+      "allOf": [{"$ref": "#/$defs/employeeMembers"}],
+      "unevaluatedProperties": false
+    },
+    "employeeAnswer": {
+      "description": "The answer of employees.create and session.login: the employee.",
+      "type": "object",
+      "properties": {"employee": {"$ref": "#/$defs/employee"}},
+      "required": ["employee"],
       "additionalProperties": false
     },
-    "productId": {
-      "type": [
-        "integer",
-        "string"
-      ],
-      "description": "A product id as the catalog gave it."
-    },
+    "productId": {"type": ["integer", "string"], "description": "A product id as the catalog gave it."},
     "cartLine": {
       "type": "object",
       "properties": {
-        "productId": {
-          "$ref": "#/$defs/productId"
-        },
-        "name": {
-          "type": "string"
-        },
-        "imageUrl": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "quantity": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 999
-        }
+        "productId": {"$ref": "#/$defs/productId"},
+        "name": {"type": "string"},
+        "imageUrl": {"type": ["string", "null"]},
+        "quantity": {"type": "integer", "minimum": 1, "maximum": 999}
       },
-      "required": [
-        "productId",
-        "name",
-        "imageUrl",
-        "quantity"
-      ],
+      "required": ["productId", "name", "imageUrl", "quantity"],
       "additionalProperties": false
     },
     "cart": {
       "type": "object",
       "properties": {
-        "lines": {
-          "type": "array",
-          "items": {
-            "$ref": "#/$defs/cartLine"
-          }
-        },
-        "totalQuantity": {
-          "type": "integer",
-          "minimum": 0
-        }
+        "lines": {"type": "array", "items": {"$ref": "#/$defs/cartLine"}},
+        "totalQuantity": {"type": "integer", "minimum": 0}
       },
-      "required": [
-        "lines",
-        "totalQuantity"
-      ],
+      "required": ["lines", "totalQuantity"],
       "additionalProperties": false
     },
     "order": {
       "type": "object",
       "properties": {
-        "id": {
-          "type": "integer"
-        },
-        "placedAt": {
-          "$ref": "#/$defs/instant"
-        },
-        "lines": {
-          "type": "array",
-          "items": {
-            "$ref": "#/$defs/cartLine"
-          }
-        },
-        "totalQuantity": {
-          "type": "integer",
-          "minimum": 0
-        }
+        "id": {"type": "integer"},
+        "placedAt": {"$ref": "#/$defs/instant"},
+        "lines": {"type": "array", "items": {"$ref": "#/$defs/cartLine"}},
+        "totalQuantity": {"type": "integer", "minimum": 0}
       },
-      "required": [
-        "id",
-        "placedAt",
-        "lines",
-        "totalQuantity"
-      ],
+      "required": ["id", "placedAt", "lines", "totalQuantity"],
       "additionalProperties": false
     },
     "transactionId": {
-      "type": [
-        "integer",
-        "string"
-      ],
+      "type": ["integer", "string"],
       "description": "An integer or a non-empty string; the type is part of the id."
     },
     "transaction": {
       "type": "object",
       "properties": {
-        "id": {
-          "$ref": "#/$defs/transactionId"
-        },
-        "name": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "category": {
-          "type": "string"
-        },
-        "amount": {
-          "type": "number"
-        },
-        "date": {
-          "$ref": "#/$defs/date"
-        },
-        "accountName": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "provider": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "pinned": {
-          "type": "boolean"
-        }
+        "id": {"$ref": "#/$defs/transactionId"},
+        "name": {"type": ["string", "null"]},
+        "category": {"type": "string"},
+        "amount": {"type": "number"},
+        "date": {"$ref": "#/$defs/date"},
+        "accountName": {"type": ["string", "null"]},
+        "provider": {"type": ["string", "null"]},
+        "pinned": {"type": "boolean"}
       },
-      "required": [
-        "id",
-        "name",
-        "category",
-        "amount",
-        "date",
-        "accountName",
-        "provider",
-        "pinned"
-      ],
+      "required": ["id", "name", "category", "amount", "date", "accountName", "provider", "pinned"],
       "additionalProperties": false
     },
     "articleBlock": {
       "type": "object",
       "properties": {
-        "type": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "subject": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "description": {
-          "type": [
-            "string",
-            "null"
-          ]
-        }
+        "type": {"type": ["string", "null"]},
+        "subject": {"type": ["string", "null"]},
+        "description": {"type": ["string", "null"]}
       },
-      "required": [
-        "type",
-        "subject",
-        "description"
-      ],
+      "required": ["type", "subject", "description"],
       "additionalProperties": false
     },
     "article": {
       "type": "object",
       "properties": {
-        "id": {
-          "type": [
-            "integer",
-            "string"
-          ]
-        },
-        "title": {
-          "type": "string"
-        },
-        "ingress": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "imageUrl": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "dateTime": {
-          "$ref": "#/$defs/instant"
-        },
-        "published": {
-          "type": "string"
-        },
-        "tags": {
-          "type": "array",
-          "items": {},
-          "description": "The source's tags, each kept as given."
-        },
-        "content": {
-          "type": "array",
-          "items": {
-            "$ref": "#/$defs/articleBlock"
-          }
-        }
+        "id": {"type": ["integer", "string"]},
+        "title": {"type": "string"},
+        "ingress": {"type": ["string", "null"]},
+        "imageUrl": {"type": ["string", "null"]},
+        "dateTime": {"$ref": "#/$defs/instant"},
+        "published": {"type": "string"},
+        "tags": {"type": "array", "items": {}, "description": "The source's tags, each kept as given."},
+        "content": {"type": "array", "items": {"$ref": "#/$defs/articleBlock"}}
       },
-      "required": [
-        "id",
-        "title",
-        "ingress",
-        "imageUrl",
-        "dateTime",
-        "published",
-        "tags",
-        "content"
-      ],
+      "required": ["id", "title", "ingress", "imageUrl", "dateTime", "published", "tags", "content"],
       "additionalProperties": false
     },
     "lastError": {
@@ -3663,114 +1472,37 @@ let carfitSchemaText: StaticString = #"""
           "type": "string",
           "description": "Why the attempt failed: refused, timeout, dns, network, http_status, ..."
         },
-        "message": {
-          "type": "string"
-        },
-        "at": {
-          "$ref": "#/$defs/instant"
-        },
-        "httpStatus": {
-          "type": [
-            "integer",
-            "null"
-          ]
-        }
+        "message": {"type": "string"},
+        "at": {"$ref": "#/$defs/instant"},
+        "httpStatus": {"type": ["integer", "null"]}
       },
-      "required": [
-        "reason",
-        "message",
-        "at",
-        "httpStatus"
-      ],
+      "required": ["reason", "message", "at", "httpStatus"],
       "additionalProperties": false
     },
     "sourceStatus": {
       "type": "object",
       "properties": {
-        "url": {
-          "type": "string"
-        },
-        "lastAttemptAt": {
-          "anyOf": [
-            {
-              "$ref": "#/$defs/instant"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "lastSuccessAt": {
-          "anyOf": [
-            {
-              "$ref": "#/$defs/instant"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "lastError": {
-          "anyOf": [
-            {
-              "$ref": "#/$defs/lastError"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "consecutiveFailures": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "notModified": {
-          "type": "boolean"
-        }
+        "url": {"type": "string"},
+        "lastAttemptAt": {"anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
+        "lastSuccessAt": {"anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
+        "lastError": {"anyOf": [{"$ref": "#/$defs/lastError"}, {"type": "null"}]},
+        "consecutiveFailures": {"type": "integer", "minimum": 0},
+        "notModified": {"type": "boolean"}
       },
-      "required": [
-        "url",
-        "lastAttemptAt",
-        "lastSuccessAt",
-        "lastError",
-        "consecutiveFailures",
-        "notModified"
-      ],
+      "required": ["url", "lastAttemptAt", "lastSuccessAt", "lastError", "consecutiveFailures", "notModified"],
       "additionalProperties": false
     },
     "rejectedChange": {
       "type": "object",
       "properties": {
-        "mutationId": {
-          "type": "string"
-        },
-        "visitId": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "startTimeUtc": {
-          "$ref": "#/$defs/instant"
-        },
-        "state": {
-          "type": "string"
-        },
-        "reason": {
-          "type": "string"
-        },
-        "at": {
-          "$ref": "#/$defs/instant"
-        }
+        "mutationId": {"type": "string"},
+        "visitId": {"type": ["string", "null"]},
+        "startTimeUtc": {"$ref": "#/$defs/instant"},
+        "state": {"type": "string"},
+        "reason": {"type": "string"},
+        "at": {"$ref": "#/$defs/instant"}
       },
-      "required": [
-        "mutationId",
-        "visitId",
-        "startTimeUtc",
-        "state",
-        "reason",
-        "at"
-      ],
+      "required": ["mutationId", "visitId", "startTimeUtc", "state", "reason", "at"],
       "additionalProperties": false
     },
     "event": {
@@ -3780,225 +1512,93 @@ let carfitSchemaText: StaticString = #"""
           "type": "object",
           "description": "A commit changed stored data of these areas (\"all\" with external for another connection's commit).",
           "properties": {
-            "seq": {
-              "type": "integer",
-              "minimum": 0
-            },
-            "kind": {
-              "const": "changed"
-            },
-            "areas": {
-              "type": "array",
-              "items": {
-                "type": "string"
-              }
-            },
-            "external": {
-              "const": true
-            }
+            "seq": {"type": "integer", "minimum": 0},
+            "kind": {"const": "changed"},
+            "areas": {"type": "array", "items": {"type": "string"}},
+            "external": {"const": true}
           },
-          "required": [
-            "seq",
-            "kind",
-            "areas"
-          ],
+          "required": ["seq", "kind", "areas"],
           "additionalProperties": false
         },
         {
           "type": "object",
           "description": "How far a long operation has come.",
           "properties": {
-            "seq": {
-              "type": "integer",
-              "minimum": 0
-            },
-            "kind": {
-              "const": "progress"
-            },
-            "operation": {
-              "type": "string"
-            },
-            "done": {
-              "type": "integer",
-              "minimum": 0
-            },
-            "total": {
-              "type": [
-                "integer",
-                "null"
-              ],
-              "minimum": 0
-            },
-            "unit": {
-              "const": "bytes"
-            }
+            "seq": {"type": "integer", "minimum": 0},
+            "kind": {"const": "progress"},
+            "operation": {"type": "string"},
+            "done": {"type": "integer", "minimum": 0},
+            "total": {"type": ["integer", "null"], "minimum": 0},
+            "unit": {"const": "bytes"}
           },
-          "required": [
-            "seq",
-            "kind",
-            "operation",
-            "done",
-            "total",
-            "unit"
-          ],
+          "required": ["seq", "kind", "operation", "done", "total", "unit"],
           "additionalProperties": false
         },
         {
           "type": "object",
           "description": "A refresh attempt ended.",
           "properties": {
-            "seq": {
-              "type": "integer",
-              "minimum": 0
-            },
-            "kind": {
-              "const": "source"
-            },
-            "source": {
-              "type": "string"
-            },
-            "status": {
-              "type": "string",
-              "enum": [
-                "ok",
-                "not_modified",
-                "failed"
-              ]
-            }
+            "seq": {"type": "integer", "minimum": 0},
+            "kind": {"const": "source"},
+            "source": {"type": "string"},
+            "status": {"type": "string", "enum": ["ok", "not_modified", "failed"]}
           },
-          "required": [
-            "seq",
-            "kind",
-            "source",
-            "status"
-          ],
+          "required": ["seq", "kind", "source", "status"],
           "additionalProperties": false
         },
         {
           "type": "object",
           "description": "A prefetch ended.",
           "properties": {
-            "seq": {
-              "type": "integer",
-              "minimum": 0
-            },
-            "kind": {
-              "const": "image"
-            },
-            "url": {
-              "type": "string"
-            },
-            "status": {
-              "type": "string",
-              "enum": [
-                "loaded",
-                "failed"
-              ]
-            }
+            "seq": {"type": "integer", "minimum": 0},
+            "kind": {"const": "image"},
+            "url": {"type": "string"},
+            "status": {"type": "string", "enum": ["loaded", "failed"]}
           },
-          "required": [
-            "seq",
-            "kind",
-            "url",
-            "status"
-          ],
+          "required": ["seq", "kind", "url", "status"],
           "additionalProperties": false
         },
         {
           "type": "object",
           "description": "Events after the reader's place are no longer all kept: read everything again.",
-          "properties": {
-            "seq": {
-              "type": "integer",
-              "minimum": 0
-            },
-            "kind": {
-              "const": "gap"
-            }
-          },
-          "required": [
-            "seq",
-            "kind"
-          ],
+          "properties": {"seq": {"type": "integer", "minimum": 0}, "kind": {"const": "gap"}},
+          "required": ["seq", "kind"],
           "additionalProperties": false
         },
         {
           "type": "object",
           "description": "The first 401 or 403 of a source since the token was last set (or since opening); never the token.",
           "properties": {
-            "seq": {
-              "type": "integer",
-              "minimum": 0
-            },
-            "kind": {
-              "const": "auth"
-            },
-            "status": {
-              "const": "required"
-            },
-            "source": {
-              "type": "string"
-            },
-            "httpStatus": {
-              "type": "integer"
-            }
+            "seq": {"type": "integer", "minimum": 0},
+            "kind": {"const": "auth"},
+            "status": {"const": "required"},
+            "source": {"type": "string"},
+            "httpStatus": {"type": "integer"}
           },
-          "required": [
-            "seq",
-            "kind",
-            "status",
-            "source",
-            "httpStatus"
-          ],
+          "required": ["seq", "kind", "status", "source", "httpStatus"],
           "additionalProperties": false
         },
         {
           "type": "object",
           "additionalProperties": false,
-          "required": [
-            "seq",
-            "kind",
-            "key",
-            "at"
-          ],
+          "required": ["seq", "kind", "key", "at"],
           "properties": {
-            "seq": {
-              "type": "integer"
-            },
-            "kind": {
-              "const": "arrival"
-            },
-            "key": {
-              "$ref": "#/$defs/visitKey"
-            },
-            "at": {
-              "$ref": "#/$defs/instant"
-            }
+            "seq": {"type": "integer"},
+            "kind": {"const": "arrival"},
+            "key": {"$ref": "#/$defs/visitKey"},
+            "at": {"$ref": "#/$defs/instant"}
           },
           "description": "A position report decided that the washer arrived at the visit of this card key."
         },
         {
           "type": "object",
           "additionalProperties": false,
-          "required": [
-            "seq",
-            "kind",
-            "key",
-            "at"
-          ],
+          "required": ["seq", "kind", "key", "at"],
           "properties": {
-            "seq": {
-              "type": "integer"
-            },
-            "kind": {
-              "const": "departure"
-            },
-            "key": {
-              "$ref": "#/$defs/visitKey"
-            },
-            "at": {
-              "$ref": "#/$defs/instant"
-            }
+            "seq": {"type": "integer"},
+            "kind": {"const": "departure"},
+            "key": {"$ref": "#/$defs/visitKey"},
+            "at": {"$ref": "#/$defs/instant"}
           },
           "description": "After an arrival, the first counting report farther than twice the radius."
         }
@@ -4007,77 +1607,30 @@ let carfitSchemaText: StaticString = #"""
     "articlesImportResult": {
       "type": "object",
       "properties": {
-        "imported": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "rejected": {
-          "type": "array",
-          "items": {
-            "$ref": "#/$defs/rejection"
-          }
-        },
-        "updatedAt": {
-          "$ref": "#/$defs/instant"
-        }
+        "imported": {"type": "integer", "minimum": 0},
+        "rejected": {"type": "array", "items": {"$ref": "#/$defs/rejection"}},
+        "updatedAt": {"$ref": "#/$defs/instant"}
       },
-      "required": [
-        "imported",
-        "rejected",
-        "updatedAt"
-      ],
+      "required": ["imported", "rejected", "updatedAt"],
       "additionalProperties": false
     },
     "articlesRefreshResult": {
       "type": "object",
-      "properties": {
-        "imported": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "rejected": {
-          "type": "array",
-          "items": {
-            "$ref": "#/$defs/rejection"
-          }
-        },
-        "updatedAt": {
-          "$ref": "#/$defs/instant"
-        },
-        "notModified": {
-          "const": true
-        },
-        "fresh": {
-          "const": true
-        }
-      },
-      "required": [
-        "imported"
-      ],
-      "additionalProperties": false
+      "description": "A refresh's answer (refreshResult) and when the stored articles were last updated.",
+      "allOf": [{"$ref": "#/$defs/refreshMembers"}],
+      "properties": {"updatedAt": {"$ref": "#/$defs/instant"}},
+      "unevaluatedProperties": false
     },
     "attachmentId": {
       "type": "string",
       "pattern": "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"
     },
-    "attachment": {
-      "type": "object",
+    "attachmentMembers": {
+      "description": "The members of every attachment (attachment, listedAttachment): open, closed by the definition that composes it.",
       "properties": {
-        "id": {
-          "$ref": "#/$defs/attachmentId"
-        },
-        "key": {
-          "type": "string",
-          "description": "The card key of the visit it proves."
-        },
-        "kind": {
-          "type": "string",
-          "enum": [
-            "photo",
-            "signature",
-            "note"
-          ]
-        },
+        "id": {"$ref": "#/$defs/attachmentId"},
+        "key": {"type": "string", "description": "The card key of the visit it proves."},
+        "kind": {"type": "string", "enum": ["photo", "signature", "note"]},
         "contentType": {
           "type": "string",
           "enum": [
@@ -4089,185 +1642,80 @@ let carfitSchemaText: StaticString = #"""
             "text/plain; charset=utf-8"
           ]
         },
-        "bytes": {
-          "type": "integer",
-          "minimum": 1
-        },
-        "sha256": {
-          "type": "string",
-          "pattern": "^[0-9a-f]{64}$"
-        },
+        "bytes": {"type": "integer", "minimum": 1},
+        "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
         "at": {
           "type": "string",
           "description": "The core's clock when attached, UTC ISO 8601 (\"2020-09-10T08:05:00Z\", with milliseconds when it has any)."
         },
-        "uploaded": {
-          "type": "boolean"
-        },
+        "uploaded": {"type": "boolean"},
         "failed": {
           "type": "string",
           "description": "Why the upload server refused it for good (present only then)."
         }
       },
-      "required": [
-        "id",
-        "key",
-        "kind",
-        "contentType",
-        "bytes",
-        "sha256",
-        "at",
-        "uploaded"
-      ],
+      "required": ["id", "key", "kind", "contentType", "bytes", "sha256", "at", "uploaded"]
+    },
+    "attachment": {
+      "type": "object",
+      "description": "An attachment: its stored record.",
+      "allOf": [{"$ref": "#/$defs/attachmentMembers"}],
+      "unevaluatedProperties": false
+    },
+    "attachmentAnswer": {
+      "description": "The answer of visits.attach and visits.detach: the attachment.",
+      "type": "object",
+      "properties": {"attachment": {"$ref": "#/$defs/attachment"}},
+      "required": ["attachment"],
       "additionalProperties": false
     },
     "listedAttachment": {
       "type": "object",
+      "description": "An attachment as visits.attachments lists it: its record and where the core keeps its copy.",
+      "allOf": [{"$ref": "#/$defs/attachmentMembers"}],
       "properties": {
-        "id": {
-          "$ref": "#/$defs/attachmentId"
-        },
-        "key": {
-          "type": "string",
-          "description": "The card key of the visit it proves."
-        },
-        "kind": {
-          "type": "string",
-          "enum": [
-            "photo",
-            "signature",
-            "note"
-          ]
-        },
-        "contentType": {
-          "type": "string",
-          "enum": [
-            "image/jpeg",
-            "image/png",
-            "image/webp",
-            "image/heic",
-            "image/svg+xml",
-            "text/plain; charset=utf-8"
-          ]
-        },
-        "bytes": {
-          "type": "integer",
-          "minimum": 1
-        },
-        "sha256": {
-          "type": "string",
-          "pattern": "^[0-9a-f]{64}$"
-        },
-        "at": {
-          "type": "string",
-          "description": "The core's clock when attached, UTC ISO 8601 (\"2020-09-10T08:05:00Z\", with milliseconds when it has any)."
-        },
-        "uploaded": {
-          "type": "boolean"
-        },
-        "failed": {
-          "type": "string",
-          "description": "Why the upload server refused it for good (present only then)."
-        },
         "path": {
-          "type": [
-            "string",
-            "null"
-          ],
+          "type": ["string", "null"],
           "description": "The core's copy; null once evicted after its upload."
         }
       },
-      "required": [
-        "id",
-        "key",
-        "kind",
-        "contentType",
-        "bytes",
-        "sha256",
-        "at",
-        "uploaded",
-        "path"
-      ],
-      "additionalProperties": false
+      "required": ["path"],
+      "unevaluatedProperties": false
     },
     "attachmentCounts": {
       "type": "object",
       "description": "A card's \"attachments\" member.",
       "properties": {
-        "photos": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "signatures": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "notes": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "pending": {
-          "type": "integer",
-          "minimum": 0
-        }
+        "photos": {"type": "integer", "minimum": 0},
+        "signatures": {"type": "integer", "minimum": 0},
+        "notes": {"type": "integer", "minimum": 0},
+        "pending": {"type": "integer", "minimum": 0}
       },
-      "required": [
-        "photos",
-        "signatures",
-        "notes",
-        "pending"
-      ],
+      "required": ["photos", "signatures", "notes", "pending"],
       "additionalProperties": false
     },
     "attachmentUploads": {
       "type": "object",
       "description": "sync.push's \"attachments\" member (present when sources.attachments is configured).",
       "properties": {
-        "uploaded": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "pending": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "failed": {
-          "type": "integer",
-          "minimum": 0
-        }
+        "uploaded": {"type": "integer", "minimum": 0},
+        "pending": {"type": "integer", "minimum": 0},
+        "failed": {"type": "integer", "minimum": 0}
       },
-      "required": [
-        "uploaded",
-        "pending",
-        "failed"
-      ],
+      "required": ["uploaded", "pending", "failed"],
       "additionalProperties": false
     },
     "authState": {
       "type": "object",
-      "required": [
-        "auth"
-      ],
+      "required": ["auth"],
       "properties": {
         "auth": {
           "type": "object",
-          "required": [
-            "token",
-            "scheme",
-            "required",
-            "requiredAt",
-            "source"
-          ],
+          "required": ["token", "scheme", "required", "requiredAt", "source"],
           "properties": {
-            "token": {
-              "type": "boolean",
-              "description": "A token is set."
-            },
+            "token": {"type": "boolean", "description": "A token is set."},
             "scheme": {
-              "type": [
-                "string",
-                "null"
-              ],
+              "type": ["string", "null"],
               "description": "The scheme of the token; null when none is set."
             },
             "required": {
@@ -4275,18 +1723,12 @@ let carfitSchemaText: StaticString = #"""
               "description": "A source answered 401 or 403 since the token was last set, or since opening."
             },
             "requiredAt": {
-              "type": [
-                "string",
-                "null"
-              ],
+              "type": ["string", "null"],
               "format": "date-time",
               "description": "When, by the core's clock."
             },
             "source": {
-              "type": [
-                "string",
-                "null"
-              ],
+              "type": ["string", "null"],
               "description": "The source that answered 401 or 403 first (\"visits\", \"visitUpdates\", ...)."
             }
           },
@@ -4295,148 +1737,52 @@ let carfitSchemaText: StaticString = #"""
       },
       "additionalProperties": false
     },
-    "catalogRefreshResult": {
-      "type": "object",
-      "description": "A refresh's answer: the import's, or {imported: 0, notModified: true} for a 304, or {imported: 0, fresh: true} when maxAgeSeconds spared the request.",
+    "productMembers": {
+      "description": "The members of every product (catalog.list's, catalog.product's): open, closed by the definition that composes it.",
       "properties": {
-        "imported": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "rejected": {
-          "type": "array",
-          "items": {
-            "$ref": "#/$defs/rejection"
-          }
-        },
-        "notModified": {
-          "const": true
-        },
-        "fresh": {
-          "const": true
-        }
+        "id": {"$ref": "#/$defs/productId"},
+        "name": {"type": "string"},
+        "category": {"type": ["string", "null"]},
+        "imageUrl": {"type": ["string", "null"]},
+        "price": {"type": "number", "minimum": 0}
       },
-      "required": [
-        "imported"
-      ],
-      "additionalProperties": false
+      "required": ["id", "name", "category", "imageUrl", "price"]
     },
-    "visitsRefreshResult": {
+    "cartAnswer": {
+      "description": "The answer of cart.add, cart.update, cart.remove and cart.get: the cart.",
       "type": "object",
-      "description": "A refresh's answer: the import's, or {imported: 0, notModified: true} for a 304, or {imported: 0, fresh: true} when maxAgeSeconds spared the request.",
-      "properties": {
-        "imported": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "rejected": {
-          "type": "array",
-          "items": {
-            "$ref": "#/$defs/rejection"
-          }
-        },
-        "notModified": {
-          "const": true
-        },
-        "fresh": {
-          "const": true
-        }
-      },
-      "required": [
-        "imported"
-      ],
+      "properties": {"cart": {"$ref": "#/$defs/cart"}},
+      "required": ["cart"],
       "additionalProperties": false
     },
     "day": {
       "type": "object",
       "description": "One day of visits.list: its cards in start order and its summary.",
       "properties": {
-        "date": {
-          "$ref": "#/$defs/date"
-        },
-        "visits": {
-          "type": "array",
-          "items": {
-            "$ref": "#/$defs/card"
-          }
-        },
-        "summary": {
-          "$ref": "#/$defs/summary"
-        }
+        "date": {"$ref": "#/$defs/date"},
+        "visits": {"type": "array", "items": {"$ref": "#/$defs/card"}},
+        "summary": {"$ref": "#/$defs/summary"}
       },
-      "required": [
-        "date",
-        "visits",
-        "summary"
-      ],
+      "required": ["date", "visits", "summary"],
       "additionalProperties": false
     },
     "planStop": {
       "type": "object",
       "properties": {
-        "visitId": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "name": {
-          "type": "string"
-        },
-        "arrival": {
-          "$ref": "#/$defs/localTime"
-        },
-        "departure": {
-          "$ref": "#/$defs/localTime"
-        },
-        "waitMinutes": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "lateMinutes": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "distanceMeters": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "travelMinutes": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "serviceMinutes": {
-          "type": "integer",
-          "minimum": 0
-        },
-        "window": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "expectedTime": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "state": {
-          "type": [
-            "string",
-            "null"
-          ]
-        },
-        "latitude": {
-          "type": "number",
-          "minimum": -90,
-          "maximum": 90
-        },
-        "longitude": {
-          "type": "number",
-          "minimum": -180,
-          "maximum": 180
-        }
+        "visitId": {"type": ["string", "null"]},
+        "name": {"type": "string"},
+        "arrival": {"$ref": "#/$defs/localTime"},
+        "departure": {"$ref": "#/$defs/localTime"},
+        "waitMinutes": {"type": "integer", "minimum": 0},
+        "lateMinutes": {"type": "integer", "minimum": 0},
+        "distanceMeters": {"type": "integer", "minimum": 0},
+        "travelMinutes": {"type": "integer", "minimum": 0},
+        "serviceMinutes": {"type": "integer", "minimum": 0},
+        "window": {"type": ["string", "null"]},
+        "expectedTime": {"type": ["string", "null"]},
+        "state": {"type": ["string", "null"]},
+        "latitude": {"type": "number", "minimum": -90, "maximum": 90},
+        "longitude": {"type": "number", "minimum": -180, "maximum": 180}
       },
       "required": [
         "visitId",
@@ -4456,38 +1802,27 @@ let carfitSchemaText: StaticString = #"""
       ],
       "additionalProperties": false
     },
-    "visitKey": {
-      "type": "string",
-      "description": "a card's key"
+    "cacheStats": {
+      "description": "One cache of images.stats (memory, disk): the images it holds, their bytes and its limit.",
+      "type": "object",
+      "properties": {
+        "count": {"type": "integer", "minimum": 0},
+        "bytes": {"type": "integer", "minimum": 0},
+        "limit": {"type": "integer", "minimum": 0}
+      },
+      "required": ["count", "bytes", "limit"],
+      "additionalProperties": false
     },
+    "visitKey": {"type": "string", "description": "a card's key"},
     "position": {
       "type": "object",
       "additionalProperties": false,
-      "required": [
-        "latitude",
-        "longitude",
-        "accuracyMeters",
-        "at"
-      ],
+      "required": ["latitude", "longitude", "accuracyMeters", "at"],
       "properties": {
-        "latitude": {
-          "type": "number",
-          "minimum": -90,
-          "maximum": 90
-        },
-        "longitude": {
-          "type": "number",
-          "minimum": -180,
-          "maximum": 180
-        },
-        "accuracyMeters": {
-          "type": "number",
-          "minimum": 0,
-          "maximum": 10000
-        },
-        "at": {
-          "$ref": "#/$defs/instant"
-        }
+        "latitude": {"type": "number", "minimum": -90, "maximum": 90},
+        "longitude": {"type": "number", "minimum": -180, "maximum": 180},
+        "accuracyMeters": {"type": "number", "minimum": 0, "maximum": 10000},
+        "at": {"$ref": "#/$defs/instant"}
       }
     }
   }

@@ -224,18 +224,22 @@ class VisitsListResult(TypedDict):
     summary: Summary
 
 
-class _VisitsRefreshResultMembers(TypedDict):
-    """The members VisitsRefreshResult always has."""
+class _RefreshMembersRequired(TypedDict):
+    """The members RefreshMembers always has."""
 
     imported: int
 
 
-class VisitsRefreshResult(_VisitsRefreshResultMembers, total=False):
-    """A refresh's answer: the import's, or {imported: 0, notModified: true} for a 304, or {imported: 0, fresh: true} when maxAgeSeconds spared the request."""
+class RefreshMembers(_RefreshMembersRequired, total=False):
+    """The members of every refresh's answer (refreshResult, articlesRefreshResult): open, closed by the definition that composes it."""
 
     rejected: List[Rejection]
     notModified: bool
     fresh: bool
+
+
+class RefreshResult(RefreshMembers):
+    """A refresh's answer: the import's, or {imported: 0, notModified: true} for a 304, or {imported: 0, fresh: true} when maxAgeSeconds spared the request."""
 
 
 class PlanStop(TypedDict):
@@ -301,7 +305,7 @@ class SyncPushResultLocations(TypedDict):
     pending: int
 
 
-class _SyncPushResultMembers(TypedDict):
+class _SyncPushResultRequired(TypedDict):
     """The members SyncPushResult always has."""
 
     pushed: int
@@ -309,7 +313,7 @@ class _SyncPushResultMembers(TypedDict):
     pending: int
 
 
-class SyncPushResult(_SyncPushResultMembers, total=False):
+class SyncPushResult(_SyncPushResultRequired, total=False):
     """A member object of a response."""
 
     attachments: AttachmentUploads
@@ -384,8 +388,8 @@ class LocationStatusResult(TypedDict):
     lastPushAt: Optional[str]
 
 
-class _AttachmentMembers(TypedDict):
-    """The members Attachment always has."""
+class _AttachmentMembersRequired(TypedDict):
+    """The members AttachmentMembers always has."""
 
     id: str
     key: str
@@ -397,48 +401,32 @@ class _AttachmentMembers(TypedDict):
     uploaded: bool
 
 
-class Attachment(_AttachmentMembers, total=False):
-    """A member object of a response."""
+class AttachmentMembers(_AttachmentMembersRequired, total=False):
+    """The members of every attachment (attachment, listedAttachment): open, closed by the definition that composes it."""
 
     failed: str
 
 
-class VisitsAttachResult(TypedDict):
-    """A member object of a response."""
+class Attachment(AttachmentMembers):
+    """An attachment: its stored record."""
+
+
+class AttachmentAnswer(TypedDict):
+    """The answer of visits.attach and visits.detach: the attachment."""
 
     attachment: Attachment
 
 
-class _ListedAttachmentMembers(TypedDict):
-    """The members ListedAttachment always has."""
+class ListedAttachment(AttachmentMembers):
+    """An attachment as visits.attachments lists it: its record and where the core keeps its copy."""
 
-    id: str
-    key: str
-    kind: str
-    contentType: str
-    bytes: int
-    sha256: str
-    at: str
-    uploaded: bool
     path: Optional[str]
-
-
-class ListedAttachment(_ListedAttachmentMembers, total=False):
-    """A member object of a response."""
-
-    failed: str
 
 
 class VisitsAttachmentsResult(TypedDict):
     """A member object of a response."""
 
     attachments: List[ListedAttachment]
-
-
-class VisitsDetachResult(TypedDict):
-    """A member object of a response."""
-
-    attachment: Attachment
 
 
 class CalendarDay(TypedDict):
@@ -475,8 +463,8 @@ class Month(TypedDict):
     next: Optional[YearMonth]
 
 
-class Employee(TypedDict):
-    """A member object of a response."""
+class EmployeeMembers(TypedDict):
+    """The members of every employee (employee, and each of employees.list): open, closed by the definition that composes it."""
 
     id: int
     pin: str
@@ -486,21 +474,19 @@ class Employee(TypedDict):
     hiredOn: str
 
 
-class EmployeesCreateResult(TypedDict):
+class Employee(EmployeeMembers):
     """A member object of a response."""
+
+
+class EmployeeAnswer(TypedDict):
+    """The answer of employees.create and session.login: the employee."""
 
     employee: Employee
 
 
-class EmployeesListResultEmployeesItem(TypedDict):
-    """A member object of a response."""
+class EmployeesListResultEmployeesItem(EmployeeMembers):
+    """An employee and how many items their cart holds."""
 
-    id: int
-    pin: str
-    firstName: str
-    lastName: str
-    email: Optional[str]
-    hiredOn: str
     cartQuantity: int
 
 
@@ -518,12 +504,6 @@ class EmployeesRecoverPinResult(TypedDict):
     lastName: str
 
 
-class SessionLoginResult(TypedDict):
-    """A member object of a response."""
-
-    employee: Employee
-
-
 class SessionLogoutResult(TypedDict):
     """A member object of a response."""
 
@@ -536,28 +516,18 @@ class SessionGetResult(TypedDict):
     employee: Optional[Employee]
 
 
-class _CatalogRefreshResultMembers(TypedDict):
-    """The members CatalogRefreshResult always has."""
-
-    imported: int
-
-
-class CatalogRefreshResult(_CatalogRefreshResultMembers, total=False):
-    """A refresh's answer: the import's, or {imported: 0, notModified: true} for a 304, or {imported: 0, fresh: true} when maxAgeSeconds spared the request."""
-
-    rejected: List[Rejection]
-    notModified: bool
-    fresh: bool
-
-
-class CatalogListResultProductsItem(TypedDict):
-    """A member object of a response."""
+class ProductMembers(TypedDict):
+    """The members of every product (catalog.list's, catalog.product's): open, closed by the definition that composes it."""
 
     id: Union[int, str]
     name: str
     category: Optional[str]
     imageUrl: Optional[str]
     price: float
+
+
+class CatalogListResultProductsItem(ProductMembers):
+    """A member object of a response."""
 
 
 class CatalogListResult(TypedDict):
@@ -567,14 +537,9 @@ class CatalogListResult(TypedDict):
     products: List[CatalogListResultProductsItem]
 
 
-class CatalogProductResultProduct(TypedDict):
+class CatalogProductResultProduct(ProductMembers):
     """A member object of a response."""
 
-    id: Union[int, str]
-    name: str
-    category: Optional[str]
-    imageUrl: Optional[str]
-    price: float
     description: str
     hasDescription: bool
 
@@ -601,26 +566,8 @@ class Cart(TypedDict):
     totalQuantity: int
 
 
-class CartAddResult(TypedDict):
-    """A member object of a response."""
-
-    cart: Cart
-
-
-class CartUpdateResult(TypedDict):
-    """A member object of a response."""
-
-    cart: Cart
-
-
-class CartRemoveResult(TypedDict):
-    """A member object of a response."""
-
-    cart: Cart
-
-
-class CartGetResult(TypedDict):
-    """A member object of a response."""
+class CartAnswer(TypedDict):
+    """The answer of cart.add, cart.update, cart.remove and cart.get: the cart."""
 
     cart: Cart
 
@@ -703,19 +650,10 @@ class ArticlesImportResult(TypedDict):
     updatedAt: str
 
 
-class _ArticlesRefreshResultMembers(TypedDict):
-    """The members ArticlesRefreshResult always has."""
+class ArticlesRefreshResult(RefreshMembers, total=False):
+    """A refresh's answer (refreshResult) and when the stored articles were last updated."""
 
-    imported: int
-
-
-class ArticlesRefreshResult(_ArticlesRefreshResultMembers, total=False):
-    """A member object of a response."""
-
-    rejected: List[Rejection]
     updatedAt: str
-    notModified: bool
-    fresh: bool
 
 
 class ArticleBlock(TypedDict):
@@ -819,16 +757,8 @@ class ImagesCancelResult(TypedDict):
     cancelled: int
 
 
-class ImagesStatsResultMemory(TypedDict):
-    """A member object of a response."""
-
-    count: int
-    bytes: int
-    limit: int
-
-
-class ImagesStatsResultDisk(TypedDict):
-    """A member object of a response."""
+class CacheStats(TypedDict):
+    """One cache of images.stats (memory, disk): the images it holds, their bytes and its limit."""
 
     count: int
     bytes: int
@@ -855,8 +785,8 @@ class ImagesStatsResultPrefetch(TypedDict):
 class ImagesStatsResult(TypedDict):
     """A member object of a response."""
 
-    memory: ImagesStatsResultMemory
-    disk: ImagesStatsResultDisk
+    memory: CacheStats
+    disk: CacheStats
     requests: ImagesStatsResultRequests
     prefetch: ImagesStatsResultPrefetch
 
@@ -895,7 +825,7 @@ class AuthState(TypedDict):
     auth: AuthStateAuth
 
 
-class _EventChangedMembers(TypedDict):
+class _EventChangedRequired(TypedDict):
     """The members EventChanged always has."""
 
     seq: int
@@ -903,7 +833,7 @@ class _EventChangedMembers(TypedDict):
     areas: List[str]
 
 
-class EventChanged(_EventChangedMembers, total=False):
+class EventChanged(_EventChangedRequired, total=False):
     """A commit changed stored data of these areas ("all" with external for another connection's commit)."""
 
     external: bool
@@ -980,14 +910,14 @@ class EventsWaitResult(TypedDict):
     last: int
 
 
-class _ErrorDocumentErrorMembers(TypedDict):
+class _ErrorDocumentErrorRequired(TypedDict):
     """The members ErrorDocumentError always has."""
 
     code: str
     message: str
 
 
-class ErrorDocumentError(_ErrorDocumentErrorMembers, total=False):
+class ErrorDocumentError(_ErrorDocumentErrorRequired, total=False):
     """A member object of a response."""
 
     field: str
@@ -1089,35 +1019,35 @@ Event = Union[EventChanged, EventProgress, EventSource, EventImage, EventGap, Ev
 RESULTS: Dict[str, Any] = {
     "visits.import": ImportResult,
     "visits.list": VisitsListResult,
-    "visits.refresh": VisitsRefreshResult,
+    "visits.refresh": RefreshResult,
     "visits.plan": VisitsPlanResult,
     "visits.set_state": VisitsSetStateResult,
     "sync.push": SyncPushResult,
     "sync.status": SyncStatusResult,
     "location.report": LocationReportResult,
     "location.status": LocationStatusResult,
-    "visits.attach": VisitsAttachResult,
+    "visits.attach": AttachmentAnswer,
     "visits.attachments": VisitsAttachmentsResult,
-    "visits.detach": VisitsDetachResult,
+    "visits.detach": AttachmentAnswer,
     "calendar.get": Month,
     "calendar.next": Month,
     "calendar.previous": Month,
     "calendar.select": Month,
     "calendar.month": Month,
-    "employees.create": EmployeesCreateResult,
+    "employees.create": EmployeeAnswer,
     "employees.list": EmployeesListResult,
     "employees.recover_pin": EmployeesRecoverPinResult,
-    "session.login": SessionLoginResult,
+    "session.login": EmployeeAnswer,
     "session.logout": SessionLogoutResult,
     "session.get": SessionGetResult,
     "catalog.import": ImportResult,
-    "catalog.refresh": CatalogRefreshResult,
+    "catalog.refresh": RefreshResult,
     "catalog.list": CatalogListResult,
     "catalog.product": CatalogProductResult,
-    "cart.add": CartAddResult,
-    "cart.update": CartUpdateResult,
-    "cart.remove": CartRemoveResult,
-    "cart.get": CartGetResult,
+    "cart.add": CartAnswer,
+    "cart.update": CartAnswer,
+    "cart.remove": CartAnswer,
+    "cart.get": CartAnswer,
     "cart.checkout": CartCheckoutResult,
     "cart.orders": CartOrdersResult,
     "transactions.import": ImportResult,
@@ -1143,12 +1073,22 @@ RESULTS: Dict[str, Any] = {
 
 
 VisitsImportResult = ImportResult
+VisitsRefreshResult = RefreshResult
+VisitsAttachResult = AttachmentAnswer
+VisitsDetachResult = AttachmentAnswer
 CalendarGetResult = Month
 CalendarNextResult = Month
 CalendarPreviousResult = Month
 CalendarSelectResult = Month
 CalendarMonthResult = Month
+EmployeesCreateResult = EmployeeAnswer
+SessionLoginResult = EmployeeAnswer
 CatalogImportResult = ImportResult
+CatalogRefreshResult = RefreshResult
+CartAddResult = CartAnswer
+CartUpdateResult = CartAnswer
+CartRemoveResult = CartAnswer
+CartGetResult = CartAnswer
 TransactionsImportResult = ImportResult
 PatternsRefreshResult = Union[PatternsRefreshResult1, PatternsRefreshResult2]
 AuthSetResult = AuthState
