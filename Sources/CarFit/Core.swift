@@ -10,6 +10,18 @@ import CarFitStore
 /// pipeline, its change feed, and the services of each area built on them. Calls on one core
 /// are serialised by its lock, so a host may call from several threads at once; waiting for the
 /// change feed does not take the lock.
+/// An area whose source is one document, downloaded (conditionally) and imported by its
+/// `refresh(url:http:validators:lock:progress:commit:)`.
+protocol DocumentRefresh {
+    associatedtype Answer: APIResponse
+    func refresh(url: String, http: HTTPClient, validators: SourceValidators, lock: some Serializer,
+                 progress: ProgressReporter?, commit: RefreshCommit) throws(CarFitError) -> RefreshOutcome<Answer>
+}
+
+extension VisitsService: DocumentRefresh {}
+extension ArticlesService: DocumentRefresh {}
+extension CatalogService: DocumentRefresh {}
+
 final class Core: Serializer, @unchecked Sendable {
     let config: CoreConfig
     let clock: Clock
@@ -140,35 +152,30 @@ final class Core: Serializer, @unchecked Sendable {
         }
         let url = try SourcesService.configured(name, configured)
         let maxAge = try RefreshRequest(request).maxAgeSeconds
-        let http = http
         switch source {
-        case .visits:
-            let visits = visits
-            return RefreshAnswer(try refresh(name, url: url, maxAge: maxAge, conditional: true) {
-                url, validators, progress, commit throws(CarFitError) in
-                try visits.refresh(url: url, http: http, validators: validators, lock: self, progress: progress, commit: commit)
-            }).json
-        case .articles:
-            let articles = articles
-            return RefreshAnswer(try refresh(name, url: url, maxAge: maxAge, conditional: true) {
-                url, validators, progress, commit throws(CarFitError) in
-                try articles.refresh(url: url, http: http, validators: validators, lock: self, progress: progress, commit: commit)
-            }).json
-        case .catalog:
-            let catalog = catalog
-            return RefreshAnswer(try refresh(name, url: url, maxAge: maxAge, conditional: true) {
-                url, validators, progress, commit throws(CarFitError) in
-                try catalog.refresh(url: url, http: http, validators: validators, lock: self, progress: progress, commit: commit)
-            }).json
+        case .visits: return try refresh(name, url: url, maxAge: maxAge, document: visits)
+        case .articles: return try refresh(name, url: url, maxAge: maxAge, document: articles)
+        case .catalog: return try refresh(name, url: url, maxAge: maxAge, document: catalog)
         case .patterns:
             let count = try PatternsRefreshRequest(request).count
-            let images = images
+            let (http, images) = (http, images)
             let concurrency = config.images.concurrency
             return RefreshAnswer(try refresh(name, url: url, maxAge: maxAge, conditional: false) {
                 url, _, _, commit throws(CarFitError) in
                 try images.refresh(count: count, url: url, http: http, concurrency: concurrency, lock: self, commit: commit)
             }).json
         }
+    }
+
+    /// The refresh of a source that is one document (visits, articles, catalog): a conditional
+    /// request, the area's download and import of it, reporting its progress.
+    private func refresh(_ name: String, url: String, maxAge: Int64?,
+                         document area: some DocumentRefresh) throws(CarFitError) -> JSON {
+        let http = http
+        return RefreshAnswer(try refresh(name, url: url, maxAge: maxAge, conditional: true) {
+            url, validators, progress, commit throws(CarFitError) in
+            try area.refresh(url: url, http: http, validators: validators, lock: self, progress: progress, commit: commit)
+        }).json
     }
 
     /// One refresh of source `name` from `url`: the sources' bookkeeping (`SourcesService.refresh`,
