@@ -184,6 +184,25 @@ def test_response_objects_config_and_error_are_closed(schema):
         assert entry["request"].get("additionalProperties", True) is not False, key
 
 
+def test_an_object_composing_definitions_stays_closed(schema):
+    """An object that composes shared members (allOf) is closed by unevaluatedProperties: a
+    member none of its parts names is refused, the composed ones are not."""
+    jsonschema = pytest.importorskip("jsonschema")
+    composed = [(where, node) for where, node in walk(schema) if "allOf" in node and node.get("type") == "object"]
+    assert len(composed) >= 2
+    for where, node in composed:
+        errors = list(jsonschema.Draft202012Validator(dict(node, **{"$defs": schema["$defs"]})).iter_errors({"notAMember": 1}))
+        assert [e for e in errors if e.validator == "unevaluatedProperties" and "notAMember" in e.message], where
+    attachment = {"id": "0f8fad5b-d9cb-469f-a165-70867728950e", "key": "k", "kind": "note",
+                  "contentType": "text/plain; charset=utf-8", "bytes": 2, "sha256": "0" * 64,
+                  "at": "2020-09-10T08:05:00Z", "uploaded": False}
+
+    def errors(name, instance):
+        return list(jsonschema.Draft202012Validator(dict(schema, **{"$ref": f"#/$defs/{name}"})).iter_errors(instance))
+    assert errors("attachment", attachment) == [] and errors("listedAttachment", dict(attachment, path=None)) == []
+    assert errors("attachment", dict(attachment, path=None)) and errors("listedAttachment", attachment)
+
+
 def test_carfit_schema_returns_the_installed_text():
     lib = ctypes.CDLL(str(LIBRARY))
     lib.carfit_schema.restype = ctypes.c_void_p
