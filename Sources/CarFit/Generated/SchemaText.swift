@@ -1219,7 +1219,7 @@ let carfitSchemaText: StaticString = #"""
       "description": "Skip the network when the source's last success is younger than this many seconds."
     },
     "refreshMembers": {
-      "description": "The members of every refresh's answer (refreshResult, articlesRefreshResult): open, closed by the definition that composes it.",
+      "description": "The members of every refresh's answer, which refreshResult and articlesRefreshResult compose.",
       "properties": {
         "imported": {"type": "integer", "minimum": 0},
         "rejected": {"type": "array", "items": {"$ref": "#/$defs/rejection"}},
@@ -1365,7 +1365,7 @@ let carfitSchemaText: StaticString = #"""
       "additionalProperties": false
     },
     "employeeMembers": {
-      "description": "The members of every employee (employee, and each of employees.list): open, closed by the definition that composes it.",
+      "description": "The members of every employee, which employee and each of employees.list compose.",
       "properties": {
         "id": {"type": "integer"},
         "pin": {"type": "string", "pattern": "^[0-9]{4,12}$"},
@@ -1626,7 +1626,7 @@ let carfitSchemaText: StaticString = #"""
       "pattern": "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"
     },
     "attachmentMembers": {
-      "description": "The members of every attachment (attachment, listedAttachment): open, closed by the definition that composes it.",
+      "description": "The members of every attachment, which attachment and listedAttachment compose.",
       "properties": {
         "id": {"$ref": "#/$defs/attachmentId"},
         "key": {"type": "string", "description": "The card key of the visit it proves."},
@@ -1738,7 +1738,7 @@ let carfitSchemaText: StaticString = #"""
       "additionalProperties": false
     },
     "productMembers": {
-      "description": "The members of every product (catalog.list's, catalog.product's): open, closed by the definition that composes it.",
+      "description": "The members of every product, which catalog.list's and catalog.product's compose.",
       "properties": {
         "id": {"$ref": "#/$defs/productId"},
         "name": {"type": "string"},

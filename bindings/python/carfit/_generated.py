@@ -231,7 +231,7 @@ class _RefreshMembersRequired(TypedDict):
 
 
 class RefreshMembers(_RefreshMembersRequired, total=False):
-    """The members of every refresh's answer (refreshResult, articlesRefreshResult): open, closed by the definition that composes it."""
+    """The members of every refresh's answer, which refreshResult and articlesRefreshResult compose."""
 
     rejected: List[Rejection]
     notModified: bool
@@ -402,7 +402,7 @@ class _AttachmentMembersRequired(TypedDict):
 
 
 class AttachmentMembers(_AttachmentMembersRequired, total=False):
-    """The members of every attachment (attachment, listedAttachment): open, closed by the definition that composes it."""
+    """The members of every attachment, which attachment and listedAttachment compose."""
 
     failed: str
 
@@ -464,7 +464,7 @@ class Month(TypedDict):
 
 
 class EmployeeMembers(TypedDict):
-    """The members of every employee (employee, and each of employees.list): open, closed by the definition that composes it."""
+    """The members of every employee, which employee and each of employees.list compose."""
 
     id: int
     pin: str
@@ -517,7 +517,7 @@ class SessionGetResult(TypedDict):
 
 
 class ProductMembers(TypedDict):
-    """The members of every product (catalog.list's, catalog.product's): open, closed by the definition that composes it."""
+    """The members of every product, which catalog.list's and catalog.product's compose."""
 
     id: Union[int, str]
     name: str
