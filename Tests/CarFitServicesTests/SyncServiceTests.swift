@@ -108,6 +108,24 @@ final class SyncServiceTests: XCTestCase {
         XCTAssertEqual(changed, allowed.count)
     }
 
+    /// The areas the change feed names for each commit: an import is a change of the visits and
+    /// the calendar's counts; a washer's change one of the visits and the outbox, not of the
+    /// calendar (its counts do not follow states).
+    func testTheAreasAnImportAndAChangeCommit() throws {
+        let f = try ServiceFixture()
+        var commits: [[String]] = []
+        f.db.onCommit { tables in commits.append(StoredAreas.areas(of: tables)) }
+        defer { f.db.onCommit(nil) }
+        try load(f)
+        XCTAssertEqual(commits.filter { !$0.isEmpty }, [["visits", "calendar"]])
+        commits = []
+        _ = try change(f, "a|1599724800000|0", "InProgress")
+        XCTAssertEqual(commits.filter { !$0.isEmpty }, [["visits", "outbox"]])
+        commits = []
+        XCTAssertEqual(refusal { () throws(CarFitError) in _ = try change(f, "a|1599724800000|0", "InProgress") }?.status, .conflict)
+        XCTAssertEqual(commits.filter { !$0.isEmpty }, [], "a refused change commits nothing")
+    }
+
     func testRefusalsChangeNothing() throws {
         let f = try ServiceFixture()
         try load(f)
