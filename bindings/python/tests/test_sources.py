@@ -17,10 +17,9 @@ import pytest
 
 import carfit
 
-ROOT = Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(ROOT / "Tests" / "servers"))
-import http_fixture  # noqa: E402
-from helpers import run_child  # noqa: E402
+import http_fixture
+from conftest import REPO_ROOT as ROOT
+from helpers import run_child
 
 DATA = ROOT / "examples" / "data"
 VISITS = json.loads((DATA / "carfit.json").read_text())
