@@ -649,4 +649,86 @@ final class VisitsServiceTests: XCTestCase {
         XCTAssertEqual(column(plan, "arrival"), ["22:00", "23:30"])
         XCTAssertEqual(column(plan, "departure"), ["23:30", "25:00"])
     }
+
+    /// `n` open visits around Copenhagen on 2020-09-10, starts 07:00-17:00 UTC in order, half with
+    /// a two-hour window when `windows`; as a visits document.
+    func generatedDay(_ n: Int, seed: UInt64, windows: Bool) -> (text: String, minutes: [String: Int]) {
+        var state = seed &+ 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {  // SplitMix64
+            state = state &+ 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * Double(next() >> 11) / Double(1 << 53) }
+        var records: [String] = []
+        var minutes: [String: Int] = [:]
+        for i in 0..<n {
+            let minute = 7 * 60 + i * 600 / max(n, 1)
+            var expected = "null"
+            if windows && next() % 2 == 0 {
+                let h = max(7, minute / 60 - Int(next() % 2))
+                expected = "\"\(h < 10 ? "0" : "")\(h):00/\(h + 2 < 10 ? "0" : "")\(h + 2):00\""
+            }
+            let task = 10 + Int(next() % 51)
+            minutes["v\(i)"] = task
+            let start = String(format: "2020-09-10T%02d:%02d:00Z", minute / 60, minute % 60)
+            records.append(#"{"visitId": "v\#(i)", "homeBobEmployeeId": "w1", "startTimeUtc": "\#(start)", "#
+                + #""visitState": "\#(next() % 2 == 0 ? "ToDo" : "InProgress")", "expectedTime": \#(expected), "#
+                + #""houseOwnerLatitude": \#(uniform(55.6, 55.8)), "houseOwnerLongitude": \#(uniform(12.4, 12.6)), "#
+                + #""tasks": [{"title": "Wash", "timesInMinutes": \#(task)}]}"#)
+        }
+        return (#"{"data": [\#(records.joined(separator: ", "))]}"#, minutes)
+    }
+
+    /// Generated days, with and without windows and a start point: the plan is deterministic,
+    /// visits every open visit once, is never longer than the start-time order (shorter from
+    /// 9 stops on) with no more late stops, and its times add up stop by stop.
+    func testAPlanIsNeverLongerThanTheStartTimeOrderAndItsTimesAddUp() throws {
+        let cases: [(Int, Bool, String?)] = [
+            (5, false, nil), (9, false, #"{"latitude": 55.7, "longitude": 12.5}"#), (9, true, nil), (12, false, nil),
+            (30, false, #"{"latitude": 55.7, "longitude": 12.5}"#), (30, true, #"{"latitude": 55.65, "longitude": 12.45}"#),
+            (120, true, nil), (200, false, nil),
+        ]
+        for (n, windows, start) in cases {
+            let label = "n=\(n) windows=\(windows) start=\(start ?? "none")"
+            let f = try ServiceFixture(now: "2020-09-10T05:00:00Z", zone: "UTC")
+            let day = generatedDay(n, seed: UInt64(n * 7 + (windows ? 1 : 0)), windows: windows)
+            try f.importVisits(day.text)
+            let request = start.map { #"{"date": "2020-09-10", "start": \#($0)}"# } ?? #"{"date": "2020-09-10"}"#
+            let plan = try f.plan(request)
+            XCTAssertEqual(try f.plan(request), plan, "plans are deterministic: \(label)")
+            let p = try XCTUnwrap(plan.objectValue)
+            let all = stops(plan)
+            func int(_ json: JSON?) -> Int { if case .int(let v)? = json { Int(v) } else { -1 } }
+            XCTAssertEqual(all.compactMap { if case .string(let id)? = $0["visitId"] { id } else { nil } }.sorted(),
+                           day.minutes.keys.sorted(), label)
+            let distance = int(p["distanceMeters"]), original = int(p["originalDistanceMeters"])
+            XCTAssertEqual(distance, all.map { int($0["distanceMeters"]) }.reduce(0, +), label)
+            XCTAssertLessThanOrEqual(distance, original, label)
+            XCTAssertEqual(int(p["savedMeters"]), original - distance, label)
+            XCTAssertLessThanOrEqual(int(p["lateStops"]), int(p["originalLateStops"]), label)
+            XCTAssertEqual(int(p["lateStops"]), all.filter { int($0["lateMinutes"]) > 0 }.count, label)
+            if n >= 9 { XCTAssertLessThan(distance, original, label) }
+            if start == nil { XCTAssertEqual(int(all.first?["distanceMeters"]), 0, label) }
+            XCTAssertEqual(all.contains { $0["window"] != .null }, windows, "windows where asked for: \(label)")
+            var clock = minutes(p["startTime"])
+            for stop in all {
+                let arrival = minutes(stop["arrival"]), departure = minutes(stop["departure"])
+                XCTAssertGreaterThanOrEqual(arrival, clock - 1, "times only move forward: \(label)")
+                XCTAssertEqual(departure, arrival + int(stop["serviceMinutes"]), label)
+                if case .string(let id)? = stop["visitId"] { XCTAssertEqual(int(stop["serviceMinutes"]), day.minutes[id], label) }
+                if case .string(let window)? = stop["window"] {
+                    let bounds = window.split(separator: "/").map { minutes(.string(String($0))) }
+                    XCTAssertGreaterThanOrEqual(arrival, bounds.first ?? .max, label)
+                    XCTAssertEqual(int(stop["lateMinutes"]), max(0, arrival - (bounds.last ?? 0)), label)
+                } else {
+                    XCTAssertEqual(int(stop["waitMinutes"]), 0, label)
+                    XCTAssertEqual(int(stop["lateMinutes"]), 0, label)
+                }
+                clock = departure
+            }
+        }
+    }
 }
