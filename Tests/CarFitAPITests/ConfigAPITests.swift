@@ -20,6 +20,16 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(try config(["importThreads": 0]).importThreads, 0)
     }
 
+    func testImportThreadsOutOfRangeOrNotACountAreRefused() {
+        for value: JSON in [-1, 65, 1.5, "2", true] {
+            XCTAssertThrowsError(try config(["importThreads": value]), "\(value)") { error in
+                XCTAssertEqual((error as? CarFitError)?.status, .invalid, "\(value)")
+                XCTAssertEqual((error as? CarFitError)?.field, "importThreads", "\(value)")
+            }
+        }
+        XCTAssertEqual(try config(["importThreads": 64]).importThreads, 64)
+    }
+
     func testDefaults() throws {
         let c = try config([:])
         XCTAssertEqual(c.database, ":memory:")

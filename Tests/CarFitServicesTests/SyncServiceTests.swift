@@ -75,6 +75,57 @@ final class SyncServiceTests: XCTestCase {
         XCTAssertEqual(try cards(f).first?.objectValue?["state"], "Todo")
     }
 
+    /// Each of the four states to each of the four: an allowed change is the card's new state,
+    /// pending, and one outbox entry; a refused one is a conflict naming both states that leaves
+    /// the card and the outbox as they were.
+    func testEveryPairOfStatesThroughTheService() throws {
+        let states = ["Todo", "InProgress", "Done", "Rejected"]
+        let allowed: Set<String> = ["Todo>InProgress", "Todo>Rejected", "InProgress>Done", "InProgress>Rejected", "InProgress>Todo"]
+        var changed = 0
+        for start in states {
+            for target in states {
+                let f = try ServiceFixture()
+                try load(f, #"{"data": [{"visitId": "a", "startTimeUtc": "2020-09-10T08:00:00Z", "visitState": "\#(start)"}]}"#)
+                let key = "a|1599724800000|0"
+                if allowed.contains("\(start)>\(target)") {
+                    let card = try change(f, key, target)
+                    XCTAssertEqual(card.objectValue?["state"], .string(target), "\(start) -> \(target)")
+                    XCTAssertEqual(card.objectValue?["pending"], true, "\(start) -> \(target)")
+                    XCTAssertEqual(try SyncStore(f.db).pendingCount(), 1, "\(start) -> \(target)")
+                    changed += 1
+                } else {
+                    let error = refusal { () throws(CarFitError) in _ = try change(f, key, target) }
+                    XCTAssertEqual(error?.status, .conflict, "\(start) -> \(target)")
+                    XCTAssertTrue(error?.message.contains(start) == true && error?.message.contains(target) == true,
+                                  error?.message ?? "")
+                    let card = try cards(f).first?.objectValue
+                    XCTAssertEqual(card?["state"], .string(start), "\(start) -> \(target)")
+                    XCTAssertEqual(card?["pending"], false, "\(start) -> \(target)")
+                    XCTAssertEqual(try SyncStore(f.db).pendingCount(), 0, "\(start) -> \(target)")
+                }
+            }
+        }
+        XCTAssertEqual(changed, allowed.count)
+    }
+
+    /// The areas the change feed names for each commit: an import is a change of the visits and
+    /// the calendar's counts; a washer's change one of the visits and the outbox, not of the
+    /// calendar (its counts do not follow states).
+    func testTheAreasAnImportAndAChangeCommit() throws {
+        let f = try ServiceFixture()
+        var commits: [[String]] = []
+        f.db.onCommit { tables in commits.append(StoredAreas.areas(of: tables)) }
+        defer { f.db.onCommit(nil) }
+        try load(f)
+        XCTAssertEqual(commits.filter { !$0.isEmpty }, [["visits", "calendar"]])
+        commits = []
+        _ = try change(f, "a|1599724800000|0", "InProgress")
+        XCTAssertEqual(commits.filter { !$0.isEmpty }, [["visits", "outbox"]])
+        commits = []
+        XCTAssertEqual(refusal { () throws(CarFitError) in _ = try change(f, "a|1599724800000|0", "InProgress") }?.status, .conflict)
+        XCTAssertEqual(commits.filter { !$0.isEmpty }, [], "a refused change commits nothing")
+    }
+
     func testRefusalsChangeNothing() throws {
         let f = try ServiceFixture()
         try load(f)

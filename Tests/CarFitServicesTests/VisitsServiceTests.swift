@@ -304,6 +304,171 @@ final class VisitsServiceTests: XCTestCase {
         XCTAssertEqual(try VisitStore(f.db).visit(key)?.state, "Todo")
     }
 
+    // MARK: - The day list as the host reads it
+
+    static let employee = "85f99bd7-ffd2-4ca7-1174-08d7984a4cf3"
+
+    /// A fixture with the bundled sample (`text` instead, when given) imported.
+    func sample(_ text: String? = nil, zone: String = "Europe/Copenhagen", hour24: Bool = true) throws -> ServiceFixture {
+        let f = try ServiceFixture(zone: zone, hour24: hour24)
+        _ = try f.importVisits(try text ?? ServiceFixture.text("carfit.json"))
+        return f
+    }
+
+    /// `visits.list` of `request`, parsed.
+    func listed(_ f: ServiceFixture, _ request: String) throws -> JSON {
+        let bytes = try f.list(request).bytes
+        guard case .success(let json) = JanssonParser.parse(bytes: bytes) else { throw CarFitError(.internal, "not JSON") }
+        return json
+    }
+
+    func days(_ list: JSON) -> [JSONObject] {
+        guard case .array(let days)? = list.objectValue?["days"] else { return [] }
+        return days.compactMap(\.objectValue)
+    }
+
+    func cards(_ day: JSONObject?) -> [JSONObject] {
+        guard case .array(let cards)? = day?["visits"] else { return [] }
+        return cards.compactMap(\.objectValue)
+    }
+
+    /// One member of each card (`"<missing>"` where a card has none).
+    func column(_ cards: [JSONObject], _ key: String) -> [JSON] { cards.map { $0[key] ?? "<missing>" } }
+
+    /// The sample document with `edit` applied to its records.
+    func sampleText(_ edit: (inout [[String: Any]]) -> Void) throws -> String {
+        var document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try ServiceFixture.data("carfit.json"))) as? [String: Any])
+        var records = try XCTUnwrap(document["data"] as? [[String: Any]])
+        edit(&records)
+        document["data"] = records
+        return String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self)
+    }
+
+    func testTheSampleDaysCardsAndSummary() throws {
+        let f = try sample()
+        let list = try listed(f, #"{"dates": ["2020-09-10"]}"#)
+        XCTAssertEqual(days(list).map { $0["date"] }, ["2020-09-10"])
+        let day = days(list).first
+        let cards = cards(day)
+        XCTAssertEqual(column(cards, "name"), ["Tone Holtermann", "Kenn Jørgensen", "Mads Kolding"])
+        XCTAssertEqual(column(cards, "state"), ["Done", "InProgress", "Todo"])
+        XCTAssertEqual(column(cards, "stateColor"), ["#25A87B", "#F5C709", "#4E77D6"])
+        XCTAssertEqual(column(cards, "startTime"), ["10:05", "10:40", "11:15"])
+        XCTAssertEqual(column(cards, "startTimeUtc"), ["2020-09-10T08:05:00Z", "2020-09-10T08:40:00Z", "2020-09-10T09:15:00Z"])
+        XCTAssertEqual(column(cards, "expectedTime"), ["08:00/10:00", .null, .null])
+        XCTAssertEqual(column(cards, "taskMinutes"), [60, 45, 35])
+        XCTAssertEqual(column(cards, "employeeId"), Array(repeating: .string(VisitsServiceTests.employee), count: 3))
+        XCTAssertEqual(column(cards, "distanceMeters"), [.null, 489, 489])
+        XCTAssertEqual(column(cards, "distanceKm"), [.null, 0.5, 0.5])
+        XCTAssertEqual(cards.first?["tasks"], "Pudsning indvendig, Pudsning udvendig")
+        XCTAssertEqual(cards.first?["address"], "Akademivej 15, 1 th 2800 Kgs. Lyngby")
+        XCTAssertEqual(cards.first?["phone"], "+4520934021")
+        XCTAssertEqual(cards.first?["latitude"], 55.77883)
+        XCTAssertEqual(cards.first?["longitude"], 12.52124)
+        let summary = JSON.obj(["visits": 3, "taskMinutes": 140, "distanceMeters": 978, "distanceKm": 1.0])
+        XCTAssertEqual(day?["summary"], summary)
+        XCTAssertEqual(list.objectValue?["summary"], summary)
+
+        // Every member of a card, in order: Kenn's, the second, as the sample's record gives it.
+        let kenn = JSON.obj([
+            "visitId": "eefa3ba5-0aa8-42a4-a7b3-cd6d3939473e", "name": "Kenn Jørgensen", "state": "InProgress",
+            "stateColor": "#F5C709", "startTime": "10:40", "startTimeUtc": "2020-09-10T08:40:00Z", "expectedTime": .null,
+            "tasks": "Pudsning udvendig", "taskMinutes": 45, "address": "Kornagervej 67 2800 Kgs. Lyngby",
+            "phone": "+4520441443", "latitude": 55.77453, "longitude": 12.51967, "employeeId": .string(VisitsServiceTests.employee),
+            "distanceMeters": 489, "distanceKm": 0.5, "key": "eefa3ba5-0aa8-42a4-a7b3-cd6d3939473e|1599727200000|0",
+            "pending": false, "timeUsedMinutes": 0, "arrivedAt": .null, "departedAt": .null, "suggestion": .null,
+            "navigation": .obj(["geo": "geo:55.77453,12.51967",
+                                "google": "https://www.google.com/maps/dir/?api=1&destination=55.77453,12.51967",
+                                "apple": "https://maps.apple.com/?daddr=55.77453,12.51967"]),
+            "attachments": .obj(["photos": 0, "signatures": 0, "notes": 0, "pending": 0]),
+        ])
+        XCTAssertEqual(cards.count, 3)
+        XCTAssertEqual(cards.dropFirst().first.map(JSON.object), kenn)
+        XCTAssertEqual(cards.dropFirst().first?.keys, kenn.objectValue?.keys)
+    }
+
+    func testTwelveHourTimesByTheRequestOrTheClock() throws {
+        let f = try sample()
+        XCTAssertEqual(column(cards(days(try listed(f, #"{"dates": ["2020-09-10"], "hour24": false}"#)).first), "startTime"),
+                       ["10:05 AM", "10:40 AM", "11:15 AM"])
+        let twelve = try sample(hour24: false)
+        XCTAssertEqual(cards(days(try listed(twelve, #"{"dates": ["2020-09-10"]}"#)).first).first?["startTime"], "10:05 AM")
+        XCTAssertEqual(cards(days(try listed(twelve, #"{"dates": ["2020-09-10"], "hour24": true}"#)).first).first?["startTime"], "10:05")
+        // The afternoon: the sample's 08:xx UTC starts moved to 12:xx (14:xx in Copenhagen).
+        let afternoon = try sample(try sampleText { records in
+            for i in records.indices {
+                records[i]["startTimeUtc"] = (records[i]["startTimeUtc"] as? String)?.replacingOccurrences(of: "T08:", with: "T12:")
+            }
+        })
+        let times = column(cards(days(try listed(afternoon, #"{"dates": ["2020-09-10"], "hour24": false}"#)).first), "startTime")
+        XCTAssertTrue(times.contains("02:05 PM"), "\(times)")
+    }
+
+    func testTheAskedDaysOnceEachInOrderWithRepeatedVisitsKept() throws {
+        let f = try sample()
+        let list = try listed(f, #"{"dates": ["2020-09-11", "2020-09-10", "2020-09-11", "2020-09-12"]}"#)
+        XCTAssertEqual(days(list).map { $0["date"] }, ["2020-09-11", "2020-09-10", "2020-09-12"])
+        XCTAssertEqual(days(list).map { cards($0).count }, [2, 3, 0])
+        XCTAssertEqual(days(list).last?["summary"]?.objectValue?["visits"], 0)
+        XCTAssertEqual(list.objectValue?["summary"]?.objectValue?["visits"], 5)
+        XCTAssertEqual(list.objectValue?["summary"]?.objectValue?["taskMinutes"], 210)
+        // The 11th holds one visit id twice: both kept, the second 0 m from the first.
+        let eleventh = cards(days(list).first)
+        XCTAssertEqual(eleventh.count, 2)
+        XCTAssertEqual(eleventh.first?["visitId"], eleventh.last?["visitId"])
+        XCTAssertEqual(column(eleventh, "distanceMeters"), [.null, 0])
+    }
+
+    func testTheEmployeeFilterMeasuresBetweenTheKeptCards() throws {
+        let f = try sample()
+        let mine = try listed(f, #"{"dates": ["2020-09-10"], "employeeId": "\#(VisitsServiceTests.employee)"}"#)
+        XCTAssertEqual(mine.objectValue?["summary"]?.objectValue?["visits"], 3)
+        let nobody = try listed(f, #"{"dates": ["2020-09-10"], "employeeId": "no-such-employee"}"#)
+        XCTAssertEqual(days(nobody).count, 1)
+        XCTAssertEqual(cards(days(nobody).first), [])
+        XCTAssertEqual(nobody.objectValue?["summary"]?.objectValue?["visits"], 0)
+        XCTAssertEqual(nobody.objectValue?["summary"]?.objectValue?["distanceMeters"], 0)
+
+        // Kenn, the middle card, is someone else's.
+        let split = try sample(try sampleText { records in records[1]["homeBobEmployeeId"] = "someone-else" })
+        let everyone = days(try listed(split, #"{"dates": ["2020-09-10"]}"#)).first
+        let own = cards(days(try listed(split, #"{"dates": ["2020-09-10"], "employeeId": "\#(VisitsServiceTests.employee)"}"#)).first)
+        let theirs = cards(days(try listed(split, #"{"dates": ["2020-09-10"], "employeeId": "someone-else"}"#)).first)
+        XCTAssertEqual(column(own, "name"), ["Tone Holtermann", "Mads Kolding"])
+        XCTAssertEqual(column(theirs, "name"), ["Kenn Jørgensen"])
+        XCTAssertEqual(everyone?["summary"]?.objectValue?["distanceMeters"], 978)
+        // Tone to Mads directly (WGS84 geodesic 595.38 m), not the legs via Kenn.
+        XCTAssertEqual(column(own, "distanceMeters"), [.null, 595])
+        XCTAssertEqual(column(theirs, "distanceMeters"), [.null])
+    }
+
+    func testStateSpellingsTheLocalDayAndNonASCIIText() throws {
+        let utc = try sample(#"""
+            {"data": [{"startTimeUtc": "2020-09-10T00:00:00", "visitState": "ToDo"},
+                      {"startTimeUtc": "2020-09-10T01:00:00", "visitState": "in_progress"},
+                      {"startTimeUtc": "2020-09-10T02:00:00", "visitState": "DONE"},
+                      {"startTimeUtc": "2020-09-10T03:00:00", "visitState": "rejected"},
+                      {"startTimeUtc": "2020-09-10T04:00:00", "visitState": "Paused"}]}
+            """#, zone: "UTC")
+        let states = cards(days(try listed(utc, #"{"dates": ["2020-09-10"]}"#)).first)
+        XCTAssertEqual(column(states, "state"), ["Todo", "InProgress", "Done", "Rejected", "Paused"])
+        XCTAssertEqual(column(states, "stateColor"), ["#4E77D6", "#F5C709", "#25A87B", "#EF6565", "#8E8E93"])
+
+        // 23:30 UTC is 01:30 on the 11th in Copenhagen.
+        let late = try sample(#"{"data": [{"startTimeUtc": "2020-09-10T23:30:00Z"}]}"#)
+        let both = days(try listed(late, #"{"dates": ["2020-09-10", "2020-09-11"]}"#))
+        XCTAssertEqual(both.map { cards($0).count }, [0, 1])
+        XCTAssertEqual(cards(both.last).first?["startTime"], "01:30")
+
+        let named = try sample(#"""
+            {"data": [{"startTimeUtc": "2020-09-10T08:00:00", "houseOwnerFirstName": "Søren",
+                       "houseOwnerLastName": "Ærø 🚗", "houseOwnerCity": "København"}]}
+            """#)
+        let card = cards(days(try listed(named, #"{"dates": ["2020-09-10"]}"#)).first).first
+        XCTAssertEqual(card?["name"], "Søren Ærø 🚗")
+        XCTAssertEqual(card?["address"], "København")
+    }
+
     // MARK: - State changes
 
     func testAllowedChangesAreRecordedInTheOutboxAndRefusedOnesLeaveNothing() throws {
@@ -410,5 +575,160 @@ final class VisitsServiceTests: XCTestCase {
         let empty = try f.visits.plan(PlanRequest(date: try day("2020-09-12")))
         XCTAssertTrue(empty.stops.isEmpty && empty.skipped.isEmpty)
         XCTAssertNil(empty.startMinute)
+    }
+
+    func minutes(_ json: JSON?) -> Int {
+        guard case .string(let text)? = json else { return -1 }
+        let parts = text.split(separator: ":").compactMap { Int($0) }
+        return parts.count == 2 ? parts[0] * 60 + parts[1] : -1
+    }
+
+    func stops(_ plan: JSON) -> [JSONObject] {
+        guard case .array(let stops)? = plan.objectValue?["stops"] else { return [] }
+        return stops.compactMap(\.objectValue)
+    }
+
+    func testTheSampleDaysPlan() throws {
+        let f = try sample()
+        let plan = try f.plan(#"{"date": "2020-09-10"}"#)
+        let p = try XCTUnwrap(plan.objectValue)
+        XCTAssertEqual(p["date"], "2020-09-10")
+        XCTAssertEqual(p["startTime"], "10:40", "the earliest open visit, 08:40Z in Copenhagen")
+        let two = stops(plan)
+        XCTAssertEqual(column(two, "name"), ["Kenn Jørgensen", "Mads Kolding"])
+        XCTAssertEqual(column(two, "arrival"), ["10:40", "11:26"])
+        // 489 m × 1.3 at 30 km/h = 1.27 minutes after 11:25.
+        XCTAssertEqual(column(two, "departure"), ["11:25", "12:01"])
+        XCTAssertEqual(column(two, "distanceMeters"), [0, 489])
+        XCTAssertEqual(column(two, "waitMinutes"), [0, 0])
+        XCTAssertEqual(column(two, "lateMinutes"), [0, 0])
+        XCTAssertEqual(p["distanceMeters"], 489)
+        XCTAssertEqual(p["originalDistanceMeters"], 489)
+        XCTAssertEqual(p["lateStops"], 0)
+        XCTAssertEqual(p["skipped"], .array([.obj(["visitId": "799d7830-a5ff-4a0b-b571-9052df6a2e64", "reason": "state Done",
+                                                   "name": "Tone Holtermann"])]))
+
+        // From a start point and time, at 15 km/h without detour: metres / 250 a minute.
+        let from = try f.plan(#"{"date": "2020-09-10", "start": {"latitude": 55.77, "longitude": 12.52}, "startTime": "07:30", "speedKmh": 15, "detourFactor": 1}"#)
+        let legs = stops(from)
+        XCTAssertEqual(from.objectValue?["startTime"], "07:30")
+        XCTAssertEqual(legs.count, 2)
+        guard case .int(let first)? = legs.first?["distanceMeters"], case .int(let second)? = legs.last?["distanceMeters"],
+              case .int(let total)? = from.objectValue?["distanceMeters"],
+              case .int(let original)? = from.objectValue?["originalDistanceMeters"] else { return XCTFail("no metres") }
+        XCTAssertGreaterThan(first, 0)
+        XCTAssertEqual(minutes(legs.first?["arrival"]), 450 + Int((Double(first) / 250).rounded()))
+        XCTAssertEqual(total, first + second)
+        XCTAssertGreaterThanOrEqual(original, total)
+
+        // Other days and employees.
+        XCTAssertEqual(column(stops(try f.plan(#"{"date": "2020-09-30"}"#)), "visitId"),
+                       ["ec94deca-d66a-4d62-b049-72414870de00", "ec94deca-d66a-4d62-b049-72414870de00"])
+        XCTAssertEqual(stops(try f.plan(#"{"date": "2020-09-10", "employeeId": "\#(VisitsServiceTests.employee)"}"#)).count, 2)
+        let nobody = try f.plan(#"{"date": "2020-09-10", "employeeId": "nobody"}"#).objectValue
+        XCTAssertEqual(nobody?["stops"], .array([]))
+        XCTAssertEqual(nobody?["skipped"], .array([]))
+        XCTAssertEqual(nobody?["startTime"], .null)
+        let empty = try f.plan(#"{"date": "2021-01-01"}"#).objectValue
+        XCTAssertEqual(empty?["stops"], .array([]))
+        XCTAssertEqual(empty?["distanceMeters"], 0)
+        XCTAssertEqual(empty?["originalDistanceMeters"], 0)
+    }
+
+    func testThePlansTimesPastMidnightKeepCounting() throws {
+        let f = try ServiceFixture(now: "2020-09-10T05:00:00Z", zone: "UTC")
+        try f.importVisits(#"""
+            {"data": [
+              {"visitId": "v1", "startTimeUtc": "2020-09-10T22:00:00Z", "visitState": "ToDo", "houseOwnerLatitude": 55.7,
+               "houseOwnerLongitude": 12.5, "tasks": [{"title": "Wash", "timesInMinutes": 90}]},
+              {"visitId": "v2", "startTimeUtc": "2020-09-10T23:00:00Z", "visitState": "ToDo", "houseOwnerLatitude": 55.7,
+               "houseOwnerLongitude": 12.5, "tasks": [{"title": "Wash", "timesInMinutes": 90}]}
+            ]}
+            """#)
+        let plan = stops(try f.plan(#"{"date": "2020-09-10"}"#))
+        XCTAssertEqual(column(plan, "arrival"), ["22:00", "23:30"])
+        XCTAssertEqual(column(plan, "departure"), ["23:30", "25:00"])
+    }
+
+    /// `n` open visits around Copenhagen on 2020-09-10, starts 07:00-17:00 UTC in order, half with
+    /// a two-hour window when `windows`; as a visits document.
+    func generatedDay(_ n: Int, seed: UInt64, windows: Bool) -> (text: String, minutes: [String: Int]) {
+        var state = seed &+ 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {  // SplitMix64
+            state = state &+ 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * Double(next() >> 11) / Double(1 << 53) }
+        var records: [String] = []
+        var minutes: [String: Int] = [:]
+        for i in 0..<n {
+            let minute = 7 * 60 + i * 600 / max(n, 1)
+            var expected = "null"
+            if windows && next() % 2 == 0 {
+                let h = max(7, minute / 60 - Int(next() % 2))
+                expected = "\"\(h < 10 ? "0" : "")\(h):00/\(h + 2 < 10 ? "0" : "")\(h + 2):00\""
+            }
+            let task = 10 + Int(next() % 51)
+            minutes["v\(i)"] = task
+            let start = String(format: "2020-09-10T%02d:%02d:00Z", minute / 60, minute % 60)
+            records.append(#"{"visitId": "v\#(i)", "homeBobEmployeeId": "w1", "startTimeUtc": "\#(start)", "#
+                + #""visitState": "\#(next() % 2 == 0 ? "ToDo" : "InProgress")", "expectedTime": \#(expected), "#
+                + #""houseOwnerLatitude": \#(uniform(55.6, 55.8)), "houseOwnerLongitude": \#(uniform(12.4, 12.6)), "#
+                + #""tasks": [{"title": "Wash", "timesInMinutes": \#(task)}]}"#)
+        }
+        return (#"{"data": [\#(records.joined(separator: ", "))]}"#, minutes)
+    }
+
+    /// Generated days, with and without windows and a start point: the plan is deterministic,
+    /// visits every open visit once, is never longer than the start-time order (shorter from
+    /// 9 stops on) with no more late stops, and its times add up stop by stop.
+    func testAPlanIsNeverLongerThanTheStartTimeOrderAndItsTimesAddUp() throws {
+        let cases: [(Int, Bool, String?)] = [
+            (5, false, nil), (9, false, #"{"latitude": 55.7, "longitude": 12.5}"#), (9, true, nil), (12, false, nil),
+            (30, false, #"{"latitude": 55.7, "longitude": 12.5}"#), (30, true, #"{"latitude": 55.65, "longitude": 12.45}"#),
+            (120, true, nil), (200, false, nil),
+        ]
+        for (n, windows, start) in cases {
+            let label = "n=\(n) windows=\(windows) start=\(start ?? "none")"
+            let f = try ServiceFixture(now: "2020-09-10T05:00:00Z", zone: "UTC")
+            let day = generatedDay(n, seed: UInt64(n * 7 + (windows ? 1 : 0)), windows: windows)
+            try f.importVisits(day.text)
+            let request = start.map { #"{"date": "2020-09-10", "start": \#($0)}"# } ?? #"{"date": "2020-09-10"}"#
+            let plan = try f.plan(request)
+            XCTAssertEqual(try f.plan(request), plan, "plans are deterministic: \(label)")
+            let p = try XCTUnwrap(plan.objectValue)
+            let all = stops(plan)
+            func int(_ json: JSON?) -> Int { if case .int(let v)? = json { Int(v) } else { -1 } }
+            XCTAssertEqual(all.compactMap { if case .string(let id)? = $0["visitId"] { id } else { nil } }.sorted(),
+                           day.minutes.keys.sorted(), label)
+            let distance = int(p["distanceMeters"]), original = int(p["originalDistanceMeters"])
+            XCTAssertEqual(distance, all.map { int($0["distanceMeters"]) }.reduce(0, +), label)
+            XCTAssertLessThanOrEqual(distance, original, label)
+            XCTAssertEqual(int(p["savedMeters"]), original - distance, label)
+            XCTAssertLessThanOrEqual(int(p["lateStops"]), int(p["originalLateStops"]), label)
+            XCTAssertEqual(int(p["lateStops"]), all.filter { int($0["lateMinutes"]) > 0 }.count, label)
+            if n >= 9 { XCTAssertLessThan(distance, original, label) }
+            if start == nil { XCTAssertEqual(int(all.first?["distanceMeters"]), 0, label) }
+            XCTAssertEqual(all.contains { $0["window"] != .null }, windows, "windows where asked for: \(label)")
+            var clock = minutes(p["startTime"])
+            for stop in all {
+                let arrival = minutes(stop["arrival"]), departure = minutes(stop["departure"])
+                XCTAssertGreaterThanOrEqual(arrival, clock - 1, "times only move forward: \(label)")
+                XCTAssertEqual(departure, arrival + int(stop["serviceMinutes"]), label)
+                if case .string(let id)? = stop["visitId"] { XCTAssertEqual(int(stop["serviceMinutes"]), day.minutes[id], label) }
+                if case .string(let window)? = stop["window"] {
+                    let bounds = window.split(separator: "/").map { minutes(.string(String($0))) }
+                    XCTAssertGreaterThanOrEqual(arrival, bounds.first ?? .max, label)
+                    XCTAssertEqual(int(stop["lateMinutes"]), max(0, arrival - (bounds.last ?? 0)), label)
+                } else {
+                    XCTAssertEqual(int(stop["waitMinutes"]), 0, label)
+                    XCTAssertEqual(int(stop["lateMinutes"]), 0, label)
+                }
+                clock = departure
+            }
+        }
     }
 }

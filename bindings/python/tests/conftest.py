@@ -12,9 +12,15 @@ BINDING_DIR = Path(__file__).resolve().parents[1]
 REPO_ROOT = BINDING_DIR.parents[1]
 SAMPLE_PATH = REPO_ROOT / "examples" / "data" / "carfit.json"
 
-# Run without `pip install -e`: import the package from the source tree.
-if str(BINDING_DIR) not in sys.path:
-    sys.path.insert(0, str(BINDING_DIR))
+#: The reference update and upload servers (examples/servers).
+SERVERS = REPO_ROOT / "examples" / "servers"
+#: The loopback test servers (Tests/servers: the HTTP fixture, the planner with a token).
+TEST_SERVERS = REPO_ROOT / "Tests" / "servers"
+
+# Run without `pip install -e`: import the package from the source tree; the servers too.
+for _path in (BINDING_DIR, SERVERS, TEST_SERVERS):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
 
 import carfit  # noqa: E402
 from carfit import _lib  # noqa: E402
@@ -78,3 +84,12 @@ def loaded(core, sample):
     result = core.import_visits(sample)
     assert result == {"imported": 7, "rejected": []}
     return core
+
+
+@pytest.fixture()
+def sync_server(sample):
+    """The reference update server (examples/servers/sync_server.py) serving the sample's visits."""
+    from sync_server import SyncServer
+
+    with SyncServer(visits=sample, idle_timeout=120) as s:
+        yield s

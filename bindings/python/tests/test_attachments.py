@@ -1,6 +1,9 @@
 """Proof of work: photos, signatures and notes attached to visits, kept in the core's directory
 and uploaded by the push exactly once (visits.attach, visits.attachments, visits.detach and the
-attachments' part of sync.push)."""
+attachments' part of sync.push) through the binding: the typed methods, files the host deletes
+at once, uploads to a real server through faults and kill -9, and the directory a crash left.
+What tells a content type, what the copies and counts hold and every refusal are specified in
+Swift (AttachmentRulesTests, AttachmentsServiceTests)."""
 
 from __future__ import annotations
 
@@ -17,19 +20,14 @@ import pytest
 
 import carfit
 
+from attachment_server import AttachmentServer
+from conftest import DAY_CONFIG as CONFIG
 from conftest import REPO_ROOT
 
-sys.path.insert(0, str(REPO_ROOT / "examples" / "servers"))
-from attachment_server import AttachmentServer  # noqa: E402
-
-CONFIG = {"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": True}
 KEY = "ec94deca-d66a-4d62-b049-72414870de00|1599729300000|0"
 LATER = "ec94deca-d66a-4d62-b049-72414870de00|1601457300000|1"
 
 JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + bytes(range(256)) * 4
-PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(100)
-WEBP = b"RIFF\x24\x00\x00\x00WEBPVP8 " + bytes(100)
-HEIC = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(100)
 SVG = b'\xef\xbb\xbf<?xml version="1.0"?>\n<!-- signed -->\n<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0L9 9"/></svg>'
 
 
@@ -73,8 +71,7 @@ def stored_files(core_dir: Path):
 
 
 @pytest.mark.parametrize("kind,data,content_type", [
-    ("photo", JPEG, "image/jpeg"), ("photo", PNG, "image/png"), ("photo", WEBP, "image/webp"),
-    ("photo", HEIC, "image/heic"), ("signature", PNG, "image/png"), ("signature", SVG, "image/svg+xml"),
+    ("photo", JPEG, "image/jpeg"),
     ("note", "Nøglen ligger under måtten 🔑".encode(), "text/plain; charset=utf-8"),
 ])
 def test_each_content_type_is_told_by_its_first_bytes(tmp_path, kind, data, content_type):
@@ -97,48 +94,22 @@ def test_each_content_type_is_told_by_its_first_bytes(tmp_path, kind, data, cont
         assert card(core)["pending"] is False, "attachments do not make the card pending"
 
 
-def test_a_note_from_text(tmp_path):
-    with open_core(tmp_path) as core:
-        text = "Gate code 4711 — ring twice"
-        a = core.attach(KEY, "note", text=text)["attachment"]
-        assert a["bytes"] == len(text.encode()) and a["sha256"] == hashlib.sha256(text.encode()).hexdigest()
-        assert Path(core.attachments(KEY)["attachments"][0]["path"]).read_text() == text
-        assert core.attach(KEY, "note", text="é" * 10_000)["attachment"]["bytes"] == 20_000
-
-
-def test_refusals_store_nothing(tmp_path):
+def test_refusals_raise_their_class_and_field_and_store_nothing(tmp_path):
     directory = tmp_path / "a.db-attachments"
-    gif = write(tmp_path, "g.jpg", b"GIF89a" + bytes(50))
     jpeg = write(tmp_path, "p.jpg", JPEG)
-    empty = write(tmp_path, "empty.jpg", b"")
-    big = write(tmp_path, "big.jpg", JPEG + bytes(2000))
-    latin1 = write(tmp_path, "n.txt", "caf\xe9".encode("latin-1"))
-    fifo = tmp_path / "fifo.jpg"
-    os.mkfifo(fifo)  # no writer: opening it must not hang
     cases = [
         (dict(key="nope|1|0", kind="photo", file=jpeg), carfit.NotFoundError, "key"),
         (dict(key=KEY, kind="video", file=jpeg), carfit.InvalidError, "kind"),
-        (dict(key=KEY, kind="photo", file=gif), carfit.InvalidError, "file"),
-        (dict(key=KEY, kind="signature", file=jpeg), carfit.InvalidError, "file"),
-        (dict(key=KEY, kind="photo", file=empty), carfit.InvalidError, "file"),
         (dict(key=KEY, kind="photo", file=tmp_path / "missing.jpg"), carfit.InvalidError, "file"),
-        (dict(key=KEY, kind="photo", file=tmp_path), carfit.InvalidError, "file"),
-        (dict(key=KEY, kind="photo", file=fifo), carfit.InvalidError, "file"),
-        (dict(key=KEY, kind="photo", file="/dev/zero"), carfit.InvalidError, "file"),
-        (dict(key=KEY, kind="photo", file=big), carfit.InvalidError, "file"),
-        (dict(key=KEY, kind="photo"), carfit.InvalidError, "file"),
         (dict(key=KEY, kind="note", text=""), carfit.InvalidError, "text"),
-        (dict(key=KEY, kind="note", text="x" * 10_001), carfit.InvalidError, "text"),
-        (dict(key=KEY, kind="note", file=latin1), carfit.InvalidError, "file"),
     ]
-    with open_core(tmp_path, attachments={"maxBytes": 2000}) as core:
+    with open_core(tmp_path) as core:
         for request, error, field in cases:
             with pytest.raises(error) as caught:
                 core.attach(**request)
             assert caught.value.field == field, request
             assert caught.value.message
         assert core.attachments(KEY)["attachments"] == []
-        assert card(core)["attachments"] == {"photos": 0, "signatures": 0, "notes": 0, "pending": 0}
         assert [n for n in stored_files(directory)] == []
         with pytest.raises(carfit.NotFoundError):
             core.attachments("nope|1|0")

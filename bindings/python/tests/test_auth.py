@@ -2,23 +2,20 @@
 errors, and, against the loopback planner of Tests/servers/auth_server.py (two origins that
 record every request's Authorization header), which requests carry the token, what a 401 or
 403 does to each source and to the push, and that the token is in no byte of the database
-files, no error document and no event."""
+files, no error document and no event. Which tokens, schemes and origins are refused is specified in
+Swift (AuthAPITests, AuthConfigTests); which requests carry the token and what a refusal
+changes, on the in-process planner too (AuthServiceTests)."""
 
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
+import auth_server
 import pytest
 
 import carfit
-
-ROOT = Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(ROOT / "Tests" / "servers"))
-import auth_server  # noqa: E402
-
-CONFIG = {"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": True}
+from conftest import DAY_CONFIG as CONFIG
+from conftest import REPO_ROOT as ROOT
 TOKEN = "tok-3f9a_Z.~+/=!secret"
 MADS = "ec94deca-d66a-4d62-b049-72414870de00|1599729300000|0"
 
@@ -83,9 +80,7 @@ def test_set_and_status_answer_the_state_never_the_token(lib):
 
 
 @pytest.mark.parametrize("token, scheme, field", [
-    ("", None, "token"), ("two words", None, "token"), ("tab\there", None, "token"), ("line\nbreak", None, "token"),
-    ("ctl\u0001", None, "token"), ("del\u007f", None, "token"), ("caf\u00e9", None, "token"), ("x" * 8193, None, "token"), (42, None, "token"),
-    ("ok", "", "scheme"), ("ok", "Bea rer", "scheme"), ("ok", "B\u00e9arer", "scheme"), ("ok", 7, "scheme"),
+    ("two words", None, "token"), (42, None, "token"), ("ok", 7, "scheme"),
 ])
 def test_an_invalid_call_raises_with_its_field_and_changes_nothing(lib, token, scheme, field):
     with open_core() as core:
@@ -109,19 +104,6 @@ def test_a_reopened_core_has_no_token(lib, tmp_path):
         core.auth_set(TOKEN)
     with open_core(tmp_path / "a.db") as core:
         assert core.auth_status()["auth"]["token"] is False
-
-
-@pytest.mark.parametrize("origins, field", [
-    ("https://p.example", "auth.origins"), (["https://p.example/path"], "auth.origins[0]"),
-    (["https://ok.example", "ftp://p.example"], "auth.origins[1]"), ([8443], "auth.origins[0]"),
-])
-def test_bad_origins_are_refused_when_opening(lib, origins, field):
-    with pytest.raises(carfit.InvalidError) as raised:
-        open_core(auth={"origins": origins})
-    assert raised.value.field == field
-    with pytest.raises(carfit.InvalidError) as typo:
-        open_core(auth={"origin": []})
-    assert typo.value.field == "auth.origin"
 
 
 # ----------------------------------------------------------------------------------------------

@@ -4,23 +4,14 @@ server (examples/servers/sync_server.py) once each through lost answers and fail
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
 
 import pytest
 
 import carfit
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-SERVERS = REPO_ROOT / "examples" / "servers"
-if str(SERVERS) not in sys.path:
-    sys.path.insert(0, str(SERVERS))
-
-from sync_server import SyncServer  # noqa: E402
-
-DAY = "2020-09-10"
-CONFIG = {"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": True}
+from conftest import DAY_CONFIG as CONFIG
+from helpers import DAY, pushed_answers, start_child
+from sync_server import SyncServer
 
 
 def card(core, name_part):
@@ -28,12 +19,6 @@ def card(core, name_part):
         if name_part in c["name"]:
             return c
     raise AssertionError(name_part)
-
-
-@pytest.fixture()
-def server(sample):
-    with SyncServer(visits=sample, idle_timeout=120) as s:
-        yield s
 
 
 def test_a_report_and_the_status_marshal_both_ways(lib, sample):
@@ -100,14 +85,14 @@ def walk(core, count, day=DAY):
         core.report_location(55.6 + i * 0.0003, 12.5, 5, at=f"{day}T06:{i // 60:02d}:{i % 60:02d}Z")
 
 
-def test_points_are_pushed_once_through_a_lost_answer_and_a_500(server, tmp_path):
-    with open_core(tmp_path / "l.db", server) as core:
+def test_points_are_pushed_once_through_a_lost_answer_and_a_500(sync_server, tmp_path):
+    with open_core(tmp_path / "l.db", sync_server) as core:
         walk(core, 3)
-        server.control({"drop": {"count": 1}})
+        sync_server.control({"drop": {"count": 1}})
         with pytest.raises(carfit.UnavailableError):
             core.push()
         assert core.location_status()["trail"]["pending"] == 3
-        server.control({"fail": {"count": 1, "status": 500}})
+        sync_server.control({"fail": {"count": 1, "status": 500}})
         with pytest.raises(carfit.UnavailableError) as e:
             core.push()
         assert e.value.document["reason"] == "http_status"
@@ -115,7 +100,7 @@ def test_points_are_pushed_once_through_a_lost_answer_and_a_500(server, tmp_path
         answer = core.push()
         assert answer["locations"] == {"pushed": 3, "pending": 0}
         assert (answer["pushed"], answer["pending"]) == (0, 0)
-        state = server.state()
+        state = sync_server.state()
         assert sorted(state["points"].values()) == [1, 1, 1]
         assert sorted(state["pointsResent"].values()) == [1, 1, 1]
         status = core.location_status()
@@ -125,13 +110,13 @@ def test_points_are_pushed_once_through_a_lost_answer_and_a_500(server, tmp_path
         assert [r["points"] for r in bodies] == [3, 3, 3]
 
 
-def test_points_go_oldest_first_1000_a_request_and_a_partial_answer_keeps_the_rest(server, tmp_path):
-    with open_core(tmp_path / "big.db", server) as core:
+def test_points_go_oldest_first_1000_a_request_and_a_partial_answer_keeps_the_rest(sync_server, tmp_path):
+    with open_core(tmp_path / "big.db", sync_server) as core:
         walk(core, 2300)
-        server.control({"partial": {"count": 1, "name": 400}})
+        sync_server.control({"partial": {"count": 1, "name": 400}})
         assert core.push()["locations"] == {"pushed": 400, "pending": 1900}
         assert core.push()["locations"] == {"pushed": 1900, "pending": 0}
-        state = server.state()
+        state = sync_server.state()
         sizes = [r["points"] for r in state["requests"] if r["path"] == "/locations"]
         # The 600 the partial answer left unnamed lead the next request, oldest first.
         assert sizes == [1000, 1000, 900]
@@ -141,13 +126,13 @@ def test_points_go_oldest_first_1000_a_request_and_a_partial_answer_keeps_the_re
         assert len(ats) == 2300 and ats == sorted(ats)
 
 
-def test_pushed_points_older_than_trail_days_are_removed_at_the_next_push(server, tmp_path):
+def test_pushed_points_older_than_trail_days_are_removed_at_the_next_push(sync_server, tmp_path):
     database = tmp_path / "old.db"
-    with open_core(database, server, now="2020-09-01T07:00:00Z") as core:
+    with open_core(database, sync_server, now="2020-09-01T07:00:00Z") as core:
         walk(core, 2, day="2020-09-01")
         core.report_location(55.0, 12.0, 5, at="2020-09-01T08:00:00Z")
         assert core.push()["locations"] == {"pushed": 3, "pending": 0}
-    with open_core(database, server, now="2020-09-08T07:30:00Z") as core:
+    with open_core(database, sync_server, now="2020-09-08T07:30:00Z") as core:
         core.report_location(55.1, 12.0, 5, at="2020-09-08T07:30:00Z")
         assert core.location_status()["trail"] == {"stored": 4, "pending": 1}
         assert core.push()["locations"] == {"pushed": 1, "pending": 0}
@@ -155,8 +140,8 @@ def test_pushed_points_older_than_trail_days_are_removed_at_the_next_push(server
         assert core.location_status()["trail"] == {"stored": 2, "pending": 0}
 
 
-def test_locations_alone_may_be_configured(server, tmp_path):
-    with carfit.Core(dict(CONFIG, sources={"locations": server.url("/locations")})) as core:
+def test_locations_alone_may_be_configured(sync_server, tmp_path):
+    with carfit.Core(dict(CONFIG, sources={"locations": sync_server.url("/locations")})) as core:
         walk(core, 1)
         assert core.push() == {"pushed": 0, "rejected": 0, "pending": 0, "locations": {"pushed": 1, "pending": 0}}
 
@@ -177,11 +162,7 @@ sys.stdin.read()
 
 
 def pusher(database, url):
-    import os
-    import subprocess
-    code = PUSHER.format(binding=str(REPO_ROOT / "bindings" / "python"))
-    return subprocess.Popen([sys.executable, "-c", code, str(database), url], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True, env=os.environ.copy())
+    return start_child(PUSHER, database, url)
 
 
 def test_two_processes_pushing_one_trail_never_send_a_point_twice_at_once(lib, tmp_path):
@@ -191,12 +172,7 @@ def test_two_processes_pushing_one_trail_never_send_a_point_twice_at_once(lib, t
             walk(core, 2500)
         server.control({"delay": {"ms": 300, "count": 2}})
         pushers = [pusher(database, server.url("/locations")) for _ in range(2)]
-        answers = []
-        for p in pushers:
-            assert p.stdout.readline().strip() == "pushing"
-            answers.append(json.loads(p.stdout.readline()))
-            p.stdin.close()
-            p.wait()
+        answers = pushed_answers(pushers)
         assert sum(a["pushed"] for a in answers) == 2500
         state = server.state()
         assert state["overlaps"] == [] and len(state["points"]) == 2500

@@ -17,9 +17,9 @@ import pytest
 
 import carfit
 
-ROOT = Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(ROOT / "Tests" / "servers"))
-import http_fixture  # noqa: E402
+import http_fixture
+from conftest import REPO_ROOT as ROOT
+from helpers import run_child
 
 DATA = ROOT / "examples" / "data"
 VISITS = json.loads((DATA / "carfit.json").read_text())
@@ -293,30 +293,15 @@ def test_a_server_that_drips_a_byte_a_second_is_cut_off_after_timeout_ms(server)
 #: child's TMPDIR, argv[2]) once it is complete and argv[3] seconds have passed, and prints the
 #: outcome and whether the stored visits are as before.
 TRUNCATED_BODY = r"""
-import http.server, json, os, subprocess, sys, threading
+import json, os, subprocess, sys
 sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, os.path.join(sys.argv[1], "tests"))
 import carfit
+from helpers import many_visits, serve
 directory, delay = sys.argv[2], float(sys.argv[3])
 sample = json.load(open(sys.argv[4]))
-visits = []
-for i in range(40000):
-    visit = dict(sample["data"][i % len(sample["data"])], visitId=f"big-{i}")
-    visit["startTimeUtc"] = "2020-09-12T08:00:00Z"
-    visits.append(visit)
-body = json.dumps({"data": visits}).encode()
-
-class Handler(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-    def do_GET(self):
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-threading.Thread(target=server.serve_forever, daemon=True).start()
+body = json.dumps(many_visits(sample, 40000)).encode()
+server = serve(body)
 watch = "\n".join([
     "import os, sys, time",
     "directory, size, delay = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])",
@@ -362,10 +347,7 @@ def test_a_refresh_body_truncated_during_its_import_never_kills_the_host(lib, tm
         directory = tmp_path / f"tmp-{delay}"
         directory.mkdir()
         env = {**os.environ, "TMPDIR": str(directory), "CARFIT_LIBRARY": str(carfit._lib.find_library())}
-        result = subprocess.run([sys.executable, "-c", TRUNCATED_BODY, str(binding), str(directory), str(delay),
-                                 str(DATA / "carfit.json")], capture_output=True, text=True, timeout=300, env=env)
-        assert result.returncode == 0, f"the host died ({result.returncode}): {result.stderr[-2000:]}"
-        answer = json.loads(result.stdout)
+        answer = run_child(TRUNCATED_BODY, str(binding), str(directory), str(delay), str(DATA / "carfit.json"), env=env)
         outcome = answer["outcome"]
         if "ok" in outcome:
             assert outcome["ok"] == 40_000 and answer["stored"] == 40_000

@@ -23,6 +23,7 @@ import carfit
 from carfit import _lib
 
 from conftest import BINDING_DIR, SAMPLE_PATH
+from helpers import serving
 
 NOBODY = 65534
 
@@ -217,43 +218,22 @@ def test_a_refresh_that_fills_the_disk_is_recorded_in_the_sources_status(lib, tm
     """A refresh whose import fails for storage is a failed attempt like any other: recorded
     in sources.status (lastError reason "storage"), published as a failed source event, and
     the stored visits kept."""
-    import http.server
-    import threading
-    body = json.dumps(big_snapshot(40_000)).encode()
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-        def do_GET(self):  # noqa: N802
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/visits"
     sample = json.loads(SAMPLE_PATH.read_text(encoding="utf-8"))
     days = ["2020-09-10", "2020-09-11", "2020-09-12"]
-    try:
-        with small_disk(tmp_path / "disk") as disk:
-            config = {"database": str(disk / "carfit.db"), "now": "2020-09-10T07:00:00Z",
-                      "timeZone": "Europe/Copenhagen", "sources": {"visits": url}}
-            with carfit.Core(config) as core:
-                core.import_visits(sample)
-                before = core.list_visits(dates=days)
-                with pytest.raises(carfit.StorageError):
-                    core.refresh_visits()
-                assert core.list_visits(dates=days) == before
-                entry = core.sources_status()["sources"]["visits"]
-                assert entry["lastError"] is not None, entry
-                assert entry["lastError"]["reason"] == "storage"
-                assert "full" in entry["lastError"]["message"]
-                assert entry["lastAttemptAt"] == entry["lastError"]["at"] == "2020-09-10T07:00:00Z"
-                assert entry["consecutiveFailures"] == 1 and entry["lastSuccessAt"] is None
-                sources = [e for e in core.events(timeout=0) if e["kind"] == "source"]
-                assert sources[-1]["source"] == "visits" and sources[-1]["status"] == "failed"
-    finally:
-        server.shutdown()
+    with serving(json.dumps(big_snapshot(40_000)).encode()) as url, small_disk(tmp_path / "disk") as disk:
+        config = {"database": str(disk / "carfit.db"), "now": "2020-09-10T07:00:00Z",
+                  "timeZone": "Europe/Copenhagen", "sources": {"visits": url}}
+        with carfit.Core(config) as core:
+            core.import_visits(sample)
+            before = core.list_visits(dates=days)
+            with pytest.raises(carfit.StorageError):
+                core.refresh_visits()
+            assert core.list_visits(dates=days) == before
+            entry = core.sources_status()["sources"]["visits"]
+            assert entry["lastError"] is not None, entry
+            assert entry["lastError"]["reason"] == "storage"
+            assert "full" in entry["lastError"]["message"]
+            assert entry["lastAttemptAt"] == entry["lastError"]["at"] == "2020-09-10T07:00:00Z"
+            assert entry["consecutiveFailures"] == 1 and entry["lastSuccessAt"] is None
+            sources = [e for e in core.events(timeout=0) if e["kind"] == "source"]
+            assert sources[-1]["source"] == "visits" and sources[-1]["status"] == "failed"

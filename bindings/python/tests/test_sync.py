@@ -1,34 +1,27 @@
-"""The washer's updates: state changes kept at once, the outbox pushed to the reference sync
-server (examples/servers/sync_server.py) exactly once through faults, crashes and concurrent
-pushers, and snapshots that never overwrite pending work."""
+"""The washer's updates through the binding: the outbox pushed to the reference sync server
+(examples/servers/sync_server.py) exactly once through faults, crashes and concurrent pushers,
+and snapshots that never overwrite pending work. Which state changes are allowed, what a
+refused one leaves and the time used are specified in Swift (VisitTransitionTests,
+SyncServiceTests)."""
 
 from __future__ import annotations
 
-import json
-import os
 import signal
-import subprocess
-import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
 import carfit
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-SERVERS = REPO_ROOT / "examples" / "servers"
-if str(SERVERS) not in sys.path:
-    sys.path.insert(0, str(SERVERS))
+from conftest import DAY_CONFIG as CONFIG
+from helpers import DAY, pushed_answers, start_child
+from sync_server import SyncServer
 
-from sync_server import SyncServer  # noqa: E402
-
-DAY = "2020-09-10"
-CONFIG = {"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": True}
+#: The states a washer may ask for.
 STATES = ("Todo", "InProgress", "Done", "Rejected")
+#: The changes the transition rules allow, (from, to).
 ALLOWED = {("Todo", "InProgress"), ("Todo", "Rejected"), ("InProgress", "Done"), ("InProgress", "Rejected"),
            ("InProgress", "Todo")}
-
 
 def synthetic(count: int, state: str = "Todo") -> dict:
     """`count` visits on the example day, each with its own id, one minute apart."""
@@ -40,12 +33,6 @@ def cards(core) -> list:
     return core.list_visits(dates=[DAY])["days"][0]["visits"]
 
 
-@pytest.fixture()
-def server(sample):
-    with SyncServer(visits=sample, idle_timeout=120) as s:
-        yield s
-
-
 def open_core(database, server=None, **extra):
     config = dict(CONFIG, database=str(database), **extra)
     if server is not None:
@@ -53,53 +40,8 @@ def open_core(database, server=None, **extra):
     return carfit.Core(config)
 
 
-@pytest.mark.parametrize("start", STATES)
-@pytest.mark.parametrize("target", STATES)
-def test_every_transition_allowed_and_refused(lib, tmp_path, start, target):
-    with open_core(tmp_path / "t.db") as core:
-        core.import_visits({"data": [{"visitId": "a", "startTimeUtc": "2020-09-10T08:00:00Z", "visitState": start}]})
-        key = cards(core)[0]["key"]
-        if (start, target) in ALLOWED:
-            card = core.set_visit_state(key, target)["visit"]
-            assert (card["state"], card["pending"]) == (target, True)
-            assert core.sync_status()["pending"] == 1
-        else:
-            with pytest.raises(carfit.ConflictError) as refused:
-                core.set_visit_state(key, target)
-            assert start in refused.value.message and target in refused.value.message
-            assert cards(core)[0]["state"] == start and not cards(core)[0]["pending"]
-            assert core.sync_status()["pending"] == 0
-
-
-def test_bad_requests_change_nothing(loaded):
-    key = cards(loaded)[2]["key"]
-    with pytest.raises(carfit.NotFoundError):
-        loaded.set_visit_state(key.replace("|0", "|7"), "InProgress")
-    with pytest.raises(carfit.NotFoundError):
-        loaded.set_visit_state("not a key", "InProgress")
-    with pytest.raises(carfit.InvalidError) as bad:
-        loaded.set_visit_state(key, "in progress")
-    assert bad.value.field == "state"
-    with pytest.raises(carfit.InvalidError) as none:
-        loaded.push()
-    assert none.value.field == "sources.visitUpdates"
-    assert loaded.sync_status()["pending"] == 0
-
-
-def test_time_used_is_measured_by_the_cores_clock(lib, tmp_path):
-    db = tmp_path / "clock.db"
-    with open_core(db) as core:
-        core.import_visits({"data": [{"visitId": "a", "startTimeUtc": "2020-09-10T08:00:00Z", "visitState": "Todo",
-                                      "visitTimeUsed": 5}]})
-        key = cards(core)[0]["key"]
-        assert cards(core)[0]["timeUsedMinutes"] == 5
-        core.set_visit_state(key, "InProgress")
-    with carfit.Core(dict(CONFIG, database=str(db), now="2020-09-10T07:42:30Z")) as core:
-        assert core.set_visit_state(key, "Done")["visit"]["timeUsedMinutes"] == 43
-
-
-def test_push_applies_once_and_the_change_shows_until_the_next_snapshot(server, tmp_path):
-    with open_core(tmp_path / "p.db", server) as core:
+def test_push_applies_once_and_the_change_shows_until_the_next_snapshot(sync_server, tmp_path):
+    with open_core(tmp_path / "p.db", sync_server) as core:
         core.refresh_visits()
         key = cards(core)[2]["key"]
         started = core.set_visit_state(key, "InProgress")["visit"]
@@ -108,7 +50,7 @@ def test_push_applies_once_and_the_change_shows_until_the_next_snapshot(server, 
         assert core.push() == {"pushed": 2, "rejected": 0, "pending": 0}
         card = cards(core)[2]
         assert (card["state"], card["pending"]) == ("Done", False)
-        state = server.state()
+        state = sync_server.state()
         assert sorted(state["applied"].values()) == [1, 1]
         assert state["clientIds"] == [core.sync_status()["clientId"]]
         core.refresh_visits()
@@ -116,8 +58,8 @@ def test_push_applies_once_and_the_change_shows_until_the_next_snapshot(server, 
         assert core.push() == {"pushed": 0, "rejected": 0, "pending": 0}
 
 
-def test_a_snapshot_never_overwrites_pending_work(server, tmp_path):
-    with open_core(tmp_path / "s.db", server) as core:
+def test_a_snapshot_never_overwrites_pending_work(sync_server, tmp_path):
+    with open_core(tmp_path / "s.db", sync_server) as core:
         core.refresh_visits()
         key = cards(core)[2]["key"]
         core.set_visit_state(key, "InProgress")
@@ -131,25 +73,25 @@ def test_a_snapshot_never_overwrites_pending_work(server, tmp_path):
         assert card["name"] not in [s["name"] for s in core.plan_day(DAY)["stops"]]
 
 
-def test_an_answer_lost_after_applying_is_resent_and_applied_once(server, tmp_path):
-    with open_core(tmp_path / "d.db", server) as core:
+def test_an_answer_lost_after_applying_is_resent_and_applied_once(sync_server, tmp_path):
+    with open_core(tmp_path / "d.db", sync_server) as core:
         core.refresh_visits()
         core.set_visit_state(cards(core)[2]["key"], "InProgress")
-        server.control({"drop": {"count": 1}})
+        sync_server.control({"drop": {"count": 1}})
         with pytest.raises(carfit.UnavailableError):
             core.push()
         assert core.sync_status()["pending"] == 1
         assert core.push() == {"pushed": 1, "rejected": 0, "pending": 0}
-        state = server.state()
+        state = sync_server.state()
         assert list(state["applied"].values()) == [1] and list(state["resent"].values()) == [1]
 
 
 @pytest.mark.parametrize("kind", ["not_json", "wrong_shape", "truncated", "empty"])
-def test_a_malformed_answer_keeps_everything_pending(server, tmp_path, kind):
-    with open_core(tmp_path / "m.db", server) as core:
+def test_a_malformed_answer_keeps_everything_pending(sync_server, tmp_path, kind):
+    with open_core(tmp_path / "m.db", sync_server) as core:
         core.refresh_visits()
         core.set_visit_state(cards(core)[2]["key"], "InProgress")
-        server.control({"malformed": {"count": 1, "kind": kind}})
+        sync_server.control({"malformed": {"count": 1, "kind": kind}})
         with pytest.raises(carfit.UnavailableError):
             core.push()
         status = core.sync_status()
@@ -158,20 +100,20 @@ def test_a_malformed_answer_keeps_everything_pending(server, tmp_path, kind):
         skipped = core.push(if_due=True)
         assert skipped["skipped"] == "backoff" and skipped["nextAttemptAt"] == status["nextAttemptAt"]
         assert core.push()["pushed"] == 1
-        assert list(server.state()["applied"].values()) == [1]
+        assert list(sync_server.state()["applied"].values()) == [1]
 
 
-def test_a_rejected_change_is_undone_and_listed(server, tmp_path):
-    with open_core(tmp_path / "r.db", server) as core:
+def test_a_rejected_change_is_undone_and_listed(sync_server, tmp_path):
+    with open_core(tmp_path / "r.db", sync_server) as core:
         core.refresh_visits()
         key = cards(core)[2]["key"]
         core.set_visit_state(key, "Rejected", reason="Gate locked")
         # The server's visit moves on before the push: the change no longer applies.
-        document = server.snapshot()
+        document = sync_server.snapshot()
         for record in document["data"]:
             if record["visitId"] == cards(core)[2]["visitId"]:
                 record["visitState"] = "Done"
-        server.control({"visits": document})
+        sync_server.control({"visits": document})
         assert core.push() == {"pushed": 0, "rejected": 1, "pending": 0}
         card = cards(core)[2]
         assert (card["state"], card["pending"]) == ("Todo", False)
@@ -213,17 +155,15 @@ CHILD = textwrap.dedent("""
 
 
 def child(database, url, mode):
-    code = CHILD.format(binding=str(REPO_ROOT / "bindings" / "python"))
-    return subprocess.Popen([sys.executable, "-c", code, str(database), url, mode], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True, env=os.environ.copy())
+    return start_child(CHILD, database, url, mode)
 
 
 @pytest.mark.parametrize("moment", ["after_change", "during_push", "applied_before_answer"])
-def test_kill_9_then_reopen_and_push_applies_each_change_once(server, tmp_path, moment):
+def test_kill_9_then_reopen_and_push_applies_each_change_once(sync_server, tmp_path, moment):
     database = tmp_path / "k.db"
-    with open_core(database, server) as core:
+    with open_core(database, sync_server) as core:
         core.refresh_visits()
-    writer = child(database, server.url(), "change")
+    writer = child(database, sync_server.url(), "change")
     assert writer.stdout.readline().strip() == "changed"
     if moment == "after_change":
         writer.send_signal(signal.SIGKILL)
@@ -231,8 +171,8 @@ def test_kill_9_then_reopen_and_push_applies_each_change_once(server, tmp_path, 
         writer.kill()
     writer.wait()
     if moment != "after_change":
-        server.control({"delay": {"ms": 3000, "count": 1}} if moment == "during_push" else {"drop": {"count": 1}})
-        pusher = child(database, server.url(), "push")
+        sync_server.control({"delay": {"ms": 3000, "count": 1}} if moment == "during_push" else {"drop": {"count": 1}})
+        pusher = child(database, sync_server.url(), "push")
         assert pusher.stdout.readline().strip() == "pushing"
         if moment == "during_push":
             import time
@@ -241,15 +181,15 @@ def test_kill_9_then_reopen_and_push_applies_each_change_once(server, tmp_path, 
             pusher.stdout.readline()  # the dropped answer: the push failed after the server applied
         pusher.send_signal(signal.SIGKILL)
         pusher.wait()
-    with open_core(database, server) as core:
+    with open_core(database, sync_server) as core:
         assert core.sync_status()["pending"] == 1
         assert core.push()["pending"] == 0
         assert cards(core)[2]["state"] == "InProgress"
-    assert list(server.state()["applied"].values()) == [1]
+    assert list(sync_server.state()["applied"].values()) == [1]
     if moment != "during_push":
         # A killed pusher's request may still be at the server when the entry is resent (the
         # process sending it died); otherwise no id is ever in two requests at once.
-        assert server.state()["overlaps"] == []
+        assert sync_server.state()["overlaps"] == []
 
 
 def test_two_processes_pushing_one_database_never_overlap(lib, tmp_path):
@@ -262,12 +202,7 @@ def test_two_processes_pushing_one_database_never_overlap(lib, tmp_path):
                 core.set_visit_state(card["key"], "InProgress")
         server.control({"delay": {"ms": 300, "count": 2}})
         pushers = [child(database, server.url(), "push") for _ in range(2)]
-        answers = []
-        for p in pushers:
-            assert p.stdout.readline().strip() == "pushing"
-            answers.append(json.loads(p.stdout.readline()))
-            p.stdin.close()
-            p.wait()
+        answers = pushed_answers(pushers)
         assert sum(a["pushed"] for a in answers) == 600
         state = server.state()
         assert state["overlaps"] == [] and len(state["applied"]) == 600

@@ -5,16 +5,14 @@ from __future__ import annotations
 import copy
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import carfit
 from carfit import _lib
-
-SAMPLE_PATH = Path(__file__).resolve().parents[3] / "examples" / "data" / "carfit.json"
+from conftest import DAY_CONFIG, SAMPLE_PATH
+from helpers import many_visits, run_child
 
 DAYS = ["2020-09-10", "2020-09-11"]
 
@@ -23,7 +21,7 @@ def test_file_import_equals_the_document_import(lib, core, sample):
     from_file = core.import_visits_file(SAMPLE_PATH)
     listed = core.list_visits(dates=DAYS)
     assert from_file == {"imported": 7, "rejected": []}
-    with carfit.Core({"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": True}) as other:
+    with carfit.Core(DAY_CONFIG) as other:
         assert other.import_visits(sample) == from_file
         assert other.list_visits(dates=DAYS) == listed
 
@@ -105,18 +103,6 @@ with carfit.Core({"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen"
 """
 
 
-def many_visits(sample: dict, count: int) -> dict:
-    """`count` visits made from the sample's, on 2020-09-12 (a day the sample has none of)."""
-    visits = []
-    for i in range(count):
-        visit = copy.deepcopy(sample["data"][i % len(sample["data"])])
-        visit["visitId"] = f"big-{i}"
-        visit["startTimeUtc"] = "2020-09-12T08:00:00Z"
-        visit["endTimeUtc"] = "2020-09-12T09:00:00Z"
-        visits.append(visit)
-    return {"data": visits}
-
-
 @pytest.mark.parametrize("how", ["truncate", "rewrite"])
 def test_a_file_changed_by_another_process_during_the_import_never_kills_the_host(lib, sample, tmp_path, how):
     """The file is read, not mapped: another process truncating or rewriting it while it is
@@ -131,11 +117,8 @@ def test_a_file_changed_by_another_process_during_the_import_never_kills_the_hos
     for delay in (0.05, 0.2, 0.5):
         big.write_text(text)
         database = tmp_path / f"{how}-{delay}.db"
-        result = subprocess.run([sys.executable, "-c", CHANGED_DURING_IMPORT, str(database), str(big), how,
-                                 str(delay), str(binding), str(SAMPLE_PATH)],
-                                capture_output=True, text=True, timeout=300, env=env)
-        assert result.returncode == 0, f"the host died ({result.returncode}): {result.stderr[-2000:]}"
-        answer = json.loads(result.stdout)
+        answer = run_child(CHANGED_DURING_IMPORT, str(database), str(big), how, str(delay), str(binding),
+                           str(SAMPLE_PATH), env=env)
         outcome = answer["outcome"]
         if "ok" in outcome:
             # An import is a snapshot: the big file's visits replace the sample's.

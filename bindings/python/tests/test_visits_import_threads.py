@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -222,9 +221,3 @@ def test_no_worker_thread_outlives_the_call(lib, sample):
             core.call("visits.import", document(record_texts(sample)[:300] + [b"nul"]))
         assert import_threads() == 0
 
-
-@pytest.mark.parametrize("value", [-1, 65, 1.5, "2", True])
-def test_import_threads_out_of_range_is_invalid(lib, value):
-    with pytest.raises(carfit.InvalidError) as refused:
-        carfit.Core({**DAY_CONFIG, "importThreads": value})
-    assert refused.value.field == "importThreads"
