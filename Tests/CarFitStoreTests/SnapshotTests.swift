@@ -2,8 +2,8 @@ import XCTest
 import CarFitCore
 @testable import CarFitStore
 
-/// Snapshots replace the stored visits whole or not at all, and a large one puts back exactly
-/// the indexes the migrations made.
+/// Snapshots replace the stored visits whole or not at all, stored in day order whatever the
+/// order they came in, each with its repetition.
 final class SnapshotTests: XCTestCase {
     private func visits(_ count: Int, prefix: String) -> [Visit] {
         (0..<count).map { TestDatabase.visit("\(prefix)\($0)", minutes: Int64($0)) }
@@ -33,18 +33,15 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(try TestDatabase.visitNames(db), ["next0"])
     }
 
-    func testFailingLargeSnapshotLeavesThePreviousRowsAndIndexes() throws {
+    func testFailingLargeSnapshotLeavesThePreviousRows() throws {
         let db = try Database(path: ":memory:")
         let store = VisitStore(db)
-        let indexes = try TestDatabase.visitIndexes(db)
-        XCTAssertEqual(indexes.count, 2)
         try store.replaceAll(with: visits(3, prefix: "old"))
-        // Past the point where the writer drops the indexes.
-        let count = Int(VisitStore.SnapshotWriter.bulkRows) + 10
+        let count = 5_000
         try TestDatabase.failInserting(visitNamed: "new\(count - 1)", db)
         XCTAssertThrowsError(try store.replaceAll(with: visits(count, prefix: "new")))
         XCTAssertEqual(try TestDatabase.visitNames(db), ["old0", "old1", "old2"])
-        XCTAssertEqual(try TestDatabase.visitIndexes(db), indexes)
+        XCTAssertEqual(try TestDatabase.visitIndexes(db), [])
     }
 
     func testAbandonedWriterRollsBack() throws {
@@ -60,14 +57,61 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(db.transactionDepth, 0)
     }
 
-    func testLargeSnapshotRebuildsTheMigrationsIndexes() throws {
+    func testLargeSnapshotIsStoredInDayOrder() throws {
         let db = try Database(path: ":memory:")
-        let indexes = try TestDatabase.visitIndexes(db)
-        let count = Int(VisitStore.SnapshotWriter.bulkRows) * 2
-        try VisitStore(db).replaceAll(with: visits(count, prefix: "v").reversed())
-        XCTAssertEqual(try TestDatabase.visitIndexes(db), indexes)
-        XCTAssertEqual(try VisitStore(db).count(), count)
+        let count = 5_000
+        // Reversed, and every start twice: the second of each pair keeps its place after the first.
+        var input: [Visit] = []
+        for visit in visits(count, prefix: "v").reversed() {
+            input.append(visit)
+            var twin = visit
+            twin.name += "-twin"
+            input.append(twin)
+        }
+        try VisitStore(db).replaceAll(with: input)
+        XCTAssertEqual(try VisitStore(db).count(), 2 * count)
+        let names = try TestDatabase.visitNames(db)
+        XCTAssertEqual(names.prefix(4), ["v0", "v0-twin", "v1", "v1-twin"])
+        XCTAssertEqual(names.count, 2 * count)
+        let stored = try VisitStore(db).visits(startingIn: Int64.min..<Int64.max)
+        XCTAssertEqual(stored.map(\.repetition).prefix(4), [0, 1, 0, 1])
         XCTAssertEqual(try db.query("PRAGMA integrity_check"), [[.text("ok")]])
+    }
+
+    func testNegativeZeroIsStoredAsZero() throws {
+        let db = try Database(path: ":memory:")
+        var visit = TestDatabase.visit("zero")
+        visit.latitude = -0.0
+        visit.longitude = -0.0
+        try VisitStore(db).replaceAll(with: [visit])
+        let stored = try VisitStore(db).visits(startingIn: Int64.min..<Int64.max)
+        XCTAssertEqual(stored.first?.latitude?.sign, .plus)
+        XCTAssertEqual(stored.first?.longitude?.sign, .plus)
+    }
+
+    func testRepetitionsCountEachKeyAtOneStart() throws {
+        let db = try Database(path: ":memory:")
+        // 40 records at one start: ids a, b, a, nil, b, a, nil, ... (more than a small group).
+        let ids: [String?] = (0..<40).map { i in [Optional("a"), "b", "a", nil][i % 4] }
+        let input = ids.enumerated().map { i, id in
+            Visit(visitId: id, employeeId: nil, start: Instant(milliseconds: 1_599_696_000_000), name: "n\(i)", state: nil,
+                  expectedTime: nil, tasks: "", taskMinutes: 0, address: "", phone: nil, latitude: nil, longitude: nil)
+        }
+        for records in [input, Array(input.prefix(8))] {
+            try VisitStore(db).replaceAll(with: records)
+            let stored = try VisitStore(db).visits(startingIn: Int64.min..<Int64.max)
+            XCTAssertEqual(stored.map(\.name), records.map(\.name))
+            var seen: [String?: Int] = [:]
+            let expected = records.map { v -> Int in
+                defer { seen[v.visitId, default: 0] += 1 }
+                return seen[v.visitId, default: 0]
+            }
+            XCTAssertEqual(stored.map(\.repetition), expected)
+            for visit in stored {
+                let key = VisitKey(visitId: visit.visitId, start: visit.start, repetition: visit.repetition)
+                XCTAssertEqual(try VisitStore(db).visit(key), visit)
+            }
+        }
     }
 
     func testSnapshotNestsInsideAnOuterTransaction() throws {
