@@ -5,9 +5,15 @@ import CarFitCore
 
 /// The rows of a snapshot being written, packed into memory as they come (document order) and
 /// handed back in day order (start, then arrival), each with its repetition: its place among
-/// the rows of its (visitId, start) pair. A row is its visitId and employeeId (each a varint of
-/// length + 1, 0 for none, then the bytes) followed by its card; rows are copied into chunks of
-/// 1 MiB that are never moved, so the memory is about the rows' own size.
+/// the rows of its (visitId, start) pair. A row is its visitId, its employeeId and its card;
+/// rows are copied into chunks of 1 MiB that are never moved, so the memory is about the rows'
+/// own size. The usual ids take less: a visitId that is a lower-case UUID is kept as its 16
+/// bytes, and an employeeId (a few dozen washers) once, each row holding its number.
+///
+///     visitId     varint: 0 none, 1 a UUID (16 bytes follow), n >= 2 text of n - 2 bytes
+///     employeeId  varint: 0 none, 1 text (varint length and bytes follow), n >= 2 the n - 2nd
+///                 of the employee ids kept once
+///     card        the rest
 final class PackedRows {
     private struct Entry {
         var start: Int64
@@ -21,48 +27,136 @@ final class PackedRows {
     private var cursor: UnsafeMutableRawPointer?
     private var left = 0
     static let chunkSize = 1 << 20
+    /// The employee ids kept once, and their numbers.
+    private var employees: [UnsafeRawBufferPointer] = []
+    private var employeeNumbers: [String: Int] = [:]
+    /// Employee ids kept once at most (any others are kept in their rows).
+    static let maxEmployees = 4096
+    /// Where a packed UUID is written out as text for its insert.
+    private let uuidText = UnsafeMutableRawBufferPointer.allocate(byteCount: 36, alignment: 1)
 
     var count: Int { entries.count }
 
     deinit {
         for chunk in chunks { chunk.deallocate() }
+        uuidText.deallocate()
     }
 
-    /// Appends a row starting at `start` (ms since the epoch).
+    /// Appends a row starting at `start` (ms since the epoch): `row` as `appendVisitId`,
+    /// `appendEmployeeId` and the card wrote it.
     func append(start: Int64, _ row: [UInt8]) throws(CarFitError) {
         guard entries.count < Int(UInt32.max), row.count < Int(UInt32.max) else {
             throw CarFitError(.invalid, "The snapshot has too many visits to store at once.")
         }
-        if row.count > left {
-            let size = max(PackedRows.chunkSize, row.count)
+        let at = row.withUnsafeBytes { keep($0) }
+        entries.append(Entry(start: start, row: at, seq: UInt32(entries.count), length: UInt32(row.count)))
+    }
+
+    /// A copy of `bytes` in the chunks.
+    private func keep(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawPointer {
+        if bytes.count > left || cursor == nil {
+            let size = max(PackedRows.chunkSize, bytes.count)
             let chunk = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
             chunks.append(chunk)
             cursor = chunk
             left = size
         }
-        guard let at = cursor else { return }
-        row.withUnsafeBytes { bytes in
-            if let base = bytes.baseAddress { at.copyMemory(from: base, byteCount: bytes.count) }
-        }
-        entries.append(Entry(start: start, row: UnsafeRawPointer(at), seq: UInt32(entries.count), length: UInt32(row.count)))
-        cursor = at + row.count
-        left -= row.count
+        let at = cursor ?? chunks[chunks.count - 1]
+        if let base = bytes.baseAddress { at.copyMemory(from: base, byteCount: bytes.count) }
+        cursor = at + bytes.count
+        left -= bytes.count
+        return UnsafeRawPointer(at)
     }
 
-    /// Appends `text` as a row's visitId or employeeId.
-    static func appendText(_ text: String?, _ out: inout [UInt8]) {
-        guard var text else {
+    /// Appends a row's visitId to `out`.
+    func appendVisitId(_ id: String?, _ out: inout [UInt8]) {
+        guard var id else {
             out.append(0)
             return
         }
-        text.withUTF8 { bytes in
-            VisitCard.varint(UInt64(bytes.count) + 1, &out)
+        id.withUTF8 { bytes in
+            if bytes.count == 36, PackedRows.packUUID(UnsafeRawBufferPointer(bytes), into: &out) { return }
+            VisitCard.varint(UInt64(bytes.count) + 2, &out)
             out.append(contentsOf: bytes)
         }
     }
 
-    /// One row's parts, views of the packed bytes.
-    struct Row {
+    /// Appends a row's employeeId to `out`.
+    func appendEmployeeId(_ id: String?, _ out: inout [UInt8]) {
+        guard var id else {
+            out.append(0)
+            return
+        }
+        if let number = employeeNumbers[id] {
+            VisitCard.varint(UInt64(number) + 2, &out)
+            return
+        }
+        let key = id
+        id.withUTF8 { bytes in
+            if employees.count < PackedRows.maxEmployees {
+                let number = employees.count
+                employees.append(UnsafeRawBufferPointer(start: keep(UnsafeRawBufferPointer(bytes)), count: bytes.count))
+                employeeNumbers[key] = number
+                VisitCard.varint(UInt64(number) + 2, &out)
+            } else {
+                out.append(1)
+                VisitCard.varint(UInt64(bytes.count), &out)
+                out.append(contentsOf: bytes)
+            }
+        }
+    }
+
+    /// Appends 1 and the 16 bytes of `text` when it is a UUID in lower case (8-4-4-4-12 hex
+    /// digits), which `unpackUUID` writes back as the same text; false (nothing appended) for
+    /// any other text.
+    static func packUUID(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
+        guard text.count == 36 else { return false }
+        @inline(__always) func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: return c - 0x30
+            case 0x61...0x66: return c - 0x61 + 10
+            default: return nil
+            }
+        }
+        var bytes: (UInt64, UInt64) = (0, 0)
+        var n = 0
+        var i = 0
+        while i < 36 {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                guard text[i] == 0x2D else { return false }
+                i += 1
+                continue
+            }
+            guard let high = nibble(text[i]), let low = nibble(text[i + 1]) else { return false }
+            let byte = UInt64(high << 4 | low)
+            if n < 8 { bytes.0 |= byte << (8 * UInt64(n)) } else { bytes.1 |= byte << (8 * UInt64(n - 8)) }
+            n += 1
+            i += 2
+        }
+        out.append(1)
+        bytes = (bytes.0.littleEndian, bytes.1.littleEndian)
+        withUnsafeBytes(of: &bytes) { out.append(contentsOf: $0) }
+        return true
+    }
+
+    /// Writes the text of the 16 bytes of a packed UUID into `text` (36 bytes).
+    static func unpackUUID(_ packed: UnsafeRawBufferPointer, into text: UnsafeMutableRawBufferPointer) {
+        let digits: StaticString = "0123456789abcdef"
+        let hex = UnsafeRawBufferPointer(start: digits.utf8Start, count: 16)
+        var o = 0
+        for (k, byte) in packed.prefix(16).enumerated() {
+            if k == 4 || k == 6 || k == 8 || k == 10 {
+                text[o] = 0x2D
+                o += 1
+            }
+            text[o] = hex[Int(byte >> 4)]
+            text[o + 1] = hex[Int(byte & 0x0F)]
+            o += 2
+        }
+    }
+
+    /// One row's parts, views of the packed bytes: its visitId as packed (for comparing).
+    private struct Row {
         var start: Int64
         var seq: Int64
         var visitId: UnsafeRawBufferPointer?
@@ -70,19 +164,49 @@ final class PackedRows {
         var card: UnsafeRawBufferPointer
     }
 
-    private static func row(_ e: Entry) -> Row? {
+    private func row(_ e: Entry) -> Row? {
         var r = VisitCard.Reader(bytes: UnsafeRawBufferPointer(start: e.row, count: Int(e.length)))
-        func text(_ r: inout VisitCard.Reader) -> UnsafeRawBufferPointer?? {
-            guard let n = r.varint() else { return .none }
-            if n == 0 { return .some(nil) }
-            guard n - 1 <= UInt64(r.bytes.count - r.offset) else { return .none }
+        func take(_ r: inout VisitCard.Reader, _ n: UInt64) -> UnsafeRawBufferPointer? {
+            guard n <= UInt64(r.bytes.count - r.offset) else { return nil }
             let start = r.offset
-            r.offset += Int(n - 1)
-            return .some(UnsafeRawBufferPointer(rebasing: r.bytes[start..<r.offset]))
+            r.offset += Int(n)
+            return UnsafeRawBufferPointer(rebasing: r.bytes[start..<r.offset])
         }
-        guard let visitId = text(&r), let employeeId = text(&r) else { return nil }
+        // The visitId with its tag, as packed.
+        let idStart = r.offset
+        guard let idTag = r.varint() else { return nil }
+        switch idTag {
+        case 0: break
+        case 1: guard take(&r, 16) != nil else { return nil }
+        default: guard take(&r, idTag - 2) != nil else { return nil }
+        }
+        let visitId = idTag == 0 ? nil : UnsafeRawBufferPointer(rebasing: r.bytes[idStart..<r.offset])
+        guard let employeeTag = r.varint() else { return nil }
+        let employeeId: UnsafeRawBufferPointer?
+        switch employeeTag {
+        case 0: employeeId = nil
+        case 1:
+            guard let n = r.varint(), let text = take(&r, n) else { return nil }
+            employeeId = text
+        default:
+            guard employeeTag - 2 < UInt64(employees.count) else { return nil }
+            employeeId = employees[Int(employeeTag - 2)]
+        }
         return Row(start: e.start, seq: Int64(e.seq), visitId: visitId, employeeId: employeeId,
                    card: UnsafeRawBufferPointer(rebasing: r.bytes[r.offset...]))
+    }
+
+    /// The text of a packed visitId (valid until the next call).
+    private func visitIdText(_ packed: UnsafeRawBufferPointer?) -> UnsafeRawBufferPointer? {
+        guard let packed, let tag = packed.first else { return nil }
+        if tag == 1 {
+            PackedRows.unpackUUID(UnsafeRawBufferPointer(rebasing: packed[1...]), into: uuidText)
+            return UnsafeRawBufferPointer(uuidText)
+        }
+        // A text's tag is one varint; its bytes are the rest.
+        var r = VisitCard.Reader(bytes: packed)
+        _ = r.varint()
+        return UnsafeRawBufferPointer(rebasing: packed[r.offset...])
     }
 
     private static func same(_ a: UnsafeRawBufferPointer?, _ b: UnsafeRawBufferPointer?) -> Bool {
@@ -93,7 +217,8 @@ final class PackedRows {
     }
 
     /// Hands `body` every row in day order (start, then the order they came) with its
-    /// repetition.
+    /// repetition: (start, seq, visitId, repetition, employeeId, card), views valid during the
+    /// call.
     func inDayOrder(_ body: (Int64, Int64, UnsafeRawBufferPointer?, Int64, UnsafeRawBufferPointer?,
                              UnsafeRawBufferPointer) throws(CarFitError) -> Void) throws(CarFitError) {
         entries.sort { $0.start != $1.start ? $0.start < $1.start : $0.seq < $1.seq }
@@ -105,7 +230,7 @@ final class PackedRows {
             while j < entries.count && entries[j].start == entries[i].start { j += 1 }
             rows.removeAll(keepingCapacity: true)
             for k in i..<j {
-                guard let row = PackedRows.row(entries[k]) else {
+                guard let row = row(entries[k]) else {
                     throw CarFitError(.internal, "A packed visit could not be read back.")
                 }
                 rows.append(row)
@@ -114,7 +239,7 @@ final class PackedRows {
                 for (k, row) in rows.enumerated() {
                     var repetition: Int64 = 0
                     for m in 0..<k where PackedRows.same(rows[m].visitId, row.visitId) { repetition += 1 }
-                    try body(row.start, row.seq, row.visitId, repetition, row.employeeId, row.card)
+                    try body(row.start, row.seq, visitIdText(row.visitId), repetition, row.employeeId, row.card)
                 }
             } else {
                 var seen: [[UInt8]?: Int64] = [:]
@@ -122,7 +247,7 @@ final class PackedRows {
                     let id = row.visitId.map { [UInt8]($0) }
                     let repetition = seen[id, default: 0]
                     seen[id] = repetition + 1
-                    try body(row.start, row.seq, row.visitId, repetition, row.employeeId, row.card)
+                    try body(row.start, row.seq, visitIdText(row.visitId), repetition, row.employeeId, row.card)
                 }
             }
             i = j

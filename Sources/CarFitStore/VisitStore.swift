@@ -28,8 +28,8 @@ public struct VisitStore {
     /// `commit`; `rollback` (or any failure) leaves the previous snapshot as it was.
     ///
     /// The table is kept in day order, so its rows are written in that order: `append` packs
-    /// each record (its card, key and employee, about 200 bytes) into memory as it comes,
-    /// `commit` sorts them by start and writes them, each table page once.
+    /// each record (its card, key and employee, about 130 bytes: `PackedRows`) into memory as
+    /// it comes, `commit` sorts them by start and writes them, each table page once.
     public final class SnapshotWriter: RecordSink {
         private let db: Database
         private let level: Database.Transaction
@@ -55,8 +55,8 @@ public struct VisitStore {
         public func append(_ v: Visit) throws(CarFitError) {
             guard open else { throw CarFitError(.internal, "The snapshot was already committed or rolled back.") }
             scratch.removeAll(keepingCapacity: true)
-            PackedRows.appendText(v.visitId, &scratch)
-            PackedRows.appendText(v.employeeId, &scratch)
+            rows.appendVisitId(v.visitId, &scratch)
+            rows.appendEmployeeId(v.employeeId, &scratch)
             VisitCard.encode(v, into: &scratch)
             try rows.append(start: v.start.milliseconds, scratch)
         }

@@ -89,6 +89,28 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(stored.first?.longitude?.sign, .plus)
     }
 
+    func testIdsOfEveryShapeComeBackAsGiven() throws {
+        let db = try Database(path: ":memory:")
+        // UUIDs in lower case are kept packed, others as text; more employees than are kept once.
+        let ids: [String?] = ["0f8e2c1a-9b7d-4e3f-a2b1-c0d9e8f7a6b5", "0F8E2C1A-9B7D-4E3F-A2B1-C0D9E8F7A6B5",
+                              "0f8e2c1a-9b7d-4e3f-a2b1-c0d9e8f7a6bg", "0f8e2c1a09b7d-4e3f-a2b1-c0d9e8f7a6b5", "",
+                              nil, "ffffffff-ffff-ffff-ffff-ffffffffffff", "00000000-0000-0000-0000-000000000000", "é"]
+        let count = 5_000
+        let input = (0..<count).map { i in
+            Visit(visitId: ids[i % ids.count], employeeId: i % 7 == 0 ? nil : "washer-\(i % 4_500)",
+                  start: Instant(milliseconds: 1_599_696_000_000 + Int64(i % 50) * 60_000), name: "n\(i)", state: nil,
+                  expectedTime: nil, tasks: "", taskMinutes: i, address: "", phone: nil, latitude: nil, longitude: nil)
+        }
+        try VisitStore(db).replaceAll(with: input)
+        let stored = try VisitStore(db).visits(startingIn: Int64.min..<Int64.max)
+        let expected = input.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
+        XCTAssertEqual(stored.map(\.visitId), expected.map(\.element.visitId))
+        XCTAssertEqual(stored.map(\.employeeId), expected.map(\.element.employeeId))
+        XCTAssertEqual(stored.map(\.name), expected.map(\.element.name))
+        let one = try VisitStore(db).visits(startingIn: Int64.min..<Int64.max, employeeId: "washer-4001")
+        XCTAssertEqual(one.map(\.name), ["n4001"])
+    }
+
     func testRepetitionsCountEachKeyAtOneStart() throws {
         let db = try Database(path: ":memory:")
         // 40 records at one start: ids a, b, a, nil, b, a, nil, ... (more than a small group).
