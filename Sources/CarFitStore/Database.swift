@@ -371,6 +371,7 @@ public final class Statement {
     /// Binds UTF-8 text (NULL for nil) that SQLite does not copy: `text` must stay valid and
     /// unchanged until the statement is reset or bound again.
     func bindStatic(text: UnsafeRawBufferPointer?, _ index: Int32) throws(CarFitError) {
+        guard (text?.count ?? 0) <= Int(Int32.max) else { throw database.error(SQLITE_TOOBIG, message: String(cString: sqlite3_errstr(SQLITE_TOOBIG))) }
         let rc: Int32
         if let text, let base = text.baseAddress {
             rc = sqlite3_bind_text(stmt, index, base.assumingMemoryBound(to: CChar.self), Int32(text.count), nil)
@@ -385,6 +386,7 @@ public final class Statement {
 
     /// Binds a blob that SQLite does not copy (as `bindStatic(text:_:)`).
     func bindStatic(blob: UnsafeRawBufferPointer, _ index: Int32) throws(CarFitError) {
+        guard blob.count <= Int(Int32.max) else { throw database.error(SQLITE_TOOBIG, message: String(cString: sqlite3_errstr(SQLITE_TOOBIG))) }
         let rc = blob.baseAddress.map { sqlite3_bind_blob(stmt, index, $0, Int32(blob.count), nil) }
             ?? sqlite3_bind_zeroblob(stmt, index, 0)
         guard rc == SQLITE_OK else { throw database.error(rc) }

@@ -222,6 +222,10 @@ extension VisitCard {
         encode(Fields(name: name, state: state, expectedTime: expected, tasks: tasks, taskMinutes: minutes,
                       address: address, phone: phone, latitude: real(7), longitude: real(8), timeUsed: int(9)),
                into: &out)
+        guard out.count <= Int(Int32.max) else {
+            sqlite3_result_error_toobig(context)
+            return
+        }
         out.withUnsafeBytes { bytes in
             sqlite3_result_blob(context, bytes.baseAddress, Int32(bytes.count), cf_sqlite_transient())
         }
