@@ -51,33 +51,33 @@ enum VisitCard {
         if let t = f.phone { text(t, &out) }
     }
 
-    /// The card of a `Visit` appended to `out`.
+    /// The card of a `Visit` appended to `out` (the same bytes as `encode(_:into:)` of its
+    /// fields).
     static func encode(_ v: Visit, into out: inout [UInt8]) {
-        var name = v.name, tasks = v.tasks, address = v.address
-        var state = v.state, expected = v.expectedTime, phone = v.phone
-        name.withUTF8 { name in
-            tasks.withUTF8 { tasks in
-                address.withUTF8 { address in
-                    optionalUTF8(&state) { state in
-                        optionalUTF8(&expected) { expected in
-                            optionalUTF8(&phone) { phone in
-                                encode(Fields(name: UnsafeRawBufferPointer(name), state: state, expectedTime: expected,
-                                              tasks: UnsafeRawBufferPointer(tasks), taskMinutes: Int64(v.taskMinutes),
-                                              address: UnsafeRawBufferPointer(address), phone: phone,
-                                              latitude: v.latitude, longitude: v.longitude,
-                                              timeUsed: v.timeUsed.map(Int64.init)), into: &out)
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        var flags: UInt8 = 0
+        if v.state != nil { flags |= state }
+        if v.expectedTime != nil { flags |= expectedTime }
+        if v.phone != nil { flags |= phone }
+        if v.latitude != nil { flags |= latitude }
+        if v.longitude != nil { flags |= longitude }
+        if v.timeUsed != nil { flags |= timeUsed }
+        out.append(flags)
+        varint(zigzag(Int64(v.taskMinutes)), &out)
+        if let t = v.timeUsed { varint(zigzag(Int64(t)), &out) }
+        if let x = v.latitude { double(x, &out) }
+        if let x = v.longitude { double(x, &out) }
+        text(v.name, &out)
+        if let t = v.state { text(t, &out) }
+        if let t = v.expectedTime { text(t, &out) }
+        text(v.tasks, &out)
+        text(v.address, &out)
+        if let t = v.phone { text(t, &out) }
     }
 
-    static func optionalUTF8<R>(_ s: inout String?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
-        guard var text = s else { return body(nil) }
-        defer { s = text }
-        return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    static func text(_ t: String, _ out: inout [UInt8]) {
+        let utf8 = t.utf8
+        varint(UInt64(utf8.count), &out)
+        out.append(contentsOf: utf8)
     }
 
     /// The fields of a stored card, views of `card`'s bytes; nil for bytes that are not a card.
