@@ -32,8 +32,12 @@ final class PackedRows {
     private var employeeNumbers: [String: Int] = [:]
     /// Employee ids kept once at most (any others are kept in their rows).
     static let maxEmployees = 4096
-    /// Where a packed UUID is written out as text for its insert.
-    private let uuidText = UnsafeMutableRawBufferPointer.allocate(byteCount: 36, alignment: 1)
+    /// Where packed UUIDs are written out as text for their inserts: `textSlots` in turn, so that
+    /// each stays valid while the rows after it are handed on.
+    private let uuidText = UnsafeMutableRawBufferPointer.allocate(byteCount: 36 * PackedRows.textSlots, alignment: 1)
+    private var nextSlot = 0
+    /// How many rows `inDayOrder` hands on while a visitId's text stays valid.
+    static let textSlots = 64
 
     var count: Int { entries.count }
 
@@ -155,6 +159,16 @@ final class PackedRows {
         }
     }
 
+    /// A row as it is inserted: views of the packed bytes and of a visitId's text.
+    struct Parts {
+        var start: Int64
+        var seq: Int64
+        var visitId: UnsafeRawBufferPointer?
+        var repetition: Int64
+        var employeeId: UnsafeRawBufferPointer?
+        var card: UnsafeRawBufferPointer
+    }
+
     /// One row's parts, views of the packed bytes: its visitId as packed (for comparing).
     private struct Row {
         var start: Int64
@@ -196,12 +210,14 @@ final class PackedRows {
                    card: UnsafeRawBufferPointer(rebasing: r.bytes[r.offset...]))
     }
 
-    /// The text of a packed visitId (valid until the next call).
+    /// The text of a packed visitId (valid for the next `textSlots - 1` calls).
     private func visitIdText(_ packed: UnsafeRawBufferPointer?) -> UnsafeRawBufferPointer? {
         guard let packed, let tag = packed.first else { return nil }
         if tag == 1 {
-            PackedRows.unpackUUID(UnsafeRawBufferPointer(rebasing: packed[1...]), into: uuidText)
-            return UnsafeRawBufferPointer(uuidText)
+            let slot = UnsafeMutableRawBufferPointer(rebasing: uuidText[(nextSlot * 36)..<(nextSlot * 36 + 36)])
+            nextSlot = (nextSlot + 1) % PackedRows.textSlots
+            PackedRows.unpackUUID(UnsafeRawBufferPointer(rebasing: packed[1...]), into: slot)
+            return UnsafeRawBufferPointer(slot)
         }
         // A text's tag is one varint; its bytes are the rest.
         var r = VisitCard.Reader(bytes: packed)
@@ -217,8 +233,8 @@ final class PackedRows {
     }
 
     /// Hands `body` every row in day order (start, then the order they came) with its
-    /// repetition: (start, seq, visitId, repetition, employeeId, card), views valid during the
-    /// call.
+    /// repetition: (start, seq, visitId, repetition, employeeId, card), views valid until the
+    /// rows are released, the visitId's for the next `textSlots - 1` rows.
     func inDayOrder(_ body: (Int64, Int64, UnsafeRawBufferPointer?, Int64, UnsafeRawBufferPointer?,
                              UnsafeRawBufferPointer) throws(CarFitError) -> Void) throws(CarFitError) {
         entries.sort { $0.start != $1.start ? $0.start < $1.start : $0.seq < $1.seq }

@@ -63,26 +63,57 @@ public struct VisitStore {
 
         public func commit() throws(CarFitError) {
             guard open else { return }
-            let insert = try db.statement("""
-                INSERT INTO visits (start_ms, seq, visit_id, repetition, employee_id, card)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                """)
-            defer { insert.reset() }
+            // Rows go in `batch` to a statement (SQLite's work per statement, once per batch),
+            // the last ones one by one.
+            let batch = SnapshotWriter.batch
+            let many = try db.statement(SnapshotWriter.insert(rows: batch))
+            defer { many.reset() }
+            var pending: [PackedRows.Parts] = []
+            pending.reserveCapacity(batch)
             try rows.inDayOrder { (start, seq, visitId, repetition, employeeId, card) throws(CarFitError) in
-                insert.rewind()
-                try insert.bind(1, int: start)
-                try insert.bind(2, int: seq)
-                try insert.bindStatic(text: visitId, 3)
-                try insert.bind(4, int: repetition)
-                try insert.bindStatic(text: employeeId, 5)
-                try insert.bindStatic(blob: card, 6)
-                _ = try insert.step()
+                pending.append(PackedRows.Parts(start: start, seq: seq, visitId: visitId, repetition: repetition,
+                                                employeeId: employeeId, card: card))
+                guard pending.count == batch else { return }
+                many.rewind()
+                for (i, row) in pending.enumerated() { try SnapshotWriter.bind(row, at: Int32(6 * i), many) }
+                _ = try many.step()
+                pending.removeAll(keepingCapacity: true)
             }
-            insert.reset()
+            many.reset()
+            if !pending.isEmpty {
+                let one = try db.statement(SnapshotWriter.insert(rows: 1))
+                defer { one.reset() }
+                for row in pending {
+                    one.rewind()
+                    try SnapshotWriter.bind(row, at: 0, one)
+                    _ = try one.step()
+                }
+            }
             rows = PackedRows()
             try SyncStore(db).snapshotStored()
             try db.commit(level)
             open = false
+        }
+
+        /// Rows inserted by one statement (`PackedRows.textSlots` at most).
+        static let batch = 32
+
+        static func insert(rows: Int) -> String {
+            let values = (0..<rows).map { i in
+                "(?\(6 * i + 1), ?\(6 * i + 2), ?\(6 * i + 3), ?\(6 * i + 4), ?\(6 * i + 5), ?\(6 * i + 6))"
+            }
+            return "INSERT INTO visits (start_ms, seq, visit_id, repetition, employee_id, card) VALUES "
+                + values.joined(separator: ", ")
+        }
+
+        /// Binds `row` to the parameters after `offset` of `s`.
+        static func bind(_ row: PackedRows.Parts, at offset: Int32, _ s: Statement) throws(CarFitError) {
+            try s.bind(offset + 1, int: row.start)
+            try s.bind(offset + 2, int: row.seq)
+            try s.bindStatic(text: row.visitId, offset + 3)
+            try s.bind(offset + 4, int: row.repetition)
+            try s.bindStatic(text: row.employeeId, offset + 5)
+            try s.bindStatic(blob: row.card, offset + 6)
         }
 
         public func rollback() {

@@ -38,10 +38,16 @@ final class SnapshotTests: XCTestCase {
         let store = VisitStore(db)
         try store.replaceAll(with: visits(3, prefix: "old"))
         let count = 5_000
-        try TestDatabase.failInserting(visitNamed: "new\(count - 1)", db)
-        XCTAssertThrowsError(try store.replaceAll(with: visits(count, prefix: "new")))
-        XCTAssertEqual(try TestDatabase.visitNames(db), ["old0", "old1", "old2"])
-        XCTAssertEqual(try TestDatabase.visitIndexes(db), [])
+        // A row inside a statement of many rows, and one of the last rows, inserted one by one.
+        for failing in [100, count - 1] {
+            try TestDatabase.failInserting(visitNamed: "new\(failing)", db)
+            XCTAssertThrowsError(try store.replaceAll(with: visits(count, prefix: "new")))
+            XCTAssertEqual(try TestDatabase.visitNames(db), ["old0", "old1", "old2"])
+            XCTAssertEqual(try TestDatabase.visitIndexes(db), [])
+            try db.execute("DROP TRIGGER fail_visit")
+        }
+        try store.replaceAll(with: visits(count, prefix: "new"))
+        XCTAssertEqual(try VisitStore(db).count(), count)
     }
 
     func testAbandonedWriterRollsBack() throws {
