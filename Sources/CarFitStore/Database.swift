@@ -65,6 +65,8 @@ public final class Database {
         sqlite3_busy_timeout(db, busyTimeoutMs)
         sqlite3_extended_result_codes(db, 1)
         tracker.install(on: db)
+        // The migration that made visit cards calls it; registered before any migration runs.
+        _ = VisitCard.registerFunction(on: db)
         do throws(CarFitError) {
             // Reading the schema version makes SQLite read the file: a file that is not a
             // database fails here rather than on first use.
@@ -366,6 +368,40 @@ public final class Statement {
         try bind(index, value.map(SQLValue.double) ?? .null)
     }
 
+    /// Binds UTF-8 text (NULL for nil) that SQLite does not copy: `text` must stay valid and
+    /// unchanged until the statement is reset or bound again.
+    func bindStatic(text: UnsafeRawBufferPointer?, _ index: Int32) throws(CarFitError) {
+        guard (text?.count ?? 0) <= Int(Int32.max) else { throw database.error(SQLITE_TOOBIG, message: String(cString: sqlite3_errstr(SQLITE_TOOBIG))) }
+        let rc: Int32
+        if let text, let base = text.baseAddress {
+            rc = sqlite3_bind_text(stmt, index, base.assumingMemoryBound(to: CChar.self), Int32(text.count), nil)
+        } else if text != nil {
+            // Empty text needs a pointer of its own (SQLite reads a null one as NULL).
+            rc = sqlite3_bind_text(stmt, index, "", 0, cf_sqlite_transient())
+        } else {
+            rc = sqlite3_bind_null(stmt, index)
+        }
+        guard rc == SQLITE_OK else { throw database.error(rc) }
+    }
+
+    /// Binds a blob that SQLite does not copy (as `bindStatic(text:_:)`).
+    func bindStatic(blob: UnsafeRawBufferPointer, _ index: Int32) throws(CarFitError) {
+        guard blob.count <= Int(Int32.max) else { throw database.error(SQLITE_TOOBIG, message: String(cString: sqlite3_errstr(SQLITE_TOOBIG))) }
+        let rc = blob.baseAddress.map { sqlite3_bind_blob(stmt, index, $0, Int32(blob.count), nil) }
+            ?? sqlite3_bind_zeroblob(stmt, index, 0)
+        guard rc == SQLITE_OK else { throw database.error(rc) }
+    }
+
+    func bind(_ index: Int32, int value: Int64) throws(CarFitError) {
+        let rc = sqlite3_bind_int64(stmt, index, value)
+        guard rc == SQLITE_OK else { throw database.error(rc) }
+    }
+
+    /// Resets the statement to run again, keeping its bindings.
+    func rewind() {
+        sqlite3_reset(stmt)
+    }
+
     /// Advances; true when a row is available.
     public func step() throws(CarFitError) -> Bool {
         guard !database.isClosed else { throw CarFitError(.storage, "The database is closed.") }
@@ -400,6 +436,13 @@ public final class Statement {
         // per-call error bookkeeping): the connection is used by one thread at a time.
         guard let value = sqlite3_column_value(stmt, column), let p = sqlite3_value_text(value) else { return nil }
         return UnsafeBufferPointer(start: p, count: Int(sqlite3_value_bytes(value)))
+    }
+
+    /// The column's bytes as a blob (nil for NULL), valid as `utf8`'s.
+    func blob(_ column: Int32) -> UnsafeRawBufferPointer? {
+        guard let value = sqlite3_column_value(stmt, column), sqlite3_value_type(value) != SQLITE_NULL else { return nil }
+        let p = sqlite3_value_blob(value)
+        return UnsafeRawBufferPointer(start: p, count: Int(sqlite3_value_bytes(value)))
     }
 
     public func int(_ column: Int32) -> Int64? {

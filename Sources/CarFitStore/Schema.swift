@@ -270,6 +270,27 @@ enum Schema {
         CREATE INDEX attachments_by_start ON attachments (start_ms);
         CREATE INDEX attachments_pending ON attachments (seq) WHERE status = 'pending';
         """,
+        // The visits snapshot written once instead of twice: one table in day order (start,
+        // then snapshot order), each visit's key and employee as columns and the rest of its
+        // card as one blob (`VisitCard`, made here by the `visit_card` function), replacing the
+        // table, its covering day index and its key index. A key is found by its start.
+        """
+        CREATE TABLE visits_new (
+            start_ms INTEGER NOT NULL,        -- startTimeUtc, ms since the epoch
+            seq INTEGER NOT NULL,             -- position in the snapshot
+            visit_id TEXT,
+            repetition INTEGER NOT NULL,      -- place among the snapshot's records of (visit_id, start_ms)
+            employee_id TEXT,
+            card BLOB NOT NULL,               -- name, state, expected time, tasks, minutes, address, phone, position, time used
+            PRIMARY KEY (start_ms, seq)
+        ) WITHOUT ROWID;
+        INSERT INTO visits_new (start_ms, seq, visit_id, repetition, employee_id, card)
+            SELECT start_ms, seq, visit_id, repetition, employee_id,
+                   visit_card(name, state, expected_time, tasks, task_minutes, address, phone, latitude, longitude, time_used)
+            FROM visits ORDER BY start_ms, seq;
+        DROP TABLE visits;
+        ALTER TABLE visits_new RENAME TO visits;
+        """,
     ]
 
     /// The indexes of `table` as the migrations left them in the database: each name with its

@@ -23,92 +23,102 @@ public struct VisitStore {
         }
     }
 
-    /// Writes a new snapshot record by record inside one transaction (`Database.beginTransaction`),
-    /// so a large import never holds the whole document. Nothing is visible to other connections
-    /// until `commit`; `rollback` (or any failure) leaves the previous snapshot as it was.
+    /// Writes a new snapshot inside one transaction (`Database.beginTransaction`), so a large
+    /// import never holds the whole document. Nothing is visible to other connections until
+    /// `commit`; `rollback` (or any failure) leaves the previous snapshot as it was.
     ///
-    /// A large snapshot is written without the visits' indexes, which are built again, sorted,
-    /// before the commit: keeping them up to date row by row, in the document's (random) start
-    /// order, costs more than building them whole.
+    /// The table is kept in day order, so its rows are written in that order: `append` packs
+    /// each record (its card, key and employee, about 130 bytes: `PackedRows`) into memory as
+    /// it comes, `commit` sorts them by start and writes them, each table page once.
     public final class SnapshotWriter: RecordSink {
         private let db: Database
-        private let insert: Statement
-        private var seq: Int64 = 0
         private let level: Database.Transaction
         private var open = true
-        /// The visits' indexes dropped until the commit, with the migrations' text to build them.
-        private var droppedIndexes: [(name: String, sql: String)] = []
-        /// How often each (visitId, start) pair came so far: the next record's repetition.
-        private var repetitions: [Pair: Int] = [:]
-
-        private struct Pair: Hashable {
-            var visitId: String?
-            var start: Int64
-        }
-
-        /// Rows after which the indexes are dropped until the commit.
-        static let bulkRows: Int64 = 1_000
+        private var rows = PackedRows()
+        /// The record being packed (reused).
+        private var scratch: [UInt8] = []
 
         public init(_ db: Database) throws(CarFitError) {
             self.db = db
             level = try db.beginTransaction()
             do throws(CarFitError) {
                 try db.execute("DELETE FROM visits")
-                insert = try db.statement("""
-                    INSERT INTO visits (seq, visit_id, employee_id, start_ms, name, state, expected_time, tasks,
-                                        task_minutes, address, phone, latitude, longitude, repetition, time_used)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
-                    """)
             } catch {
                 db.rollback(level)
                 throw error
             }
+            scratch.reserveCapacity(512)
         }
 
-        public var count: Int64 { seq }
+        public var count: Int64 { Int64(rows.count) }
 
         public func append(_ v: Visit) throws(CarFitError) {
-            insert.reset()
-            if seq == SnapshotWriter.bulkRows && droppedIndexes.isEmpty {
-                let indexes = try Schema.indexes(on: "visits", db)
-                for index in indexes { try db.execute("DROP INDEX \"\(index.name)\"") }
-                droppedIndexes = indexes
-            }
-            try insert.bind(1, seq)
-            try insert.bind(2, v.visitId)
-            try insert.bind(3, v.employeeId)
-            try insert.bind(4, v.start.milliseconds)
-            try insert.bind(5, v.name)
-            try insert.bind(6, v.state)
-            try insert.bind(7, v.expectedTime)
-            try insert.bind(8, v.tasks)
-            try insert.bind(9, Int64(v.taskMinutes))
-            try insert.bind(10, v.address)
-            try insert.bind(11, v.phone)
-            try insert.bind(12, v.latitude)
-            try insert.bind(13, v.longitude)
-            let pair = Pair(visitId: v.visitId, start: v.start.milliseconds)
-            let repetition = repetitions[pair, default: 0]
-            repetitions[pair] = repetition &+ 1
-            try insert.bind(14, Int64(repetition))
-            try insert.bind(15, v.timeUsed.map(Int64.init))
-            _ = try insert.step()
-            seq += 1
+            guard open else { throw CarFitError(.internal, "The snapshot was already committed or rolled back.") }
+            scratch.removeAll(keepingCapacity: true)
+            rows.appendVisitId(v.visitId, &scratch)
+            rows.appendEmployeeId(v.employeeId, &scratch)
+            VisitCard.encode(v, into: &scratch)
+            try rows.append(start: v.start.milliseconds, scratch)
         }
 
         public func commit() throws(CarFitError) {
             guard open else { return }
-            insert.reset()
-            for index in droppedIndexes { try db.execute(index.sql) }
-            repetitions = [:]
+            // Rows go in `batch` to a statement (SQLite's work per statement, once per batch),
+            // the last ones one by one.
+            let batch = SnapshotWriter.batch
+            let many = try db.statement(SnapshotWriter.insert(rows: batch))
+            defer { many.reset() }
+            var pending: [PackedRows.Parts] = []
+            pending.reserveCapacity(batch)
+            try rows.inDayOrder { (start, seq, visitId, repetition, employeeId, card) throws(CarFitError) in
+                pending.append(PackedRows.Parts(start: start, seq: seq, visitId: visitId, repetition: repetition,
+                                                employeeId: employeeId, card: card))
+                guard pending.count == batch else { return }
+                many.rewind()
+                for (i, row) in pending.enumerated() { try SnapshotWriter.bind(row, at: Int32(6 * i), many) }
+                _ = try many.step()
+                pending.removeAll(keepingCapacity: true)
+            }
+            many.reset()
+            if !pending.isEmpty {
+                let one = try db.statement(SnapshotWriter.insert(rows: 1))
+                defer { one.reset() }
+                for row in pending {
+                    one.rewind()
+                    try SnapshotWriter.bind(row, at: 0, one)
+                    _ = try one.step()
+                }
+            }
+            rows = PackedRows()
             try SyncStore(db).snapshotStored()
             try db.commit(level)
             open = false
         }
 
+        /// Rows inserted by one statement (`PackedRows.textSlots` at most).
+        static let batch = 32
+
+        static func insert(rows: Int) -> String {
+            let values = (0..<rows).map { i in
+                "(?\(6 * i + 1), ?\(6 * i + 2), ?\(6 * i + 3), ?\(6 * i + 4), ?\(6 * i + 5), ?\(6 * i + 6))"
+            }
+            return "INSERT INTO visits (start_ms, seq, visit_id, repetition, employee_id, card) VALUES "
+                + values.joined(separator: ", ")
+        }
+
+        /// Binds `row` to the parameters after `offset` of `s`.
+        static func bind(_ row: PackedRows.Parts, at offset: Int32, _ s: Statement) throws(CarFitError) {
+            try s.bind(offset + 1, int: row.start)
+            try s.bind(offset + 2, int: row.seq)
+            try s.bindStatic(text: row.visitId, offset + 3)
+            try s.bind(offset + 4, int: row.repetition)
+            try s.bindStatic(text: row.employeeId, offset + 5)
+            try s.bindStatic(blob: row.card, offset + 6)
+        }
+
         public func rollback() {
             guard open else { return }
-            insert.reset()
+            rows = PackedRows()
             db.rollback(level)
             open = false
         }
@@ -129,8 +139,7 @@ public struct VisitStore {
     public func forEachVisit(startingIn range: Range<Int64>, employeeId: String? = nil,
                              _ body: (VisitRow) throws(CarFitError) -> Void) throws(CarFitError) {
         let s = try db.statement("""
-            SELECT visit_id, employee_id, start_ms, name, state, expected_time, tasks, task_minutes,
-                   address, phone, latitude, longitude, time_used, repetition
+            SELECT start_ms, visit_id, employee_id, repetition, card
             FROM visits WHERE start_ms >= ?1 AND start_ms < ?2 AND (?3 IS NULL OR employee_id = ?3)
             ORDER BY start_ms, seq
             """)
@@ -138,17 +147,26 @@ public struct VisitStore {
         try s.bind(1, range.lowerBound)
         try s.bind(2, range.upperBound)
         try s.bind(3, employeeId)
-        let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         while try s.step() {
-            try body(VisitRow(
-                visitId: s.utf8(0), employeeId: s.utf8(1),
-                start: Instant(milliseconds: s.int(2) ?? 0),
-                name: s.utf8(3) ?? none, state: s.utf8(4), expectedTime: s.utf8(5),
-                tasks: s.utf8(6) ?? none, taskMinutes: Int(s.int(7) ?? 0),
-                address: s.utf8(8) ?? none, phone: s.utf8(9),
-                latitude: s.double(10), longitude: s.double(11),
-                timeUsed: s.int(12).map { Int(clamping: $0) }, repetition: Int(clamping: s.int(13) ?? 0)))
+            try body(try VisitStore.row(s))
         }
+    }
+
+    /// The visit of the row `s` is on (columns start_ms, visit_id, employee_id, repetition,
+    /// card), its text views of the row's bytes.
+    static func row(_ s: Statement) throws(CarFitError) -> VisitRow {
+        guard let blob = s.blob(4), let card = VisitCard.decode(blob) else {
+            throw CarFitError(.storage, "A stored visit is damaged. Import the visits again.")
+        }
+        return VisitRow(
+            visitId: s.utf8(1), employeeId: s.utf8(2),
+            start: Instant(milliseconds: s.int(0) ?? 0),
+            name: card.name.assumingMemoryBound(to: UInt8.self), state: card.state?.assumingMemoryBound(to: UInt8.self),
+            expectedTime: card.expectedTime?.assumingMemoryBound(to: UInt8.self),
+            tasks: card.tasks.assumingMemoryBound(to: UInt8.self), taskMinutes: Int(clamping: card.taskMinutes),
+            address: card.address.assumingMemoryBound(to: UInt8.self), phone: card.phone?.assumingMemoryBound(to: UInt8.self),
+            latitude: card.latitude, longitude: card.longitude,
+            timeUsed: card.timeUsed.map { Int(clamping: $0) }, repetition: Int(clamping: s.int(3) ?? 0))
     }
 
     /// Start instants (ms) of the visits in `range`, for counting visits per local day.
@@ -165,20 +183,15 @@ public struct VisitStore {
     /// The stored visit named by `key`, or nil.
     public func visit(_ key: VisitKey) throws(CarFitError) -> Visit? {
         let s = try db.statement("""
-            SELECT visit_id, employee_id, start_ms, name, state, expected_time, tasks, task_minutes,
-                   address, phone, latitude, longitude, time_used, repetition
-            FROM visits WHERE visit_id IS ?1 AND start_ms = ?2 AND repetition = ?3
+            SELECT start_ms, visit_id, employee_id, repetition, card
+            FROM visits WHERE start_ms = ?2 AND visit_id IS ?1 AND repetition = ?3
             """)
         defer { s.reset() }
         try s.bind(1, key.visitId)
         try s.bind(2, key.start.milliseconds)
         try s.bind(3, Int64(key.repetition))
         guard try s.step() else { return nil }
-        return Visit(visitId: s.text(0), employeeId: s.text(1), start: Instant(milliseconds: s.int(2) ?? 0),
-                     name: s.text(3) ?? "", state: s.text(4), expectedTime: s.text(5), tasks: s.text(6) ?? "",
-                     taskMinutes: Int(clamping: s.int(7) ?? 0), address: s.text(8) ?? "", phone: s.text(9),
-                     latitude: s.double(10), longitude: s.double(11),
-                     timeUsed: s.int(12).map { Int(clamping: $0) }, repetition: Int(clamping: s.int(13) ?? 0))
+        return Visit(row: try VisitStore.row(s))
     }
 
     public func count() throws(CarFitError) -> Int {

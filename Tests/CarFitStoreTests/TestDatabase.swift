@@ -26,16 +26,14 @@ enum TestDatabase {
 
     /// Every stored visit's name, in start order.
     static func visitNames(_ db: Database) throws -> [String] {
-        try db.query("SELECT name FROM visits ORDER BY start_ms, seq").compactMap {
-            if case .text(let name)? = $0.first { return name }
-            return nil
-        }
+        try VisitStore(db).visits(startingIn: Int64.min..<Int64.max).map(\.name)
     }
 
-    /// A trigger that makes inserting a visit named `name` fail, as a full disk would.
+    /// A trigger that makes inserting the visit named `name` (its visitId `v-name`, as `visit`
+    /// makes it) fail, as a full disk would.
     static func failInserting(visitNamed name: String, _ db: Database) throws {
         try db.execute("""
-            CREATE TEMP TRIGGER fail_visit BEFORE INSERT ON visits WHEN NEW.name = '\(name)'
+            CREATE TEMP TRIGGER fail_visit BEFORE INSERT ON visits WHEN NEW.visit_id = 'v-\(name)'
             BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
             """)
     }
