@@ -237,29 +237,7 @@ public struct JSONBuffer: ~Copyable {
                 i += 1
                 continue
             }
-            // The ranges of Unicode's table of well-formed byte sequences (Table 3-7).
-            let length: Int
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch c {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; high = 0x9F
-            case 0xF0: length = 4; low = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; high = 0x8F
-            default: return false
-            }
-            guard count - i >= length else { return false }
-            let second = bytes[i + 1]
-            guard second >= low, second <= high else { return false }
-            var k = 2
-            while k < length {
-                let next = bytes[i + k]
-                guard next >= 0x80, next <= 0xBF else { return false }
-                k += 1
-            }
+            guard let start = bytes.baseAddress, let length = UTF8Sequence.length(start, at: i, count: count) else { return false }
             i += length
         }
         return true

@@ -127,28 +127,7 @@ struct ElementReader {
     /// The length of the valid UTF-8 sequence of a non-ASCII byte at `j`, or nil (overlong,
     /// surrogate, past U+10FFFF, cut short), as jansson checks it.
     static func utf8Sequence(_ p: UnsafePointer<UInt8>, at j: Int, count: Int) -> Int? {
-        let c = p[j]
-        let n: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch c {
-        case 0xC2...0xDF: n = 2
-        case 0xE0: n = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: n = 3
-        case 0xED: n = 3; high = 0x9F
-        case 0xF0: n = 4; low = 0x90
-        case 0xF1...0xF3: n = 4
-        case 0xF4: n = 4; high = 0x8F
-        default: return nil
-        }
-        guard j + n <= count else { return nil }
-        let c1 = p[j + 1]
-        guard c1 >= low, c1 <= high else { return nil }
-        for k in 2..<max(n, 2) where k < n {
-            let ck = p[j + k]
-            guard ck >= 0x80, ck <= 0xBF else { return nil }
-        }
-        return n
+        UTF8Sequence.length(p, at: j, count: count)
     }
 
     /// The string starting here, decoded, and moves past it; nil when malformed.
