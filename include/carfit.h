@@ -23,7 +23,11 @@
  *       {"error": {"code": "invalid", "message": "...", "field": "data[3].houseOwnerLatitude"}}
  *   code is carfit_status_name(status); message is one sentence a user could act on; field is
  *   the offending request member as a dotted path, where there is one. For CARFIT_BAD_JSON the
- *   error also has "line", "column" and "position" as jansson reports them.
+ *   error also has "line", "column" and "position" as jansson reports them. The other members
+ *   an error may carry, each only where it applies: "httpStatus", "reason" and "url" (a request
+ *   of the network failed or was refused: see each refresh and carfit_sync_push),
+ *   "documentField" and "rejected" (a source answered a document that cannot be used),
+ *   "lockedUntil" (carfit_session_login). The schema's "error" lists them with their types.
  *
  *   Statuses every operation may give, besides those listed per function:
  *       CARFIT_BAD_JSON  the request is not valid JSON (syntax, invalid UTF-8, nesting deeper
