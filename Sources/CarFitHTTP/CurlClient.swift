@@ -107,16 +107,31 @@ public final class CurlClient: Sendable {
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var writeError: Int32 = 0
         let response: HTTPResponse
+        // libcurl hands a body over 16 KiB at a time: the file is written 256 KiB at a time.
+        let pending = UnsafeMutableRawBufferPointer.allocate(byteCount: CurlClient.fileWriteBytes, alignment: 16)
+        defer { pending.deallocate() }
+        var held = 0
         do throws(HTTPError) {
             response = try stream(request, cancellation: cancellation, progress: progress) { chunk in
-                writeError = CurlClient.writeAll(fd, chunk)
-                return writeError == 0
+                if held + chunk.count > pending.count {
+                    writeError = CurlClient.writeAll(fd, UnsafeRawBufferPointer(rebasing: pending[0..<held]))
+                    held = 0
+                    guard writeError == 0 else { return false }
+                }
+                if chunk.count >= pending.count {
+                    writeError = CurlClient.writeAll(fd, chunk)
+                    return writeError == 0
+                }
+                UnsafeMutableRawBufferPointer(rebasing: pending[held..<(held + chunk.count)]).copyMemory(from: chunk)
+                held += chunk.count
+                return true
             }
         } catch {
             close(fd)
             unlink(path)
             throw error
         }
+        if held > 0 && writeError == 0 { writeError = CurlClient.writeAll(fd, UnsafeRawBufferPointer(rebasing: pending[0..<held])) }
         if close(fd) != 0 && writeError == 0 { writeError = errno }
         guard writeError == 0 else {
             unlink(path)
@@ -125,6 +140,9 @@ public final class CurlClient: Sendable {
         }
         return HTTPDownload(response: response, path: path)
     }
+
+    /// How many bytes of a downloaded body are gathered before they are written to its file.
+    static let fileWriteBytes = 256 * 1024
 
     /// Writes all of `chunk` to `fd`: 0, or the errno of the failed write.
     private static func writeAll(_ fd: Int32, _ chunk: UnsafeRawBufferPointer) -> Int32 {

@@ -103,6 +103,10 @@ final class CurlTransfer {
 
     private func configure(_ easy: UnsafeMutableRawPointer) throws(HTTPError) {
         let context = Unmanaged.passUnretained(self).toOpaque()
+        // A receive buffer of 256 KiB (libcurl's default is 16 KiB): a large body costs a
+        // sixteenth of the reads from its socket. Only a speed-up: libcurl refuses it on a
+        // handle whose buffer a failed transfer left allocated, and then keeps its own.
+        _ = cf_curl_setopt_long(easy, CURLOPT_BUFFERSIZE, 256 * 1024)
         var codes: [CURLcode] = [
             cf_curl_setopt_string(easy, CURLOPT_URL, request.url),
             cf_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer),
