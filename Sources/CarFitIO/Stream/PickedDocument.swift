@@ -82,3 +82,24 @@ extension PickedDocument {
         return try JanssonParser.object(bytes, what: what)
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension PickedDocument {
+    /// The document in `file`, read whole into memory and then as `read(_:)`; nil when jansson
+    /// must read it, or when the file cannot be read whole (no memory for it, a failed read, a
+    /// file that changed size meanwhile): jansson's reading of it then gives the answer.
+    public func read(file: FileReader) -> JSONObject? {
+        let size = file.count
+        guard size > 0, let buffer = malloc(size) else { return nil }
+        defer { free(buffer) }
+        var filled = 0
+        while filled < size {
+            guard let n = file.read(into: buffer + filled, length: size - filled, at: filled), n > 0 else { return nil }
+            filled += n
+        }
+        return read(UnsafeRawBufferPointer(start: buffer, count: size))
+    }
+}
