@@ -14,6 +14,8 @@ Generates (once, into bench/data/) an articles API document ``{"status": "succes
   file's bytes), on a database file;
 - the plain-Python reference: ``json.loads``, the same validation, the rows inserted with
   ``sqlite3`` in one transaction;
+- with ``--refresh``: ``articles.refresh`` / ``catalog.refresh`` of the same document served on
+  127.0.0.1 (``bench/refresh.py``'s server), downloaded to a temporary file and imported;
 - jansson alone: ``bench/data/jansson_parse FILE`` (``json_loadb`` of the whole document into
   one tree and freeing it), the tree the library builds today before any record is read.
 """
@@ -30,6 +32,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
@@ -38,6 +41,9 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 DATA = BENCH / "data"
+
+sys.path.insert(0, str(BENCH))
+from refresh import FileServer  # noqa: E402
 
 CONFIG = {"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": True}
 
@@ -131,6 +137,19 @@ def job_library(kind, path, db):
     count = answer["imported"] if kind == "articles" else answer["imported"]
     return {"records": count, "rejected": len(answer["rejected"]), "seconds": seconds, "cpu": cpu,
             "peakRssMiB": peak_rss_mib()}
+
+
+def job_refresh(kind, url, db):
+    sys.path.insert(0, str(ROOT / "bindings" / "python"))
+    import carfit  # noqa: E402
+    with carfit.Core({**CONFIG, "sources": {kind: url}}, database=db) as core:
+        cpu0 = time.process_time()
+        started = time.perf_counter()
+        answer = json.loads(core.call_text(f"{kind}.refresh", "{}"))
+        seconds = time.perf_counter() - started
+        cpu = time.process_time() - cpu0
+    return {"records": answer["imported"], "rejected": len(answer.get("rejected", [])), "seconds": seconds,
+            "cpu": cpu, "peakRssMiB": peak_rss_mib()}
 
 
 def parse_date(text):
@@ -244,6 +263,8 @@ def main():
     p.add_argument("--articles", type=int, default=50000)
     p.add_argument("--products", type=int, default=100000)
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--refresh", action="store_true",
+                   help="also the refreshes: the document served over loopback, downloaded and imported")
     p.add_argument("--previous", help="another build of the library, measured alternately (A/B)")
     p.add_argument("--generate", nargs=2, metavar=("KIND", "N"), help=argparse.SUPPRESS)
     p.add_argument("--job", nargs=3, metavar=("WHO", "KIND", "FILE"), help=argparse.SUPPRESS)
@@ -256,7 +277,8 @@ def main():
         who, kind, path = a.job
         with tempfile.TemporaryDirectory(prefix="carfit-docbench-") as scratch:
             db = str(Path(scratch) / "db.sqlite")
-            result = job_library(kind, path, db) if who == "library" else job_python(kind, path, db)
+            job = {"library": job_library, "refresh": job_refresh, "python": job_python}[who]
+            result = job(kind, path, db)
         print(json.dumps(result))
         return
 
@@ -272,14 +294,24 @@ def main():
             subprocess.run([sys.executable, __file__, "--generate", kind, str(n)], check=True)
         size = f"{path.stat().st_size / 1e6:.0f} MB"
         results = {name: [] for name, _ in libraries}
+        if a.refresh:
+            results.update({"refresh-" + name: [] for name, _ in libraries})
+            server = FileServer(path)
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+            url = f"http://127.0.0.1:{server.server_address[1]}/{kind}.json"
         results["python"], results["jansson"] = [], []
         for _ in range(a.repeat):
             for name, lib in libraries:
-                results[name].append(run_job(["library", kind, str(path)], env={**os.environ, "CARFIT_LIBRARY": lib}))
+                env = {**os.environ, "CARFIT_LIBRARY": lib}
+                results[name].append(run_job(["library", kind, str(path)], env=env))
+                if a.refresh:
+                    results["refresh-" + name].append(run_job(["refresh", kind, url], env=env))
             results["python"].append(run_job(["python", kind, str(path)]))
             results["jansson"].append(jansson_job(path))
         for name, rows in results.items():
             label = {"library": f"{kind}.import ({Path(current).name})", "previous": f"{kind}.import (previous: {a.previous})",
+                     "refresh-library": f"{kind}.refresh over loopback ({Path(current).name})",
+                     "refresh-previous": f"{kind}.refresh over loopback (previous: {a.previous})",
                      "python": "plain Python (json + validation + sqlite3)",
                      "jansson": "jansson alone: json_loadb tree + free"}[name]
             if name == "jansson":
