@@ -72,8 +72,8 @@ enum Manifest {
                   .object { core, _ throws(CarFitError) in try EmployeesAPI.current(core.employees) }),
 
         // Catalog and cart
-        Operation("catalog.import", "carfit_catalog_import", request: "Products.List[] or products[]", .serialized,
-                  .object { core, request throws(CarFitError) in try CatalogAPI.importCatalog(core.catalog, sources: core.sources, request) }),
+        Operation("catalog.import", "carfit_catalog_import", request: "Products.List[] or products[]", .streamed,
+                  .bytes { core, bytes throws(CarFitError) in try CatalogAPI.importCatalog(core.catalog, sources: core.sources, bytes) { f throws(CarFitError) in try RequestCheck.check("carfit_catalog_import", f) } }),
         Operation("catalog.refresh", "carfit_catalog_refresh", request: "maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in try core.refresh(.catalog, request) }),
         Operation("catalog.list", "carfit_catalog_list", request: "category?, sort?", .serialized,
@@ -104,8 +104,8 @@ enum Manifest {
                   .object { core, _ throws(CarFitError) in try TransactionsAPI.insights(core.transactions) }),
 
         // Articles
-        Operation("articles.import", "carfit_articles_import", request: "status?, content[]", .serialized,
-                  .object { core, request throws(CarFitError) in try ArticlesAPI.importArticles(core.articles, sources: core.sources, request) }),
+        Operation("articles.import", "carfit_articles_import", request: "status?, content[]", .streamed,
+                  .bytes { core, bytes throws(CarFitError) in try ArticlesAPI.importArticles(core.articles, sources: core.sources, bytes) { f throws(CarFitError) in try RequestCheck.check("carfit_articles_import", f) } }),
         Operation("articles.refresh", "carfit_articles_refresh", request: "maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in try core.refresh(.articles, request) }),
         Operation("articles.list", "carfit_articles_list", request: "hour24?", .serialized,

@@ -16,6 +16,17 @@ public enum ArticlesAPI {
         return answer.json
     }
 
+    /// `articles.import` of the request's bytes: the document read straight from them
+    /// (`ArticlesDocument.picked`, jansson's parse of the whole text where it cannot be), its
+    /// members' types checked by `check` (the boundary's request check) before it is imported.
+    public static func importArticles(_ service: ArticlesService, sources: SourcesService? = nil,
+                                      _ bytes: UnsafeRawBufferPointer,
+                                      check: (Fields) throws(CarFitError) -> Void) throws(CarFitError) -> JSON {
+        let request = try ArticlesDocument.picked.fields(bytes)
+        try check(request)
+        return try importArticles(service, sources: sources, request)
+    }
+
     public static func list(_ service: ArticlesService, _ request: Fields) throws(CarFitError) -> JSON {
         let hour24 = try request.bool("hour24") ?? service.clock.hour24
         let (rows, updatedAt) = try service.list()

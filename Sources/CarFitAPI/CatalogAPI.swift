@@ -15,6 +15,17 @@ public enum CatalogAPI {
         return batch.json
     }
 
+    /// `catalog.import` of the request's bytes: the document read straight from them
+    /// (`CatalogDocument.picked`, jansson's parse of the whole text where it cannot be), its
+    /// members' types checked by `check` (the boundary's request check) before it is imported.
+    public static func importCatalog(_ service: CatalogService, sources: SourcesService? = nil,
+                                     _ bytes: UnsafeRawBufferPointer,
+                                     check: (Fields) throws(CarFitError) -> Void) throws(CarFitError) -> JSON {
+        let request = try CatalogDocument.picked.fields(bytes)
+        try check(request)
+        return try importCatalog(service, sources: sources, request)
+    }
+
     public static func list(_ service: CatalogService, _ request: Fields) throws(CarFitError) -> JSON {
         let r = try CatalogListRequest(request)
         return ProductPage(page: try service.list(category: r.category, sort: r.sort)).json

@@ -49,7 +49,7 @@ public struct ArticlesService {
 
     /// Imports a fetched body as the refresh does, `commit` in the import's transaction.
     func refresh(_ body: SourceFetch.Body, lock: some Serializer, commit: RefreshCommit = { _, _ in }) throws(CarFitError) -> Imported {
-        let snapshot = try SourceFetch.document(body, what: "articles", ArticleSnapshot.init(document:))
+        let snapshot = try SourceFetch.document(body, what: "articles", picked: ArticlesDocument.picked, ArticleSnapshot.init(document:))
         let db = articles.db
         return try lock.locked { () throws(CarFitError) in
             try db.transaction { () throws(CarFitError) in

@@ -40,7 +40,7 @@ public struct CatalogService {
                                                      progress: progress) else {
             return .notModified
         }
-        let batch = try SourceFetch.document(body, what: "catalog", CatalogImport.init(document:))
+        let batch = try SourceFetch.document(body, what: "catalog", picked: CatalogDocument.picked, CatalogImport.init(document:))
         let shop = shop
         let db = db
         try lock.locked { () throws(CarFitError) in

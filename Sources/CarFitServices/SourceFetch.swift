@@ -85,9 +85,10 @@ enum SourceFetch {
 
     /// A fetched body read whole by the area's `decode`; anything else is `unavailable`
     /// (`storage`, `html`, `truncated`, `not_json`, `not_document`, `rejected`).
-    static func document<Value>(_ body: Body, what: String, _ decode: DocumentDecoder<Value>) throws(CarFitError) -> Value {
+    static func document<Value>(_ body: Body, what: String, picked: PickedDocument? = nil,
+                                _ decode: DocumentDecoder<Value>) throws(CarFitError) -> Value {
         let shown = String(body.url.prefix(200))
-        switch SourceDocument.read(body.file, contentType: body.contentType, decode) {
+        switch SourceDocument.read(body.file, contentType: body.contentType, picked: picked, decode) {
         case .success(let value):
             return value
         case .failure(.unreadable(let error)):

@@ -20,6 +20,15 @@ extension RecordImport where Record == Article {
 }
 
 public enum ArticlesDocument {
+    /// The members of a source record that `article` reads; a reader may pass only these.
+    public static let memberNames = ["id", "title", "dateTime", "content", "ingress", "image", "tags"]
+
+    /// The document's members that `RecordImport(document:)` reads, its records with only
+    /// `memberNames`: what the import reads straight from the bytes.
+    public static let picked = PickedDocument(.object([
+        ("status", .whole), ("content", .records(.record(memberNames))),
+    ]))
+
     /// Validates one source record (`content[index]` of the document). `id` (a whole number or
     /// a non-empty string), `title` and `dateTime` are required; `ingress` and `image` may be
     /// null or missing; `tags` and `content` may be null or missing (then empty) but must be

@@ -25,6 +25,18 @@ extension RecordImport where Record == Product {
 }
 
 public enum CatalogDocument {
+    /// The members of a wine.com record that `wineProduct` reads.
+    public static let wineMemberNames = ["Id", "Name", "Description", "Labels", "Varietal", "PriceRetail"]
+    /// The members of a plain record that `plainProduct` reads.
+    public static let plainMemberNames = ["id", "name", "category", "description", "imageUrl", "price"]
+
+    /// The document's members that `RecordImport(document:)` reads, its records with only the
+    /// members their shape reads: what the import reads straight from the bytes.
+    public static let picked = PickedDocument(.object([
+        ("Products", .object([("List", .records(.record(wineMemberNames)))])),
+        ("products", .records(.record(plainMemberNames))),
+    ]))
+
     /// wine.com: Id, Name, Description, Labels[0].Url, Varietal.WineType.Name, PriceRetail.
     static func wineProduct(_ f: Fields) throws(CarFitError) -> Product {
         let id = try ProductID.read(f, "Id")

@@ -48,6 +48,19 @@ public enum SourceDocument {
         }
     }
 
+    /// As `read(_:contentType:_:)`, the document first read straight from the body's bytes
+    /// into only the members `picked` names (`PickedDocument`); where it cannot be read there,
+    /// jansson's parse of the whole body decides, with the same answers and problems.
+    public static func read<Value>(_ file: FileReader, contentType: String?, picked: PickedDocument?,
+                                   _ decode: DocumentDecoder<Value>) -> Result<Value, Problem> {
+        guard let picked, let object = picked.read(file: file) else { return read(file, contentType: contentType, decode) }
+        do throws(CarFitError) {
+            return .success(try decode(Fields(object)))
+        } catch {
+            return .failure(.refused(error))
+        }
+    }
+
     /// An HTML content type, or a body whose first non-blank character opens a tag.
     static func looksLikeHTML(_ body: FileReader, contentType: String?) throws(CarFitError) -> Bool {
         if let type = contentType?.lowercased(), holds(type, "text/html") || holds(type, "xhtml") { return true }
