@@ -54,10 +54,7 @@ int main(int argc, char **argv)
        config's "auth": {"origins": [...]}), never to other sources or to images. */
     json_t *config = json_pack("{s:s, s:s, s:{s:s}, s:{s:i}}", "now", "2020-09-10T07:00:00Z", "timeZone",
                                "Europe/Copenhagen", "sources", "visits", visits, "http", "timeoutMs", 3000);
-    char *config_text = json_dumps(config, JSON_COMPACT);
-    carfit_core *core = open_or_exit(config_text);
-    free(config_text);
-    json_decref(config);
+    carfit_core *core = open_json_or_exit(config);
 
     print_status(core, "opened:");
 

@@ -82,6 +82,31 @@ static inline carfit_core *open_or_exit(const char *config) {
     return core;
 }
 
+/* Opens a core with `config` (a jansson object, released here); exits on failure. */
+static inline carfit_core *open_json_or_exit(json_t *config) {
+    char *text = json_dumps(config, JSON_COMPACT);
+    json_decref(config);
+    if (text == NULL) {
+        fprintf(stderr, "open: the config could not be written\n");
+        exit(1);
+    }
+    carfit_core *core = open_or_exit(text);
+    free(text);
+    return core;
+}
+
+/* Makes a new empty file for a core's database, "/tmp/carfit-<name>-XXXXXX", its path in
+ * `path` (`size` bytes); exits when it cannot. */
+static inline void temporary_database(char *path, size_t size, const char *name) {
+    int length = snprintf(path, size, "/tmp/carfit-%s-XXXXXX", name);
+    int fd = length > 0 && (size_t)length < size ? mkstemp(path) : -1;
+    if (fd < 0) {
+        perror("mkstemp");
+        exit(1);
+    }
+    close(fd);
+}
+
 /* A string member, or `fallback` when it is null, missing or not a string. */
 static inline const char *str_or(json_t *object, const char *key, const char *fallback) {
     const char *s = json_string_value(json_object_get(object, key));

@@ -87,13 +87,8 @@ static void remove_directory(const char *path)
 int main(int argc, char **argv)
 {
     const char *url = argc > 1 ? argv[1] : "http://127.0.0.1:1/attachments";
-    char database[] = "/tmp/carfit-proof-XXXXXX";
-    int fd = mkstemp(database);
-    if (fd < 0) {
-        perror("mkstemp");
-        return 1;
-    }
-    close(fd);
+    char database[64];
+    temporary_database(database, sizeof database, "proof");
     char photo[sizeof database + 16];
     snprintf(photo, sizeof photo, "%s-photo.jpg", database);
     if (write_photo(photo) != 0) {
@@ -105,10 +100,7 @@ int main(int argc, char **argv)
     json_t *config = json_pack("{s:s, s:s, s:s, s:{s:s}, s:{s:i}}", "database", database,
                                "now", "2020-09-10T10:00:00Z", "timeZone", "Europe/Copenhagen",
                                "sources", "attachments", url, "http", "timeoutMs", 2000);
-    char *config_text = json_dumps(config, JSON_COMPACT);
-    json_decref(config);
-    carfit_core *core = open_or_exit(config_text);
-    free(config_text);
+    carfit_core *core = open_json_or_exit(config);
 
     char *sample = read_file_or_exit(sample_path("carfit.json"));
     json_t *imported = call(core, "visits.import", sample);

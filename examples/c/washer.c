@@ -80,21 +80,13 @@ static void push(carfit_core *core, int if_due)
 int main(int argc, char **argv)
 {
     const char *url = argc > 1 ? argv[1] : "http://127.0.0.1:1/visit-updates";
-    char database[] = "/tmp/carfit-washer-XXXXXX";
-    int fd = mkstemp(database);
-    if (fd < 0) {
-        perror("mkstemp");
-        return 1;
-    }
-    close(fd);
+    char database[64];
+    temporary_database(database, sizeof database, "washer");
 
     json_t *config = json_pack("{s:s, s:s, s:b, s:{s:s}, s:{s:i}}", "database", database,
                                "timeZone", "Europe/Copenhagen",
                                "hour24", 1, "sources", "visitUpdates", url, "http", "timeoutMs", 2000);
-    char *config_text = json_dumps(config, JSON_COMPACT);
-    json_decref(config);
-    carfit_core *core = open_or_exit(config_text);
-    free(config_text);
+    carfit_core *core = open_json_or_exit(config);
 
     char *sample = read_file_or_exit(sample_path("carfit.json"));
     json_t *imported = call(core, "visits.import", sample);
