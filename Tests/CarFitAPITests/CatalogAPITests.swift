@@ -9,18 +9,6 @@ import XCTest
 /// The catalog and cart requests read from their documents, their documents written, and the
 /// cart document's cache.
 final class CatalogAPITests: XCTestCase {
-    private func fields(_ pairs: KeyValuePairs<String, JSON>) -> Fields { Fields(JSONObject(pairs)) }
-
-    private func refused(_ field: String, _ body: () throws(CarFitError) -> Void, file: StaticString = #filePath, line: UInt = #line) {
-        do throws(CarFitError) {
-            try body()
-            XCTFail("expected invalid on \(field)", file: file, line: line)
-        } catch {
-            XCTAssertEqual(error.status, .invalid, error.message, file: file, line: line)
-            XCTAssertEqual(error.field, field, error.message, file: file, line: line)
-        }
-    }
-
     func testCartRequestsReadTheirQuantity() throws {
         refused("quantity") { () throws(CarFitError) in _ = try CartChange(self.fields(["productId": 1, "quantity": 1.5]), quantity: 1) }
         refused("quantity") { () throws(CarFitError) in _ = try CartChange(self.fields(["productId": 1]), quantity: nil) }

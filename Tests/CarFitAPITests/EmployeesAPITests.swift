@@ -7,8 +7,6 @@ import XCTest
 
 /// The employees' requests read from their documents and their refusals as error documents.
 final class EmployeesAPITests: XCTestCase {
-    private func fields(_ pairs: KeyValuePairs<String, JSON>) -> Fields { Fields(JSONObject(pairs)) }
-
     private func request(_ pairs: KeyValuePairs<String, JSON>) throws(CarFitError) -> CreateEmployee {
         try CreateEmployee(fields(pairs))
     }

@@ -8,19 +8,6 @@ import XCTest
 /// The visits requests read from their documents (each refusal naming its field), and the
 /// documents of their answers.
 final class VisitsAPITests: XCTestCase {
-    private func fields(_ pairs: KeyValuePairs<String, JSON>) -> Fields { Fields(JSONObject(pairs)) }
-
-    private func refused(_ field: String, _ body: () throws(CarFitError) -> Void, file: StaticString = #filePath, line: UInt = #line) {
-        do throws(CarFitError) {
-            try body()
-            XCTFail("expected invalid on \(field)", file: file, line: line)
-        } catch {
-            XCTAssertEqual(error.status, .invalid, error.message, file: file, line: line)
-            XCTAssertEqual(error.field, field, error.message, file: file, line: line)
-            XCTAssertFalse(error.message.isEmpty, file: file, line: line)
-        }
-    }
-
     private func date(_ iso: String) throws -> CivilDate { try XCTUnwrap(CivilDate(iso: iso)) }
 
     private func copenhagen(_ now: String = "2020-09-10T07:00:00Z") throws -> Clock {
