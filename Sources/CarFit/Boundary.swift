@@ -39,7 +39,10 @@ enum Boundary {
                 let fields = try parse(bytes, operation: operation.symbol)
                 result = .success(try core.serialized { () throws(CarFitError) in try body(core, fields) })
             case (.streamed, .bytes(let body)):
-                result = .success(try core.serialized { () throws(CarFitError) in try body(core, bytes) })
+                let symbol = operation.symbol
+                result = .success(try core.serialized { () throws(CarFitError) in
+                    try body(core, bytes) { fields throws(CarFitError) in try RequestCheck.check(symbol, fields) }
+                })
             case (.selfLocking, .object(let body)):
                 result = .success(try body(core, try parse(bytes, operation: operation.symbol)))
             case (.serialized, .written(let body)):

@@ -14,7 +14,7 @@ enum Manifest {
     static let operations: [Operation] = [
         // Visits
         Operation("visits.import", "carfit_visits_import", request: "the visits document: data[]", .streamed,
-                  .bytes { core, bytes throws(CarFitError) in try VisitsAPI.importVisits(core.visits, bytes, sources: core.sources) { core.progress("visits.import", total: $0) } }),
+                  .bytes { core, bytes, _ throws(CarFitError) in try VisitsAPI.importVisits(core.visits, bytes, sources: core.sources) { core.progress("visits.import", total: $0) } }),
         Operation("visits.list", "carfit_visits_list", request: "dates[]?, employeeId?, hour24?", .serialized,
                   .written { core, request throws(CarFitError) in try VisitsAPI.list(core.visits, request, selected: core.calendarState.selectedDays) }),
         Operation("visits.refresh", "carfit_visits_refresh", request: "maxAgeSeconds?", .selfLocking,
@@ -73,7 +73,7 @@ enum Manifest {
 
         // Catalog and cart
         Operation("catalog.import", "carfit_catalog_import", request: "Products.List[] or products[]", .streamed,
-                  .bytes { core, bytes throws(CarFitError) in try CatalogAPI.importCatalog(core.catalog, sources: core.sources, bytes) { f throws(CarFitError) in try RequestCheck.check("carfit_catalog_import", f) } }),
+                  .bytes { core, bytes, check throws(CarFitError) in try CatalogAPI.importCatalog(core.catalog, sources: core.sources, bytes, check: check) }),
         Operation("catalog.refresh", "carfit_catalog_refresh", request: "maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in try core.refresh(.catalog, request) }),
         Operation("catalog.list", "carfit_catalog_list", request: "category?, sort?", .serialized,
@@ -105,7 +105,7 @@ enum Manifest {
 
         // Articles
         Operation("articles.import", "carfit_articles_import", request: "status?, content[]", .streamed,
-                  .bytes { core, bytes throws(CarFitError) in try ArticlesAPI.importArticles(core.articles, sources: core.sources, bytes) { f throws(CarFitError) in try RequestCheck.check("carfit_articles_import", f) } }),
+                  .bytes { core, bytes, check throws(CarFitError) in try ArticlesAPI.importArticles(core.articles, sources: core.sources, bytes, check: check) }),
         Operation("articles.refresh", "carfit_articles_refresh", request: "maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in try core.refresh(.articles, request) }),
         Operation("articles.list", "carfit_articles_list", request: "hour24?", .serialized,
@@ -115,7 +115,7 @@ enum Manifest {
 
         // Patterns, carousel and images
         Operation("patterns.import", "carfit_patterns_import", request: "patterns[] or the colourlovers array", .streamed,
-                  .bytes { core, bytes throws(CarFitError) in try PatternsAPI.importPatterns(core.images, bytes) }),
+                  .bytes { core, bytes, _ throws(CarFitError) in try PatternsAPI.importPatterns(core.images, bytes) }),
         Operation("patterns.refresh", "carfit_patterns_refresh", request: "count?, maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in try core.refresh(.patterns, request) }),
         Operation("carousel.generate", "carfit_carousel_generate", request: "rows, columns, seed?", .serialized,

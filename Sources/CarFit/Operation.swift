@@ -27,10 +27,15 @@ struct Operation: Sendable {
         case binary
     }
 
+    /// The check of a request object's member types against the operation's schema.
+    typealias Check = (Fields) throws(CarFitError) -> Void
+
     /// The code of an operation, by what it takes and gives.
     enum Body: Sendable {
         case object(@Sendable (Core, Fields) throws(CarFitError) -> JSON)
-        case bytes(@Sendable (Core, UnsafeRawBufferPointer) throws(CarFitError) -> JSON)
+        /// The request's bytes, and the boundary's check of a request object's member types
+        /// (`RequestCheck`) for the body to run on what it reads of them.
+        case bytes(@Sendable (Core, UnsafeRawBufferPointer, Check) throws(CarFitError) -> JSON)
         case written(@Sendable (Core, Fields) throws(CarFitError) -> JSONBuffer)
         case binary(@Sendable (Core, Fields) throws(CarFitError) -> (bytes: [UInt8], response: JSON))
     }

@@ -78,20 +78,14 @@ public struct ImagesService {
     /// One GET of the patterns source: its valid patterns, or why it failed.
     static func fetchPatterns(_ url: String, http: HTTPClient) -> Result<[Pattern], CarFitError> {
         let shown = String(url.prefix(200))
+        let target = NetworkTarget.source("patterns")
         let answer: HTTPResponseBody
         do throws(HTTPError) {
             answer = try http.source(.get(url), source: "patterns", maxBytes: maxPatternBodyBytes)
         } catch {
-            return .failure(CarFitError(error))
+            return .failure(CarFitError(error, target))
         }
-        if HTTPClient.isRefusal(answer.response.status) {
-            return .failure(.unauthorized(url, status: answer.response.status, what: "patterns"))
-        }
-        guard answer.response.isSuccess else {
-            return .failure(.unavailable(url, "http_status",
-                "\(shown) answered with HTTP status \(answer.response.status) instead of a patterns document.",
-                httpStatus: answer.response.status))
-        }
+        if let refused = CarFitError.answered(answer.response.status, url: url, target) { return .failure(refused) }
         switch PatternsDocument.answer(answer.body, shown: shown) {
         case .success(let document):
             return .success(document.patterns)

@@ -40,11 +40,7 @@ public enum SourceDocument {
             return .failure(e.position >= file.count ? .truncated(e) : .notJSON(e))
         case .success(let json):
             guard case .object(let object) = json else { return .failure(.notObject) }
-            do throws(CarFitError) {
-                return .success(try decode(Fields(object)))
-            } catch {
-                return .failure(.refused(error))
-            }
+            return decoded(object, decode)
         }
     }
 
@@ -54,6 +50,11 @@ public enum SourceDocument {
     public static func read<Value>(_ file: FileReader, contentType: String?, picked: PickedDocument?,
                                    _ decode: DocumentDecoder<Value>) -> Result<Value, Problem> {
         guard let picked, let object = picked.read(file: file) else { return read(file, contentType: contentType, decode) }
+        return decoded(object, decode)
+    }
+
+    /// The document `object` read by `decode`, or its refusal.
+    private static func decoded<Value>(_ object: JSONObject, _ decode: DocumentDecoder<Value>) -> Result<Value, Problem> {
         do throws(CarFitError) {
             return .success(try decode(Fields(object)))
         } catch {
