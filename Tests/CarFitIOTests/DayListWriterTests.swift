@@ -300,7 +300,7 @@ final class DayListWriterTests: XCTestCase {
             if round % 2 == 0 {
                 for _ in 0..<r.below(6) { bytes += r.pick(pieces) }
             } else {
-                for _ in 0..<r.below(24) { bytes.append(UInt8(truncatingIfNeeded: r.next())) }
+                for _ in 0..<r.below(48) { bytes.append(UInt8(truncatingIfNeeded: r.next())) }
             }
             let valid = String(validating: bytes, as: UTF8.self) != nil
             bytes.withUnsafeBufferPointer { b in
@@ -310,6 +310,30 @@ final class DayListWriterTests: XCTestCase {
                 var fromString = JSONBuffer()
                 fromString.appendString(String(decoding: b, as: UTF8.self))
                 XCTAssertEqual(fromBytes.bytes, fromString.bytes, "\(bytes)")
+            }
+        }
+    }
+
+    /// Text of every length around the scan's sixteen-byte steps, with each kind of byte the
+    /// encoder treats apart at each place: the string reads back (Foundation's JSON parser) as
+    /// the decoded text, and holds no raw control character, U+2028 or U+2029.
+    func testStringsOfEveryLengthReadBackAsTheirText() throws {
+        let specials: [[UInt8]] = [[0x22], [0x5C], [0x0A], [0x01], [0x1F], [0x7F], [0xC3, 0xB8], [0xE2, 0x80, 0xA8],
+                                   [0xE2, 0x80, 0xA9], [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0x9A, 0x97], [0xFF], [0xC3]]
+        for length in 0...40 {
+            for special in specials {
+                for position in Set([0, length / 2, max(0, length - 1), length]) where position <= length {
+                    var bytes = Array(repeating: UInt8(ascii: "a"), count: length)
+                    bytes.insert(contentsOf: special, at: position)
+                    var buffer = JSONBuffer()
+                    bytes.withUnsafeBufferPointer { buffer.appendString(utf8: $0) }
+                    let text = buffer.bytes
+                    let read = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text), options: .fragmentsAllowed) as? String)
+                    XCTAssertEqual(read, String(decoding: bytes, as: UTF8.self), "\(bytes)")
+                    XCTAssertFalse(text.contains { $0 < 0x20 }, "\(bytes)")
+                    let written = String(decoding: text, as: UTF8.self)
+                    XCTAssertFalse(written.contains("\u{2028}") || written.contains("\u{2029}"), "\(bytes)")
+                }
             }
         }
     }

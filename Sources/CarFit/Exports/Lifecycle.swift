@@ -47,10 +47,11 @@ private enum StaticStrings {
 
 @c public func carfit_close(_ core: OpaquePointer?) {
     Handles.shared.remove(core)?.close()
+    ResponseMemory.release()
 }
 
 @c public func carfit_free(_ pointer: UnsafeMutableRawPointer?) {
-    free(pointer)
+    ResponseMemory.recycle(pointer)
 }
 
 @c public func carfit_version() -> UnsafePointer<CChar>? {

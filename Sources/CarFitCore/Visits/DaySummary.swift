@@ -48,8 +48,12 @@ public struct DaySummary: Sendable, Equatable {
 
     /// Whole metres to kilometres with one decimal, rounding halves up (978 → 1.0, 3550 → 3.6).
     public static func kilometres(_ meters: Int) -> Double {
+        Double(tenthsOfKilometre(meters)) / 10
+    }
+
+    /// `kilometres` in whole tenths of a kilometre (978 → 10, 3550 → 36).
+    public static func tenthsOfKilometre(_ meters: Int) -> Int {
         let whole = meters / 100, rest = meters % 100
-        let tenths = rest >= 50 ? whole + 1 : rest <= -50 ? whole - 1 : whole
-        return Double(tenths) / 10
+        return rest >= 50 ? whole + 1 : rest <= -50 ? whole - 1 : whole
     }
 }

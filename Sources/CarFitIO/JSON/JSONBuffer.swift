@@ -1,3 +1,4 @@
+import CTextScan
 import CarFitCore
 
 #if canImport(Glibc)
@@ -15,11 +16,18 @@ public struct JSONBuffer: ~Copyable {
     private var capacity = 0
     private var failed = false
 
+    /// `capacity` bytes to start with; from `ResponseMemory.smallest` up, the memory of an
+    /// earlier large answer is used when it is kept and big enough.
     public init(capacity: Int = 1024) {
-        _ = grow(to: max(capacity, 16))
+        if capacity >= ResponseMemory.smallest, let kept = ResponseMemory.take(atLeast: capacity) {
+            base = kept.block.assumingMemoryBound(to: UInt8.self)
+            self.capacity = kept.capacity
+        } else {
+            _ = grow(to: max(capacity, 16))
+        }
     }
 
-    deinit { free(base) }
+    deinit { ResponseMemory.recycle(base) }
 
     /// Makes room for `extra` more bytes (and a NUL); false once memory has run out.
     @inline(__always)
@@ -65,6 +73,33 @@ public struct JSONBuffer: ~Copyable {
         count += range.count
     }
 
+    /// Appends `pieces[0]`, then before each later piece a copy of the bytes already written at
+    /// `first`, `separator` and a copy of those at `second` (both within `0..<count`): links
+    /// that repeat a pair of numbers written before, with one reservation for all of it.
+    /// Nothing for a range outside the written bytes.
+    public mutating func appendLinks(_ pieces: [[UInt8]], first: Range<Int>, separator: UInt8, second: Range<Int>) {
+        guard first.lowerBound >= 0, first.upperBound <= count, second.lowerBound >= 0, second.upperBound <= count,
+              !pieces.isEmpty else { return }
+        let pair = first.count + 1 + second.count
+        var total = pair * (pieces.count - 1)
+        for piece in pieces { total += piece.count }
+        guard reserve(total), let base else { return }
+        var at = base + count
+        for (i, piece) in pieces.enumerated() {
+            if i > 0 {
+                at.update(from: base + first.lowerBound, count: first.count)
+                at[first.count] = separator
+                (at + first.count + 1).update(from: base + second.lowerBound, count: second.count)
+                at += pair
+            }
+            piece.withUnsafeBufferPointer { p in
+                if let source = p.baseAddress { at.update(from: source, count: p.count) }
+            }
+            at += piece.count
+        }
+        count += total
+    }
+
     /// Text written as it is (keys and punctuation known to need no escaping). Short texts
     /// (keys) are copied as two overlapping words rather than through `memcpy`.
     @inline(__always)
@@ -107,13 +142,7 @@ public struct JSONBuffer: ~Copyable {
         // decimal's by less than a half when there is such a decimal.
         let n = Int64(magnitude * 1e6 + 0.5)
         guard Double(n) / 1e6 == magnitude else { return false }
-        var fraction = n % 1_000_000
-        var places = 6
-        while places > 1 && fraction % 10 == 0 {
-            fraction /= 10
-            places -= 1
-        }
-        if fraction == 0 { places = 1 }
+        let fraction = Int(n % 1_000_000)
         appendASCII(maxCount: 24) { b in
             var i = 0
             if d < 0 {
@@ -123,15 +152,47 @@ public struct JSONBuffer: ~Copyable {
             i += JSONBuffer.writeDigits(UInt64(n / 1_000_000), into: b, at: i)
             b[i] = UInt8(ascii: ".")
             i += 1
-            var k = i + places - 1
-            while k >= i {
-                b[k] = UInt8(truncatingIfNeeded: 48 + fraction % 10)
-                fraction /= 10
-                k -= 1
-            }
+            // Six places, two at a time, then the trailing zeros taken off (one place stays).
+            let high = fraction / 10_000, rest = fraction - high * 10_000, middle = rest / 100
+            JSONBuffer.writePair(high, into: b, at: i)
+            JSONBuffer.writePair(middle, into: b, at: i + 2)
+            JSONBuffer.writePair(rest - middle * 100, into: b, at: i + 4)
+            var places = 6
+            while places > 1 && b[i + places - 1] == UInt8(ascii: "0") { places -= 1 }
             return i + places
         }
         return true
+    }
+
+    /// The two digits of `n` (0...99) at `b[at]` and `b[at + 1]`.
+    @inline(__always)
+    private static func writePair(_ n: Int, into b: UnsafeMutableBufferPointer<UInt8>, at: Int) {
+        let tens = n / 10
+        b[at] = UInt8(truncatingIfNeeded: 48 &+ tens)
+        b[at + 1] = UInt8(truncatingIfNeeded: 48 &+ (n &- tens &* 10))
+    }
+
+    /// The text `appendDouble` writes for `Double(tenths) / 10` (a whole number of tenths, such
+    /// as kilometres with one decimal), from the integer: its digits, a point and the last digit.
+    public mutating func appendTenths(_ tenths: Int) {
+        // Below 10^15 the double nearest to the one-place decimal reads back as that decimal
+        // and nothing shorter (see `appendShortDecimal`), which `description` writes in full.
+        guard tenths.magnitude < 1_000_000_000_000_000 else {
+            appendDouble(Double(tenths) / 10)
+            return
+        }
+        appendASCII(maxCount: 24) { b in
+            var i = 0
+            if tenths < 0 {
+                b[0] = UInt8(ascii: "-")
+                i = 1
+            }
+            let magnitude = UInt64(tenths.magnitude)
+            i += JSONBuffer.writeDigits(magnitude / 10, into: b, at: i)
+            b[i] = UInt8(ascii: ".")
+            b[i + 1] = UInt8(truncatingIfNeeded: 48 &+ magnitude % 10)
+            return i + 2
+        }
     }
 
     /// Writes the decimal digits of `n` at `b[at...]` and answers how many (at most 20).
@@ -192,8 +253,8 @@ public struct JSONBuffer: ~Copyable {
     /// A JSON string: `"` and `\` and control characters escaped, U+2028/U+2029 escaped (for
     /// hosts that embed the text in JavaScript), everything else as raw UTF-8.
     public mutating func appendString(_ s: String) {
-        if s.utf8.withContiguousStorageIfAvailable({ appendQuoted($0) }) == nil {
-            Array(s.utf8).withUnsafeBufferPointer { appendQuoted($0) }
+        if s.utf8.withContiguousStorageIfAvailable({ appendString(utf8: $0) }) == nil {
+            Array(s.utf8).withUnsafeBufferPointer { appendString(utf8: $0) }
         }
     }
 
@@ -201,12 +262,14 @@ public struct JSONBuffer: ~Copyable {
     /// `String` decoded from them: valid UTF-8 is escaped as it is, anything else is first
     /// repaired the way `String(decoding:as:)` repairs it (U+FFFD for each bad sequence).
     public mutating func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        // One pass finds both whether any byte needs a look (high bits of the marks) and
-        // whether any is not ASCII (low bits).
-        let marks = JSONBuffer.mask(bytes) { JSONBuffer.needsLook($0) | (JSONBuffer.nonASCII($0) >> 7) }
-        if marks & JSONBuffer.lows != 0 && !JSONBuffer.isWellFormedUTF8(bytes) {
+        // One scan of every byte (sixteen at a time) for what JSON escapes and for any byte
+        // that is not ASCII; only text with such a byte is checked as UTF-8, which also finds
+        // U+2028 and U+2029. Most text then goes out with one copy.
+        let marks = text_scan_marks(bytes.baseAddress, bytes.count)
+        var separators: Int32 = 0
+        if marks & TEXT_SCAN_NON_ASCII != 0, text_scan_utf8(bytes.baseAddress, bytes.count, &separators) == 0 {
             appendString(String(decoding: bytes, as: UTF8.self))
-        } else if marks & JSONBuffer.highs == 0 {
+        } else if marks & TEXT_SCAN_ESCAPE == 0 && separators == 0 {
             appendPlainQuoted(bytes)
         } else {
             appendEscaped(bytes)
@@ -219,37 +282,8 @@ public struct JSONBuffer: ~Copyable {
     /// Whether `bytes` is well-formed UTF-8 (no overlong forms, no surrogates, nothing past
     /// U+10FFFF), the bytes a Swift `String` holds.
     static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        mask(bytes, nonASCII) == 0 || isWellFormedUTF8(bytes)
-    }
-
-    /// `isValidUTF8` one byte or sequence at a time (ASCII runs eight at a time).
-    private static func isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = bytes.count
-        var i = 0
-        while i < count {
-            if count - i >= 8, let start = bytes.baseAddress,
-               nonASCII(UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self)) == 0 {
-                i += 8
-                continue
-            }
-            let c = bytes[i]
-            if c < 0x80 {
-                i += 1
-                continue
-            }
-            guard let start = bytes.baseAddress, let length = UTF8Sequence.length(start, at: i, count: count) else { return false }
-            i += length
-        }
-        return true
-    }
-
-    private mutating func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>) {
-        // Most text has nothing to escape: one test of every byte, then one copy.
-        if JSONBuffer.mask(bytes, JSONBuffer.needsLook) == 0 {
-            appendPlainQuoted(bytes)
-        } else {
-            appendEscaped(bytes)
-        }
+        var separators: Int32 = 0
+        return text_scan_utf8(bytes.baseAddress, bytes.count, &separators) != 0
     }
 
     /// `bytes` in quotes, known to need no escaping.
@@ -335,37 +369,6 @@ public struct JSONBuffer: ~Copyable {
         let e = w ^ (0xE2 &* ones)
         let e2 = (e &- ones) & ~e & highs
         return control | quote | backslash | e2
-    }
-
-    /// The high bit of each byte of `w` from 0x80 up.
-    @inline(__always)
-    static func nonASCII(_ w: UInt64) -> UInt64 { w & highs }
-
-    /// `test` of every byte of `bytes`, or-ed: the bytes eight at a time, the last eight
-    /// overlapping the ones before, and text shorter than eight padded with spaces (which no
-    /// test marks).
-    @inline(__always)
-    static func mask(_ bytes: UnsafeBufferPointer<UInt8>, _ test: (UInt64) -> UInt64) -> UInt64 {
-        guard let start = bytes.baseAddress else { return 0 }
-        let count = bytes.count
-        let raw = UnsafeRawPointer(start)
-        guard count >= 8 else {
-            var w: UInt64 = 0x2020_2020_2020_2020
-            var i = 0
-            while i < count {
-                w = (w << 8) | UInt64(start[i])
-                i += 1
-            }
-            return test(w)
-        }
-        var marks: UInt64 = 0
-        var i = 0
-        while i + 8 <= count {
-            marks |= test(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            i += 8
-        }
-        if i < count { marks |= test(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) }
-        return marks
     }
 
     static let controlPrefix: StaticString = "\\u00"

@@ -185,7 +185,7 @@ private struct DayCards {
         out.append(",\"distanceMeters\":")
         if let meters { out.appendInt(Int64(meters)) } else { out.appendNull() }
         out.append(",\"distanceKm\":")
-        if let meters { out.appendDouble(DaySummary.kilometres(meters)) } else { out.appendNull() }
+        if let meters { out.appendTenths(DaySummary.tenthsOfKilometre(meters)) } else { out.appendNull() }
         out.append(",\"key\":")
         Self.key(row, &out)
         out.append(",\"pending\":")
@@ -233,19 +233,23 @@ private struct DayCards {
             out.append(",\"navigation\":null")
             return
         }
-        out.append(",\"navigation\":{")
-        for (i, link) in Navigation.prefixes.enumerated() {
-            out.append(i == 0 ? "\"" : ",\"")
-            out.append(link.member)
-            out.append("\":\"")
-            out.append(link.prefix)
-            out.appendCopy(of: written.latitude)
-            out.append(",")
-            out.appendCopy(of: written.longitude)
-            out.append("\"")
-        }
-        out.append("}")
+        out.appendLinks(navigationPieces, first: written.latitude, separator: UInt8(ascii: ","), second: written.longitude)
     }
+
+    /// The text of `"navigation"` around its coordinates: `,"navigation":{"geo":"geo:`, then
+    /// `","google":"https://…destination=` and so on, and `"}` last.
+    private static let navigationPieces: [[UInt8]] = {
+        var pieces: [[UInt8]] = []
+        for (i, link) in Navigation.prefixes.enumerated() {
+            var piece = Array((i == 0 ? ",\"navigation\":{\"" : "\",\"").utf8)
+            link.member.withUTF8Buffer { piece += $0 }
+            piece += Array("\":\"".utf8)
+            link.prefix.withUTF8Buffer { piece += $0 }
+            pieces.append(piece)
+        }
+        pieces.append(Array("\"}".utf8))
+        return pieces
+    }()
 
     /// The row's key as `VisitKey.text` writes it.
     private static func key(_ row: VisitRow, _ out: inout JSONBuffer) {

@@ -1,0 +1,23 @@
+/* Byte scans of UTF-8 text for the JSON encoder, sixteen bytes at a time where the processor
+ * has SSE2 (every x86-64), a byte at a time elsewhere. Internal to libcarfit: not exported. */
+#ifndef TEXT_SCAN_H
+#define TEXT_SCAN_H
+
+#include <stddef.h>
+
+#define TEXT_SCAN_HIDDEN __attribute__((visibility("hidden")))
+
+/* Some byte is below 0x20, '"' or '\\': JSON must escape it. */
+#define TEXT_SCAN_ESCAPE 1u
+/* Some byte is 0x80 or above: the text is not ASCII. */
+#define TEXT_SCAN_NON_ASCII 2u
+
+/* TEXT_SCAN_ESCAPE and TEXT_SCAN_NON_ASCII of the n bytes at p (p may be NULL when n is 0). */
+TEXT_SCAN_HIDDEN unsigned text_scan_marks(const unsigned char *p, size_t n);
+
+/* 1 if the n bytes at p are well-formed UTF-8 (Unicode's Table 3-7: no overlong form, no
+ * surrogate, nothing past U+10FFFF, nothing cut short), else 0. *separators is set to 1 when the
+ * text holds U+2028 or U+2029 (which the encoder escapes), else 0. */
+TEXT_SCAN_HIDDEN int text_scan_utf8(const unsigned char *p, size_t n, int *separators);
+
+#endif

@@ -1,0 +1,106 @@
+#include "text_scan.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* The escape and non-ASCII marks of sixteen bytes, or-ed into *escape and *high. */
+static inline void marks16(__m128i v, __m128i *escape, __m128i *high) {
+    const __m128i below = _mm_set1_epi8(0x1F);
+    __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(v, below), v); /* v <= 0x1F, unsigned */
+    __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+    __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    *escape = _mm_or_si128(*escape, _mm_or_si128(control, _mm_or_si128(quote, backslash)));
+    *high = _mm_or_si128(*high, v);
+}
+
+unsigned text_scan_marks(const unsigned char *p, size_t n) {
+    __m128i escape = _mm_setzero_si128(), high = _mm_setzero_si128();
+    if (n >= 16) {
+        size_t i = 0;
+        for (; i + 16 <= n; i += 16) marks16(_mm_loadu_si128((const __m128i *)(p + i)), &escape, &high);
+        /* The last sixteen, overlapping the ones before. */
+        if (i < n) marks16(_mm_loadu_si128((const __m128i *)(p + n - 16)), &escape, &high);
+    } else if (n >= 8) {
+        /* The first eight and the last eight, overlapping. */
+        uint64_t first, last;
+        memcpy(&first, p, 8);
+        memcpy(&last, p + n - 8, 8);
+        marks16(_mm_set_epi64x((long long)last, (long long)first), &escape, &high);
+    } else if (n > 0) {
+        /* Padded with spaces, which neither mark counts. */
+        uint64_t word = 0x2020202020202020u;
+        memcpy(&word, p, n);
+        marks16(_mm_set_epi64x(0x2020202020202020, (long long)word), &escape, &high);
+    }
+    return (_mm_movemask_epi8(escape) ? TEXT_SCAN_ESCAPE : 0u) | (_mm_movemask_epi8(high) ? TEXT_SCAN_NON_ASCII : 0u);
+}
+
+/* The index of the first byte from i on that is not ASCII, or n. */
+static inline size_t skip_ascii(const unsigned char *p, size_t i, size_t n) {
+    while (i + 16 <= n) {
+        int mask = _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(p + i)));
+        if (mask) return i + (size_t)__builtin_ctz((unsigned)mask);
+        i += 16;
+    }
+    while (i < n && p[i] < 0x80) i++;
+    return i;
+}
+#else
+unsigned text_scan_marks(const unsigned char *p, size_t n) {
+    unsigned marks = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = p[i];
+        if (c < 0x20 || c == '"' || c == '\\') marks |= TEXT_SCAN_ESCAPE;
+        if (c >= 0x80) marks |= TEXT_SCAN_NON_ASCII;
+    }
+    return marks;
+}
+
+static inline size_t skip_ascii(const unsigned char *p, size_t i, size_t n) {
+    while (i < n && p[i] < 0x80) i++;
+    return i;
+}
+#endif
+
+int text_scan_utf8(const unsigned char *p, size_t n, int *separators) {
+    *separators = 0;
+    size_t i = 0;
+    for (;;) {
+        i = skip_ascii(p, i, n);
+        if (i >= n) return 1;
+        unsigned char c = p[i];
+        size_t length;
+        unsigned char low = 0x80, high = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF) {
+            length = 2;
+        } else if (c == 0xE0) {
+            length = 3;
+            low = 0xA0;
+        } else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) {
+            length = 3;
+        } else if (c == 0xED) {
+            length = 3;
+            high = 0x9F;
+        } else if (c == 0xF0) {
+            length = 4;
+            low = 0x90;
+        } else if (c >= 0xF1 && c <= 0xF3) {
+            length = 4;
+        } else if (c == 0xF4) {
+            length = 4;
+            high = 0x8F;
+        } else {
+            return 0;
+        }
+        if (n - i < length) return 0;
+        if (p[i + 1] < low || p[i + 1] > high) return 0;
+        for (size_t k = 2; k < length; k++) {
+            if (p[i + k] < 0x80 || p[i + k] > 0xBF) return 0;
+        }
+        if (c == 0xE2 && p[i + 1] == 0x80 && (p[i + 2] == 0xA8 || p[i + 2] == 0xA9)) *separators = 1;
+        i += length;
+    }
+}
