@@ -129,6 +129,14 @@ func putDigits(_ n: Int, _ width: Int, _ b: inout MutableSpan<UInt8>, _ at: Int)
     }
 }
 
+/// The two decimal digits of `n` (0–99) at `b[at]` and `b[at + 1]`.
+@inline(__always)
+func putPair(_ n: Int, _ b: inout MutableSpan<UInt8>, _ at: Int) {
+    let tens = n / 10
+    b[at] = UInt8(truncatingIfNeeded: 48 &+ tens)
+    b[at + 1] = UInt8(truncatingIfNeeded: 48 &+ (n &- tens &* 10))
+}
+
 /// Runs `body` over the UTF-8 bytes of `text`, without copying them.
 func withUTF8<T>(_ text: String, _ body: (Span<UInt8>) -> T) -> T {
     body(text.utf8.span)

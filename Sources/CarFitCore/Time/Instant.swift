@@ -96,22 +96,37 @@ public struct Instant: Sendable, Hashable, Comparable {
     /// Writes `iso` into `b` (at least `isoLength` bytes) and answers its length.
     public func writeISO(into b: inout MutableSpan<UInt8>) -> Int {
         guard b.count >= Instant.isoLength else { return 0 }
-        let s = seconds
-        let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
-        let secOfDay = Int(s - days * 86_400)
-        let date = CivilDate(dayNumber: Int(days))
+        let date = CivilDate(dayNumber: Int(utcDay))
         putDigits(date?.year ?? 0, 4, &b, 0)
         b[4] = UInt8(ascii: "-")
         putDigits(date?.month ?? 1, 2, &b, 5)
         b[7] = UInt8(ascii: "-")
         putDigits(date?.day ?? 1, 2, &b, 8)
-        b[10] = UInt8(ascii: "T")
-        putDigits(secOfDay / 3600, 2, &b, 11)
-        b[13] = UInt8(ascii: ":")
-        putDigits(secOfDay / 60 % 60, 2, &b, 14)
-        b[16] = UInt8(ascii: ":")
-        putDigits(secOfDay % 60, 2, &b, 17)
-        b[19] = UInt8(ascii: "Z")
-        return Instant.isoLength
+        return 10 + writeISOTime(into: &b, at: 10)
+    }
+
+    /// The UTC day of the instant, in days since 1970-01-01: the day `iso` writes.
+    public var utcDay: Int64 {
+        let s = seconds
+        return s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
+    }
+
+    /// The length of `iso`'s time of day, `"T08:05:00Z"`.
+    public static let isoTimeLength = 10
+
+    /// Writes `iso`'s time of day (`"T08:05:00Z"`) into `b` at `at` (`isoTimeLength` bytes from
+    /// there) and answers its length: the text after the date of `utcDay`.
+    public func writeISOTime(into b: inout MutableSpan<UInt8>, at: Int) -> Int {
+        guard at >= 0, b.count - at >= Instant.isoTimeLength else { return 0 }
+        let secOfDay = Int(seconds - utcDay * 86_400)
+        let hour = secOfDay / 3600, minuteOfDay = secOfDay / 60
+        b[at] = UInt8(ascii: "T")
+        putPair(hour, &b, at + 1)
+        b[at + 3] = UInt8(ascii: ":")
+        putPair(minuteOfDay - hour * 60, &b, at + 4)
+        b[at + 6] = UInt8(ascii: ":")
+        putPair(secOfDay - minuteOfDay * 60, &b, at + 7)
+        b[at + 9] = UInt8(ascii: "Z")
+        return Instant.isoTimeLength
     }
 }

@@ -61,15 +61,48 @@ public struct JSONBuffer: ~Copyable {
     @inline(__always)
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0, let source = bytes.baseAddress, reserve(bytes.count), let base else { return }
-        (base + count).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        JSONBuffer.copy(to: base + count, from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
         count += bytes.count
+    }
+
+    /// Copies `count` bytes that do not overlap the target: up to 32 as whole words (two
+    /// overlapping loads each way), more through `memcpy`. Text and keys are mostly short, and
+    /// a call of `memcpy` costs more than the copy.
+    @inline(__always)
+    private static func copy(to target: UnsafeMutablePointer<UInt8>, from source: UnsafePointer<UInt8>, count n: Int) {
+        let t = UnsafeMutableRawPointer(target), s = UnsafeRawPointer(source)
+        if n > 32 {
+            target.update(from: source, count: n)
+        } else if n >= 16 {
+            let a = s.loadUnaligned(as: UInt64.self), b = s.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let c = s.loadUnaligned(fromByteOffset: n - 16, as: UInt64.self)
+            let d = s.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+            t.storeBytes(of: a, as: UInt64.self)
+            t.storeBytes(of: b, toByteOffset: 8, as: UInt64.self)
+            t.storeBytes(of: c, toByteOffset: n - 16, as: UInt64.self)
+            t.storeBytes(of: d, toByteOffset: n - 8, as: UInt64.self)
+        } else if n >= 8 {
+            let a = s.loadUnaligned(as: UInt64.self), b = s.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+            t.storeBytes(of: a, as: UInt64.self)
+            t.storeBytes(of: b, toByteOffset: n - 8, as: UInt64.self)
+        } else if n >= 4 {
+            let a = s.loadUnaligned(as: UInt32.self), b = s.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+            t.storeBytes(of: a, as: UInt32.self)
+            t.storeBytes(of: b, toByteOffset: n - 4, as: UInt32.self)
+        } else {
+            var i = 0
+            while i < n {
+                target[i] = source[i]
+                i += 1
+            }
+        }
     }
 
     /// Appends a copy of bytes already written (`range`, within `0..<count`); nothing for a
     /// range outside them.
     public mutating func appendCopy(of range: Range<Int>) {
         guard range.lowerBound >= 0, range.upperBound <= count, !range.isEmpty, reserve(range.count), let base else { return }
-        (base + count).update(from: base + range.lowerBound, count: range.count)
+        JSONBuffer.copy(to: base + count, from: base + range.lowerBound, count: range.count)
         count += range.count
     }
 
@@ -87,9 +120,9 @@ public struct JSONBuffer: ~Copyable {
         var at = base + count
         for (i, piece) in pieces.enumerated() {
             if i > 0 {
-                at.update(from: base + first.lowerBound, count: first.count)
+                JSONBuffer.copy(to: at, from: base + first.lowerBound, count: first.count)
                 at[first.count] = separator
-                (at + first.count + 1).update(from: base + second.lowerBound, count: second.count)
+                JSONBuffer.copy(to: at + first.count + 1, from: base + second.lowerBound, count: second.count)
                 at += pair
             }
             piece.withUnsafeBufferPointer { p in
@@ -100,19 +133,13 @@ public struct JSONBuffer: ~Copyable {
         count += total
     }
 
-    /// Text written as it is (keys and punctuation known to need no escaping). Short texts
-    /// (keys) are copied as two overlapping words rather than through `memcpy`.
+    /// Text written as it is (keys and punctuation known to need no escaping), copied as whole
+    /// words (`copy`: the length is known where this is inlined, so only one way remains).
     @inline(__always)
     public mutating func append(_ text: StaticString) {
         let n = text.utf8CodeUnitCount
-        guard n >= 8, n <= 16, reserve(n), let base else {
-            append(UnsafeRawBufferPointer(start: text.utf8Start, count: n))
-            return
-        }
-        let source = UnsafeRawPointer(text.utf8Start)
-        let target = UnsafeMutableRawPointer(base + count)
-        target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
-        target.storeBytes(of: source.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), toByteOffset: n - 8, as: UInt64.self)
+        guard reserve(n), let base else { return }
+        JSONBuffer.copy(to: base + count, from: text.utf8Start, count: n)
         count += n
     }
 
@@ -291,7 +318,7 @@ public struct JSONBuffer: ~Copyable {
     private mutating func appendPlainQuoted(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard reserve(bytes.count + 2), let base else { return }
         base[count] = UInt8(ascii: "\"")
-        if let source = bytes.baseAddress { (base + count + 1).update(from: source, count: bytes.count) }
+        if let source = bytes.baseAddress { JSONBuffer.copy(to: base + count + 1, from: source, count: bytes.count) }
         base[count + 1 + bytes.count] = UInt8(ascii: "\"")
         count += bytes.count + 2
     }

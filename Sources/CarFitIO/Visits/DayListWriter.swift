@@ -95,6 +95,9 @@ public struct DayListWriter: ~Copyable {
 /// The cards of one day as they are written: what a card needs of the cards before it.
 private struct DayCards {
     let date: CivilDate
+    /// The local wall times of `date` (seconds since 1970-01-01T00:00): the local seconds
+    /// `Clock.date(localSeconds:)` answers `date` for.
+    let localDay: Range<Int64>
     let times: LocalTimes
     let hour24: Bool
     var summary = DaySummary()
@@ -107,10 +110,17 @@ private struct DayCards {
     var arrivals: [VisitKey: VisitArrival] = [:]
     /// The attachment counts of this day's cards that have any, by key.
     let attachments: [VisitKey: AttachmentCounts]
+    /// The UTC day of the last `startTimeUtc` written in full, and where its date is in the
+    /// text (the one `out` every card of this day is written to): the cards after it on the
+    /// same UTC day copy the date.
+    private var isoDay = Int64.min
+    private var isoDate = 0..<0
 
     init(date: CivilDate, times: LocalTimes, hour24: Bool, local: [VisitKey: ShownVisit] = [:],
          attachments: [VisitKey: AttachmentCounts] = [:], only: VisitKey? = nil) {
         self.date = date
+        let midnight = Int64(date.dayNumber) * 86_400
+        localDay = midnight..<midnight + 86_400
         self.times = times
         self.hour24 = hour24
         self.changed = local
@@ -127,7 +137,7 @@ private struct DayCards {
     /// Writes the card of `row` (keys in the order the header lists them) if it starts on the day.
     mutating func add(_ row: VisitRow, to out: inout JSONBuffer) {
         let local = times.localSeconds(row.start)
-        guard Clock.date(localSeconds: local) == date else { return }
+        guard localDay.contains(local) else { return }
         let position = row.coordinate.flatMap { Geodesic.Point(latitude: $0.latitude, longitude: $0.longitude) }
         let meters = DaySummary.legMeters(from: previous, to: position)
         previous = position
@@ -158,9 +168,22 @@ private struct DayCards {
             return Clock.writeTimeText(minuteOfDay: minute, hour24: hour24, into: &b)
         }
         out.append("\",\"startTimeUtc\":\"")
-        out.appendASCII(maxCount: Instant.isoLength) { buffer in
-            var b = buffer.mutableSpan
-            return row.start.writeISO(into: &b)
+        let utcDay = row.start.utcDay
+        if utcDay == isoDay {
+            // The date as the card before wrote it, then this card's time of day.
+            out.appendCopy(of: isoDate)
+            out.appendASCII(maxCount: Instant.isoTimeLength) { buffer in
+                var b = buffer.mutableSpan
+                return row.start.writeISOTime(into: &b, at: 0)
+            }
+        } else {
+            let start = out.count
+            out.appendASCII(maxCount: Instant.isoLength) { buffer in
+                var b = buffer.mutableSpan
+                return row.start.writeISO(into: &b)
+            }
+            isoDay = utcDay
+            isoDate = start..<start + Instant.isoLength - Instant.isoTimeLength
         }
         out.append("\",\"expectedTime\":")
         Self.text(row.expectedTime, &out)
