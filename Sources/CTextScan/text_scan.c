@@ -16,6 +16,20 @@ static inline void marks16(__m128i v, __m128i *escape, __m128i *high) {
     *high = _mm_or_si128(*high, v);
 }
 
+/* The n bytes at p (n < 16) padded with spaces, which no test here marks. */
+static inline __m128i load_short(const unsigned char *p, size_t n) {
+    if (n >= 8) {
+        /* The first eight and the last eight, overlapping. */
+        uint64_t first, last;
+        memcpy(&first, p, 8);
+        memcpy(&last, p + n - 8, 8);
+        return _mm_set_epi64x((long long)last, (long long)first);
+    }
+    uint64_t word = 0x2020202020202020u;
+    if (n > 0) memcpy(&word, p, n);
+    return _mm_set_epi64x(0x2020202020202020, (long long)word);
+}
+
 unsigned text_scan_marks(const unsigned char *p, size_t n) {
     __m128i escape = _mm_setzero_si128(), high = _mm_setzero_si128();
     if (n >= 16) {
@@ -23,19 +37,34 @@ unsigned text_scan_marks(const unsigned char *p, size_t n) {
         for (; i + 16 <= n; i += 16) marks16(_mm_loadu_si128((const __m128i *)(p + i)), &escape, &high);
         /* The last sixteen, overlapping the ones before. */
         if (i < n) marks16(_mm_loadu_si128((const __m128i *)(p + n - 16)), &escape, &high);
-    } else if (n >= 8) {
-        /* The first eight and the last eight, overlapping. */
-        uint64_t first, last;
-        memcpy(&first, p, 8);
-        memcpy(&last, p + n - 8, 8);
-        marks16(_mm_set_epi64x((long long)last, (long long)first), &escape, &high);
-    } else if (n > 0) {
-        /* Padded with spaces, which neither mark counts. */
-        uint64_t word = 0x2020202020202020u;
-        memcpy(&word, p, n);
-        marks16(_mm_set_epi64x(0x2020202020202020, (long long)word), &escape, &high);
+    } else {
+        marks16(load_short(p, n), &escape, &high);
     }
     return (_mm_movemask_epi8(escape) ? TEXT_SCAN_ESCAPE : 0u) | (_mm_movemask_epi8(high) ? TEXT_SCAN_NON_ASCII : 0u);
+}
+
+/* The bytes of sixteen that a plain key may not hold. */
+static inline __m128i key_marks16(__m128i v) {
+    __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);      /* <= 0x1F */
+    __m128i high = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x7F)), v);         /* >= 0x7F */
+    __m128i marks = _mm_or_si128(control, high);
+    marks = _mm_or_si128(marks, _mm_cmpeq_epi8(v, _mm_set1_epi8('%')));
+    marks = _mm_or_si128(marks, _mm_cmpeq_epi8(v, _mm_set1_epi8('|')));
+    marks = _mm_or_si128(marks, _mm_cmpeq_epi8(v, _mm_set1_epi8('~')));
+    marks = _mm_or_si128(marks, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+    return _mm_or_si128(marks, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+}
+
+int text_scan_plain_key(const unsigned char *p, size_t n) {
+    __m128i marks = _mm_setzero_si128();
+    if (n >= 16) {
+        size_t i = 0;
+        for (; i + 16 <= n; i += 16) marks = _mm_or_si128(marks, key_marks16(_mm_loadu_si128((const __m128i *)(p + i))));
+        if (i < n) marks = _mm_or_si128(marks, key_marks16(_mm_loadu_si128((const __m128i *)(p + n - 16))));
+    } else {
+        marks = key_marks16(load_short(p, n));
+    }
+    return _mm_movemask_epi8(marks) == 0;
 }
 
 /* The index of the first byte from i on that is not ASCII, or n. */
@@ -57,6 +86,14 @@ unsigned text_scan_marks(const unsigned char *p, size_t n) {
         if (c >= 0x80) marks |= TEXT_SCAN_NON_ASCII;
     }
     return marks;
+}
+
+int text_scan_plain_key(const unsigned char *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = p[i];
+        if (c < 0x20 || c >= 0x7F || c == '%' || c == '|' || c == '~' || c == '"' || c == '\\') return 0;
+    }
+    return 1;
 }
 
 static inline size_t skip_ascii(const unsigned char *p, size_t i, size_t n) {

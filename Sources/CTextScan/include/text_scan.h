@@ -20,4 +20,8 @@ TEXT_SCAN_HIDDEN unsigned text_scan_marks(const unsigned char *p, size_t n);
  * text holds U+2028 or U+2029 (which the encoder escapes), else 0. */
 TEXT_SCAN_HIDDEN int text_scan_utf8(const unsigned char *p, size_t n, int *separators);
 
+/* 1 if every one of the n bytes at p is printable ASCII (0x20-0x7E) other than '%', '|', '~',
+ * '"' and '\\': text a visit key and JSON both carry as it is; else 0. */
+TEXT_SCAN_HIDDEN int text_scan_plain_key(const unsigned char *p, size_t n);
+
 #endif

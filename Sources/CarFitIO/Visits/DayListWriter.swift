@@ -1,3 +1,4 @@
+import CTextScan
 import CarFitCore
 
 /// The `visits.list` document written as JSON text straight from stored rows, without a `Visit`
@@ -150,14 +151,18 @@ private struct DayCards {
         out.append(",\"name\":")
         out.appendString(utf8: row.name)
         out.append(",\"state\":")
+        // The stored state as the domain knows it, read once for the colour and the road.
+        let storedState: VisitState?
         if let state = shown?.state {
+            storedState = nil
             out.appendString(state)
             out.append(",\"stateColor\":\"")
             out.append(VisitState.colorText(of: VisitState(source: state)))
         } else {
+            storedState = row.state.flatMap { VisitState.known(utf8: $0.span) }
             Self.text(row.state, &out)
             out.append(",\"stateColor\":\"")
-            out.append(VisitState.colorText(of: row.state.flatMap { VisitState.known(utf8: $0.span) }))
+            out.append(VisitState.colorText(of: storedState))
         }
         out.append("\"")
         // Times are digits, colons and letters: quoted as they are.
@@ -215,7 +220,7 @@ private struct DayCards {
         out.append(shown?.pending == true ? "true" : "false")
         out.append(",\"timeUsedMinutes\":")
         if let used = shown?.timeUsedMinutes ?? row.timeUsed { out.appendInt(Int64(used)) } else { out.appendNull() }
-        let state = shown.map { $0.state.flatMap(VisitState.init(source:)) } ?? row.state.flatMap { VisitState.known(utf8: $0.span) }
+        let state = shown.map { $0.state.flatMap(VisitState.init(source:)) } ?? storedState
         Self.road(key.flatMap { arrivals[$0] }, state: state, &out)
         Self.navigation(row.latitude, row.longitude, written: (latitudeText, longitudeText), &out)
         out.append(",\"attachments\":")
@@ -278,7 +283,7 @@ private struct DayCards {
     private static func key(_ row: VisitRow, _ out: inout JSONBuffer) {
         // The usual id (a UUID: printable ASCII that neither the key nor JSON escapes) is
         // written straight into the answer; any other goes through `VisitKey.text`.
-        if let id = row.visitId, isPlainKey(id) {
+        if let id = row.visitId, text_scan_plain_key(id.baseAddress, id.count) != 0 {
             out.append(UInt8(ascii: "\""))
             out.append(UnsafeRawBufferPointer(id))
             out.append(UInt8(ascii: "|"))
@@ -289,41 +294,6 @@ private struct DayCards {
             return
         }
         out.appendString(key(of: row).text)
-    }
-
-    /// Whether every byte of `id` is `isPlainKeyByte`: eight bytes at a time (the last eight
-    /// overlapping the ones before), shorter ids byte by byte.
-    private static func isPlainKey(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard id.count >= 8, let start = id.baseAddress else { return id.allSatisfy(isPlainKeyByte) }
-        let raw = UnsafeRawPointer(start)
-        var i = 0
-        while i + 8 <= id.count {
-            guard isPlainKeyWord(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) else { return false }
-            i += 8
-        }
-        return i == id.count || isPlainKeyWord(raw.loadUnaligned(fromByteOffset: id.count - 8, as: UInt64.self))
-    }
-
-    /// `isPlainKeyByte` of all eight bytes of `w` (exact word-at-a-time tests for a byte below
-    /// 0x20, from 0x80 up, or equal to one of the six others).
-    @inline(__always)
-    private static func isPlainKeyWord(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func equal(_ c: UInt64) -> UInt64 {
-            let x = w ^ (c &* ones)
-            return (x &- ones) & ~x
-        }
-        let marks = ((w &- 0x20 &* ones) & ~w) | w | equal(0x7F) | equal(0x25) | equal(0x7C) | equal(0x7E)
-            | equal(0x22) | equal(0x5C)
-        return marks & highs == 0
-    }
-
-    /// Printable ASCII other than the key's escapes (`%`, `|`, `~`) and JSON's (`"`, `\`).
-    @inline(__always)
-    private static func isPlainKeyByte(_ byte: UInt8) -> Bool {
-        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") && byte != UInt8(ascii: "|")
-            && byte != UInt8(ascii: "~") && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 
     private static func text(_ utf8: UnsafeBufferPointer<UInt8>?, _ out: inout JSONBuffer) {
