@@ -7,7 +7,6 @@ import PackageDescription
 //   CJansson, CSQLite   system libraries (Debian: libjansson-dev, libsqlite3-dev)
 //   CCrypto             libcrypto (Debian: libssl-dev), the SHA-256 of attachments
 //   CCarFit             include/carfit.h as a module (the version macros)
-//   CMalloc             the C library's malloc.h as a module (malloc_usable_size)
 //   CTextScan           C: byte scans of UTF-8 text for the encoder (what to escape, UTF-8 checks), 16 bytes at a time
 //   CarFitCore          the domain in plain Swift: value types and rules, no I/O (but the time zone files), unit-tested directly
 //   CarFitSystem        POSIX primitives the layers above share: locks, conditions, threads, clocks
@@ -34,13 +33,11 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         // include/carfit.h as a module: the library reads its version from the header's macros.
         .systemLibrary(name: "CCarFit", path: "Sources/CCarFit"),
-        // malloc.h as a module: the size of a freed answer's block (ResponseMemory).
-        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // Byte scans of UTF-8 text for the encoder, sixteen bytes at a time (SSE2 on x86-64).
         .target(name: "CTextScan"),
         .target(name: "CarFitCore"),
         .target(name: "CarFitSystem"),
-        .target(name: "CarFitIO", dependencies: ["CJansson", "CarFitCore", "CarFitSystem", "CCrypto", "CMalloc", "CTextScan"]),
+        .target(name: "CarFitIO", dependencies: ["CJansson", "CarFitCore", "CarFitSystem", "CCrypto", "CTextScan"]),
         .target(name: "CarFitStore", dependencies: ["CSQLite", "CarFitCore", "CarFitIO"]),
         .target(name: "CarFitNet", dependencies: ["CarFitCore", "CarFitSystem", "CarFitHTTP"]),
         .target(name: "CarFitServices", dependencies: ["CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"]),

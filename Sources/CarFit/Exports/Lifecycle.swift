@@ -47,11 +47,10 @@ private enum StaticStrings {
 
 @c public func carfit_close(_ core: OpaquePointer?) {
     Handles.shared.remove(core)?.close()
-    ResponseMemory.release()
 }
 
 @c public func carfit_free(_ pointer: UnsafeMutableRawPointer?) {
-    ResponseMemory.recycle(pointer)
+    free(pointer)
 }
 
 @c public func carfit_version() -> UnsafePointer<CChar>? {

@@ -16,18 +16,11 @@ public struct JSONBuffer: ~Copyable {
     private var capacity = 0
     private var failed = false
 
-    /// `capacity` bytes to start with; from `ResponseMemory.smallest` up, the memory of an
-    /// earlier large answer is used when it is kept and big enough.
     public init(capacity: Int = 1024) {
-        if capacity >= ResponseMemory.smallest, let kept = ResponseMemory.take(atLeast: capacity) {
-            base = kept.block.assumingMemoryBound(to: UInt8.self)
-            self.capacity = kept.capacity
-        } else {
-            _ = grow(to: max(capacity, 16))
-        }
+        _ = grow(to: max(capacity, 16))
     }
 
-    deinit { ResponseMemory.recycle(base) }
+    deinit { free(base) }
 
     /// Makes room for `extra` more bytes (and a NUL); false once memory has run out.
     @inline(__always)

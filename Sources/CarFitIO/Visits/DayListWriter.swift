@@ -19,8 +19,9 @@ public struct DayListWriter: ~Copyable {
     private var total = DaySummary()
     private var days = 0
 
-    /// `capacity`: bytes to start with (a busy day's cards take about 150 kB).
-    public init(clock: Clock, hour24: Bool, capacity: Int = 1 << 18) {
+    /// `capacity`: bytes to start with, room for the busiest day of the sample data (about
+    /// 270 kB of cards) so a day's list is written without growing and copying its text.
+    public init(clock: Clock, hour24: Bool, capacity: Int = 1 << 19) {
         self.clock = clock
         self.hour24 = hour24
         out = JSONBuffer(capacity: capacity)
