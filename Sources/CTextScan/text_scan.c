@@ -1,5 +1,8 @@
 #include "text_scan.h"
 
+/* A mark of copy_marks: some byte is 0x80 or above. */
+#define NON_ASCII 4u
+
 #include <stdint.h>
 #include <string.h>
 
@@ -30,17 +33,35 @@ static inline __m128i load_short(const unsigned char *p, size_t n) {
     return _mm_set_epi64x(0x2020202020202020, (long long)word);
 }
 
-unsigned text_scan_marks(const unsigned char *p, size_t n) {
+/* The escape and non-ASCII marks of the n bytes at src, copied to dst on the way. */
+static unsigned copy_marks(unsigned char *dst, const unsigned char *src, size_t n) {
     __m128i escape = _mm_setzero_si128(), high = _mm_setzero_si128();
     if (n >= 16) {
         size_t i = 0;
-        for (; i + 16 <= n; i += 16) marks16(_mm_loadu_si128((const __m128i *)(p + i)), &escape, &high);
-        /* The last sixteen, overlapping the ones before. */
-        if (i < n) marks16(_mm_loadu_si128((const __m128i *)(p + n - 16)), &escape, &high);
+        for (; i + 16 <= n; i += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(src + i));
+            marks16(v, &escape, &high);
+            _mm_storeu_si128((__m128i *)(dst + i), v);
+        }
+        if (i < n) {
+            /* The last sixteen, overlapping the ones before. */
+            __m128i v = _mm_loadu_si128((const __m128i *)(src + n - 16));
+            marks16(v, &escape, &high);
+            _mm_storeu_si128((__m128i *)(dst + n - 16), v);
+        }
     } else {
-        marks16(load_short(p, n), &escape, &high);
+        marks16(load_short(src, n), &escape, &high);
+        if (n >= 8) {
+            uint64_t first, last;
+            memcpy(&first, src, 8);
+            memcpy(&last, src + n - 8, 8);
+            memcpy(dst, &first, 8);
+            memcpy(dst + n - 8, &last, 8);
+        } else {
+            for (size_t i = 0; i < n; i++) dst[i] = src[i];
+        }
     }
-    return (_mm_movemask_epi8(escape) ? TEXT_SCAN_ESCAPE : 0u) | (_mm_movemask_epi8(high) ? TEXT_SCAN_NON_ASCII : 0u);
+    return (_mm_movemask_epi8(escape) ? TEXT_SCAN_ESCAPE : 0u) | (_mm_movemask_epi8(high) ? NON_ASCII : 0u);
 }
 
 /* The bytes of sixteen that a plain key may not hold. */
@@ -78,12 +99,13 @@ static inline size_t skip_ascii(const unsigned char *p, size_t i, size_t n) {
     return i;
 }
 #else
-unsigned text_scan_marks(const unsigned char *p, size_t n) {
+static unsigned copy_marks(unsigned char *dst, const unsigned char *src, size_t n) {
     unsigned marks = 0;
     for (size_t i = 0; i < n; i++) {
-        unsigned char c = p[i];
+        unsigned char c = src[i];
         if (c < 0x20 || c == '"' || c == '\\') marks |= TEXT_SCAN_ESCAPE;
-        if (c >= 0x80) marks |= TEXT_SCAN_NON_ASCII;
+        if (c >= 0x80) marks |= NON_ASCII;
+        dst[i] = c;
     }
     return marks;
 }
@@ -140,4 +162,14 @@ int text_scan_utf8(const unsigned char *p, size_t n, int *separators) {
         if (c == 0xE2 && p[i + 1] == 0x80 && (p[i + 2] == 0xA8 || p[i + 2] == 0xA9)) *separators = 1;
         i += length;
     }
+}
+
+unsigned text_scan_copy(unsigned char *dst, const unsigned char *src, size_t n) {
+    unsigned marks = copy_marks(dst, src, n);
+    if (marks & NON_ASCII) {
+        int separators = 0;
+        if (!text_scan_utf8(src, n, &separators)) return TEXT_SCAN_INVALID;
+        if (separators) marks |= TEXT_SCAN_ESCAPE;
+    }
+    return marks & TEXT_SCAN_ESCAPE;
 }

@@ -7,13 +7,16 @@
 
 #define TEXT_SCAN_HIDDEN __attribute__((visibility("hidden")))
 
-/* Some byte is below 0x20, '"' or '\\': JSON must escape it. */
+/* Some byte needs escaping in a JSON string: below 0x20, '"' or '\\', or U+2028 or U+2029
+ * (which the encoder escapes for hosts that embed the text in JavaScript). */
 #define TEXT_SCAN_ESCAPE 1u
-/* Some byte is 0x80 or above: the text is not ASCII. */
-#define TEXT_SCAN_NON_ASCII 2u
+/* The text is not well-formed UTF-8. */
+#define TEXT_SCAN_INVALID 2u
 
-/* TEXT_SCAN_ESCAPE and TEXT_SCAN_NON_ASCII of the n bytes at p (p may be NULL when n is 0). */
-TEXT_SCAN_HIDDEN unsigned text_scan_marks(const unsigned char *p, size_t n);
+/* Copies the n bytes at src to dst (room for n bytes, not overlapping src) and scans them on
+ * the way: 0 when they go into a JSON string as they are, else TEXT_SCAN_INVALID or
+ * TEXT_SCAN_ESCAPE (dst then holds a copy the caller writes over). */
+TEXT_SCAN_HIDDEN unsigned text_scan_copy(unsigned char *dst, const unsigned char *src, size_t n);
 
 /* 1 if the n bytes at p are well-formed UTF-8 (Unicode's Table 3-7: no overlong form, no
  * surrogate, nothing past U+10FFFF, nothing cut short), else 0. *separators is set to 1 when the

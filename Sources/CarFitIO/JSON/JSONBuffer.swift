@@ -282,15 +282,18 @@ public struct JSONBuffer: ~Copyable {
     /// `String` decoded from them: valid UTF-8 is escaped as it is, anything else is first
     /// repaired the way `String(decoding:as:)` repairs it (U+FFFD for each bad sequence).
     public mutating func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        // One scan of every byte (sixteen at a time) for what JSON escapes and for any byte
-        // that is not ASCII; only text with such a byte is checked as UTF-8, which also finds
-        // U+2028 and U+2029. Most text then goes out with one copy.
-        let marks = text_scan_marks(bytes.baseAddress, bytes.count)
-        var separators: Int32 = 0
-        if marks & TEXT_SCAN_NON_ASCII != 0, text_scan_utf8(bytes.baseAddress, bytes.count, &separators) == 0 {
+        // Most text goes out as it is: copied in place, behind its opening quote, by the scan
+        // that looks at every byte (sixteen at a time) for what JSON escapes and checks text
+        // that is not ASCII as UTF-8. Otherwise the copy is written over.
+        let n = bytes.count
+        guard reserve(n + 2), let base else { return }
+        let marks = text_scan_copy(base + count + 1, bytes.baseAddress, n)
+        if marks == 0 {
+            base[count] = UInt8(ascii: "\"")
+            base[count + 1 + n] = UInt8(ascii: "\"")
+            count += n + 2
+        } else if marks & TEXT_SCAN_INVALID != 0 {
             appendString(String(decoding: bytes, as: UTF8.self))
-        } else if marks & TEXT_SCAN_ESCAPE == 0 && separators == 0 {
-            appendPlainQuoted(bytes)
         } else {
             appendEscaped(bytes)
         }
@@ -304,16 +307,6 @@ public struct JSONBuffer: ~Copyable {
     static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var separators: Int32 = 0
         return text_scan_utf8(bytes.baseAddress, bytes.count, &separators) != 0
-    }
-
-    /// `bytes` in quotes, known to need no escaping.
-    @inline(__always)
-    private mutating func appendPlainQuoted(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard reserve(bytes.count + 2), let base else { return }
-        base[count] = UInt8(ascii: "\"")
-        if let source = bytes.baseAddress { JSONBuffer.copy(to: base + count + 1, from: source, count: bytes.count) }
-        base[count + 1 + bytes.count] = UInt8(ascii: "\"")
-        count += bytes.count + 2
     }
 
     /// `bytes` in quotes with the characters that need it escaped.
