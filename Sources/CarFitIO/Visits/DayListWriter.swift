@@ -262,22 +262,25 @@ private struct DayCards {
             out.append(",\"navigation\":null")
             return
         }
-        out.appendLinks(navigationPieces, first: written.latitude, separator: UInt8(ascii: ","), second: written.longitude)
+        out.appendLinks(navigationText.text, breaks: navigationText.breaks, first: written.latitude,
+                        separator: UInt8(ascii: ","), second: written.longitude)
     }
 
-    /// The text of `"navigation"` around its coordinates: `,"navigation":{"geo":"geo:`, then
-    /// `","google":"https://…destination=` and so on, and `"}` last.
-    private static let navigationPieces: [[UInt8]] = {
-        var pieces: [[UInt8]] = []
+    /// The text of `"navigation"` around its coordinates (`,"navigation":{"geo":"geo:`, then
+    /// `","google":"https://…destination=` and so on, `"}` last), and where in it each link's
+    /// coordinates go.
+    private static let navigationText: (text: [UInt8], breaks: [Int]) = {
+        var text: [UInt8] = []
+        var breaks: [Int] = []
         for (i, link) in Navigation.prefixes.enumerated() {
-            var piece = Array((i == 0 ? ",\"navigation\":{\"" : "\",\"").utf8)
-            link.member.withUTF8Buffer { piece += $0 }
-            piece += Array("\":\"".utf8)
-            link.prefix.withUTF8Buffer { piece += $0 }
-            pieces.append(piece)
+            text += Array((i == 0 ? ",\"navigation\":{\"" : "\",\"").utf8)
+            link.member.withUTF8Buffer { text += $0 }
+            text += Array("\":\"".utf8)
+            link.prefix.withUTF8Buffer { text += $0 }
+            breaks.append(text.count)
         }
-        pieces.append(Array("\"}".utf8))
-        return pieces
+        text += Array("\"}".utf8)
+        return (text, breaks)
     }()
 
     /// The row's key as `VisitKey.text` writes it.
