@@ -1,0 +1,87 @@
+/*
+ * day_query — the day query of bench/run.py from C, for profiling the library alone.
+ *
+ *   make -C bench day_query
+ *   bench/day_query DATABASE ROUNDS DAY [DAY ...]
+ *
+ * Opens DATABASE (as bench/run.py's job leaves it: Europe/Copenhagen, the clock at
+ * 2020-09-10T07:00:00Z), asks visits.list once for the first DAY (the statement cache warm), then
+ * ROUNDS times asks each DAY in turn, each a whole carfit_call with its response freed, and
+ * prints per round the median, the 99th percentile and the largest time in ms, and the minor
+ * page faults of the round. Under `valgrind --tool=callgrind` its instruction counts are the
+ * steady figure on a busy machine.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "carfit.h"
+
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int compare(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static long minor_faults(void) {
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_minflt;
+}
+
+/* Asks visits.list for `day`; 0 on success. */
+static int ask(carfit_core *core, const char *day) {
+    char request[64];
+    snprintf(request, sizeof request, "{\"dates\":[\"%.10s\"]}", day);
+    char *response = NULL;
+    int status = carfit_call(core, "visits.list", request, &response);
+    if (status != 0) fprintf(stderr, "day_query: %s: %s\n", day, response ? response : "(no response)");
+    carfit_free(response);
+    return status;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 4) {
+        fprintf(stderr, "usage: day_query DATABASE ROUNDS DAY [DAY ...]\n");
+        return 2;
+    }
+    int rounds = atoi(argv[2]);
+    int days = argc - 3;
+    char config[4096];
+    snprintf(config, sizeof config,
+             "{\"now\":\"2020-09-10T07:00:00Z\",\"timeZone\":\"Europe/Copenhagen\",\"hour24\":true,\"database\":\"%s\"}",
+             argv[1]);
+    carfit_core *core = NULL;
+    char *error = NULL;
+    if (carfit_open(config, &core, &error) != 0) {
+        fprintf(stderr, "day_query: %s\n", error ? error : "carfit_open failed");
+        carfit_free(error);
+        return 1;
+    }
+    double *times = malloc(sizeof *times * (size_t)days);
+    int failed = times == NULL || ask(core, argv[3]) != 0;
+    for (int r = 0; r < rounds && !failed; r++) {
+        long faults = minor_faults();
+        for (int i = 0; i < days && !failed; i++) {
+            double started = now_ms();
+            failed = ask(core, argv[3 + i]) != 0;
+            times[i] = now_ms() - started;
+        }
+        faults = minor_faults() - faults;
+        if (failed) break;
+        qsort(times, (size_t)days, sizeof *times, compare);
+        int p99 = (int)(0.99 * days + 0.5) - 1;
+        printf("round %d: median %.3f ms, p99 %.3f ms, max %.3f ms, %ld minor faults\n", r + 1, times[days / 2],
+               times[p99 < 0 ? 0 : p99], times[days - 1], faults);
+    }
+    free(times);
+    carfit_close(core);
+    return failed ? 1 : 0;
+}
