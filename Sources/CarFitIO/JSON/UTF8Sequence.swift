@@ -1,6 +1,8 @@
 /// Well-formed UTF-8 as Unicode's table of well-formed byte sequences (Table 3-7) defines it,
 /// the check jansson makes: no overlong form, no surrogate, nothing past U+10FFFF, nothing cut
-/// short. The encoder and the record reader both check text with it.
+/// short. The record reader checks text with it as it reads a string; the encoder's check
+/// (`text_scan_utf8` in CTextScan, sixteen bytes at a time over ASCII) follows the same table,
+/// and the tests hold each to an independent reference (jansson, Swift's own validation).
 enum UTF8Sequence {
     /// The length of the well-formed sequence that starts with the non-ASCII byte at `j` of the
     /// `count` bytes at `p`, or nil.
