@@ -1,10 +1,10 @@
 #include "text_scan.h"
 
-/* A mark of copy_marks: some byte is 0x80 or above. */
-#define NON_ASCII 4u
-
 #include <stdint.h>
 #include <string.h>
+
+/* A mark of copy_marks: some byte is 0x80 or above. */
+#define NON_ASCII 4u
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
