@@ -15,20 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include "carfit.h"
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#include "timing.h"
 
 static long minor_faults(void) {
     struct rusage usage;
@@ -70,9 +59,9 @@ int main(int argc, char **argv) {
     for (int r = 0; r < rounds && !failed; r++) {
         long faults = minor_faults();
         for (int i = 0; i < days && !failed; i++) {
-            double started = now_ms();
+            double started = clock_ms(CLOCK_MONOTONIC);
             failed = ask(core, argv[3 + i]) != 0;
-            times[i] = now_ms() - started;
+            times[i] = clock_ms(CLOCK_MONOTONIC) - started;
         }
         faults = minor_faults() - faults;
         if (failed) break;

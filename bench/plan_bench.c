@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "carfit.h"
+#include "timing.h"
 
 static unsigned long long state = 88172645463325252ULL;
 
@@ -23,17 +24,6 @@ static double uniform(void) {
     state ^= state >> 7;
     state ^= state << 17;
     return (double)(state >> 11) / 9007199254740992.0;
-}
-
-static double clock_ms(clockid_t id) {
-    struct timespec t;
-    clock_gettime(id, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* The integer after "key": in a response, or -1. */

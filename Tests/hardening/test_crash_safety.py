@@ -75,6 +75,19 @@ def integrity(path: Path) -> list:
         connection.close()
 
 
+def after_kill(db: Path, before: dict, new: dict, sample: dict) -> dict:
+    """The state a killed import left in `db`, checked: one whole snapshot (`before` or `new`),
+    still a working database that a new snapshot replaces, and intact. Answers that state."""
+    with carfit.Core(DAY_CONFIG, database=str(db)) as core:
+        after = state(core)
+        assert after == before or after == new, "the database holds part of a snapshot"
+        # Still a working database: a new snapshot replaces whatever is there.
+        assert core.import_visits(sample)["imported"] == len(sample["data"])
+        assert state(core) == before
+    assert integrity(db) == [("ok",)]
+    return after
+
+
 @pytest.fixture(scope="module")
 def complete(big_document, sample_visits, tmp_path_factory) -> tuple:
     """A complete import in a child process: its duration, and the state it leaves."""
@@ -117,13 +130,7 @@ def test_kill_during_import_keeps_the_previous_snapshot(fraction, complete, big_
         wal = Path(str(db) + "-wal")
         wal_bytes = wal.stat().st_size if wal.exists() else 0
 
-        with carfit.Core(DAY_CONFIG, database=str(db)) as core:
-            after = state(core)
-            assert after == before or after == new, "the database holds part of a snapshot"
-            # Still a working database: a new snapshot replaces whatever is there.
-            assert core.import_visits(sample_visits)["imported"] == len(sample_visits["data"])
-            assert state(core) == before
-        assert integrity(db) == [("ok",)]
+        after = after_kill(db, before, new, sample_visits)
         if child.returncode == -signal.SIGKILL and after == before:
             landed[fraction] = wal_bytes
             return
@@ -154,12 +161,7 @@ def test_kill_while_the_snapshot_is_written(wal_threshold, complete, big_documen
             time.sleep(0.0005)
         child.communicate(timeout=60)
         wal_bytes = wal.stat().st_size if wal.exists() else 0
-        with carfit.Core(DAY_CONFIG, database=str(db)) as core:
-            after = state(core)
-            assert after == before or after == new, "the database holds part of a snapshot"
-            assert core.import_visits(sample_visits)["imported"] == len(sample_visits["data"])
-            assert state(core) == before
-        assert integrity(db) == [("ok",)]
+        after = after_kill(db, before, new, sample_visits)
         seen.append(size)
         if child.returncode == -signal.SIGKILL:
             assert after == before, "killed before its commit, the import left its snapshot"
