@@ -15,8 +15,8 @@ package io.carfit;
 public record Article(
         com.google.gson.JsonElement id,
         String title,
-        String ingress,
-        String imageUrl,
+        @SendsNull String ingress,
+        @SendsNull String imageUrl,
         String dateTime,
         String published,
         java.util.List<com.google.gson.JsonElement> tags,

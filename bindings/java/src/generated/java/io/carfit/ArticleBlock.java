@@ -8,7 +8,7 @@ package io.carfit;
  * @param description the member "description"
  */
 public record ArticleBlock(
-        String type,
-        String subject,
-        String description) {
+        @SendsNull String type,
+        @SendsNull String subject,
+        @SendsNull String description) {
 }

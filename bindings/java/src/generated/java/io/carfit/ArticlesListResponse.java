@@ -10,5 +10,5 @@ package io.carfit;
  */
 public record ArticlesListResponse(
         java.util.List<Article> articles,
-        String updatedAt) {
+        @SendsNull String updatedAt) {
 }

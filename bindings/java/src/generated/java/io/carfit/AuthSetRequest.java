@@ -10,6 +10,6 @@ package io.carfit;
  * @param scheme The authentication scheme, an HTTP token; "Bearer" when absent or null, on every call.
  */
 public record AuthSetRequest(
-        String token,
+        @SendsNull String token,
         String scheme) {
 }

@@ -19,9 +19,9 @@ public record AuthStatusResponse(
      */
     public static record Auth(
             boolean token,
-            String scheme,
+            @SendsNull String scheme,
             boolean required,
-            String requiredAt,
-            String source) {
+            @SendsNull String requiredAt,
+            @SendsNull String source) {
     }
 }

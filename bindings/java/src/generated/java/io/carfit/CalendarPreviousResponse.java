@@ -27,8 +27,8 @@ public record CalendarPreviousResponse(
         long leadingDays,
         java.util.List<String> weekdays,
         java.util.List<CalendarDay> days,
-        YearMonth previous,
-        YearMonth next) {
+        @SendsNull YearMonth previous,
+        @SendsNull YearMonth next) {
 
     public enum FirstWeekday {
         @com.google.gson.annotations.SerializedName("monday") MONDAY("monday"),

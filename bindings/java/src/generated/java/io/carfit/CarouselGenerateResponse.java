@@ -30,7 +30,7 @@ public record CarouselGenerateResponse(
                 String id,
                 String title,
                 String color,
-                String imageUrl) {
+                @SendsNull String imageUrl) {
         }
     }
 }

@@ -11,6 +11,6 @@ package io.carfit;
 public record CartLine(
         com.google.gson.JsonElement productId,
         String name,
-        String imageUrl,
+        @SendsNull String imageUrl,
         long quantity) {
 }

@@ -22,8 +22,8 @@ public record CatalogProductResponse(
     public static record Product(
             com.google.gson.JsonElement id,
             String name,
-            String category,
-            String imageUrl,
+            @SendsNull String category,
+            @SendsNull String imageUrl,
             double price,
             String description,
             boolean hasDescription) {

@@ -15,6 +15,6 @@ public record Employee(
         String pin,
         String firstName,
         String lastName,
-        String email,
+        @SendsNull String email,
         String hiredOn) {
 }

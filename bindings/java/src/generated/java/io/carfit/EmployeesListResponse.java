@@ -26,7 +26,7 @@ public record EmployeesListResponse(
             String pin,
             String firstName,
             String lastName,
-            String email,
+            @SendsNull String email,
             String hiredOn,
             long cartQuantity) {
     }

@@ -41,7 +41,7 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
             String kind,
             String operation,
             long done,
-            Long total,
+            @SendsNull Long total,
             String unit) implements Event {
 
         /** "progress". */

@@ -14,5 +14,5 @@ public record LastError(
         String reason,
         String message,
         String at,
-        Long httpStatus) {
+        @SendsNull Long httpStatus) {
 }

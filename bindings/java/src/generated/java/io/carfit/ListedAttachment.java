@@ -26,7 +26,7 @@ public record ListedAttachment(
         String at,
         boolean uploaded,
         String failed,
-        String path) {
+        @SendsNull String path) {
 
     public enum Kind {
         @com.google.gson.annotations.SerializedName("photo") PHOTO("photo"),

@@ -14,5 +14,5 @@ public record LocationReportResponse(
         boolean stored,
         java.util.List<String> arrived,
         java.util.List<String> departed,
-        Position position) {
+        @SendsNull Position position) {
 }

@@ -10,9 +10,9 @@ package io.carfit;
  * @param lastPushAt the member "lastPushAt"
  */
 public record LocationStatusResponse(
-        Position position,
+        @SendsNull Position position,
         LocationStatusResponse.Trail trail,
-        String lastPushAt) {
+        @SendsNull String lastPushAt) {
 
     /**
      * @param stored the member "stored"

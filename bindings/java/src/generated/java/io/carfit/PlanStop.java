@@ -19,7 +19,7 @@ package io.carfit;
  * @param longitude the member "longitude"
  */
 public record PlanStop(
-        String visitId,
+        @SendsNull String visitId,
         String name,
         String arrival,
         String departure,
@@ -28,9 +28,9 @@ public record PlanStop(
         long distanceMeters,
         long travelMinutes,
         long serviceMinutes,
-        String window,
-        String expectedTime,
-        String state,
+        @SendsNull String window,
+        @SendsNull String expectedTime,
+        @SendsNull String state,
         double latitude,
         double longitude) {
 }

@@ -12,7 +12,7 @@ package io.carfit;
  */
 public record RejectedChange(
         String mutationId,
-        String visitId,
+        @SendsNull String visitId,
         String startTimeUtc,
         String state,
         String reason,

@@ -11,6 +11,6 @@ package io.carfit;
  */
 public record Rejection(
         long index,
-        String field,
+        @SendsNull String field,
         String message) {
 }

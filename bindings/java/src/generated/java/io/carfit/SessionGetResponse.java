@@ -8,5 +8,5 @@ package io.carfit;
  * @param employee the member "employee"
  */
 public record SessionGetResponse(
-        Employee employee) {
+        @SendsNull Employee employee) {
 }

@@ -8,5 +8,5 @@ package io.carfit;
  * @param employee the member "employee"
  */
 public record SessionLogoutResponse(
-        com.google.gson.JsonElement employee) {
+        @SendsNull com.google.gson.JsonElement employee) {
 }

@@ -12,9 +12,9 @@ package io.carfit;
  */
 public record SourceStatus(
         String url,
-        String lastAttemptAt,
-        String lastSuccessAt,
-        LastError lastError,
+        @SendsNull String lastAttemptAt,
+        @SendsNull String lastSuccessAt,
+        @SendsNull LastError lastError,
         long consecutiveFailures,
         boolean notModified) {
 }

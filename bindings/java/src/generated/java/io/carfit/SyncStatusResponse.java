@@ -17,10 +17,10 @@ package io.carfit;
 public record SyncStatusResponse(
         String clientId,
         long pending,
-        String lastAttemptAt,
-        String lastSuccessAt,
-        LastError lastError,
+        @SendsNull String lastAttemptAt,
+        @SendsNull String lastSuccessAt,
+        @SendsNull LastError lastError,
         long consecutiveFailures,
-        String nextAttemptAt,
+        @SendsNull String nextAttemptAt,
         java.util.List<RejectedChange> rejected) {
 }

@@ -14,11 +14,11 @@ package io.carfit;
  */
 public record Transaction(
         com.google.gson.JsonElement id,
-        String name,
+        @SendsNull String name,
         String category,
         double amount,
         String date,
-        String accountName,
-        String provider,
+        @SendsNull String accountName,
+        @SendsNull String provider,
         boolean pinned) {
 }

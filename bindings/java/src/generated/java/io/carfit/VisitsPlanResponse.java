@@ -18,7 +18,7 @@ package io.carfit;
  */
 public record VisitsPlanResponse(
         String date,
-        String startTime,
+        @SendsNull String startTime,
         java.util.List<PlanStop> stops,
         long distanceMeters,
         long originalDistanceMeters,
@@ -34,7 +34,7 @@ public record VisitsPlanResponse(
      * @param name the member "name"
      */
     public static record SkippedItem(
-            String visitId,
+            @SendsNull String visitId,
             String reason,
             String name) {
     }

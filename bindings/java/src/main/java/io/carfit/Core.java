@@ -180,7 +180,8 @@ public final class Core extends Operations implements AutoCloseable {
         try {
             Pointer core = openHandle();
             PointerByReference bytes = new PointerByReference();
-            SizeTByReference length = new SizeTByReference();
+            com.sun.jna.Memory length = new com.sun.jna.Memory(com.sun.jna.Native.SIZE_T_SIZE);
+            length.clear();
             PointerByReference response = new PointerByReference();
             int status = library.carfit_images_data(core, GSON.toJson(request == null ? new JsonObject() : request),
                     bytes, length, response);
@@ -188,7 +189,7 @@ public final class Core extends Operations implements AutoCloseable {
             Pointer data = bytes.getValue();
             byte[] image;
             try {
-                long size = length.value();
+                long size = com.sun.jna.Native.SIZE_T_SIZE == 8 ? length.getLong(0) : length.getInt(0) & 0xFFFFFFFFL;
                 if (status != 0) {
                     throw CarFitException.of(status, answer);
                 }

@@ -7,6 +7,14 @@ import com.google.gson.JsonDeserializer;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
+import com.google.gson.TypeAdapter;
+import com.google.gson.TypeAdapterFactory;
+import com.google.gson.annotations.SerializedName;
+import com.google.gson.reflect.TypeToken;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonWriter;
+
+import java.io.IOException;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.RecordComponent;
@@ -20,11 +28,76 @@ final class Json {
     }
 
     static Gson gson() {
-        GsonBuilder builder = new GsonBuilder().disableHtmlEscaping();
+        GsonBuilder builder = new GsonBuilder().disableHtmlEscaping().registerTypeAdapterFactory(new NullsItSends());
         for (Class<?> sealed : Operations.SEALED) {
             builder.registerTypeAdapter(sealed, new ByKind(sealed));
         }
         return builder.create();
+    }
+
+    /** Writes the null of a {@link SendsNull} component as null (Gson leaves every other null out). */
+    private static final class NullsItSends implements TypeAdapterFactory {
+        @Override
+        public <T> TypeAdapter<T> create(Gson gson, TypeToken<T> type) {
+            Class<?> raw = type.getRawType();
+            if (!raw.isRecord()) {
+                return null;
+            }
+            java.util.List<String> names = new java.util.ArrayList<>();
+            for (RecordComponent component : raw.getRecordComponents()) {
+                if (component.isAnnotationPresent(SendsNull.class)) {
+                    SerializedName name = component.getAnnotation(SerializedName.class);
+                    if (name == null) {
+                        try {
+                            name = raw.getDeclaredField(component.getName()).getAnnotation(SerializedName.class);
+                        } catch (NoSuchFieldException none) {
+                            name = null;
+                        }
+                    }
+                    names.add(name != null ? name.value() : component.getName());
+                }
+            }
+            if (names.isEmpty()) {
+                return null;
+            }
+            TypeAdapter<T> delegate = gson.getDelegateAdapter(this, type);
+            TypeAdapter<JsonElement> elements = gson.getAdapter(JsonElement.class);
+            return new TypeAdapter<T>() {
+                @Override
+                public void write(JsonWriter out, T value) throws IOException {
+                    JsonElement tree = delegate.toJsonTree(value);
+                    if (value == null || !tree.isJsonObject()) {
+                        elements.write(out, tree);
+                        return;
+                    }
+                    JsonObject object = tree.getAsJsonObject();
+                    out.beginObject();
+                    for (Map.Entry<String, JsonElement> member : object.entrySet()) {
+                        boolean nulls = out.getSerializeNulls();
+                        if (member.getValue().isJsonNull() && names.contains(member.getKey())) {
+                            out.setSerializeNulls(true);
+                        }
+                        out.name(member.getKey());
+                        elements.write(out, member.getValue());
+                        out.setSerializeNulls(nulls);
+                    }
+                    for (String name : names) {
+                        if (!object.has(name)) {
+                            boolean nulls = out.getSerializeNulls();
+                            out.setSerializeNulls(true);
+                            out.name(name).nullValue();
+                            out.setSerializeNulls(nulls);
+                        }
+                    }
+                    out.endObject();
+                }
+
+                @Override
+                public T read(JsonReader in) throws IOException {
+                    return delegate.read(in);
+                }
+            };
+        }
     }
 
     /** Reads an object of a sealed interface as the variant its "kind" names, else its Other. */

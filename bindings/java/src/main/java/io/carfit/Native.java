@@ -20,7 +20,7 @@ interface Native extends Library {
 
     int carfit_call(Pointer core, String method, String request, PointerByReference response);
 
-    int carfit_images_data(Pointer core, String request, PointerByReference bytes, SizeTByReference length,
+    int carfit_images_data(Pointer core, String request, PointerByReference bytes, Pointer length,
                            PointerByReference response);
 
     /** The loaded library: the file CARFIT_LIBRARY names, else "carfit" found by JNA's search. */
