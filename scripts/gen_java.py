@@ -550,6 +550,10 @@ def files(document: Dict[str, Any], header_text: str, error=ValueError) -> Dict[
              "    /** The sealed interfaces of the contract, read by the member \"kind\" of their objects. */",
              "    static final java.util.List<Class<?>> SEALED = java.util.List.of(" + ", ".join(
                  f"{d.qualified()}.class" for d in model.sealed_decls) + ");", "",
+             f"    /** The version of the contract these types were generated from. */",
+             f"    public static final String CONTRACT_VERSION = {java_string(document['version'])};", "",
+             f"    /** Its major version: a library of another is refused. */",
+             f"    static final int MAJOR = {int(str(document['version']).split('.')[0])};", "",
              "    /** The method names of every operation, in the header's order. */",
              "    public static final java.util.List<String> METHODS = java.util.List.of("]
     lines += [f"            {java_string(key)}{',' if i < len(operations) - 1 else ');'}"

@@ -20,6 +20,12 @@ public abstract sealed class Operations permits Core {
     /** The sealed interfaces of the contract, read by the member "kind" of their objects. */
     static final java.util.List<Class<?>> SEALED = java.util.List.of(Event.class);
 
+    /** The version of the contract these types were generated from. */
+    public static final String CONTRACT_VERSION = "1.3.0";
+
+    /** Its major version: a library of another is refused. */
+    static final int MAJOR = 1;
+
     /** The method names of every operation, in the header's order. */
     public static final java.util.List<String> METHODS = java.util.List.of(
             "visits.import",

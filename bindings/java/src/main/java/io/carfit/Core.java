@@ -23,9 +23,6 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * {@code libcarfit.so} found on {@code jna.library.path} and the system's library path.
  */
 public final class Core extends Operations implements AutoCloseable {
-    /** The major version of the contract this package was generated from: a library of another is refused. */
-    static final int MAJOR = 1;
-
     static final Gson GSON = Json.gson();
 
     private final Native library;
@@ -90,7 +87,8 @@ public final class Core extends Operations implements AutoCloseable {
     }
 
     /**
-     * Runs an operation by its method name ("visits.list") with a request JSON object text.
+     * Runs an operation by its method name ("visits.list") with a request JSON object text (null
+     * is {@code {}}).
      *
      * @return the answer's JSON text
      * @throws CarFitException the subclass of the failure's status

@@ -23,14 +23,28 @@ interface Native extends Library {
     int carfit_images_data(Pointer core, String request, PointerByReference bytes, Pointer length,
                            PointerByReference response);
 
-    /** The loaded library: the file CARFIT_LIBRARY names, else "carfit" found by JNA's search. */
+    /**
+     * The loaded library: the file CARFIT_LIBRARY names, else "carfit" found by JNA's search
+     * (jna.library.path, then the system's). Loaded on first use; a failure is thrown again on
+     * every use until a load succeeds.
+     */
     static Native library() {
-        return Holder.LIBRARY;
+        Native library = Holder.loaded;
+        if (library == null) {
+            synchronized (Holder.class) {
+                library = Holder.loaded;
+                if (library == null) {
+                    library = Holder.load();
+                    Holder.loaded = library;
+                }
+            }
+        }
+        return library;
     }
 
-    /** Loads the library once, on first use. */
+    /** The library once loaded. */
     final class Holder {
-        static final Native LIBRARY = load();
+        private static volatile Native loaded;
 
         private Holder() {
         }
@@ -38,12 +52,21 @@ interface Native extends Library {
         private static Native load() {
             String path = System.getenv("CARFIT_LIBRARY");
             String name = path != null && !path.isEmpty() ? path : "carfit";
-            Native library = com.sun.jna.Native.load(name, Native.class,
-                    Map.of(Library.OPTION_STRING_ENCODING, "UTF-8"));
+            Native library;
+            try {
+                library = com.sun.jna.Native.load(name, Native.class,
+                        Map.of(Library.OPTION_STRING_ENCODING, "UTF-8"));
+            } catch (UnsatisfiedLinkError missing) {
+                UnsatisfiedLinkError error = new UnsatisfiedLinkError("Cannot load libcarfit ("
+                        + (name.equals("carfit") ? "libcarfit.so on jna.library.path or the system's library path; "
+                        + "set CARFIT_LIBRARY to its path" : "CARFIT_LIBRARY=" + name) + "): " + missing.getMessage());
+                error.initCause(missing);
+                throw error;
+            }
             int major = library.carfit_version_number() / 10000;
-            if (major != Core.MAJOR) {
-                throw new UnsatisfiedLinkError("libcarfit " + library.carfit_version() + " is not of major version "
-                        + Core.MAJOR + " that this package was generated for (" + name + ")");
+            if (major != Operations.MAJOR) {
+                throw new UnsatisfiedLinkError("libcarfit " + library.carfit_version() + " (" + name
+                        + ") is not of major version " + Operations.MAJOR + ", which this package was generated for");
             }
             return library;
         }
