@@ -207,8 +207,8 @@ public final class Core extends Operations implements AutoCloseable {
     }
 
     /**
-     * Waits on the change feed for one slice (the caller holds no lock): null when the core is
-     * closed or closing, so a stream ends instead of waiting on a closed core.
+     * Waits on the change feed for one slice (at most {@code timeoutMs}); throws MisuseException
+     * once the core is closed or closing, so a stream never waits on a closed core.
      */
     EventsWaitResponse waitSlice(long after, long timeoutMs) {
         return eventsWait(new EventsWaitRequest(after, timeoutMs));
