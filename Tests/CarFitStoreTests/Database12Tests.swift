@@ -57,7 +57,7 @@ final class Database12Tests: XCTestCase {
         XCTAssertEqual(try TestDatabase.visitNames(db).count, 2)
         // Written again in columns, read back the same; an HTTP status too.
         var changed = state
-        changed.lastError = SyncFailure(reason: "http_status", message: "m \"quoted\"", at: Instant(milliseconds: 5), httpStatus: 503)
+        changed.lastError = SyncFailure(reason: "http_status", message: "m \"quoted\"", at: Instant(milliseconds: 5_000), httpStatus: 503)
         try SyncStore(db).save(changed)
         XCTAssertEqual(try SyncStore(db).state().lastError, changed.lastError)
         changed.lastError = nil

@@ -101,8 +101,11 @@ def c_functions(undefined):
 
 def domain_objects():
     """The compiled objects of CarFitCore, of the release build when there is one."""
+    sources = {path.name for path in (SOURCES / "CarFitCore").rglob("*.swift")}
     for config in ["release", "debug"]:
-        objects = sorted((ROOT / ".build" / config / "CarFitCore.build").glob("*.o"))
+        # Only the objects of today's sources: a file moved away leaves its old object behind.
+        objects = sorted(path for path in (ROOT / ".build" / config / "CarFitCore.build").glob("*.swift.o")
+                         if path.name[:-len(".o")] in sources)
         if objects:
             return objects
     return []
