@@ -8,10 +8,10 @@ import PackageDescription
 //   CCrypto             libcrypto (Debian: libssl-dev), the SHA-256 of attachments
 //   CCarFit             include/carfit.h as a module (the version macros)
 //   CTextScan           C: byte scans of UTF-8 text for the encoder (what to escape, UTF-8 checks), 16 bytes at a time
-//   CarFitCore          the domain in plain Swift: value types and rules, no I/O (but the time zone files), unit-tested directly
-//   CarFitSystem        POSIX primitives the layers above share: locks, conditions, threads, clocks
+//   CarFitCore          the domain in plain Swift: value types and rules, no I/O, no system calls (math aside), unit-tested directly
+//   CarFitSystem        POSIX primitives the layers above share: locks, conditions, threads, clocks; the domain's clock, random bits and zone files
 //   CarFitIO            JSON text in and out: jansson parsing, the encoder's buffer, streamed imports
-//   CarFitStore         SQLite through its C API: a small wrapper, the schema and its migrations, stores
+//   CarFitStore         SQLite through its C API: a small wrapper, the schema and its migrations, stores (no JSON text)
 //   CarFitHTTP          a blocking HTTP client on libcurl (CCurl): streamed bodies, bounded waits
 //   CarFitNet           the core's HTTP (sources and images, on CarFitHTTP) and the image pipeline
 //   CarFitServices      the use-cases, as functions of their stores and clients
@@ -36,9 +36,9 @@ let package = Package(
         // Byte scans of UTF-8 text for the encoder, sixteen bytes at a time (SSE2 on x86-64).
         .target(name: "CTextScan"),
         .target(name: "CarFitCore"),
-        .target(name: "CarFitSystem"),
+        .target(name: "CarFitSystem", dependencies: ["CarFitCore"]),
         .target(name: "CarFitIO", dependencies: ["CJansson", "CarFitCore", "CarFitSystem", "CCrypto", "CTextScan"]),
-        .target(name: "CarFitStore", dependencies: ["CSQLite", "CarFitCore", "CarFitIO"]),
+        .target(name: "CarFitStore", dependencies: ["CSQLite", "CarFitCore"]),
         .target(name: "CarFitNet", dependencies: ["CarFitCore", "CarFitSystem", "CarFitHTTP"]),
         .target(name: "CarFitServices", dependencies: ["CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"]),
         .target(name: "CarFitAPI", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices"]),
@@ -61,12 +61,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CarFitCoreTests", dependencies: ["CarFitCore", "CarFitIO"], exclude: ["Fixtures"]),
-        .testTarget(name: "CarFitIOTests", dependencies: ["CarFitCore", "CarFitIO"]),
+        .testTarget(name: "CarFitIOTests", dependencies: ["CarFitCore", "CarFitSystem", "CarFitIO"]),
+        .testTarget(name: "CarFitSystemTests", dependencies: ["CarFitCore", "CarFitSystem"]),
         .testTarget(name: "CarFitABITests", dependencies: [], exclude: ["Fixtures"]),
-        .testTarget(name: "CarFitServicesTests", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices", "CarFitAPI"]),
-        .testTarget(name: "CarFitAPITests", dependencies: ["CarFitCore", "CarFitIO", "CarFitStore", "CarFitServices", "CarFitAPI"]),
+        .testTarget(name: "CarFitServicesTests", dependencies: ["CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP", "CarFitServices", "CarFitAPI"]),
+        .testTarget(name: "CarFitAPITests", dependencies: ["CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitServices", "CarFitAPI"]),
         .testTarget(name: "CarFitTests", dependencies: ["CCarFit", "CarFit"]),
-        .testTarget(name: "CarFitStoreTests", dependencies: ["CarFitStore", "CarFitCore"]),
+        .testTarget(name: "CarFitStoreTests", dependencies: ["CarFitStore", "CarFitCore"], exclude: ["Fixtures"]),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         // OpenSSL's libcrypto (libcurl4-openssl's own dependency): the attachments' SHA-256.

@@ -99,7 +99,7 @@ final class Core: Serializer, @unchecked Sendable {
     var attachmentUpload: AttachmentUpload? {
         config.sources.attachments.map { base in
             AttachmentUpload(base: base, db: db, directory: config.attachmentsDirectory) { [events] total in
-                ProgressReporter(total: Int64(total)) { done, total in
+                ProgressReporter(total: Int64(total), clock: SystemMonotonicClock()) { done, total in
                     events.publish(.progress(operation: "attachments.upload", done: done, total: total))
                 }
             }
@@ -112,7 +112,7 @@ final class Core: Serializer, @unchecked Sendable {
     /// then `finish()` once it succeeded.
     func progress(_ operation: String, total: Int) -> ProgressReporter? {
         let feed = events
-        return ProgressReporter(total: Int64(total)) { done, total in
+        return ProgressReporter(total: Int64(total), clock: SystemMonotonicClock()) { done, total in
             feed.publish(.progress(operation: operation, done: done, total: total))
         }
     }
@@ -125,7 +125,7 @@ final class Core: Serializer, @unchecked Sendable {
                                _ body: (ProgressReporter) throws(CarFitError) -> RefreshOutcome<Imported>)
         throws(CarFitError) -> RefreshOutcome<Imported> {
         let feed = events
-        let reporter = ProgressReporter { done, total in
+        let reporter = ProgressReporter(clock: SystemMonotonicClock()) { done, total in
             feed.publish(.progress(operation: operation, done: done, total: total))
         }
         let outcome = try body(reporter)

@@ -33,14 +33,14 @@ public enum ArticlesAPI {
         var items: [JSON] = []
         for row in rows {
             items.append(.obj([
-                "id": row.id,
+                "id": row.id.json,
                 "title": .string(row.title),
                 "ingress": .str(row.ingress),
                 "imageUrl": .str(row.imageUrl),
                 "dateTime": .string(row.published.iso),
                 "published": .string(ArticleDate.listText(row.published, clock: service.clock, hour24: hour24)),
-                "tags": try storedArray(row.tags),
-                "content": try storedArray(row.content),
+                "tags": .array(row.tags.map(\.json)),
+                "content": .array(row.content.map(\.json)),
             ]))
         }
         return .obj(["articles": .array(items), "updatedAt": .str(updatedAt?.iso)])
@@ -56,14 +56,6 @@ public enum ArticlesAPI {
             throw .invalid("date", "date \"\(text.prefix(40))\" falls outside the years 1 to 9999 in the configured time zone.")
         }
         return .obj(["text": .string(formatted)])
-    }
-
-    /// A JSON array stored as text by `ArticleStore`.
-    static func storedArray(_ text: String) throws(CarFitError) -> JSON {
-        guard case .success(let value) = JanssonParser.parse(bytes: Array(text.utf8)), case .array = value else {
-            throw CarFitError(.storage, "A stored article is damaged (its tags or content are not a JSON array); import the articles again.")
-        }
-        return value
     }
 }
 

@@ -7,9 +7,9 @@ import CarFitIO
 extension CoreConfig {
     /// Reads and validates a config object; a member not in `ConfigMembers` is `invalid`, in
     /// the config itself and inside `sources`, `http` and `images`. The defaults come from the
-    /// host process (see `init(hour24:processors:)`).
-    public init(_ f: Fields, localeHour24: Bool, processors: Int) throws(CarFitError) {
-        self.init(hour24: localeHour24, processors: processors)
+    /// host process (see `init(hour24:processors:zoneinfo:)`); the zone files from `zoneFiles`.
+    public init(_ f: Fields, localeHour24: Bool, processors: Int, zoneFiles: any ZoneFiles) throws(CarFitError) {
+        self.init(hour24: localeHour24, processors: processors, zoneinfo: zoneFiles.defaultDirectory)
         try ConfigReader.check(f, known: ConfigMembers.root)
         if let db = try f.string("database") {
             guard !db.isEmpty, !db.utf8.contains(0) else { throw .invalid("database", "database must be a file path or \":memory:\".") }
@@ -22,11 +22,11 @@ extension CoreConfig {
             now = instant
         }
         if let dir = try f.string("zoneinfo") {
-            guard ZoneInfo.isDirectory(dir) else { throw .invalid("zoneinfo", "zoneinfo must name a directory of time zone files.") }
+            guard zoneFiles.isDirectory(dir) else { throw .invalid("zoneinfo", "zoneinfo must name a directory of time zone files.") }
             zoneinfo = dir
         }
         if let name = try f.string("timeZone") {
-            guard let rules = ZoneInfo.rules(named: name, in: zoneinfo) else {
+            guard let rules = ZoneInfo.rules(named: name, in: zoneinfo, files: zoneFiles) else {
                 throw .invalid("timeZone", "timeZone \"\(NearestName.printable(name))\" is not a time zone file under \(zoneinfo).")
             }
             timeZone = name

@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitSystem
 import CarFitIO
 import CarFitStore
 

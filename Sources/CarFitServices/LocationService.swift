@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitSystem
 import CarFitStore
 
 /// The washer on the road: each reported position kept on the trail when it says something new,

@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitSystem
 import CarFitHTTP
 import CarFitIO
 import CarFitNet

@@ -291,6 +291,86 @@ enum Schema {
         DROP TABLE visits;
         ALTER TABLE visits_new RENAME TO visits;
         """,
+        // Articles' content blocks and tags, and the push's last failure, in columns instead of
+        // JSON text: each block a row of `article_blocks`; each tag value a row of
+        // `article_tags` (the tags' array is node 0; nested values name their parent; the kinds
+        // and node numbers are those of SQLite's json_tree, which converts the stored text); the
+        // failure's reason, message, instant (UTC text) and HTTP status as columns of
+        // `sync_state`. A text that is not the JSON it should be converts to nothing (no tags,
+        // no blocks, no failure).
+        """
+        CREATE TABLE article_blocks (
+            article_seq INTEGER NOT NULL,     -- the article's seq
+            position INTEGER NOT NULL,        -- place in its content
+            type TEXT,
+            subject TEXT,
+            description TEXT,
+            PRIMARY KEY (article_seq, position)
+        ) WITHOUT ROWID;
+        CREATE TABLE article_tags (
+            article_seq INTEGER NOT NULL,     -- the article's seq
+            node INTEGER NOT NULL,            -- document order
+            parent INTEGER,                   -- the array or object it is in; NULL: the tags' array
+            member TEXT,                      -- its name in an object
+            kind TEXT NOT NULL CHECK (kind IN ('null', 'true', 'false', 'integer', 'real', 'text', 'array', 'object')),
+            value,                            -- integer, real or text
+            PRIMARY KEY (article_seq, node)
+        ) WITHOUT ROWID;
+        INSERT INTO article_blocks (article_seq, position, type, subject, description)
+            SELECT a.seq, j.key, json_extract(j.value, '$.type'), json_extract(j.value, '$.subject'),
+                   json_extract(j.value, '$.description')
+            FROM articles AS a, json_each(a.content) AS j
+            WHERE json_valid(a.content) AND json_type(a.content) = 'array' AND j.type = 'object';
+        INSERT INTO article_tags (article_seq, node, parent, member, kind, value)
+            SELECT a.seq, t.id, t.parent, CASE WHEN typeof(t.key) = 'text' THEN t.key END, t.type,
+                   CASE WHEN t.type IN ('integer', 'real', 'text') THEN t.atom END
+            FROM articles AS a, json_tree(a.tags) AS t
+            WHERE json_valid(a.tags) AND json_type(a.tags) = 'array';
+        INSERT INTO article_tags (article_seq, node, parent, member, kind, value)
+            SELECT seq, 0, NULL, NULL, 'array', NULL FROM articles
+            WHERE NOT (json_valid(tags) AND json_type(tags) = 'array');
+        CREATE TABLE articles_new (
+            seq INTEGER PRIMARY KEY,          -- position in the snapshot
+            article_id NOT NULL,              -- as given: INTEGER or TEXT (no type affinity)
+            title TEXT NOT NULL,
+            ingress TEXT,
+            image_url TEXT,
+            published_ms INTEGER NOT NULL     -- dateTime, ms since the epoch
+        );
+        INSERT INTO articles_new (seq, article_id, title, ingress, image_url, published_ms)
+            SELECT seq, article_id, title, ingress, image_url, published_ms FROM articles;
+        DROP TABLE articles;
+        ALTER TABLE articles_new RENAME TO articles;
+        CREATE INDEX articles_by_published ON articles (published_ms DESC, seq);
+        CREATE TABLE sync_state_new (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            client_id TEXT NOT NULL,
+            last_attempt_ms INTEGER,
+            last_success_ms INTEGER,
+            consecutive_failures INTEGER NOT NULL,
+            next_attempt_ms INTEGER,
+            last_error_reason TEXT,               -- the last failure: NULL when there is none
+            last_error_message TEXT,
+            last_error_at TEXT,                   -- UTC, ISO 8601
+            last_error_http_status INTEGER
+        );
+        INSERT INTO sync_state_new (id, client_id, last_attempt_ms, last_success_ms, consecutive_failures,
+                                    next_attempt_ms, last_error_reason, last_error_message, last_error_at,
+                                    last_error_http_status)
+            SELECT id, client_id, last_attempt_ms, last_success_ms, consecutive_failures, next_attempt_ms,
+                   json_extract(last_error, '$.reason'), json_extract(last_error, '$.message'),
+                   json_extract(last_error, '$.at'),
+                   CASE WHEN json_type(last_error, '$.httpStatus') = 'integer' THEN json_extract(last_error, '$.httpStatus') END
+            FROM sync_state
+            WHERE json_valid(last_error) AND json_type(last_error) = 'object'
+              AND json_type(last_error, '$.reason') = 'text' AND json_type(last_error, '$.message') = 'text'
+              AND json_type(last_error, '$.at') = 'text';
+        INSERT INTO sync_state_new (id, client_id, last_attempt_ms, last_success_ms, consecutive_failures, next_attempt_ms)
+            SELECT id, client_id, last_attempt_ms, last_success_ms, consecutive_failures, next_attempt_ms
+            FROM sync_state WHERE id NOT IN (SELECT id FROM sync_state_new);
+        DROP TABLE sync_state;
+        ALTER TABLE sync_state_new RENAME TO sync_state;
+        """,
     ]
 
     /// The indexes of `table` as the migrations left them in the database: each name with its

@@ -23,6 +23,8 @@ public enum StoredAreas {
         "orders": ["orders"],
         "order_lines": ["orders"],
         "articles": ["articles"],
+        "article_blocks": ["articles"],
+        "article_tags": ["articles"],
         "patterns": ["patterns"],
         // Each source's last attempt, success, error and validators (sources.status).
         "source_state": ["sources"],

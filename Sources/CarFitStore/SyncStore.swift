@@ -1,5 +1,4 @@
 import CarFitCore
-import CarFitIO
 
 /// The washer's updates as stored: the outbox (`local_changes`, oldest first), each changed
 /// visit's overlay as the day query shows it (`visit_local`), the push's bookkeeping
@@ -221,29 +220,39 @@ public struct SyncStore {
     /// The push's bookkeeping row.
     public func state() throws(CarFitError) -> SyncState {
         let rows = try db.query("""
-            SELECT client_id, last_attempt_ms, last_success_ms, last_error, consecutive_failures, next_attempt_ms
+            SELECT client_id, last_attempt_ms, last_success_ms, consecutive_failures, next_attempt_ms,
+                   last_error_reason, last_error_message, last_error_at, last_error_http_status
             FROM sync_state WHERE id = 1
             """)
-        guard let row = rows.first, row.count == 6, case .text(let client) = row[0] else {
+        guard let row = rows.first, row.count == 9, case .text(let client) = row[0] else {
             throw CarFitError(.storage, "The database has no sync state row.")
         }
         func ms(_ v: SQLValue) -> Instant? { if case .int(let i) = v { return Instant(milliseconds: i) }; return nil }
         var state = SyncState(clientId: client)
         state.lastAttemptAt = ms(row[1])
         state.lastSuccessAt = ms(row[2])
-        if case .text(let error) = row[3] { state.lastError = SyncFailure(storedText: error) }
-        if case .int(let n) = row[4] { state.consecutiveFailures = Int(clamping: n) }
-        state.nextAttemptAt = ms(row[5])
+        if case .int(let n) = row[3] { state.consecutiveFailures = Int(clamping: n) }
+        state.nextAttemptAt = ms(row[4])
+        // A failure whose columns do not tell one (a damaged row) reads as no failure.
+        if case .text(let reason) = row[5], case .text(let message) = row[6], case .text(let atText) = row[7],
+           let at = Instant(iso: atText) {
+            var status: Int?
+            if case .int(let n) = row[8] { status = Int(clamping: n) }
+            state.lastError = SyncFailure(reason: reason, message: message, at: at, httpStatus: status)
+        }
         return state
     }
 
     /// Writes the bookkeeping row's changing members.
     public func save(_ state: SyncState) throws(CarFitError) {
         func ms(_ i: Instant?) -> SQLValue { i.map { .int($0.milliseconds) } ?? .null }
+        let error = state.lastError
         try db.run("""
-            UPDATE sync_state SET last_attempt_ms = ?1, last_success_ms = ?2, last_error = ?3,
-                                  consecutive_failures = ?4, next_attempt_ms = ?5 WHERE id = 1
-            """, [ms(state.lastAttemptAt), ms(state.lastSuccessAt), state.lastError.map { .text($0.storedText) } ?? .null,
-                  .int(Int64(state.consecutiveFailures)), ms(state.nextAttemptAt)])
+            UPDATE sync_state SET last_attempt_ms = ?1, last_success_ms = ?2, consecutive_failures = ?3,
+                                  next_attempt_ms = ?4, last_error_reason = ?5, last_error_message = ?6,
+                                  last_error_at = ?7, last_error_http_status = ?8 WHERE id = 1
+            """, [ms(state.lastAttemptAt), ms(state.lastSuccessAt), .int(Int64(state.consecutiveFailures)),
+                  ms(state.nextAttemptAt), error.map { .text($0.reason) } ?? .null, error.map { .text($0.message) } ?? .null,
+                  error.map { .text($0.at.iso) } ?? .null, error?.httpStatus.map { .int(Int64($0)) } ?? .null])
     }
 }

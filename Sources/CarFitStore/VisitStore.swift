@@ -1,5 +1,4 @@
 import CarFitCore
-import CarFitIO
 
 /// The stored visits snapshot.
 public struct VisitStore {
@@ -130,14 +129,14 @@ public struct VisitStore {
     /// optionally only one employee's.
     public func visits(startingIn range: Range<Int64>, employeeId: String? = nil) throws(CarFitError) -> [Visit] {
         var out: [Visit] = []
-        try forEachVisit(startingIn: range, employeeId: employeeId) { row in out.append(Visit(row: row)) }
+        try forEachVisit(startingIn: range, employeeId: employeeId) { row in out.append(VisitStore.visit(of: row)) }
         return out
     }
 
     /// Hands `body` each visit starting in `range` (ms since the epoch), in start order then
     /// snapshot order, optionally only one employee's. A row's text is valid only during its call.
     public func forEachVisit(startingIn range: Range<Int64>, employeeId: String? = nil,
-                             _ body: (VisitRow) throws(CarFitError) -> Void) throws(CarFitError) {
+                             _ body: (StoredVisitRow) throws(CarFitError) -> Void) throws(CarFitError) {
         let s = try db.statement("""
             SELECT start_ms, visit_id, employee_id, repetition, card
             FROM visits WHERE start_ms >= ?1 AND start_ms < ?2 AND (?3 IS NULL OR employee_id = ?3)
@@ -154,11 +153,11 @@ public struct VisitStore {
 
     /// The visit of the row `s` is on (columns start_ms, visit_id, employee_id, repetition,
     /// card), its text views of the row's bytes.
-    static func row(_ s: Statement) throws(CarFitError) -> VisitRow {
+    static func row(_ s: Statement) throws(CarFitError) -> StoredVisitRow {
         guard let blob = s.blob(4), let card = VisitCard.decode(blob) else {
             throw CarFitError(.storage, "A stored visit is damaged. Import the visits again.")
         }
-        return VisitRow(
+        return StoredVisitRow(
             visitId: s.utf8(1), employeeId: s.utf8(2),
             start: Instant(milliseconds: s.int(0) ?? 0),
             name: card.name.assumingMemoryBound(to: UInt8.self), state: card.state?.assumingMemoryBound(to: UInt8.self),
@@ -191,10 +190,20 @@ public struct VisitStore {
         try s.bind(2, key.start.milliseconds)
         try s.bind(3, Int64(key.repetition))
         guard try s.step() else { return nil }
-        return Visit(row: try VisitStore.row(s))
+        return VisitStore.visit(of: try VisitStore.row(s))
     }
 
     public func count() throws(CarFitError) -> Int {
         Int(try db.scalarInt("SELECT count(*) FROM visits") ?? 0)
     }
+
+    /// The visit of a stored row, its text copied out.
+    static func visit(of row: StoredVisitRow) -> Visit {
+        row.map { String(decoding: $0, as: UTF8.self) }
+    }
 }
+
+/// One stored visit as read from the store: views of the row's text (nil where a member is
+/// null; name, tasks and address never are), valid only while the reader is on that row. The
+/// day query writes its cards from it directly (CarFitIO's `VisitRow` is the same type).
+public typealias StoredVisitRow = VisitRecord<UnsafeBufferPointer<UInt8>>

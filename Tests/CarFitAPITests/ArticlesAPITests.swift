@@ -1,3 +1,4 @@
+import CarFitSystem
 import CarFitAPI
 import CarFitCore
 import CarFitIO
@@ -47,7 +48,7 @@ final class ArticlesAPITests: XCTestCase {
         let clock = try Clock(zoneName: "Europe/Copenhagen", fixedNow: try XCTUnwrap(Instant(iso: "2020-09-10T07:00:00Z")), hour24: false)
         let published = try XCTUnwrap(Instant(iso: "2018-05-25T14:13:00Z"))
         try ArticleStore(db).replaceAll(with: [Article(id: .int(7), title: "Q7", ingress: nil, imageUrl: nil, published: published,
-                                                       tagsText: #"["news"]"#, content: [])], updatedAt: clock.now)
+                                                       tags: [.string("news")], content: [])], updatedAt: clock.now)
         let service = ArticlesService(articles: ArticleStore(db), clock: clock)
         let twelve = try ArticlesAPI.list(service, try CatalogAPITests.parsed("{}"))
         XCTAssertEqual(twelve.encoded(),

@@ -1,3 +1,4 @@
+import CarFitSystem
 import Foundation
 import XCTest
 import CarFitAPI
@@ -9,14 +10,14 @@ import CarFitIO
 
 final class ConfigTests: XCTestCase {
     func config(_ pairs: KeyValuePairs<String, JSON>) throws(CarFitError) -> CoreConfig {
-        try CoreConfig(Fields(JSONObject(pairs)), localeHour24: true, processors: 4)
+        try CoreConfig(Fields(JSONObject(pairs)), localeHour24: true, processors: 4, zoneFiles: SystemZoneFiles())
     }
 
     func testImportThreadsDefaultToTheProcessorsUpToEight() throws {
         XCTAssertEqual(try config([:]).importThreads, 4)
-        XCTAssertEqual(try CoreConfig(Fields(JSONObject()), localeHour24: true, processors: 16).importThreads, 8)
-        XCTAssertEqual(try CoreConfig(Fields(JSONObject()), localeHour24: false, processors: 1).importThreads, 1)
-        XCTAssertFalse(try CoreConfig(Fields(JSONObject()), localeHour24: false, processors: 1).hour24)
+        XCTAssertEqual(try CoreConfig(Fields(JSONObject()), localeHour24: true, processors: 16, zoneFiles: SystemZoneFiles()).importThreads, 8)
+        XCTAssertEqual(try CoreConfig(Fields(JSONObject()), localeHour24: false, processors: 1, zoneFiles: SystemZoneFiles()).importThreads, 1)
+        XCTAssertFalse(try CoreConfig(Fields(JSONObject()), localeHour24: false, processors: 1, zoneFiles: SystemZoneFiles()).hour24)
         XCTAssertEqual(try config(["importThreads": 0]).importThreads, 0)
     }
 
@@ -182,7 +183,7 @@ final class ConfigTests: XCTestCase {
 /// `auth.origins`: who receives the planner's token.
 final class AuthConfigTests: XCTestCase {
     func read(_ pairs: KeyValuePairs<String, JSON>) throws(CarFitError) -> CoreConfig {
-        try CoreConfig(Fields(JSONObject(pairs)), localeHour24: true, processors: 2)
+        try CoreConfig(Fields(JSONObject(pairs)), localeHour24: true, processors: 2, zoneFiles: SystemZoneFiles())
     }
 
     func testOriginsAreReadWithTheirPortsMadeExplicit() throws {
@@ -243,7 +244,7 @@ final class ZoneConfigTests: XCTestCase {
     }
 
     func read(_ pairs: KeyValuePairs<String, JSON>) throws(CarFitError) -> CoreConfig {
-        try CoreConfig(Fields(JSONObject(pairs)), localeHour24: true, processors: 1)
+        try CoreConfig(Fields(JSONObject(pairs)), localeHour24: true, processors: 1, zoneFiles: SystemZoneFiles())
     }
 
     func testBadZoneNamesAreInvalidTimeZones() {
@@ -278,7 +279,7 @@ final class ZoneConfigTests: XCTestCase {
 /// The config's `road` member.
 final class RoadConfigTests: XCTestCase {
     func config(_ pairs: KeyValuePairs<String, JSON>) throws(CarFitError) -> CoreConfig {
-        try CoreConfig(Fields(JSONObject(pairs)), localeHour24: true, processors: 1)
+        try CoreConfig(Fields(JSONObject(pairs)), localeHour24: true, processors: 1, zoneFiles: SystemZoneFiles())
     }
 
     func testRoadConfigDefaultsAndMembers() throws {

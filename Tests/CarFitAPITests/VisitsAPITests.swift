@@ -1,3 +1,4 @@
+import CarFitSystem
 import CarFitAPI
 import CarFitCore
 import CarFitIO

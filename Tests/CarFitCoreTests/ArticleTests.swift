@@ -10,7 +10,7 @@ final class ArticleDateTests: XCTestCase {
     }
 
     private func text(_ iso: String, zone: String = "UTC", now: String, hour24: Bool = true) throws -> String? {
-        let clock = try Clock(zoneName: zone, fixedNow: try instant(now), hour24: hour24)
+        let clock = try Clock(fakeZone: zone, fixedNow: try instant(now), hour24: hour24)
         return ArticleDate.text(try instant(iso), clock: clock, hour24: hour24)
     }
 
@@ -74,7 +74,7 @@ final class ArticleDateTests: XCTestCase {
         // The local day of 0001-01-01T00:00Z in New York (local mean time, -4:56) is in year 0:
         // no text; the list falls back to UTC.
         XCTAssertNil(try text("0001-01-01T00:00:00Z", zone: "America/New_York", now: "2020-01-01T00:00:00Z"))
-        let clock = try Clock(zoneName: "America/New_York", fixedNow: try instant("2020-01-01T00:00:00Z"))
+        let clock = try Clock(fakeZone: "America/New_York", fixedNow: try instant("2020-01-01T00:00:00Z"))
         XCTAssertEqual(ArticleDate.listText(try instant("0001-01-01T00:00:00Z"), clock: clock, hour24: true),
                        "1 January 1, 00:00")
         XCTAssertEqual(try text("9999-12-31T23:59:00Z", now: "9999-06-01T00:00:00Z"), "31 December, 23:59")

@@ -324,7 +324,7 @@ final class PlanTests: XCTestCase {
 
     // MARK: - The day plan from visits
 
-    let copenhagen = (try? Clock(zoneName: "Europe/Copenhagen")) ?? Clock.utc
+    let copenhagen = (try? Clock(fakeZone: "Europe/Copenhagen")) ?? Clock.utc
     let day = CivilDate(year: 2020, month: 9, day: 10) ?? CivilDate.epoch
 
     func visit(_ id: String, _ utc: String, state: String? = "Todo", at: (Double, Double)? = (55.77, 12.52),

@@ -8,9 +8,29 @@ final class ProgressReporterTests: XCTestCase {
         var list: [(done: Int64, total: Int64?)] = []
     }
 
+    private let clock = FakeMonotonicClock()
+
     private func reporter() -> (ProgressReporter, Reports) {
         let reports = Reports()
-        return (ProgressReporter { done, total in reports.list.append((done, total)) }, reports)
+        return (ProgressReporter(clock: clock) { done, total in reports.list.append((done, total)) }, reports)
+    }
+
+    func testReportsAreAtLeastAnIntervalApartOnTheClockHandedIn() throws {
+        let reports = Reports()
+        let progress = try XCTUnwrap(ProgressReporter(total: 8 << 20, clock: clock) { reports.list.append(($0, $1)) })
+        progress.advance(to: 1 << 20)
+        XCTAssertEqual(reports.list.count, 1)
+        clock.now += ProgressReporter.intervalNs - 1
+        progress.advance(to: 2 << 20)
+        XCTAssertEqual(reports.list.count, 1, "within the interval")
+        clock.now += 1
+        progress.advance(to: 3 << 20)
+        XCTAssertEqual(reports.list.count, 2)
+        XCTAssertEqual(reports.list.last?.done, 3 << 20)
+        progress.advance(to: 4 << 20)
+        progress.finish()
+        XCTAssertEqual(reports.list.map(\.done), [1 << 20, 3 << 20, 8 << 20], "the last report does not wait")
+        XCTAssertNil(ProgressReporter(total: 1 << 20, clock: clock) { _, _ in })
     }
 
     func testAnUnknownSizeReportsOnceMoreThan1MiBArrivedWithoutATotal() {

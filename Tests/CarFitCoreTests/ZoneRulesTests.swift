@@ -56,7 +56,7 @@ final class ZoneRulesTests: XCTestCase {
         let names = ZoneRulesTests.zones + ["Alias/Home", "Alias/Up"]
         let lines = try oracle(names)
         var rules: [String: ZoneRules] = [:]
-        for name in names { rules[name] = try XCTUnwrap(ZoneInfo.rules(named: name, in: directory), name) }
+        for name in names { rules[name] = try XCTUnwrap(ZoneInfo.rules(named: name, in: directory, files: FakeZoneFiles()), name) }
         var checked = (offsets: 0, transitions: 0)
         var failures = 0
         for line in lines where line.count == 4 && failures < 20 {
@@ -85,42 +85,52 @@ final class ZoneRulesTests: XCTestCase {
 
     func testClocksOfTheSkippedAndOddZones() throws {
         // Samoa skipped 2011-12-30: 2011-12-29T23:59:59-10:00 is followed by 2011-12-31T00:00:00+14:00.
-        let apia = try Clock(zoneName: "Pacific/Apia", zoneinfo: directory)
+        let apia = try Clock(fakeZone: "Pacific/Apia", zoneinfo: directory)
         let skip = try XCTUnwrap(Instant(iso: "2011-12-30T10:00:00Z"))
         XCTAssertEqual(apia.localDate(Instant(milliseconds: skip.milliseconds - 1000))?.description, "2011-12-29")
         XCTAssertEqual(apia.localDate(skip)?.description, "2011-12-31")
         XCTAssertEqual(apia.zone.nextTransition(after: skip.seconds - 86_400), skip.seconds)
         // Dublin's winter time is the negative daylight saving of its rules: +00:00 in January.
-        let dublin = try Clock(zoneName: "Europe/Dublin", zoneinfo: directory)
+        let dublin = try Clock(fakeZone: "Europe/Dublin", zoneinfo: directory)
         XCTAssertEqual(dublin.offsetSeconds(at: try XCTUnwrap(Instant(iso: "2030-01-15T12:00:00Z"))), 0)
         XCTAssertEqual(dublin.offsetSeconds(at: try XCTUnwrap(Instant(iso: "2030-07-15T12:00:00Z"))), 3600)
-        let lordHowe = try Clock(zoneName: "Australia/Lord_Howe", zoneinfo: directory)
+        let lordHowe = try Clock(fakeZone: "Australia/Lord_Howe", zoneinfo: directory)
         XCTAssertEqual(lordHowe.offsetSeconds(at: try XCTUnwrap(Instant(iso: "2500-01-15T12:00:00Z"))), 11 * 3600)
         XCTAssertEqual(lordHowe.offsetSeconds(at: try XCTUnwrap(Instant(iso: "2500-07-15T12:00:00Z"))), 10 * 3600 + 1800)
-        XCTAssertEqual(try Clock(zoneName: "Alias/Home", zoneinfo: directory).offsetSeconds(at: Instant(milliseconds: 0)), 19800)
+        XCTAssertEqual(try Clock(fakeZone: "Alias/Home", zoneinfo: directory).offsetSeconds(at: Instant(milliseconds: 0)), 19800)
     }
 
     func testBadZoneNamesAreInvalidTimeZones() throws {
         let bad = ["..", "../" + (directory as NSString).lastPathComponent + "/Europe/Dublin", "Europe/../Europe/Dublin",
-                   ZoneRulesTests.system + "/Europe/Paris", "/Europe/Dublin", "Alias/Away", "Text", "Truncated",
+                   ZoneRulesTests.system + "/Europe/Paris", "/Europe/Dublin", "Text", "Truncated",
                    "Europe", "Mars/Olympus", "", "Europe/Dublin\u{0}", String(repeating: "A", count: 1000)]
         for name in bad {
-            XCTAssertNil(ZoneInfo.rules(named: name, in: directory), name)
-            XCTAssertThrowsError(try Clock(zoneName: name, zoneinfo: directory), name) { error in
+            XCTAssertNil(ZoneInfo.rules(named: name, in: directory, files: FakeZoneFiles()), name)
+            XCTAssertThrowsError(try Clock(fakeZone: name, zoneinfo: directory), name) { error in
                 XCTAssertEqual((error as? CarFitError)?.field, "timeZone", name)
             }
         }
         // UTC needs no file, also in a directory without one.
-        XCTAssertEqual(ZoneInfo.rules(named: "UTC", in: directory), .utc)
+        XCTAssertEqual(ZoneInfo.rules(named: "UTC", in: directory, files: FakeZoneFiles()), .utc)
     }
 
-    func testZoneinfoDefaultsToTZDIROrTheSystemsDirectory() throws {
-        XCTAssertTrue(ZoneInfo.isDirectory(directory))
-        XCTAssertFalse(ZoneInfo.isDirectory(directory + "/Text"))
-        XCTAssertFalse(ZoneInfo.isDirectory(directory + "/none"))
-        // The default: $TZDIR when set, else the system's directory.
-        XCTAssertEqual(CoreConfig(hour24: true, processors: 1).zoneinfo,
-                       ProcessInfo.processInfo.environment["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? ZoneRulesTests.system)
+    func testTheDomainReadsZonesOnlyThroughItsZoneFiles() throws {
+        // The bytes come from the database handed in; the domain checks the name first.
+        let files = FakeZoneFiles(defaultDirectory: "/nowhere")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/Asia/Kathmandu")))
+        files.files["/nowhere/Far/Away"] = bytes
+        let clock = try Clock(zoneName: "Far/Away", zoneinfo: "/nowhere", files: files)
+        XCTAssertEqual(clock.offsetSeconds(at: Instant(milliseconds: 0)), 19800)
+        XCTAssertEqual(files.asked, ["/nowhere/Far/Away"])
+        for name in ["../Far/Away", "/Far/Away", "Far/../Far/Away", "Far/Away\u{0}", ""] {
+            XCTAssertNil(ZoneInfo.rules(named: name, in: "/nowhere", files: files), name)
+        }
+        XCTAssertEqual(files.asked.count, 1, "a name leaving the directory is not asked for")
+        XCTAssertEqual(try Clock(zoneName: "UTC", zoneinfo: "/nowhere", files: files).zone, .utc)
+        XCTAssertEqual(files.asked.count, 1, "UTC needs no file")
+        // The config's default directory is what the caller says (the system's by default).
+        XCTAssertEqual(CoreConfig(hour24: true, processors: 1).zoneinfo, ZoneRulesTests.system)
+        XCTAssertEqual(CoreConfig(hour24: true, processors: 1, zoneinfo: "/nowhere").zoneinfo, "/nowhere")
     }
 
     /// A version 2 file whose 32-bit data are left empty (as some writers do), built by hand:

@@ -52,7 +52,7 @@ final class ArticlesDocumentTests: XCTestCase {
         XCTAssertEqual(first.published.iso, "2018-05-25T14:13:00Z")
         XCTAssertEqual(first.imageUrl, "https://www.apphusetreach.no/sites/default/files/audi_q7.jpg")
         XCTAssertEqual(first.content, [ArticleBlock(type: "text", subject: "Q7", description: first.content.first?.description)])
-        XCTAssertEqual(first.tagsText, "[]")
+        XCTAssertEqual(first.tags, [])
         XCTAssertEqual(snapshot.articles[2].content, [])
         XCTAssertEqual(snapshot.summary, ImportSummary(imported: 9))
     }
@@ -60,9 +60,14 @@ final class ArticlesDocumentTests: XCTestCase {
     func testValidRecord() throws {
         let a = try decode(.object(valid)).get()
         XCTAssertEqual(a, Article(id: .int(7), title: "T", ingress: "I", imageUrl: "https://x/y.jpg",
-                                  published: try XCTUnwrap(Instant(iso: "2018-05-25T14:13:00Z")), tagsText: #"["a"]"#,
+                                  published: try XCTUnwrap(Instant(iso: "2018-05-25T14:13:00Z")), tags: [.string("a")],
                                   content: [ArticleBlock(type: "text", subject: "S", description: "D")]))
-        XCTAssertEqual(ArticlesDocument.contentText(a.content), #"[{"type":"text","subject":"S","description":"D"}]"#)
+        XCTAssertEqual(JSON.array(a.content.map(\.json)).encoded(), #"[{"type":"text","subject":"S","description":"D"}]"#)
+        let tags: JSON = ["x", 1, 2.5, true, nil, ["y"], .obj(["b": 1, "a": [.obj([:])]])]
+        let kept = try decode(with("tags", tags)).get().tags
+        XCTAssertEqual(kept, [.string("x"), .int(1), .double(2.5), .bool(true), .null, .array([.string("y")]),
+                              .object([.init("b", .int(1)), .init("a", .array([.object([])]))])])
+        XCTAssertEqual(JSON.array(kept.map(\.json)).encoded(), tags.encoded(), "the tags are answered as given")
     }
 
     func testOptionalMembers() throws {
@@ -71,12 +76,12 @@ final class ArticlesDocumentTests: XCTestCase {
         let a = try decode(.object(o)).get()
         XCTAssertNil(a.ingress)
         XCTAssertNil(a.imageUrl)
-        XCTAssertEqual(a.tagsText, "[]")
+        XCTAssertEqual(a.tags, [])
         XCTAssertEqual(a.content, [])
         XCTAssertEqual(try decode(with("content", [.obj([:])])).get().content, [ArticleBlock(type: nil, subject: nil, description: nil)])
         XCTAssertEqual(try decode(with("id", "abc")).get().id, .string("abc"))
         XCTAssertEqual(try decode(with("id", 12.0)).get().id, .int(12))
-        XCTAssertEqual(try decode(with("tags", .null)).get().tagsText, "[]")
+        XCTAssertEqual(try decode(with("tags", .null)).get().tags, [])
     }
 
     func testRejections() {

@@ -1,3 +1,4 @@
+import CarFitSystem
 import Foundation
 import XCTest
 @testable import CarFitCore

@@ -131,15 +131,4 @@ final class PushWireTests: XCTestCase {
             XCTAssertThrowsError(try LocationPushWire.applied(Array(text.utf8)), text) { XCTAssertTrue($0 is MalformedAnswer) }
         }
     }
-
-    func testTheStoredLastFailureReadsBackAsItWasWritten() {
-        let failure = SyncFailure(reason: "http_status", message: "m \"quoted\"", at: Instant(milliseconds: 1_599_725_100_000), httpStatus: 503)
-        XCTAssertEqual(failure.storedText, #"{"reason":"http_status","message":"m \"quoted\"","at":"2020-09-10T08:05:00Z","httpStatus":503}"#)
-        XCTAssertEqual(SyncFailure(storedText: failure.storedText), failure)
-        let refused = SyncFailure(reason: "refused", message: "m", at: Instant(milliseconds: 0))
-        XCTAssertEqual(SyncFailure(storedText: refused.storedText), refused)
-        for damaged in ["", "null", "{}", #"{"reason": "x", "message": "m", "at": "yesterday"}"#] {
-            XCTAssertNil(SyncFailure(storedText: damaged), damaged)
-        }
-    }
 }

@@ -1,3 +1,4 @@
+import CarFitSystem
 import CarFitCore
 import CarFitIO
 import CarFitNet
@@ -75,12 +76,12 @@ final class ArticlesServiceTests: XCTestCase {
         XCTAssertEqual(try f.importArticles(json: try sample()), .init(imported: 9, rejected: []))
         let (rows, updatedAt) = try f.articles.list()
         XCTAssertEqual(updatedAt?.iso, "2020-09-10T07:00:00Z")
-        XCTAssertEqual(rows.map { $0.id.encoded() }, ["119302", "119285", "119282", "119300", "119298", "119289", "119287", "119279", "119276"])
+        XCTAssertEqual(rows.map { $0.id.json.encoded() }, ["119302", "119285", "119282", "119300", "119298", "119289", "119287", "119279", "119276"])
         XCTAssertEqual(rows.map(\.published), rows.map(\.published).sorted(by: >))
         XCTAssertEqual(rows[0].published.iso, "2018-05-25T14:13:00Z")
-        XCTAssertEqual(rows[0].tags, "[]")
-        XCTAssertTrue(rows[0].content.contains(#""subject":"Q7""#), rows[0].content)
-        XCTAssertEqual(rows[4].content, "[]")
+        XCTAssertEqual(rows[0].tags, [])
+        XCTAssertEqual(rows[0].content.first?.subject, "Q7")
+        XCTAssertEqual(rows[4].content, [])
     }
 
     func testThePublishedTextFollowsTheYearTheZoneAndTheClockStyle() throws {
@@ -116,11 +117,11 @@ final class ArticlesServiceTests: XCTestCase {
                                               {"id": 3, "title": "C", "dateTime": "02.01.2020 10:00", "tags": ["news", {"k": 1}]}]}
             """#)
         let rows = try f.articles.list().articles
-        XCTAssertEqual(rows.map { $0.id.encoded() }, ["3", #""a""#, #""b""#])
-        XCTAssertEqual(rows[0].tags, #"["news",{"k":1}]"#)
+        XCTAssertEqual(rows.map { $0.id.json.encoded() }, ["3", #""a""#, #""b""#])
+        XCTAssertEqual(rows[0].tags, [.string("news"), .object([.init("k", .int(1))])])
         XCTAssertNil(rows[1].ingress)
         XCTAssertNil(rows[1].imageUrl)
-        XCTAssertEqual(rows[1].content, "[]")
+        XCTAssertEqual(rows[1].content, [])
         XCTAssertEqual(ArticleDate.listText(rows[0].published, clock: f.clock, hour24: true), "2 January, 10:00")
     }
 

@@ -1,3 +1,4 @@
+import CarFitSystem
 import CarFitCore
 import CarFitHTTP
 import CarFitNet

@@ -2,6 +2,7 @@ import CCarFit
 import CarFitAPI
 import CarFitCore
 import CarFitIO
+import CarFitSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,7 +36,7 @@ private enum StaticStrings {
             if let value = getenv(key) { environment[key] = String(cString: value) }
         }
         let config = try CoreConfig(request, localeHour24: Clock.localeUses24Hour(environment: environment),
-                                    processors: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+                                    processors: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))), zoneFiles: SystemZoneFiles())
         let opened = try Core(config: config)
         core.pointee = Handles.shared.register(opened)
         result = .success(.obj(["version": .string(carfitVersion), "database": .string(opened.config.database)]))

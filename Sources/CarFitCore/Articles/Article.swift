@@ -6,19 +6,19 @@ public struct Article: Sendable, Equatable {
     public var ingress: String?
     public var imageUrl: String?
     public var published: Instant
-    /// The source's tags as given, kept as the encoded text of their array (`[]` when the
-    /// record had none): the library stores and answers them, it never reads them.
-    public var tagsText: String
+    /// The source's tags as given (empty when the record had none): the library stores and
+    /// answers them, it never reads them.
+    public var tags: [ArticleTag]
     public var content: [ArticleBlock]
 
     public init(id: ArticleID, title: String, ingress: String?, imageUrl: String?, published: Instant,
-                tagsText: String, content: [ArticleBlock]) {
+                tags: [ArticleTag], content: [ArticleBlock]) {
         self.id = id
         self.title = title
         self.ingress = ingress
         self.imageUrl = imageUrl
         self.published = published
-        self.tagsText = tagsText
+        self.tags = tags
         self.content = content
     }
 }

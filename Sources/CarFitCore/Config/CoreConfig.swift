@@ -73,8 +73,9 @@ public struct CoreConfig: Sendable {
     public var database = ":memory:"
     public var now: Instant?
     public var timeZone = "UTC"
-    /// The directory of TZif files `timeZone` names one of: `$TZDIR`, else `/usr/share/zoneinfo`.
-    public var zoneinfo = ZoneInfo.defaultDirectory
+    /// The directory of TZif files `timeZone` names one of: the time zone database's default
+    /// (`$TZDIR`, else `/usr/share/zoneinfo`) unless the config names one.
+    public var zoneinfo: String
     /// The rules of `timeZone`, read from `zoneinfo` when the config is read.
     public var zone = ZoneRules.utc
     public var hour24: Bool
@@ -101,8 +102,10 @@ public struct CoreConfig: Sendable {
 
     /// The defaults, given what the host process says: whether its locale uses a 24-hour clock
     /// (`Clock.localeUses24Hour`) and how many processors it has.
-    public init(hour24: Bool, processors: Int) {
+    /// `zoneinfo` is the time zone database's default directory (`ZoneFiles.defaultDirectory`).
+    public init(hour24: Bool, processors: Int, zoneinfo: String = ZoneInfo.systemDirectory) {
         self.hour24 = hour24
+        self.zoneinfo = zoneinfo
         importThreads = min(8, max(0, processors))
     }
 

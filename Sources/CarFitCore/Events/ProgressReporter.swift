@@ -1,11 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Reports how many bytes of a long operation are done, for hosts that show a progress bar: only
 /// for operations over `threshold` bytes, at most once per `intervalNs`, and always a last report
 /// with `done == total` when the operation finishes. Used by one thread at a time (the one
 /// running the operation); `sink` receives `(done, total)`, `total` nil while it is not known.
+/// The intervals are measured on `clock`, which the caller hands in.
 ///
 /// An operation whose size is not known when it starts (a download without a declared length)
 /// reports nothing until more than `threshold` bytes are done, then reports them with no total
@@ -22,21 +19,24 @@ public final class ProgressReporter {
     /// `total` unless `expect` said otherwise.
     private var size: Int64?
     private let sink: (Int64, Int64?) -> Void
+    private let clock: any MonotonicClock
     /// When the last report was made, in nanoseconds of the monotonic clock.
     private var lastReport: Int64?
     private var reported = false
     private var finished = false
 
     /// A reporter for an operation of `total` bytes; nil when `total` is within the threshold.
-    public init?(total: Int64, sink: @escaping (_ done: Int64, _ total: Int64?) -> Void) {
+    public init?(total: Int64, clock: any MonotonicClock, sink: @escaping (_ done: Int64, _ total: Int64?) -> Void) {
         guard total > ProgressReporter.threshold else { return nil }
         self.total = total
         self.size = total
+        self.clock = clock
         self.sink = sink
     }
 
     /// A reporter for an operation whose size is not known yet (`expect` tells it later).
-    public init(sink: @escaping (_ done: Int64, _ total: Int64?) -> Void) {
+    public init(clock: any MonotonicClock, sink: @escaping (_ done: Int64, _ total: Int64?) -> Void) {
+        self.clock = clock
         self.sink = sink
     }
 
@@ -59,8 +59,8 @@ public final class ProgressReporter {
     /// Values past `total` count as just under it; the complete count is left to `finish`.
     public func advance(to done: Int64) {
         guard !finished, reports(done) else { return }
-        let now = ProgressReporter.monotonicNs()
-        if let last = lastReport, now - last < ProgressReporter.intervalNs { return }
+        let now = clock.nanoseconds()
+        if let last = lastReport, now &- last < ProgressReporter.intervalNs { return }
         lastReport = now
         reported = true
         if let total {
@@ -78,13 +78,5 @@ public final class ProgressReporter {
         guard reports(total) else { return }
         reported = true
         sink(total, total)
-    }
-
-    /// The monotonic clock (`CLOCK_MONOTONIC`) in nanoseconds: the standard library's
-    /// `ContinuousClock` would link in the whole concurrency runtime and libdispatch.
-    static func monotonicNs() -> Int64 {
-        var ts = timespec()
-        _ = clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec)
     }
 }

@@ -1,8 +1,10 @@
 /// Text compared the way people expect in a list: case and accents ignored ("Étienne" among
 /// the E's, "Ålborg" among the A's). A text's key is its compatibility decomposition (NFKD)
-/// without nonspacing marks, case-folded (`NameFoldingTable`, generated from Unicode's data for
-/// the Latin, Greek and Cyrillic blocks; any other character is its own key). Keys, and then
-/// the texts themselves, compare by code points.
+/// without nonspacing marks, case-folded, over all of Unicode (`NameFoldingTable`, generated from
+/// Python's `unicodedata`; the Hangul syllables decompose by Unicode's arithmetic). A character
+/// assigned after the table's Unicode version (`NameFoldingTable.unicodeVersion`, older than the
+/// Swift runtime's own) is its own key. Keys, and then the texts themselves, compare by code
+/// points.
 public enum SortKey {
     /// The key of `text` as code points.
     public static func key(_ text: String) -> [UInt32] {
@@ -14,24 +16,55 @@ public enum SortKey {
                 out.append(v >= 0x41 && v <= 0x5A ? v + 0x20 : v)
                 continue
             }
-            let table = NameFoldingTable.scalars
-            var low = 0
-            var high = table.count
-            while low < high {
-                let mid = low + (high - low) / 2
-                if table[mid] < v { low = mid + 1 } else { high = mid }
+            if v >= SortKey.hangulFirst && v <= SortKey.hangulLast {
+                let s = v - SortKey.hangulFirst
+                out.append(0x1100 + s / 588)
+                out.append(0x1161 + (s % 588) / 28)
+                if s % 28 != 0 { out.append(0x11A7 + s % 28) }
+                continue
             }
-            if low < table.count, table[low] == v, low + 1 < NameFoldingTable.starts.count {
-                let from = Int(NameFoldingTable.starts[low])
-                let to = Int(NameFoldingTable.starts[low + 1])
-                if from <= to, to <= NameFoldingTable.values.count {
-                    out += NameFoldingTable.values[from..<to]
-                }
-            } else {
-                out.append(v)
-            }
+            SortKey.appendKey(of: v, to: &out)
         }
         return out
+    }
+
+    static let hangulFirst: UInt32 = 0xAC00
+    static let hangulLast: UInt32 = 0xD7A3
+
+    /// Appends the key of the code point `v` by the table (its layout is described in
+    /// `scripts/gen-unicode-tables`): the run whose first code point is the last one at or below
+    /// `v`, then `v`'s place in it.
+    static func appendKey(of v: UInt32, to out: inout [UInt32]) {
+        let starts = NameFoldingTable.starts
+        let words = NameFoldingTable.words
+        var low = 0
+        var high = starts.count
+        while low < high {
+            let mid = low + (high - low) / 2
+            if starts[mid] <= v { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0, low - 1 < words.count else { out.append(v); return }
+        let start = starts[low - 1]
+        let word = words[low - 1]
+        let length = (word >> 19 & 0x3FF) + 1
+        let payload = word & 0x7FFFF
+        let offset = v - start          // start <= v by the search
+        switch word >> 29 {
+        case 0 where offset < length:
+            return
+        case 1 where offset < length:
+            out.append(payload + offset)
+        case 2 where offset < 2 * length - 1 && offset % 2 == 0:
+            out.append(payload + offset)
+        case 3 where offset < length:
+            out.append(payload)
+        case 4 where offset == 0:
+            let from = Int(payload >> 5)
+            let to = from + Int(payload & 31)
+            if to <= NameFoldingTable.values.count { out += NameFoldingTable.values[from..<to] } else { out.append(v) }
+        default:
+            out.append(v)
+        }
     }
 
     /// The key as text.

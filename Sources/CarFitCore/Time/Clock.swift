@@ -1,5 +1,6 @@
 /// The core's sense of time: "now" (fixed by the config, else the host's clock), the IANA zone
-/// that turns instants into local days and times (its rules read from the system's zoneinfo),
+/// that turns instants into local days and times (its rules read from a time zone database the
+/// layer below hands in, `ZoneFiles`),
 /// and the 12h/24h clock style.
 public struct Clock: Sendable {
     public let zone: ZoneRules
@@ -11,10 +12,10 @@ public struct Clock: Sendable {
     let hostNow: (@Sendable () -> Instant)?
 
     /// A clock in zone `zoneName`, whose rules are read from the TZif file of that name under
-    /// `zoneinfo` (`"UTC"` needs none).
-    public init(zoneName: String = "UTC", zoneinfo: String = ZoneInfo.defaultDirectory, fixedNow: Instant? = nil,
+    /// `zoneinfo` of `files` (`"UTC"` needs none).
+    public init(zoneName: String = "UTC", zoneinfo: String, files: any ZoneFiles, fixedNow: Instant? = nil,
                 hour24: Bool = true, hostNow: (@Sendable () -> Instant)? = nil) throws(CarFitError) {
-        guard let zone = ZoneInfo.rules(named: zoneName, in: zoneinfo) else {
+        guard let zone = ZoneInfo.rules(named: zoneName, in: zoneinfo, files: files) else {
             throw .invalid("timeZone", "timeZone \"\(zoneName)\" is not a time zone of \(zoneinfo).")
         }
         self.init(zone: zone, zoneName: zoneName, fixedNow: fixedNow, hour24: hour24, hostNow: hostNow)

@@ -70,12 +70,6 @@ public enum ArticlesDocument {
         let image = try f.string("image")
         let tags = try f.array("tags") ?? []
         return Article(id: id, title: title, ingress: ingress, imageUrl: image,
-                       published: published, tagsText: JSON.array(tags).encoded(), content: blocks)
-    }
-
-    /// An article's content blocks as stored and answered: `[{"type", "subject", "description"}]`.
-    public static func contentText(_ blocks: [ArticleBlock]) -> String {
-        JSON.array(blocks.map { .obj(["type": .str($0.type), "subject": .str($0.subject), "description": .str($0.description)]) })
-            .encoded()
+                       published: published, tags: tags.map(ArticleTag.init), content: blocks)
     }
 }

@@ -1,21 +1,13 @@
 """The name order's keys by Python's unicodedata, the oracle of SortKey.
 
     name_keys.py            prints "HEX... <TAB> HEX..." lines: a text's code points, then its key's
-The texts: every code point of the generated table's blocks on its own, and random names of
-Latin, Greek and Cyrillic letters, marks, digits and spaces, in NFC and in NFD.
+The texts: random names of Latin, Greek and Cyrillic letters, marks, digits, spaces and signs
+with compatibility or singleton decompositions, in NFC and in NFD. (Every code point on its own
+is checked against `scripts/gen-unicode-tables --keys`.)
 """
-import importlib.machinery
-import importlib.util
 import random
 import sys
 import unicodedata
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[3]
-loader = importlib.machinery.SourceFileLoader("gen_unicode_tables", str(ROOT / "scripts/gen-unicode-tables"))
-spec = importlib.util.spec_from_loader("gen_unicode_tables", loader)
-gen = importlib.util.module_from_spec(spec)
-loader.exec_module(gen)
 
 
 def key(text):
@@ -29,12 +21,11 @@ def hexes(text):
 
 def main():
     texts = []
-    for low, high, _ in gen.BLOCKS:
-        texts += [chr(cp) for cp in range(low, high + 1) if not 0xD800 <= cp <= 0xDFFF]
     letters = [chr(cp) for low, high in [(0x41, 0x5A), (0x61, 0x7A), (0xC0, 0x24F), (0x370, 0x3FF), (0x400, 0x52F),
                                          (0x1E00, 0x1FFF)]
                for cp in range(low, high + 1) if unicodedata.category(chr(cp)).startswith("L")]
-    extras = [" ", "-", "'", "0", "7", "\u0301", "\u0308", "\u0327", "ß", "Ø", "Ł", "Œ", "ﬁ", "Ａ", "Σ", "ς", "İ"]
+    extras = [" ", "-", "'", "0", "7", "\u0301", "\u0308", "\u0327", "ß", "Ø", "Ł", "Œ", "ﬁ", "Ａ", "Σ", "ς", "İ",
+              "\u2126", "\u212A", "\u212B", "\u2160", "\u00BD", "\u3300", "\uAC01", "\U0001D400", "\uF900"]
     rng = random.Random(22)
     for _ in range(3000):
         name = "".join(rng.choice(letters if rng.random() < 0.85 else extras) for _ in range(rng.randint(1, 12)))

@@ -3,7 +3,9 @@ import Glibc
 #endif
 
 /// Random bits from the kernel's random source (`getentropy(3)`, glibc's wrapper of the
-/// `getrandom(2)` system call), for ids: `UUIDv4.make`'s generator in the core.
+/// `getrandom(2)` system call), for ids: the generator the layers above hand the domain's
+/// `UUIDv4.make` and `Backoff` (which take any `RandomNumberGenerator`; their tests use a seeded
+/// one).
 public struct KernelRandom: RandomNumberGenerator, Sendable {
     public init() {}
 
