@@ -23,7 +23,8 @@ enum DatabaseFiles {
         guard errno == EEXIST else { return }
         for file in [path] + companions.map({ path + $0 }) {
             var info = stat()
-            guard stat(file, &info) == 0, info.st_mode & 0o077 != 0 else { continue }
+            // Regular files only: a directory named as the database is refused by SQLite as it is.
+            guard stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o077 != 0 else { continue }
             _ = chmod(file, info.st_mode & 0o700)
         }
     }

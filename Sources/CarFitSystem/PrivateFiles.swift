@@ -36,10 +36,12 @@ public enum PrivateFiles {
 
     /// Takes the group's and others' permissions from the file or directory at `path` when it
     /// has any (the owner's are kept). A file that is absent, or that cannot be changed
-    /// (another owner's, a read-only file system), is left as it is without a word.
-    public static func narrow(_ path: String) {
+    /// (another owner's, a read-only file system), is left as it is without a word. With
+    /// `followingLinks` false a symbolic link is left alone, and so is what it points to.
+    public static func narrow(_ path: String, followingLinks: Bool = true) {
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & 0o077 != 0 else { return }
+        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0,
+              (info.st_mode & S_IFMT) != S_IFLNK, info.st_mode & 0o077 != 0 else { return }
         _ = chmod(path, info.st_mode & 0o700)
     }
 

@@ -43,10 +43,11 @@ public struct AttachmentDirectory: Sendable {
 
     /// Takes the group's and others' permissions from the directory and every file in it (a
     /// directory or files written by an earlier version); what cannot be changed (another
-    /// owner's) is left as it is. Nothing happens when the directory does not exist.
+    /// owner's) is left as it is, and so is a symbolic link in it (what it points to is not the
+    /// core's). Nothing happens when the directory does not exist.
     public func narrow() {
         PrivateFiles.narrow(path)
-        for name in names() { PrivateFiles.narrow("\(path)/\(name)") }
+        for name in names() { PrivateFiles.narrow("\(path)/\(name)", followingLinks: false) }
     }
 
     /// Removes the temporary files of copies a crash interrupted (those no live process holds

@@ -26,7 +26,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Dict
 
 import pytest
 
@@ -290,6 +290,11 @@ def test_what_an_earlier_version_left_open_is_narrowed_at_open(tmp_path, lib):
     (root / "a.db-sync.lock").write_bytes(b"")
     (root / "a.db-attachments" / f".carfit-{uuid.uuid4()}.partial").write_bytes(b"half")
     (root / "a.db-attachments" / "README").write_bytes(b"not an attachment")
+    outside = tmp_path / "outside.txt"      # not the core's: a link to it is left alone
+    outside.write_bytes(b"someone else's")
+    outside.chmod(0o644)
+    link = root / "a.db-attachments" / "elsewhere"
+    link.symlink_to(outside)
     # Another connection keeps the -wal and -shm there while the core opens.
     keeper = sqlite3.connect(str(database))
     keeper.execute("PRAGMA journal_mode=WAL")
@@ -298,18 +303,21 @@ def test_what_an_earlier_version_left_open_is_narrowed_at_open(tmp_path, lib):
     keeper.commit()
     try:
         for path in [database, *root.glob("a.db-*"), *(root / "a.db-attachments").iterdir()]:
-            path.chmod(0o755 if path.is_dir() else 0o644)
+            if not path.is_symlink():
+                path.chmod(0o755 if path.is_dir() else 0o644)
         before = modes(root)
         assert {"a.db", "a.db-wal", "a.db-shm", "a.db-sync.lock", "a.db-attachments"} <= set(before)
-        assert len(before) == 8 and all(mode & 0o044 for mode in before.values()), before
+        assert len(before) == 9 and all(mode & 0o044 for mode in before.values()), before
         opened = child(0o022, config, "list")
         expect(opened, "1")
         expect(opened, "ready")
+        link.unlink()
         assert open_modes(modes(root), root) == {}
         finish(opened)
     finally:
         keeper.close()
     assert open_modes(modes(root), root) == {}
+    assert stat.S_IMODE(outside.stat().st_mode) == 0o644
 
 
 def test_a_file_of_another_owner_that_cannot_be_narrowed_is_no_error(tmp_path, lib):
@@ -404,3 +412,13 @@ def test_no_file_holds_the_planners_token(tmp_path, lib):
             assert secret.encode() not in path.read_bytes(), path
     finally:
         planner.stop()
+
+
+def test_a_directory_named_as_the_database_is_refused_and_left_as_it_is(tmp_path, lib):
+    directory = tmp_path / "a.db"
+    directory.mkdir()
+    directory.chmod(0o755)
+    with pytest.raises(carfit.StorageError) as refused:
+        carfit.Core({"database": str(directory)})
+    assert refused.value.field == "database"
+    assert stat.S_IMODE(directory.stat().st_mode) == 0o755
