@@ -190,6 +190,16 @@ typedef struct carfit_core carfit_core;
  *          "images.directory": the image directory cannot be created or written),
  *          CARFIT_MISUSE (core is NULL).
  * Opening selects today (by the core's clock and zone) and displays its month.
+ * Private files: every file and directory the core creates (the database and its "-wal",
+ * "-shm" and "-journal" files, "<database>-sync.lock", the attachments directory and every file
+ * in it, the temporary files of downloads and of copies in progress, the image directory and
+ * its files, and any missing parent directory it makes for them) is readable and writable by
+ * its owner only: files 0600, directories 0700, whatever the process's umask (which the core
+ * leaves alone). Opening narrows what an earlier version created open to others: the
+ * database, its "-wal", "-shm" and "-journal" files, the "-sync.lock" file, the attachments
+ * directory and the files in it lose their group's and others' permissions (the owner's are
+ * kept). A file the core cannot change (another owner's, on a read-only file system) is left
+ * as it is and is no error. Temporary downloads go to $TMPDIR (else /tmp).
  */
 int carfit_open(const char *config, carfit_core **core, char **response);
 
@@ -516,9 +526,9 @@ int carfit_visits_set_state(carfit_core *core, const char *request, char **respo
  * is stored; from then on the snapshot (which now carries the change) is the authority.
  *
  * Several cores. Pushes of one database, from threads, cores or processes, run one at a time:
- * a push holds flock(LOCK_EX) on the file "<database>-sync.lock" (created next to the database)
- * for its whole run; the kernel releases it when the process ends, also by kill -9, so no
- * crash leaves it held. An entry is therefore never in two requests at once, and is sent again
+ * a push holds flock(LOCK_EX) on the file "<database>-sync.lock" (created 0600 next to the
+ * database) for its whole run; the kernel releases it when the process ends, also by kill -9,
+ * so no crash leaves it held. An entry is therefore never in two requests at once, and is sent again
  * only after its earlier request failed or the process sending it died.
  * ------------------------------------------------------------------------------------------- */
 
@@ -676,6 +686,9 @@ int carfit_location_status(carfit_core *core, const char *request, char **respon
  * may delete its own file once the call returned. The stored copies together stay within
  * "quotaBytes": an attach that needs room evicts uploaded attachments' files, oldest first and
  * only as many as needed (they stay listed with "path": null and counted on the card).
+ * The directory (and any parent the core makes for it) is 0700 and every file in it 0600,
+ * whatever the umask; opening a core narrows a directory or files an earlier version left open
+ * to others, and leaves another owner's as they are without an error (see carfit_open).
  *
  * An attachment is {"id" (a UUID), "key" (its visit's card key), "kind": "photo" |
  * "signature" | "note", "contentType", "bytes", "sha256" (lowercase hex of its bytes), "at"
@@ -1170,7 +1183,9 @@ int carfit_articles_format_date(carfit_core *core, const char *request, char **r
  *           digits plus ".img"; a hit touches the file, and opening a core indexes the directory
  *           by modification time, so the order and the contents survive reopening. Without a
  *           configured directory the core makes a temporary one and removes it on close. The
- *           bound holds per core: cores sharing a directory each keep their own index.
+ *           bound holds per core: cores sharing a directory each keep their own index. The
+ *           directory (and any parent the core makes for it) is created 0700 and each file
+ *           0600, whatever the umask; a directory that exists is used as it is.
  * Neither level ever holds more than its limit; an image larger than a level's limit is not
  * stored there. Identical loads in progress at the same time (a prefetch included) share one
  * download. Failures are never cached: the next request tries again.

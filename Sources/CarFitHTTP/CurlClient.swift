@@ -98,7 +98,9 @@ public final class CurlClient: Sendable {
         var template = Array("\(folder)/carfit-http-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
-            return mkstemp(base)
+            let fd = mkstemp(base)
+            if fd >= 0 { _ = fchmod(fd, 0o600) }  // readable by the owner only, whatever the umask
+            return fd
         }
         guard fd >= 0 else {
             throw HTTPError(.storage, url: String(request.url.prefix(2000)),

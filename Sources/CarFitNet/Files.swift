@@ -5,14 +5,14 @@ import Glibc
 
 /// The few file-system operations the image cache needs, on POSIX calls.
 enum Files {
-    /// Creates `path` and its missing parents (mode 0777 before the umask); nil on success,
+    /// Creates `path` and its missing parents (each 0700, `PrivateFiles`); nil on success,
     /// else the failure's description.
     static func makeDirectories(_ path: String) -> String? {
         guard !path.isEmpty, !path.utf8.contains(0) else { return "not a directory path" }
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
-            if mkdir(prefix, 0o777) != 0, errno != EEXIST {
+            if !PrivateFiles.makeDirectory(prefix), errno != EEXIST {
                 return String(cString: strerror(errno))
             }
             prefix += "/"
@@ -46,9 +46,10 @@ enum Files {
         }
     }
 
-    /// Writes `bytes` to a new file at `path`; false on any failure (the file may be left).
+    /// Writes `bytes` to a new file at `path` (0600, `PrivateFiles`; a file already there is
+    /// not touched); false on any failure (the file may be left).
     static func create(_ path: String, _ bytes: [UInt8]) -> Bool {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        let fd = PrivateFiles.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC)
         guard fd >= 0 else { return false }
         var written = 0
         while written < bytes.count {

@@ -85,7 +85,8 @@ public final class ImagePipeline: @unchecked Sendable {
         var template = Array((base + "carfit-images-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
             guard let start = buffer.baseAddress else { return false }
-            return mkdtemp(start) != nil
+            // 0700 whatever the umask (mkdtemp's mode passes through it).
+            return mkdtemp(start).map { chmod($0, PrivateFiles.directoryMode) } != nil
         }
         guard made else {
             throw ImageDirectoryError(path: base,

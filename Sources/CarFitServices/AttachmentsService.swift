@@ -82,13 +82,15 @@ public struct AttachmentsService {
         return attachment
     }
 
-    /// Tidies the directory when a core opens: removes the temporaries of copies a crash
+    /// Tidies the directory when a core opens: narrows what an earlier version left open to
+    /// others (`AttachmentDirectory.narrow`), removes the temporaries of copies a crash
     /// interrupted, and the copies a crash left renamed but never recorded (their transaction
     /// did not commit). The second is checked again inside a write transaction, so a copy
     /// another process is recording at that moment is never taken. Best effort: a failure
     /// leaves the files for the next open.
     public func tidy() {
         guard let directory else { return }
+        directory.narrow()
         directory.removeTemporaries()
         let candidates = directory.storedNames().filter(UUIDv4.isValid)
         guard !candidates.isEmpty, let missing = try? store.unknown(candidates), !missing.isEmpty else { return }

@@ -11,7 +11,8 @@ import Glibc
 /// push. The kernel releases it when the process dies, so a crash (even `kill -9`) cannot leave
 /// it stuck; a flock belongs to its open file description, so two cores of one process that
 /// each open the file exclude each other too (record locks by `fcntl` would not). An in-memory
-/// database is the core's own: the core's mutex is enough.
+/// database is the core's own: the core's mutex is enough. The lock file is created 0600, and
+/// one an earlier version left open to others is narrowed when the lock is made (at open).
 public final class PushLock: @unchecked Sendable {
     private let path: String?
     private let mutex = Lock()
@@ -19,6 +20,7 @@ public final class PushLock: @unchecked Sendable {
     /// The lock of the database at `database` (`:memory:` or empty: in memory).
     public init(database: String) {
         path = database.isEmpty || database == ":memory:" ? nil : database + "-sync.lock"
+        if let path { PrivateFiles.narrow(path) }
     }
 
     /// A held lock; `release` gives it back (once).
@@ -52,7 +54,7 @@ public final class PushLock: @unchecked Sendable {
         let deadline = SystemClock.monotonicNs() + Int64(max(0, waitMs)) * 1_000_000
         guard waitMs > 0 ? mutex.lock(beforeMonotonicNs: deadline) : mutex.try() else { return nil }
         guard let path else { return Held(owner: self, fd: -1) }
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = PrivateFiles.open(path, O_RDWR | O_CREAT | O_CLOEXEC)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
             mutex.unlock()

@@ -44,6 +44,7 @@ public final class Database {
 
     /// Opens (creating if absent) the database at `path` (`":memory:"` for a private in-memory
     /// one), waits up to `busyTimeoutMs` for other connections' locks, and migrates the schema.
+    /// The file and its companions are its owner's only (`DatabaseFiles`).
     ///
     /// A failure is `storage` with `field` "database" and a message saying what is in the way
     /// (a missing directory, permissions, a read-only file or disk, a file that is not a
@@ -53,6 +54,7 @@ public final class Database {
         self.busyTimeoutMs = busyTimeoutMs
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        DatabaseFiles.prepare(path)
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         handle = db
         guard rc == SQLITE_OK, let db else {

@@ -10,6 +10,8 @@ import Glibc
 /// temporaries a crash left behind are removed when a core opens (`removeTemporaries`). A
 /// temporary is locked (`flock`) by the process writing it, so a core opening meanwhile on the
 /// same directory leaves a copy in progress alone; the kernel drops the lock of a dead process.
+/// The directory (and each parent it creates) is 0700 and every file in it 0600, whatever the
+/// umask; `narrow` takes what an earlier version left open to others back when a core opens.
 public struct AttachmentDirectory: Sendable {
     public let path: String
 
@@ -29,7 +31,7 @@ public struct AttachmentDirectory: Sendable {
         var partial = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             partial += "/" + component
-            if mkdir(partial, 0o755) != 0 && errno != EEXIST {
+            if !PrivateFiles.makeDirectory(partial) && errno != EEXIST {
                 throw CarFitError(.storage, "The attachments directory \(path.prefix(300)) could not be created: \(Self.reason(errno)).")
             }
         }
@@ -37,6 +39,15 @@ public struct AttachmentDirectory: Sendable {
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
             throw CarFitError(.storage, "The attachments directory \(path.prefix(300)) is not a directory.")
         }
+    }
+
+    /// Takes the group's and others' permissions from the directory and every file in it (a
+    /// directory or files written by an earlier version); what cannot be changed (another
+    /// owner's) is left as it is, and so is a symbolic link in it (what it points to is not the
+    /// core's). Nothing happens when the directory does not exist.
+    public func narrow() {
+        PrivateFiles.narrow(path)
+        for name in names() { PrivateFiles.narrow("\(path)/\(name)", followingLinks: false) }
     }
 
     /// Removes the temporary files of copies a crash interrupted (those no live process holds
@@ -205,7 +216,7 @@ final class StagingWriter {
         self.directory = directory
         self.id = id
         try directory.create()
-        fd = open(directory.temporaryPath(id: id), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        fd = PrivateFiles.open(directory.temporaryPath(id: id), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC)
         guard fd >= 0 else {
             throw CarFitError(.storage, "A file could not be created in the attachments directory \(directory.path.prefix(300)): \(AttachmentDirectory.reason(errno)).")
         }
