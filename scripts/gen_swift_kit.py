@@ -274,7 +274,7 @@ class SwiftTypes:
                 found = set(kinds[member])
                 swift = found.pop() if len(found) == 1 else "JSONValue"
                 optional = member in nullable or member not in (needed_by_all or set())
-                fields.append((member, swift, optional, docs.get(member)))
+                fields.append((member, swift, optional, docs.get(member), False))
         else:
             names, required = self.members(schema)
             fields = []
@@ -284,7 +284,7 @@ class SwiftTypes:
                 description = value.get("description") if isinstance(value, dict) else None
                 if description is None and isinstance(value, dict) and isinstance(value.get("$ref"), str):
                     description = self.deref(value).get("description")
-                fields.append((member, swift, optional, description))
+                fields.append((member, swift, optional, description, member in required))
         self.decls[name] = self.struct_lines(name, schema.get("description"), fields)
         self.order.append(name)
         return name
@@ -293,21 +293,29 @@ class SwiftTypes:
     def struct_lines(name: str, description: Any, fields) -> List[str]:
         lines = comment(description, "") or [f"/// A member object of the contract ({name})."]
         lines.append(f"public struct {name}: Codable, Sendable, Equatable {{")
-        for member, swift, optional, doc in fields:
+        for member, swift, optional, doc, _ in fields:
             lines += comment(doc, "    ")
             lines.append(f"    public var {identifier(member)}: {swift}{'?' if optional else ''}")
         if fields:
             lines.append("")
-        params = ", ".join(f"{bare(identifier(m))}: {s}{'? = nil' if o else ''}" for m, s, o, _ in fields)
+        params = ", ".join(f"{bare(identifier(m))}: {s}{'? = nil' if o else ''}" for m, s, o, _, _ in fields)
         lines.append(f"    public init({params}) {{")
-        for member, _, _, _ in fields:
+        for member, _, _, _, _ in fields:
             lines.append(f"        self.{bare(identifier(member))} = {identifier(member)}")
         lines.append("    }")
         if fields:
             lines += ["", "    enum CodingKeys: String, CodingKey {"]
-            for member, _, _, _ in fields:
+            for member, _, _, _, _ in fields:
                 key = identifier(member)
                 lines.append(f"        case {key}" if bare(key) == member else f"        case {key} = {swift_string(member)}")
+            lines.append("    }")
+        if any(optional and required for _, _, optional, _, required in fields):
+            # A required member that may be null is written as null when nil (the others are left out).
+            lines += ["", "    public func encode(to encoder: any Encoder) throws {",
+                      "        var container = encoder.container(keyedBy: CodingKeys.self)"]
+            for member, _, optional, _, required in fields:
+                verb = "encodeIfPresent" if optional and not required else "encode"
+                lines.append(f"        try container.{verb}({identifier(member)}, forKey: .{bare(identifier(member))})")
             lines.append("    }")
         lines.append("}")
         return lines

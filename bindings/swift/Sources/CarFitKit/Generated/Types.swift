@@ -98,6 +98,13 @@ public struct Rejection: Codable, Sendable, Equatable {
         case field
         case message
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(index, forKey: .index)
+        try container.encode(field, forKey: .field)
+        try container.encode(message, forKey: .message)
+    }
 }
 
 /// A member object of the contract (ErrorDocumentError).
@@ -356,6 +363,34 @@ public struct Card: Codable, Sendable, Equatable {
         case suggestion
         case navigation
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(visitId, forKey: .visitId)
+        try container.encode(name, forKey: .name)
+        try container.encode(state, forKey: .state)
+        try container.encode(stateColor, forKey: .stateColor)
+        try container.encode(startTime, forKey: .startTime)
+        try container.encode(startTimeUtc, forKey: .startTimeUtc)
+        try container.encode(expectedTime, forKey: .expectedTime)
+        try container.encode(tasks, forKey: .tasks)
+        try container.encode(taskMinutes, forKey: .taskMinutes)
+        try container.encode(address, forKey: .address)
+        try container.encode(phone, forKey: .phone)
+        try container.encode(latitude, forKey: .latitude)
+        try container.encode(longitude, forKey: .longitude)
+        try container.encode(employeeId, forKey: .employeeId)
+        try container.encode(distanceMeters, forKey: .distanceMeters)
+        try container.encode(distanceKm, forKey: .distanceKm)
+        try container.encode(key, forKey: .key)
+        try container.encode(pending, forKey: .pending)
+        try container.encode(timeUsedMinutes, forKey: .timeUsedMinutes)
+        try container.encode(attachments, forKey: .attachments)
+        try container.encode(arrivedAt, forKey: .arrivedAt)
+        try container.encode(departedAt, forKey: .departedAt)
+        try container.encode(suggestion, forKey: .suggestion)
+        try container.encode(navigation, forKey: .navigation)
+    }
 }
 
 /// The totals of a day, or of every listed day.
@@ -557,6 +592,24 @@ public struct PlanStop: Codable, Sendable, Equatable {
         case latitude
         case longitude
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(visitId, forKey: .visitId)
+        try container.encode(name, forKey: .name)
+        try container.encode(arrival, forKey: .arrival)
+        try container.encode(departure, forKey: .departure)
+        try container.encode(waitMinutes, forKey: .waitMinutes)
+        try container.encode(lateMinutes, forKey: .lateMinutes)
+        try container.encode(distanceMeters, forKey: .distanceMeters)
+        try container.encode(travelMinutes, forKey: .travelMinutes)
+        try container.encode(serviceMinutes, forKey: .serviceMinutes)
+        try container.encode(window, forKey: .window)
+        try container.encode(expectedTime, forKey: .expectedTime)
+        try container.encode(state, forKey: .state)
+        try container.encode(latitude, forKey: .latitude)
+        try container.encode(longitude, forKey: .longitude)
+    }
 }
 
 /// A member object of the contract (VisitsPlanResponseSkippedItem).
@@ -575,6 +628,13 @@ public struct VisitsPlanResponseSkippedItem: Codable, Sendable, Equatable {
         case visitId
         case reason
         case name
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(visitId, forKey: .visitId)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(name, forKey: .name)
     }
 }
 
@@ -616,6 +676,20 @@ public struct VisitsPlanResponse: Codable, Sendable, Equatable {
         case originalLateStops
         case optimized
         case skipped
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(date, forKey: .date)
+        try container.encode(startTime, forKey: .startTime)
+        try container.encode(stops, forKey: .stops)
+        try container.encode(distanceMeters, forKey: .distanceMeters)
+        try container.encode(originalDistanceMeters, forKey: .originalDistanceMeters)
+        try container.encode(savedMeters, forKey: .savedMeters)
+        try container.encode(lateStops, forKey: .lateStops)
+        try container.encode(originalLateStops, forKey: .originalLateStops)
+        try container.encode(optimized, forKey: .optimized)
+        try container.encode(skipped, forKey: .skipped)
     }
 }
 
@@ -761,6 +835,14 @@ public struct LastError: Codable, Sendable, Equatable {
         case at
         case httpStatus
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(message, forKey: .message)
+        try container.encode(at, forKey: .at)
+        try container.encode(httpStatus, forKey: .httpStatus)
+    }
 }
 
 /// A member object of the contract (RejectedChange).
@@ -790,6 +872,16 @@ public struct RejectedChange: Codable, Sendable, Equatable {
         case state
         case reason
         case at
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(mutationId, forKey: .mutationId)
+        try container.encode(visitId, forKey: .visitId)
+        try container.encode(startTimeUtc, forKey: .startTimeUtc)
+        try container.encode(state, forKey: .state)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(at, forKey: .at)
     }
 }
 
@@ -824,6 +916,18 @@ public struct SyncStatusResponse: Codable, Sendable, Equatable {
         case consecutiveFailures
         case nextAttemptAt
         case rejected
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(clientId, forKey: .clientId)
+        try container.encode(pending, forKey: .pending)
+        try container.encode(lastAttemptAt, forKey: .lastAttemptAt)
+        try container.encode(lastSuccessAt, forKey: .lastSuccessAt)
+        try container.encode(lastError, forKey: .lastError)
+        try container.encode(consecutiveFailures, forKey: .consecutiveFailures)
+        try container.encode(nextAttemptAt, forKey: .nextAttemptAt)
+        try container.encode(rejected, forKey: .rejected)
     }
 }
 
@@ -894,6 +998,14 @@ public struct LocationReportResponse: Codable, Sendable, Equatable {
         case departed
         case position
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(stored, forKey: .stored)
+        try container.encode(arrived, forKey: .arrived)
+        try container.encode(departed, forKey: .departed)
+        try container.encode(position, forKey: .position)
+    }
 }
 
 /// A member object of the contract (LocationStatusRequest).
@@ -934,6 +1046,13 @@ public struct LocationStatusResponse: Codable, Sendable, Equatable {
         case position
         case trail
         case lastPushAt
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(position, forKey: .position)
+        try container.encode(trail, forKey: .trail)
+        try container.encode(lastPushAt, forKey: .lastPushAt)
     }
 }
 
@@ -1072,6 +1191,20 @@ public struct ListedAttachment: Codable, Sendable, Equatable {
         case failed
         case path
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(key, forKey: .key)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(contentType, forKey: .contentType)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encode(sha256, forKey: .sha256)
+        try container.encode(at, forKey: .at)
+        try container.encode(uploaded, forKey: .uploaded)
+        try container.encodeIfPresent(failed, forKey: .failed)
+        try container.encode(path, forKey: .path)
+    }
 }
 
 /// A member object of the contract (VisitsAttachmentsResponse).
@@ -1193,6 +1326,21 @@ public struct Month: Codable, Sendable, Equatable {
         case previous
         case next
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(year, forKey: .year)
+        try container.encode(month, forKey: .month)
+        try container.encode(title, forKey: .title)
+        try container.encode(today, forKey: .today)
+        try container.encode(selected, forKey: .selected)
+        try container.encode(firstWeekday, forKey: .firstWeekday)
+        try container.encode(leadingDays, forKey: .leadingDays)
+        try container.encode(weekdays, forKey: .weekdays)
+        try container.encode(days, forKey: .days)
+        try container.encode(previous, forKey: .previous)
+        try container.encode(next, forKey: .next)
+    }
 }
 
 /// Takes no members (any are ignored).
@@ -1291,6 +1439,16 @@ public struct Employee: Codable, Sendable, Equatable {
         case email
         case hiredOn
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(pin, forKey: .pin)
+        try container.encode(firstName, forKey: .firstName)
+        try container.encode(lastName, forKey: .lastName)
+        try container.encode(email, forKey: .email)
+        try container.encode(hiredOn, forKey: .hiredOn)
+    }
 }
 
 /// The answer of employees.create and session.login: the employee.
@@ -1341,6 +1499,17 @@ public struct EmployeesListResponseEmployeesItem: Codable, Sendable, Equatable {
         case email
         case hiredOn
         case cartQuantity
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(pin, forKey: .pin)
+        try container.encode(firstName, forKey: .firstName)
+        try container.encode(lastName, forKey: .lastName)
+        try container.encode(email, forKey: .email)
+        try container.encode(hiredOn, forKey: .hiredOn)
+        try container.encode(cartQuantity, forKey: .cartQuantity)
     }
 }
 
@@ -1419,6 +1588,11 @@ public struct SessionLogoutResponse: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case employee
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(employee, forKey: .employee)
+    }
 }
 
 /// Takes no members (any are ignored).
@@ -1437,6 +1611,11 @@ public struct SessionGetResponse: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case employee
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(employee, forKey: .employee)
     }
 }
 
@@ -1523,6 +1702,15 @@ public struct CatalogListResponseProductsItem: Codable, Sendable, Equatable {
         case imageUrl
         case price
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(category, forKey: .category)
+        try container.encode(imageUrl, forKey: .imageUrl)
+        try container.encode(price, forKey: .price)
+    }
 }
 
 /// A member object of the contract (CatalogListResponse).
@@ -1585,6 +1773,17 @@ public struct CatalogProductResponseProduct: Codable, Sendable, Equatable {
         case description
         case hasDescription
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(category, forKey: .category)
+        try container.encode(imageUrl, forKey: .imageUrl)
+        try container.encode(price, forKey: .price)
+        try container.encode(description, forKey: .description)
+        try container.encode(hasDescription, forKey: .hasDescription)
+    }
 }
 
 /// A member object of the contract (CatalogProductResponse).
@@ -1637,6 +1836,14 @@ public struct CartLine: Codable, Sendable, Equatable {
         case name
         case imageUrl
         case quantity
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(productId, forKey: .productId)
+        try container.encode(name, forKey: .name)
+        try container.encode(imageUrl, forKey: .imageUrl)
+        try container.encode(quantity, forKey: .quantity)
     }
 }
 
@@ -1833,6 +2040,18 @@ public struct Transaction: Codable, Sendable, Equatable {
         case accountName
         case provider
         case pinned
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(category, forKey: .category)
+        try container.encode(amount, forKey: .amount)
+        try container.encode(date, forKey: .date)
+        try container.encode(accountName, forKey: .accountName)
+        try container.encode(provider, forKey: .provider)
+        try container.encode(pinned, forKey: .pinned)
     }
 }
 
@@ -2048,6 +2267,13 @@ public struct ArticleBlock: Codable, Sendable, Equatable {
         case subject
         case description
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(subject, forKey: .subject)
+        try container.encode(description, forKey: .description)
+    }
 }
 
 /// A member object of the contract (Article).
@@ -2084,6 +2310,18 @@ public struct Article: Codable, Sendable, Equatable {
         case tags
         case content
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(ingress, forKey: .ingress)
+        try container.encode(imageUrl, forKey: .imageUrl)
+        try container.encode(dateTime, forKey: .dateTime)
+        try container.encode(published, forKey: .published)
+        try container.encode(tags, forKey: .tags)
+        try container.encode(content, forKey: .content)
+    }
 }
 
 /// A member object of the contract (ArticlesListResponse).
@@ -2099,6 +2337,12 @@ public struct ArticlesListResponse: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case articles
         case updatedAt
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(articles, forKey: .articles)
+        try container.encode(updatedAt, forKey: .updatedAt)
     }
 }
 
@@ -2244,6 +2488,14 @@ public struct CarouselGenerateResponseRowsItemTilesItem: Codable, Sendable, Equa
         case title
         case color
         case imageUrl
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(color, forKey: .color)
+        try container.encode(imageUrl, forKey: .imageUrl)
     }
 }
 
@@ -2491,6 +2743,16 @@ public struct SourceStatus: Codable, Sendable, Equatable {
         case consecutiveFailures
         case notModified
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(url, forKey: .url)
+        try container.encode(lastAttemptAt, forKey: .lastAttemptAt)
+        try container.encode(lastSuccessAt, forKey: .lastSuccessAt)
+        try container.encode(lastError, forKey: .lastError)
+        try container.encode(consecutiveFailures, forKey: .consecutiveFailures)
+        try container.encode(notModified, forKey: .notModified)
+    }
 }
 
 /// A member object of the contract (SourcesStatusResponse).
@@ -2526,6 +2788,12 @@ public struct AuthSetRequest: Codable, Sendable, Equatable {
         case token
         case scheme
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(token, forKey: .token)
+        try container.encodeIfPresent(scheme, forKey: .scheme)
+    }
 }
 
 /// A member object of the contract (AuthStateAuth).
@@ -2555,6 +2823,15 @@ public struct AuthStateAuth: Codable, Sendable, Equatable {
         case required
         case requiredAt
         case source
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(token, forKey: .token)
+        try container.encode(scheme, forKey: .scheme)
+        try container.encode(required, forKey: .required)
+        try container.encode(requiredAt, forKey: .requiredAt)
+        try container.encode(source, forKey: .source)
     }
 }
 
