@@ -112,12 +112,14 @@ public final class DayViewModel {
         loads += 1
     }
 
-    private func run(_ work: () async throws(CarFitError) -> Void) async {
+    private func run(_ work: () async throws -> Void) async {
         do {
             try await work()
             error = nil
+        } catch let failure as CarFitError {
+            error = failure
         } catch {
-            self.error = error
+            self.error = CarFitError(status: .internal, message: "\(error)")
         }
     }
 }

@@ -22,7 +22,7 @@ import Testing
 
     @Test func invalidConfigAtOpen() {
         #expect(throws: CarFitError.self) { try Core(configJSON: "{\"timezone\": \"UTC\"}") }
-        do {
+        do throws(CarFitError) {
             _ = try Core(configJSON: "{\"timezone\": \"UTC\"}")
         } catch {
             #expect(error.status == .invalid)
@@ -65,7 +65,7 @@ import Testing
     @Test func storageWhenTheDatabaseIsADirectory() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        do {
+        do throws(CarFitError) {
             _ = try Core(configJSON: dayConfig(database: directory.path))
             Issue.record("a directory opened as a database")
         } catch {

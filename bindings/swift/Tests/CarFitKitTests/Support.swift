@@ -104,11 +104,14 @@ func eventually(_ seconds: Double = 5, _ condition: @MainActor () -> Bool) async
 }
 
 /// The error a call threw, or nil when it succeeded.
-func failure<T>(_ work: () async throws(CarFitError) -> T) async -> CarFitError? {
+func failure<T>(_ work: () async throws -> T) async -> CarFitError? {
     do {
         _ = try await work()
         return nil
-    } catch {
+    } catch let error as CarFitError {
         return error
+    } catch {
+        Issue.record("not a CarFitError: \(error)")
+        return nil
     }
 }
