@@ -68,8 +68,8 @@ final class FileServer {
     func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)" }
 
     deinit {
-        process.terminate()
-        process.waitUntilExit()
+        // SIGKILL: Foundation's terminate() and waitUntilExit() can leave the server running here.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         try? FileManager.default.removeItem(at: directory)
     }
 }
