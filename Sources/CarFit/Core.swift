@@ -153,7 +153,7 @@ final class Core: Serializer, @unchecked Sendable {
         let url = try SourcesService.configured(name, configured)
         let maxAge = try RefreshRequest(request).maxAgeSeconds
         switch source {
-        case .visits: return try refresh(name, url: url, maxAge: maxAge, document: visits)
+        case .visits: return VisitsRefreshAnswer(try refreshVisits(url: url, maxAge: maxAge)).json
         case .articles: return try refresh(name, url: url, maxAge: maxAge, document: articles)
         case .catalog: return try refresh(name, url: url, maxAge: maxAge, document: catalog)
         case .patterns:
@@ -164,6 +164,17 @@ final class Core: Serializer, @unchecked Sendable {
                 url, _, _, commit throws(CarFitError) in
                 try images.refresh(count: count, url: url, http: http, concurrency: concurrency, lock: self, commit: commit)
             }).json
+        }
+    }
+
+    /// The refresh of the visits from `url` (the configured `sources.visits`), typed: what a
+    /// push that refreshes reads its changes from.
+    func refreshVisits(url: String, maxAge: Int64?) throws(CarFitError) -> RefreshOutcome<ImportSummary> {
+        let http = http
+        let area = visits
+        return try refresh("visits", url: url, maxAge: maxAge, conditional: true) {
+            url, validators, progress, commit throws(CarFitError) in
+            try area.refresh(url: url, http: http, validators: validators, lock: self, progress: progress, commit: commit)
         }
     }
 

@@ -1196,7 +1196,12 @@ let carfitSchemaText: StaticString = #"""
       "description": "The answer of an import: records stored, records skipped.",
       "properties": {
         "imported": {"type": "integer", "minimum": 0},
-        "rejected": {"type": "array", "items": {"$ref": "#/$defs/rejection"}}
+        "rejected": {"type": "array", "items": {"$ref": "#/$defs/rejection"}},
+        "changes": {
+          "type": "array",
+          "description": "visits.import: the planner's changes against the snapshot it replaced.",
+          "items": {"$ref": "#/$defs/visitChange"}
+        }
       },
       "required": ["imported", "rejected"],
       "additionalProperties": false
@@ -1224,7 +1229,12 @@ let carfitSchemaText: StaticString = #"""
         "imported": {"type": "integer", "minimum": 0},
         "rejected": {"type": "array", "items": {"$ref": "#/$defs/rejection"}},
         "notModified": {"const": true},
-        "fresh": {"const": true}
+        "fresh": {"const": true},
+        "changes": {
+          "type": "array",
+          "description": "visits.refresh: the planner's changes (empty for a 304 or a fresh cache).",
+          "items": {"$ref": "#/$defs/visitChange"}
+        }
       },
       "required": ["imported"]
     },
@@ -1824,6 +1834,30 @@ let carfitSchemaText: StaticString = #"""
         "accuracyMeters": {"type": "number", "minimum": 0, "maximum": 10000},
         "at": {"$ref": "#/$defs/instant"}
       }
+    },
+    "visitChange": {
+      "type": "object",
+      "description": "One of the planner's changes between the stored visits snapshot and the one it replaced.",
+      "properties": {
+        "change": {"enum": ["added", "removed", "moved", "updated"]},
+        "visitId": {"type": "string"},
+        "key": {
+          "type": "string",
+          "description": "The card key of the new occurrence (of the old one for removed)."
+        },
+        "name": {"type": "string"},
+        "startTimeUtc": {"$ref": "#/$defs/instant"},
+        "previousStartTimeUtc": {
+          "type": ["string", "null"],
+          "description": "The old start of a moved visit; else null."
+        },
+        "fields": {
+          "type": "array",
+          "items": {"enum": ["name", "address", "coordinates", "expectedTime", "tasks"]}
+        }
+      },
+      "required": ["change", "visitId", "key", "name", "startTimeUtc", "previousStartTimeUtc", "fields"],
+      "additionalProperties": false
     }
   }
 }

@@ -147,11 +147,29 @@ class Rejection(TypedDict):
     message: str
 
 
-class ImportResult(TypedDict):
-    """The answer of an import: records stored, records skipped."""
+class VisitChange(TypedDict):
+    """One of the planner's changes between the stored visits snapshot and the one it replaced."""
+
+    change: Any
+    visitId: str
+    key: str
+    name: str
+    startTimeUtc: str
+    previousStartTimeUtc: Optional[str]
+    fields: List[Any]
+
+
+class _ImportResultRequired(TypedDict):
+    """The members ImportResult always has."""
 
     imported: int
     rejected: List[Rejection]
+
+
+class ImportResult(_ImportResultRequired, total=False):
+    """The answer of an import: records stored, records skipped."""
+
+    changes: List[VisitChange]
 
 
 class AttachmentCounts(TypedDict):
@@ -236,6 +254,7 @@ class RefreshMembers(_RefreshMembersRequired, total=False):
     rejected: List[Rejection]
     notModified: bool
     fresh: bool
+    changes: List[VisitChange]
 
 
 class RefreshResult(RefreshMembers):
