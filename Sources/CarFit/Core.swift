@@ -85,9 +85,11 @@ final class Core: Serializer, @unchecked Sendable {
     var sync: SyncService {
         SyncService(db: db, clock: clock,
                     setup: PushSetup(visitUpdates: config.sources.visitUpdates, locations: config.sources.locations,
-                                     trailDays: config.road.trailDays, attachments: attachmentUpload, client: http,
+                                     trailDays: config.road.trailDays, attachments: attachmentUpload,
+                                     devices: config.sources.devices, client: http,
                                      pushLock: pushLock, waitMs: config.http.totalTimeoutMs))
     }
+    var push: PushService { PushService(db: db, clock: clock) }
     var location: LocationService { LocationService(db: db, clock: clock, config: config.road) }
     var images: ImagesService { ImagesService(patterns: PatternStore(db), images: imagePipeline) }
     var feed: EventsService { EventsService(hub: events) }
@@ -175,6 +177,16 @@ final class Core: Serializer, @unchecked Sendable {
         return try refresh("visits", url: url, maxAge: maxAge, conditional: true) {
             url, validators, progress, commit throws(CarFitError) in
             try area.refresh(url: url, http: http, validators: validators, lock: self, progress: progress, commit: commit)
+        }
+    }
+
+    /// The visits refresh a push runs: a conditional request whatever the last success's age;
+    /// the changes it stored (none for a 304). No configured `sources.visits` is `invalid`.
+    func refreshVisitsForPush() throws(CarFitError) -> [VisitChange] {
+        let url = try SourcesService.configured("visits", config.sources.visits)
+        switch try refreshVisits(url: url, maxAge: nil) {
+        case .fresh, .notModified: return []
+        case .stored(let summary): return summary.changes ?? []
         }
     }
 
