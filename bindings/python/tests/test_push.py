@@ -339,20 +339,27 @@ def test_register_and_the_devices_endpoint(lib, planner, tmp_path):
         core.call("auth.set", {"token": "secret"})
         assert core.push()["device"] == {"sent": True}
         assert planner.devices[-1][0]["token"] == "tok-2"
-        assert planner.devices[-1][1] is None          # the devices origin is not in auth.origins
+        # Without auth.origins, the token's origins are the visits source's: this server's.
+        assert planner.devices[-1][1] == "Bearer secret"
         assert core.register_push(None, None) == {"device": {"platform": "apns", "registered": False, "pending": True}}
         core.push()
         assert planner.devices[-1][0] == {"clientId": planner.devices[0][0]["clientId"], "platform": "apns", "token": None}
         assert core.push_status()["device"] is None
 
 
-def test_the_token_goes_to_devices_on_an_auth_origin(lib, planner):
+def test_the_token_goes_to_devices_only_on_an_auth_origin(lib, planner):
     config = dict(CONFIG, sources={"devices": planner.base + "/devices"}, auth={"origins": [planner.base]})
     with carfit.Core(config) as core:
         core.call("auth.set", {"token": "secret"})
         core.register_push("apns", "tok")
         core.push()
         assert planner.devices[-1][1] == "Bearer secret"
+    config = dict(CONFIG, sources={"devices": planner.base + "/devices"}, auth={"origins": ["https://planner.example"]})
+    with carfit.Core(config) as core:
+        core.call("auth.set", {"token": "secret"})
+        core.register_push("apns", "other")
+        core.push()
+        assert planner.devices[-1] == ({"clientId": core.sync_status()["clientId"], "platform": "apns", "token": "other"}, None)
 
 
 @pytest.mark.parametrize("request_, field", [
