@@ -103,7 +103,7 @@ public struct VisitChange: Sendable, Equatable {
     /// The order changes are listed in: start, then visitId, then change, then key.
     public static func ordered(_ a: VisitChange, _ b: VisitChange) -> Bool {
         if a.start != b.start { return a.start < b.start }
-        if a.visitId != b.visitId { return VisitChange.utf8Less(a.visitId, b.visitId) }
+        if VisitIdKey(a.visitId) != VisitIdKey(b.visitId) { return VisitChange.utf8Less(a.visitId, b.visitId) }
         if a.kind != b.kind { return a.kind < b.kind }
         return a.key.repetition < b.key.repetition
     }
@@ -123,41 +123,96 @@ public struct VisitChange: Sendable, Equatable {
 public enum VisitChanges {
     public static func compare(old: [VisitOccurrence], new: [VisitOccurrence],
                                counts: (Instant) -> Bool = { _ in true }) -> [VisitChange] {
-        var byVisit: [String: (old: [VisitOccurrence], new: [VisitOccurrence])] = [:]
-        for o in old where counts(o.start) { byVisit[o.visitId, default: ([], [])].old.append(o) }
-        for o in new where counts(o.start) { byVisit[o.visitId, default: ([], [])].new.append(o) }
+        // Each visitId's occurrences on both sides, by index: the visitIds numbered as they
+        // come, then the indices placed group by group (no occurrence is moved or copied).
+        var numbers: [VisitIdKey: Int] = [:]
+        numbers.reserveCapacity(max(old.count, new.count))
+        func group(_ side: [VisitOccurrence]) -> [Int] {
+            side.indices.map { i in
+                guard counts(side[i].start) else { return -1 }
+                let key = VisitIdKey(side[i].visitId)
+                if let n = numbers[key] { return n }
+                let n = numbers.count
+                numbers[key] = n
+                return n
+            }
+        }
+        let oldGroups = group(old), newGroups = group(new)
+        let oldByGroup = placed(oldGroups, groups: numbers.count)
+        let newByGroup = placed(newGroups, groups: numbers.count)
         var changes: [VisitChange] = []
-        for (_, sides) in byVisit {
-            compare(visit: sides.old, sides.new, into: &changes)
+        var olds: [Int] = [], news: [Int] = []
+        var onlyOld: [Int] = [], onlyNew: [Int] = []
+        for g in 0..<numbers.count {
+            // In (start, repetition) order: equal starts pair up first with first.
+            olds.removeAll(keepingCapacity: true)
+            news.removeAll(keepingCapacity: true)
+            olds.append(contentsOf: oldByGroup.indices[oldByGroup.starts[g]..<oldByGroup.starts[g + 1]])
+            news.append(contentsOf: newByGroup.indices[newByGroup.starts[g]..<newByGroup.starts[g + 1]])
+            if olds.count > 1 { olds.sort { VisitChanges.before(old[$0], old[$1]) } }
+            if news.count > 1 { news.sort { VisitChanges.before(new[$0], new[$1]) } }
+            onlyOld.removeAll(keepingCapacity: true)
+            onlyNew.removeAll(keepingCapacity: true)
+            var i = 0, j = 0
+            while i < olds.count || j < news.count {
+                if i < olds.count, j < news.count, old[olds[i]].start == new[news[j]].start {
+                    let fields = new[news[j]].differences(from: old[olds[i]])
+                    if !fields.isEmpty { changes.append(VisitChange(.updated, new[news[j]], fields: fields)) }
+                    i += 1
+                    j += 1
+                } else if i < olds.count, j == news.count || old[olds[i]].start < new[news[j]].start {
+                    onlyOld.append(olds[i])
+                    i += 1
+                } else {
+                    onlyNew.append(news[j])
+                    j += 1
+                }
+            }
+            if onlyOld.count == 1, onlyNew.count == 1 {
+                changes.append(VisitChange(.moved, new[onlyNew[0]], previousStart: old[onlyOld[0]].start))
+            } else {
+                for o in onlyOld { changes.append(VisitChange(.removed, old[o])) }
+                for n in onlyNew { changes.append(VisitChange(.added, new[n])) }
+            }
         }
         changes.sort(by: VisitChange.ordered)
         return changes
     }
 
-    /// The changes of one visitId's occurrences.
-    private static func compare(visit old: [VisitOccurrence], _ new: [VisitOccurrence], into changes: inout [VisitChange]) {
-        // Each start's occurrences on both sides, in repetition order; the first ones pair up.
-        var starts: [Instant: (old: [VisitOccurrence], new: [VisitOccurrence])] = [:]
-        for o in old { starts[o.start, default: ([], [])].old.append(o) }
-        for o in new { starts[o.start, default: ([], [])].new.append(o) }
-        var onlyOld: [VisitOccurrence] = []
-        var onlyNew: [VisitOccurrence] = []
-        for (_, var sides) in starts {
-            sides.old.sort { $0.repetition < $1.repetition }
-            sides.new.sort { $0.repetition < $1.repetition }
-            let paired = min(sides.old.count, sides.new.count)
-            for i in 0..<paired {
-                let fields = sides.new[i].differences(from: sides.old[i])
-                if !fields.isEmpty { changes.append(VisitChange(.updated, sides.new[i], fields: fields)) }
-            }
-            onlyOld += sides.old.dropFirst(paired)
-            onlyNew += sides.new.dropFirst(paired)
+    /// The indices of `groups` (-1: left out) placed group by group, in their order: group g's
+    /// are `indices[starts[g]..<starts[g + 1]]`.
+    static func placed(_ groups: [Int], groups count: Int) -> (indices: [Int], starts: [Int]) {
+        var starts = [Int](repeating: 0, count: count + 1)
+        for g in groups where g >= 0 { starts[g + 1] += 1 }
+        for g in 0..<count { starts[g + 1] += starts[g] }
+        var next = starts
+        var indices = [Int](repeating: 0, count: starts[count])
+        for (i, g) in groups.enumerated() where g >= 0 {
+            indices[next[g]] = i
+            next[g] += 1
         }
-        if onlyOld.count == 1, onlyNew.count == 1 {
-            changes.append(VisitChange(.moved, onlyNew[0], previousStart: onlyOld[0].start))
-            return
-        }
-        for o in onlyOld { changes.append(VisitChange(.removed, o)) }
-        for o in onlyNew { changes.append(VisitChange(.added, o)) }
+        return (indices, starts)
     }
+
+    /// Start, then repetition.
+    static func before(_ a: VisitOccurrence, _ b: VisitOccurrence) -> Bool {
+        a.start != b.start ? a.start < b.start : a.repetition < b.repetition
+    }
+}
+
+/// A visitId as a dictionary key that is its bytes: two texts are one visitId only when they
+/// are the same bytes (String's own equality would join canonically equivalent ones).
+struct VisitIdKey: Hashable {
+    let text: String
+    init(_ text: String) { self.text = text }
+
+    static func == (a: VisitIdKey, b: VisitIdKey) -> Bool {
+        let x = a.text.utf8.span, y = b.text.utf8.span
+        guard x.count == y.count else { return false }
+        for i in x.indices where x[i] != y[i] { return false }
+        return true
+    }
+
+    /// String's own hash: the same bytes are the same text, so they hash alike.
+    func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }
