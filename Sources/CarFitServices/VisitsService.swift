@@ -144,7 +144,10 @@ public struct VisitsService {
         let after = try visits.occurrences(from: comparedFrom)
         guard let today = clock.today else { return [] }
         let clock = clock
+        // Beyond today's widest range an occurrence is surely of a later day.
+        let later = clock.dayRange(for: today).upperBound
         return VisitChanges.compare(old: before, new: after) { start in
+            if start.milliseconds >= later { return true }
             guard let day = clock.localDate(start) else { return false }
             return day >= today
         }
