@@ -351,6 +351,17 @@ def test_static_files_stay_inside_their_folder(app: App) -> None:
         assert status == 404, path
 
 
+def test_the_page_modules_are_served_as_javascript(app: App) -> None:
+    """A browser runs a module script only when it comes as JavaScript."""
+    static = APP.parent / "static"
+    modules = sorted(static.rglob("*.js"))
+    assert len(modules) > 5
+    for path in modules:
+        status, content_type, data = app.request("GET", "/static/" + path.relative_to(static).as_posix())
+        assert status == 200 and content_type == "text/javascript; charset=utf-8", (path, content_type)
+        assert data == path.read_bytes()
+
+
 def test_sample_documents_feed_the_refresh(app: App) -> None:
     status, _, data = app.request("GET", "/sample/carfit.json")
     assert status == 200 and len(json.loads(data)["data"]) == 7

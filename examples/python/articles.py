@@ -22,18 +22,10 @@ import textwrap
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO_ROOT / "bindings" / "python"))
+from common.start import DATA, open_core
+from carfit import CarfitError, UnavailableError
 
-from carfit import CarfitError, Core, UnavailableError  # noqa: E402
-import carfit  # noqa: E402
-
-try:  # a missing library is a build step to do, not a problem of the data
-    carfit.load_library()
-except OSError as exc:
-    sys.exit(f"{Path(__file__).name}: {exc}")
-
-DEFAULT_DATA = REPO_ROOT / "examples" / "data" / "articles.json"
+DEFAULT_DATA = DATA / "articles.json"
 WIDTH = 72
 
 
@@ -85,7 +77,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         config["sources"] = {"articles": args.source}
 
     try:
-        with Core(config) as core:
+        with open_core(config) as core:
             online = True
             if is_url:
                 try:

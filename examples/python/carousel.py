@@ -10,19 +10,8 @@ statistics are printed. Without one, no network is touched.
 """
 
 import argparse
-import json
-import sys
-from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO_ROOT / "bindings" / "python"))
-
-import carfit  # noqa: E402
-
-try:  # a missing library is a build step to do, not a problem of the data
-    carfit.load_library()
-except OSError as exc:
-    sys.exit(f"{Path(__file__).name}: {exc}")
+from common.start import DATA, carfit, open_core, read_json
 
 ROWS, COLUMNS = 6, 8
 SCREEN_ROWS, SCREEN_COLUMNS = 2, 4
@@ -61,19 +50,18 @@ def show_stats(stats: dict) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Show a carousel feed and load its images.")
-    parser.add_argument("patterns", nargs="?", default=str(REPO_ROOT / "examples" / "data" / "patterns.json"))
+    parser.add_argument("patterns", nargs="?", default=str(DATA / "patterns.json"))
     parser.add_argument("base_url", nargs="?", help="where the pattern images are served, by file name")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
 
-    with open(args.patterns, encoding="utf-8") as f:
-        patterns = json.load(f)
+    patterns = read_json(args.patterns)
     if args.base_url:
         base = args.base_url.rstrip("/")
         for pattern in patterns:
             pattern["imageUrl"] = f"{base}/{file_name(pattern['imageUrl'])}"
 
-    with carfit.Core() as core:
+    with open_core() as core:
         print(f"{core.import_patterns(patterns)['pool']} patterns in the pool\n")
         feed = core.generate_carousel(ROWS, COLUMNS, seed=args.seed)
         show_feed(feed)

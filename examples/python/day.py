@@ -17,23 +17,13 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import signal
 import sys
-from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO_ROOT / "bindings" / "python"))
+from common.start import DATA, open_core, read_json, run
+from carfit import CarfitError
 
-from carfit import CarfitError, Core  # noqa: E402
-import carfit  # noqa: E402
-
-try:  # a missing library is a build step to do, not a problem of the data
-    carfit.load_library()
-except OSError as exc:
-    sys.exit(f"{Path(__file__).name}: {exc}")
-
-DEFAULT_DATA = REPO_ROOT / "examples" / "data" / "carfit.json"
+DEFAULT_DATA = DATA / "carfit.json"
 WIDTH = 56
 CELL = 6  # characters per calendar column
 
@@ -153,12 +143,7 @@ def render_days(result: Dict[str, Any]) -> str:
 
 def main(argv: Optional[List[str]] = None) -> int:
     args = parse_args(argv)
-    try:
-        with open(args.data, encoding="utf-8") as f:
-            document = json.load(f)
-    except (OSError, ValueError) as exc:
-        print(f"day.py: cannot read {args.data}: {exc}", file=sys.stderr)
-        return 2
+    document = read_json(args.data)
 
     config: Dict[str, Any] = {"now": args.now, "timeZone": args.tz}
     if args.hour24 is not None:
@@ -169,7 +154,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         config["database"] = args.database
 
     try:
-        with Core(config) as core:
+        with open_core(config) as core:
             imported = core.import_visits(document)
             for rejected in imported["rejected"]:
                 print(f"skipped record {rejected['index']}: {rejected['message']}", file=sys.stderr)
@@ -185,5 +170,4 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet exit when piped into head
-    sys.exit(main())
+    run(main)

@@ -16,34 +16,21 @@ estimates come from libcarfit; this program only prints them. Runs offline.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Dict
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO_ROOT / "bindings" / "python"))
-
-import carfit  # noqa: E402
-from carfit import Core  # noqa: E402
-
-try:  # a missing library is a build step to do, not a problem of the data
-    carfit.load_library()
-except OSError as exc:
-    sys.exit(f"{Path(__file__).name}: {exc}")
-
-DATA = REPO_ROOT / "examples" / "data"
-
+from common.start import DATA, open_core, read_json, run
 
 def main() -> int:
     visits_path = Path(sys.argv[1]) if len(sys.argv) > 1 else DATA / "carfit.json"
     drive_path = Path(sys.argv[2]) if len(sys.argv) > 2 else DATA / "drive.json"
-    points = json.loads(drive_path.read_text(encoding="utf-8"))["points"]
+    points = read_json(drive_path)["points"]
     if not points:
         print(f"{drive_path}: no points", file=sys.stderr)
         return 1
     day = points[0]["at"][:10]
-    with Core({"now": points[0]["at"], "timeZone": "UTC", "hour24": True, "road": {"autoStart": True}}) as core:
+    with open_core({"now": points[0]["at"], "timeZone": "UTC", "hour24": True, "road": {"autoStart": True}}) as core:
         core.import_visits_file(str(visits_path))
         names: Dict[str, str] = {}
         for card in core.list_visits(dates=[day])["days"][0]["visits"]:
@@ -76,4 +63,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

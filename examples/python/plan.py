@@ -15,24 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
-from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO_ROOT / "bindings" / "python"))
-
-from carfit import CarfitError, Core  # noqa: E402
-import carfit  # noqa: E402
-
-try:  # a missing library is a build step to do, not a problem of the data
-    carfit.load_library()
-except OSError as exc:
-    sys.exit(f"{Path(__file__).name}: {exc}")
+from common.start import DATA, open_core, read_json, run
+from carfit import CarfitError
 
 
-DEFAULT_DATA = REPO_ROOT / "examples" / "data" / "carfit.json"
+DEFAULT_DATA = DATA / "carfit.json"
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
@@ -84,15 +74,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             print("plan.py: --start wants LAT,LON", file=sys.stderr)
             return 2
         start = (latitude, longitude)
-    try:
-        with open(args.data, encoding="utf-8") as f:
-            document = json.load(f)
-    except (OSError, ValueError) as exc:
-        print(f"plan.py: cannot read {args.data}: {exc}", file=sys.stderr)
-        return 2
+    document = read_json(args.data)
 
     try:
-        with Core({"timeZone": args.tz}) as core:
+        with open_core({"timeZone": args.tz}) as core:
             core.import_visits(document)
             plan = core.plan_day(args.date, employee_id=args.employee, start=start,
                                  start_time=args.at, speed_kmh=args.speed, detour_factor=args.detour)
@@ -105,5 +90,4 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet exit when piped into head
-    sys.exit(main())
+    run(main)

@@ -19,16 +19,8 @@ import tempfile
 import zlib
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO_ROOT / "bindings" / "python"))
-
-import carfit  # noqa: E402
-from carfit import CarfitError, Core  # noqa: E402
-
-try:  # a missing library is a build step to do, not a problem of the data
-    carfit.load_library()
-except OSError as exc:
-    sys.exit(f"{Path(__file__).name}: {exc}")
+from common.start import DATA, open_core, run
+from carfit import CarfitError, Core
 
 
 def png(width: int, height: int) -> bytes:
@@ -56,11 +48,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as work:
         photo = Path(work) / "after.png"
         photo.write_bytes(png(64, 48))
-        config = {"database": str(Path(work) / "carfit.db"), "now": "2020-09-10T09:40:00Z",
+        config = {"now": "2020-09-10T09:40:00Z",
                   "timeZone": "Europe/Copenhagen", "hour24": True,
                   "sources": {"attachments": upload}, "http": {"timeoutMs": 2000}}
-        with Core(config) as core:
-            core.import_visits_file(str(REPO_ROOT / "examples" / "data" / "carfit.json"))
+        with open_core(config, temporary_database=True) as core:
+            core.import_visits_file(str(DATA / "carfit.json"))
             key = core.list_visits(dates=["2020-09-10"])["days"][0]["visits"][0]["key"]
             for attached in (core.attach(key, "photo", file=photo)["attachment"],
                              core.attach(key, "note", text="Gate code 1234; the dog is friendly.")["attachment"]):
@@ -82,4 +74,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

@@ -6,19 +6,9 @@ Creates an employee, logs in with the PIN, imports the catalog, shows the red wi
 product, fills the cart (the same wine twice goes into one line) and checks out.
 """
 
-import json
 import sys
-from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO_ROOT / "bindings" / "python"))
-
-import carfit  # noqa: E402
-
-try:  # a missing library is a build step to do, not a problem of the data
-    carfit.load_library()
-except OSError as exc:
-    sys.exit(f"{Path(__file__).name}: {exc}")
+from common.start import DATA, carfit, open_core, read_json, run
 
 
 def show_cart(cart: dict) -> None:
@@ -29,9 +19,8 @@ def show_cart(cart: dict) -> None:
 
 
 def main(path: str) -> None:
-    with open(path, encoding="utf-8") as f:
-        document = json.load(f)
-    with carfit.Core({}) as core:
+    document = read_json(path)
+    with open_core() as core:
         ada = core.create_employee("4821", "Ada", "Lovelace", "ada@example.com")["employee"]
         print(f"New employee {ada['firstName']} {ada['lastName']}, hired {ada['hiredOn']}")
         try:
@@ -58,9 +47,9 @@ def main(path: str) -> None:
         show_cart(done["cart"])
 
 
-SAMPLE = REPO_ROOT / "examples" / "data" / "catalog.json"
+SAMPLE = DATA / "catalog.json"
 
 if __name__ == "__main__":
     if len(sys.argv) > 2:
         sys.exit(f"usage: {sys.argv[0]} [catalog.json]")
-    main(sys.argv[1] if len(sys.argv) == 2 else str(SAMPLE))
+    run(lambda: main(sys.argv[1] if len(sys.argv) == 2 else str(SAMPLE)))

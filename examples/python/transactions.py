@@ -6,19 +6,9 @@ Imports the file, shows the category bar, the food list with its floating sum, u
 transaction, and shows the insights screen.
 """
 
-import json
 import sys
-from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO_ROOT / "bindings" / "python"))
-
-import carfit  # noqa: E402
-
-try:  # a missing library is a build step to do, not a problem of the data
-    carfit.load_library()
-except OSError as exc:
-    sys.exit(f"{Path(__file__).name}: {exc}")
+from common.start import DATA, open_core, read_json, run
 
 
 def show_list(core, category: str) -> None:
@@ -41,9 +31,8 @@ def show_insights(core) -> None:
 
 
 def main(path: str) -> None:
-    with open(path, encoding="utf-8") as f:
-        document = json.load(f)
-    with carfit.Core({}) as core:
+    document = read_json(path)
+    with open_core() as core:
         answer = core.import_transactions(document)
         print(f"Imported {answer['imported']} transactions, {len(answer['rejected'])} rejected\n")
         show_list(core, "all")
@@ -56,9 +45,9 @@ def main(path: str) -> None:
         show_insights(core)
 
 
-SAMPLE = REPO_ROOT / "examples" / "data" / "transactions.json"
+SAMPLE = DATA / "transactions.json"
 
 if __name__ == "__main__":
     if len(sys.argv) > 2:
         sys.exit(f"usage: {sys.argv[0]} [transactions.json]")
-    main(sys.argv[1] if len(sys.argv) == 2 else str(SAMPLE))
+    run(lambda: main(sys.argv[1] if len(sys.argv) == 2 else str(SAMPLE)))
