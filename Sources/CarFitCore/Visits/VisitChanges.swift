@@ -123,6 +123,32 @@ public struct VisitChange: Sendable, Equatable {
 public enum VisitChanges {
     public static func compare(old: [VisitOccurrence], new: [VisitOccurrence],
                                counts: (Instant) -> Bool = { _ in true }) -> [VisitChange] {
+        // Occurrences with the same key (visitId, start, repetition) on both sides always pair
+        // up (equal starts pair first with first): while both sides list the same keys in the
+        // same order, as an unchanged snapshot read in day order does, they are compared as
+        // they come, without grouping.
+        var changes: [VisitChange] = []
+        var k = 0
+        while k < old.count, k < new.count, old[k].start == new[k].start, old[k].repetition == new[k].repetition,
+              VisitIdKey(old[k].visitId) == VisitIdKey(new[k].visitId) {
+            if counts(new[k].start) {
+                let fields = new[k].differences(from: old[k])
+                if !fields.isEmpty { changes.append(VisitChange(.updated, new[k], fields: fields)) }
+            }
+            k += 1
+        }
+        if k == old.count && k == new.count {
+            changes.sort(by: VisitChange.ordered)
+            return changes
+        }
+        return grouped(old: Array(old[k...]), new: Array(new[k...]), counts: counts, into: changes)
+    }
+
+    /// The changes of occurrences that do not come in the same order on both sides, after
+    /// `changes` (of those that did).
+    static func grouped(old: [VisitOccurrence], new: [VisitOccurrence], counts: (Instant) -> Bool,
+                        into changes: [VisitChange]) -> [VisitChange] {
+        var changes = changes
         // Each visitId's occurrences on both sides, by index: the visitIds numbered as they
         // come, then the indices placed group by group (no occurrence is moved or copied).
         var numbers: [VisitIdKey: Int] = [:]
@@ -140,7 +166,6 @@ public enum VisitChanges {
         let oldGroups = group(old), newGroups = group(new)
         let oldByGroup = placed(oldGroups, groups: numbers.count)
         let newByGroup = placed(newGroups, groups: numbers.count)
-        var changes: [VisitChange] = []
         var olds: [Int] = [], news: [Int] = []
         var onlyOld: [Int] = [], onlyNew: [Int] = []
         for g in 0..<numbers.count {
