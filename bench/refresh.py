@@ -61,7 +61,7 @@ with carfit.Core(config) as core:
             started = time.perf_counter()
             result = core.refresh_visits()
             seconds.append(time.perf_counter() - started)
-        assert result == {"imported": 0, "notModified": True}, result
+        assert result == {"imported": 0, "notModified": True, "changes": []}, result
 print(json.dumps({"seconds": seconds, "maxrssKiB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
                   "imported": result.get("imported")}))
 """

@@ -133,7 +133,9 @@ typedef struct carfit_core carfit_core;
  *            "sources"      where each area's refresh fetches, http or https URLs (none):
  *                           {"visits", "articles", "catalog", "patterns", "visitUpdates"}
  *                           "locations" (where carfit_sync_push sends positions)
- *                           and "attachments", the base URL attachments are PUT under
+ *                           and "attachments", the base URL attachments are PUT under;
+ *                           "devices", where carfit_sync_push sends the device's
+ *                           push registration (see carfit_push_register)
  *            "http"         limits on every transfer: {"timeoutMs": 1..600000 (10000),
  *                           connecting and each wait for data; "totalTimeoutMs":
  *                           1..3600000 (120000), the whole transfer; "maxBodyBytes":
@@ -277,8 +279,10 @@ int carfit_call(carfit_core *core, const char *method, const char *request, char
  *          have its type when present. Latitude must lie in [-90, 90], longitude in [-180, 180], timesInMinutes in
  *          0..100000. Records with repeated visit ids are all kept.
  * Returns: {"imported": n, "rejected": [{"index": i, "field": "houseOwnerLatitude",
- *          "message": "..."}]}: rejected records are skipped, the others replace the stored
- *          snapshot in one transaction. An empty "data" array is a snapshot with no visits.
+ *          "message": "..."}], "changes": [...]}: rejected records are skipped, the others
+ *          replace the stored snapshot in one transaction. An empty "data" array is a snapshot
+ *          with no visits. "changes" are the planner's changes against the snapshot replaced
+ *          (see "The planner's changes" in the Push section); none for the database's first.
  * Errors:  CARFIT_INVALID (no "data" array; or records of which none is valid, with the
  *          "rejected" list above in the error document; field "data"; a file that cannot be
  *          opened or read, or is not a regular file: field "file", the system's reason
@@ -356,9 +360,10 @@ int carfit_visits_list(carfit_core *core, const char *request, char **response);
  *          Add "maxAgeSeconds": n (0 or more) to skip the network when this source's last
  *          success (sources.status "lastSuccessAt") is younger than n seconds by the core's
  *          clock: {"imported": 0, "fresh": true}, no request and no attempt recorded.
- * Returns: as carfit_visits_import: {"imported": n, "rejected": [...]}; a 304 answers
- *          {"imported": 0, "notModified": true} and changes nothing (a success). Every attempt
- *          is recorded for carfit_sources_status.
+ * Returns: as carfit_visits_import: {"imported": n, "rejected": [...], "changes": [...]}; a
+ *          304 answers {"imported": 0, "notModified": true, "changes": []} and changes nothing
+ *          (a success), as a fresh cache does ({"imported": 0, "fresh": true, "changes": []}).
+ *          Every attempt is recorded for carfit_sources_status.
  * Errors:  CARFIT_INVALID (no visits source configured; field "sources.visits"; or a URL the
  *          transfer cannot use as http or https, reason "not_http" with "url": nothing is
  *          sent; every refresh and carfit_sync_push classify a failure alike);
@@ -559,7 +564,7 @@ int carfit_visits_set_state(carfit_core *core, const char *request, char **respo
  *          without "ifDue" always tries (waiting for another push of the database to end, at
  *          most http.totalTimeoutMs). A push that gets an answer resets the count.
  * Errors:  CARFIT_INVALID ("sources.visitUpdates") when none of sources.visitUpdates,
- *          sources.locations and sources.attachments is configured; a configured URL the
+ *          sources.locations, sources.attachments and sources.devices is configured; a configured URL the
  *          transfer cannot use as http or https is CARFIT_INVALID with reason "not_http",
  *          "url" and the field naming it ("sources.locations", ...), as in a refresh.
  *          CARFIT_UNAVAILABLE when a request fails: the error document has "url" and
@@ -589,6 +594,14 @@ int carfit_visits_set_state(carfit_core *core, const char *request, char **respo
  *          Each push first removes applied points older than road.trailDays by the core's
  *          clock. The response then gains "locations": {"pushed": points applied, "pending":
  *          points left}; carfit_location_status's "lastPushAt" is the last request answered.
+ * Device:  with "sources": {"devices": url} the push sends the device's registration
+ *          (carfit_push_register) last: POST {"clientId", "platform", "token"} (token null to
+ *          unregister), once per change of the record; any 2xx acknowledges it. Any failure
+ *          makes the push CARFIT_UNAVAILABLE (CARFIT_UNAUTHORIZED for 401/403) with the same
+ *          backoff and status bookkeeping as the updates, the record staying pending. The
+ *          planner's token goes with it only when its origin is one of auth.origins. The
+ *          response then gains "device": {"sent": bool} (false for a skipped push or an
+ *          unchanged record). A push with only sources.devices configured is valid.
  */
 int carfit_sync_push(carfit_core *core, const char *request, char **response);
 
@@ -673,6 +686,105 @@ int carfit_location_report(carfit_core *core, const char *request, char **respon
  * Errors:  CARFIT_STORAGE (the database cannot be read).
  */
 int carfit_location_status(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
+ * Push: the planner's changes, by push
+ *
+ * The planner's changes. Every stored visits snapshot (carfit_visits_import, or a
+ * carfit_visits_refresh answered 200) is compared with the one it replaces, in the import's
+ * transaction. An occurrence is the pair (visitId, startTimeUtc as an instant); records
+ * without a visitId take no part; a pair found several times counts as many times (their keys
+ * tell them apart and pair up in key order). Only occurrences whose own start falls on today
+ * or a later local day (the configured zone, the core's clock) count, before any pairing: a
+ * visit moved from yesterday to tomorrow is "added", one moved from tomorrow to yesterday
+ * "removed". Per visitId: an occurrence only in the new snapshot is "added", only in the old
+ * "removed", except that exactly one of each is one "moved" ("previousStartTimeUtc" the old
+ * start); an occurrence in both is "updated" when its card's "name", "address",
+ * "coordinates", "expectedTime" or "tasks" (the card's tasks and taskMinutes) differ, listed in
+ * "fields" in that order; the state is not compared. A change is {"change": "added" |
+ * "removed" | "moved" | "updated", "visitId", "key" (of the new occurrence; of the old one for
+ * removed), "name", "startTimeUtc", "previousStartTimeUtc" (moved; else null), "fields"
+ * (updated; else [])}, sorted by startTimeUtc, visitId, change, then key. The first snapshot
+ * of a database yields none.
+ *
+ * A notification is {"id", "kind", "title", "body", "key", "at", "deepLink", "navigation"}:
+ * "id" is stable ("<change>:<visitId>:<startTimeUtc>", "visit:<key>", "message:<push id>") so
+ * a host replaces a shown one instead of stacking another; "kind" the change, "visit" or
+ * "message"; "title" "New visit", "Visit cancelled", "Visit moved", "Visit changed", "Next
+ * visit" or the message's title; "body" the client's name and the local start time as the
+ * card writes it ("HH:mm", or 12-hour with hour24 false): "<name> at 09:30", cancelled
+ * "<name> at 09:30 is cancelled", moved "<name>: 09:30 → 11:00", changed "<name> at 09:30:
+ * address, tasks changed", next visit "<name> at 09:30, <address>"; a message's body as
+ * given. "key", "at" (the occurrence's start), "deepLink" ("carfit://visit/" and the key with
+ * every byte but A-Z a-z 0-9 - . _ ~ percent-encoded) and "navigation" (the card's links) are
+ * null for a message; "navigation" is null for a removed visit and a visit without
+ * coordinates.
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_push_receive (method "push.receive") — a push of the planner's, as the host got it.
+ *
+ * Takes:   {"payload": object (APNs userInfo, FCM data), "refresh": bool (default true)}. The
+ *          core reads the payload's "carfit" member, an object or a string holding one (FCM
+ *          data values are strings): {"v": 1, "id": 1-200 characters, "kind": "visits" |
+ *          "visit" | "message", "seq": integer >= 1 (optional)} plus, for "visit", "visitId"
+ *          and "startTimeUtc", and for "message", "title" (1-100 characters) and "body"
+ *          (1-1000). The payload written as compact JSON is at most 4096 bytes.
+ * Returns: {"duplicate": bool, "gap": bool, "refreshed": bool, "refreshError": error document
+ *          | null, "changes": [change...], "notifications": [notification...]}.
+ *          Once: the ids of the last 1000 pushes accepted are kept in the database; a repeated
+ *          id answers {"duplicate": true, "gap": false, "refreshed": false, "refreshError":
+ *          null, "changes": [], "notifications": []} and does nothing else.
+ *          Order: the highest "seq" accepted is kept; a "seq" above it plus one is "gap": true
+ *          (pushes were lost); none is a gap before any seq was kept; a lower seq is handled
+ *          normally and does not lower the highest.
+ *          "visits": with "refresh", the visits are refreshed at once (a conditional request
+ *          as carfit_visits_refresh makes, whatever the last success's age); with "refresh" a
+ *          gap refreshes too, whatever the kind; "refresh": false never contacts the source.
+ *          "refreshed" is true when the source answered (200 or 304). A failed refresh (no
+ *          sources.visits configured included) does not fail the push: "refreshed": false,
+ *          "refreshError": its whole error document ({"error": {...}}), CARFIT_OK, and the push
+ *          is recorded. Each change of the refresh gives a notification.
+ *          "visit": the stored occurrence (visitId, startTimeUtc, the first of its key), after
+ *          a refresh (with "refresh") when it is not stored, gives one "visit" notification.
+ *          "message": one notification with the planner's title and body.
+ *          The caller owns the response.
+ * Errors:  CARFIT_BAD_JSON; CARFIT_INVALID with "field" naming the member ("payload",
+ *          "payload.carfit", "payload.carfit.kind", ...; "payload" for one over 4096 bytes):
+ *          nothing is recorded. CARFIT_NOT_FOUND (field "payload.carfit.visitId") for a
+ *          "visit" push whose occurrence is still unknown: the push is not recorded.
+ *          CARFIT_STORAGE.
+ * Threads: the core is not held while the refresh waits for the network. Two processes on one
+ *          database agree on which received a push first: the other answers it as a duplicate.
+ */
+int carfit_push_receive(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_push_register (method "push.register") — the device's push token.
+ *
+ * Takes:   {"platform": "apns" | "fcm", "token": 1-4096 characters from "!" to "~"}, or
+ *          {"token": null} to unregister ("platform" optional then; the unregistration
+ *          carries the last platform). Kept in the database (a push token addresses the
+ *          device; it is no credential). carfit_sync_push sends it to sources.devices.
+ * Returns: {"device": ...} as carfit_push_status answers it. Registering the record already
+ *          stored changes nothing (and sends nothing again). The caller owns the response.
+ * Errors:  CARFIT_BAD_JSON; CARFIT_INVALID ("platform": not apns or fcm, or missing with a
+ *          token; "token": missing, empty, too long, or a byte outside "!" to "~");
+ *          CARFIT_STORAGE.
+ */
+int carfit_push_register(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_push_status (method "push.status") — the registration and the pushes received.
+ *
+ * Takes:   no members.
+ * Returns: {"device": {"platform", "registered": bool (the devices server acknowledged the
+ *          current record), "pending": bool (a change not yet acknowledged)} | null (never
+ *          registered, or unregistered and acknowledged), "lastSeq": integer | null,
+ *          "received": the number of push ids kept}. The caller owns the response.
+ * Errors:  CARFIT_STORAGE.
+ */
+int carfit_push_status(carfit_core *core, const char *request, char **response);
 
 /* -------------------------------------------------------------------------------------------
  * Attachments: proof of work (photos, signatures, notes) kept offline and uploaded once
@@ -1427,7 +1539,8 @@ int carfit_auth_status(carfit_core *core, const char *request, char **response);
  *       the areas whose documents may now answer differently, in this order: "visits",
  *       "calendar", "articles", "catalog", "cart", "orders", "employees", "session",
  *       "transactions", "insights", "patterns", "sources", "outbox", "location", "attachments" (with
- *       "visits": the cards count attachments). The areas follow from the
+ *       "visits": the cards count attachments), "push" (pushes received, the device's
+ *       registration: carfit_push_status). The areas follow from the
  *       tables the commit wrote; a commit that was rolled back publishes nothing. The state
  *       held in memory publishes too: a login or logout ("session"), a change of the calendar's
  *       displayed month or selected days ("calendar"), as they change what carfit_session_get

@@ -85,9 +85,11 @@ final class Core: Serializer, @unchecked Sendable {
     var sync: SyncService {
         SyncService(db: db, clock: clock,
                     setup: PushSetup(visitUpdates: config.sources.visitUpdates, locations: config.sources.locations,
-                                     trailDays: config.road.trailDays, attachments: attachmentUpload, client: http,
+                                     trailDays: config.road.trailDays, attachments: attachmentUpload,
+                                     devices: config.sources.devices, client: http,
                                      pushLock: pushLock, waitMs: config.http.totalTimeoutMs))
     }
+    var push: PushService { PushService(db: db, clock: clock) }
     var location: LocationService { LocationService(db: db, clock: clock, config: config.road) }
     var images: ImagesService { ImagesService(patterns: PatternStore(db), images: imagePipeline) }
     var feed: EventsService { EventsService(hub: events) }
@@ -153,7 +155,7 @@ final class Core: Serializer, @unchecked Sendable {
         let url = try SourcesService.configured(name, configured)
         let maxAge = try RefreshRequest(request).maxAgeSeconds
         switch source {
-        case .visits: return try refresh(name, url: url, maxAge: maxAge, document: visits)
+        case .visits: return VisitsRefreshAnswer(try refreshVisits(url: url, maxAge: maxAge)).json
         case .articles: return try refresh(name, url: url, maxAge: maxAge, document: articles)
         case .catalog: return try refresh(name, url: url, maxAge: maxAge, document: catalog)
         case .patterns:
@@ -164,6 +166,27 @@ final class Core: Serializer, @unchecked Sendable {
                 url, _, _, commit throws(CarFitError) in
                 try images.refresh(count: count, url: url, http: http, concurrency: concurrency, lock: self, commit: commit)
             }).json
+        }
+    }
+
+    /// The refresh of the visits from `url` (the configured `sources.visits`), typed: what a
+    /// push that refreshes reads its changes from.
+    func refreshVisits(url: String, maxAge: Int64?) throws(CarFitError) -> RefreshOutcome<ImportSummary> {
+        let http = http
+        let area = visits
+        return try refresh("visits", url: url, maxAge: maxAge, conditional: true) {
+            url, validators, progress, commit throws(CarFitError) in
+            try area.refresh(url: url, http: http, validators: validators, lock: self, progress: progress, commit: commit)
+        }
+    }
+
+    /// The visits refresh a push runs: a conditional request whatever the last success's age;
+    /// the changes it stored (none for a 304). No configured `sources.visits` is `invalid`.
+    func refreshVisitsForPush() throws(CarFitError) -> [VisitChange] {
+        let url = try SourcesService.configured("visits", config.sources.visits)
+        switch try refreshVisits(url: url, maxAge: nil) {
+        case .fresh, .notModified: return []
+        case .stored(let summary): return summary.changes ?? []
         }
     }
 

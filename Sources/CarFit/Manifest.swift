@@ -36,6 +36,14 @@ enum Manifest {
                   .object { core, request throws(CarFitError) in try LocationAPI.report(core.location, request, publish: core.events.publish) }),
         Operation("location.status", "carfit_location_status", request: "none", .serialized,
                   .object { core, _ throws(CarFitError) in try LocationAPI.status(core.location) }),
+
+        // Push
+        Operation("push.receive", "carfit_push_receive", request: "payload, refresh?", .selfLocking,
+                  .object { core, request throws(CarFitError) in try PushAPI.receive(core.push, request, lock: core, refreshVisits: core.refreshVisitsForPush) }),
+        Operation("push.register", "carfit_push_register", request: "platform?, token", .serialized,
+                  .object { core, request throws(CarFitError) in try PushAPI.register(core.push, request) }),
+        Operation("push.status", "carfit_push_status", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in try PushAPI.status(core.push) }),
         // Attachments
         Operation("visits.attach", "carfit_visits_attach", request: "key, kind, file? or text?", .serialized,
                   .object { core, request throws(CarFitError) in try AttachmentsAPI.attach(core.attachments, request) }),

@@ -48,6 +48,7 @@ extension CoreConfig {
             sources.visitUpdates = try ConfigReader.url(s, "visitUpdates")
             sources.locations = try ConfigReader.url(s, "locations")
             sources.attachments = try ConfigReader.url(s, "attachments")
+            sources.devices = try ConfigReader.url(s, "devices")
         }
         if let h = try f.object("http") {
             try ConfigReader.check(h, known: ConfigMembers.http)

@@ -45,6 +45,9 @@ extension PushSummary: APIResponse {
         if let locations {
             answer["locations"] = .obj(["pushed": .int(Int64(locations.pushed)), "pending": .int(Int64(locations.pending))])
         }
+        if let deviceSent {
+            answer["device"] = .obj(["sent": .bool(deviceSent)])
+        }
         if let attachments {
             answer["attachments"] = .obj(["uploaded": .int(Int64(attachments.uploaded)), "pending": .int(Int64(attachments.pending)),
                                           "failed": .int(Int64(attachments.failed))])

@@ -190,7 +190,41 @@ extension PlanRequest: APIRequest {
 /// `{"imported": n, "rejected": [{"index", "field", "message"}, ...]}`.
 extension ImportSummary: APIResponse {
     public var json: JSON {
-        .obj(["imported": .int(Int64(imported)), "rejected": .array(rejected.map(\.json))])
+        guard let changes else {
+            return .obj(["imported": .int(Int64(imported)), "rejected": .array(rejected.map(\.json))])
+        }
+        return .obj(["imported": .int(Int64(imported)), "rejected": .array(rejected.map(\.json)),
+                     "changes": .array(changes.map(\.json))])
+    }
+}
+
+/// One of the planner's changes: `{"change", "visitId", "key", "name", "startTimeUtc",
+/// "previousStartTimeUtc", "fields"}`.
+extension VisitChange: APIResponse {
+    public var json: JSON {
+        .obj([
+            "change": .string(kind.rawValue),
+            "visitId": .string(visitId),
+            "key": .string(key.text),
+            "name": .string(name),
+            "startTimeUtc": .string(start.iso),
+            "previousStartTimeUtc": .str(previousStart?.iso),
+            "fields": .array(fields.map { .string($0.rawValue) }),
+        ])
+    }
+}
+
+/// `visits.refresh`: `RefreshAnswer`, with `"changes": []` when nothing was stored (a 304, or
+/// a fresh cache without a request).
+public struct VisitsRefreshAnswer: APIResponse {
+    public var outcome: RefreshOutcome<ImportSummary>
+    public init(_ outcome: RefreshOutcome<ImportSummary>) { self.outcome = outcome }
+    public var json: JSON {
+        switch outcome {
+        case .fresh: .obj(["imported": 0, "fresh": true, "changes": .array([])])
+        case .notModified: .obj(["imported": 0, "notModified": true, "changes": .array([])])
+        case .stored(let summary): summary.json
+        }
     }
 }
 

@@ -14,12 +14,15 @@ public struct PushSetup {
     public var locations: String?
     public var trailDays: Int64
     public var attachments: AttachmentUpload?
+    /// Where the device's registration goes (`sources.devices`).
+    public var devices: String?
     public var client: HTTPClient
     public var pushLock: PushLock
     public var waitMs: Int
 
     public init(visitUpdates: String?, locations: String? = nil, trailDays: Int64 = 7, attachments: AttachmentUpload? = nil,
-                client: HTTPClient, pushLock: PushLock, waitMs: Int) {
+                devices: String? = nil, client: HTTPClient, pushLock: PushLock, waitMs: Int) {
+        self.devices = devices
         self.visitUpdates = visitUpdates
         self.locations = locations
         self.trailDays = trailDays
@@ -73,6 +76,8 @@ public struct PushSummary: Sendable, Equatable {
     public var locations: Trail?
     /// With `sources.attachments` configured.
     public var attachments: Uploads?
+    /// With `sources.devices` configured: whether the device's registration was sent.
+    public var deviceSent: Bool?
 
     public init(pushed: Int = 0, rejected: Int = 0, pending: Int = 0, skipped: Skipped? = nil,
                 locations: Trail? = nil, attachments: Uploads? = nil) {
@@ -134,10 +139,18 @@ public struct SyncService {
     /// With `locations` (the planner's URL) the trail's pending points follow the updates
     /// (`pushLocations`), and applied points older than `trailDays` are removed first.
     /// With `attachments`, the pending attachments are uploaded last (`AttachmentUpload`),
-    /// sharing the push's backoff. With none of the three configured the push is `invalid`.
+    /// sharing the push's backoff. With `devices`, the device's registration goes last, once
+    /// per change (`pushDevice`). With none of the four configured the push is `invalid`.
     public func push(ifDue: Bool, lock: some Serializer) throws(CarFitError) -> PushSummary {
-        guard let setup, setup.visitUpdates != nil || setup.locations != nil || setup.attachments != nil else {
-            throw .invalid("sources.visitUpdates", "Nothing to push to: set sources.visitUpdates, sources.locations or sources.attachments when opening the core.")
+        var summary = try pushParts(ifDue: ifDue, lock: lock)
+        // A skipped push sent no registration either.
+        if setup?.devices != nil && summary.deviceSent == nil { summary.deviceSent = false }
+        return summary
+    }
+
+    private func pushParts(ifDue: Bool, lock: some Serializer) throws(CarFitError) -> PushSummary {
+        guard let setup, setup.visitUpdates != nil || setup.locations != nil || setup.attachments != nil || setup.devices != nil else {
+            throw .invalid("sources.visitUpdates", "Nothing to push to: set sources.visitUpdates, sources.locations, sources.attachments or sources.devices when opening the core.")
         }
         let sync = sync
         let clock = clock
@@ -192,6 +205,9 @@ public struct SyncService {
         if setup.locations != nil { summary.locations = located }
         if let attachments = setup.attachments {
             summary.attachments = try upload(attachments, client: client, lock: lock)
+        }
+        if let devices = setup.devices {
+            summary.deviceSent = try pushDevice(to: devices, client: client, lock: lock)
         }
         return summary
     }

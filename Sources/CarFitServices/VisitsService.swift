@@ -91,10 +91,12 @@ public struct VisitsService {
                           _ run: () throws(CarFitError) -> StreamedImport) throws(CarFitError) -> ImportSummary? {
         let level = try db.beginTransaction()
         do throws(CarFitError) {
-            guard case .imported(let summary) = try run() else {
+            let before = try comparedBefore()
+            guard case .imported(var summary) = try run() else {
                 db.rollback(level)
                 return nil
             }
+            summary.changes = try changes(since: before)
             try commit()
             try db.commit(level)
             return summary
@@ -108,12 +110,54 @@ public struct VisitsService {
     /// transaction.
     public func importSnapshot(_ snapshot: VisitSnapshot,
                                commit: () throws(CarFitError) -> Void = {}) throws(CarFitError) -> ImportSummary {
+        try replace(with: snapshot, commit: commit)
+    }
+
+    /// Replaces the stored snapshot with `snapshot`'s visits in one transaction with `commit`:
+    /// its summary with the planner's changes.
+    func replace(with snapshot: VisitSnapshot, commit: () throws(CarFitError) -> Void) throws(CarFitError) -> ImportSummary {
         let store = visits
-        try db.transaction { () throws(CarFitError) in
+        return try db.transaction { () throws(CarFitError) -> ImportSummary in
+            let before = try comparedBefore()
             try store.replaceAll(with: snapshot.visits)
+            var summary = snapshot.summary
+            summary.changes = try changes(since: before)
             try commit()
+            return summary
         }
-        return snapshot.summary
+    }
+
+    // MARK: - The planner's changes
+
+    /// What the snapshot being replaced holds for the comparison: nil when none was ever
+    /// stored (the first snapshot yields no changes), else its occurrences from today's first
+    /// instant on, read in the import's transaction before anything is replaced.
+    func comparedBefore() throws(CarFitError) -> [VisitOccurrence]? {
+        guard try visits.hasSnapshot() else { return nil }
+        return try visits.occurrences(from: comparedFrom)
+    }
+
+    /// The changes of the snapshot just written (in the same transaction) against `before`,
+    /// and the record that a snapshot is stored.
+    func changes(since before: [VisitOccurrence]?) throws(CarFitError) -> [VisitChange] {
+        try visits.snapshotStored()
+        guard let before else { return [] }
+        let after = try visits.occurrences(from: comparedFrom)
+        guard let today = clock.today else { return [] }
+        let clock = clock
+        // Beyond today's widest range an occurrence is surely of a later day.
+        let later = clock.dayRange(for: today).upperBound
+        return VisitChanges.compare(old: before, new: after) { start in
+            if start.milliseconds >= later { return true }
+            guard let day = clock.localDate(start) else { return false }
+            return day >= today
+        }
+    }
+
+    /// The first instant (ms) an occurrence of today or later can start at.
+    var comparedFrom: Int64 {
+        guard let today = clock.today else { return Int64.max }
+        return clock.dayRange(for: today).lowerBound
     }
 
     /// Fetches `source` and imports it as the host's import does: the body is downloaded to a
@@ -141,7 +185,6 @@ public struct VisitsService {
     func refresh(_ body: SourceFetch.Body, lock: some Serializer, progress: ProgressReporter? = nil,
                  commit: () throws(CarFitError) -> Void = {}) throws(CarFitError) -> ImportSummary {
         let store = visits
-        let db = db
         let threads = importThreads
         let file = body.file
         let reporter = progress
@@ -162,13 +205,9 @@ public struct VisitsService {
         }
         if let streamed { return streamed }
         let snapshot = try SourceFetch.document(body, what: "visits", VisitSnapshot.init(document:))
-        try lock.locked { () throws(CarFitError) in
-            try db.transaction { () throws(CarFitError) in
-                try store.replaceAll(with: snapshot.visits)
-                try commit()
-            }
+        return try lock.locked { () throws(CarFitError) -> ImportSummary in
+            try replace(with: snapshot, commit: commit)
         }
-        return snapshot.summary
     }
 
     /// Imports the visits document in the file at `path` as the host's import does, reading it

@@ -371,6 +371,24 @@ enum Schema {
         DROP TABLE sync_state;
         ALTER TABLE sync_state_new RENAME TO sync_state;
         """,
+        // The planner's changes by push: that a visits snapshot was stored (the first one
+        // yields no changes), the ids of the last pushes received, the highest seq, and the
+        // device's registration with the revision the devices server acknowledged.
+        """
+        CREATE TABLE visit_snapshots (id INTEGER PRIMARY KEY CHECK (id = 1));
+        CREATE TABLE push_received (
+            seq INTEGER PRIMARY KEY,          -- arrival order
+            id TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE push_state (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            last_seq INTEGER,
+            platform TEXT,                    -- apns or fcm; the last one after an unregistration
+            token TEXT,                       -- NULL: unregistered (or never registered)
+            revision INTEGER NOT NULL,        -- counts the record's changes
+            acknowledged INTEGER NOT NULL     -- the revision the devices server took
+        );
+        """,
     ]
 
     /// The indexes of `table` as the migrations left them in the database: each name with its

@@ -5,7 +5,8 @@
 public enum StoredAreas {
     /// The areas a `changed` event can name, in the order events list them.
     public static let areas = ["visits", "calendar", "articles", "catalog", "cart", "orders", "employees", "session",
-                               "transactions", "insights", "patterns", "sources", "outbox", "location", "attachments"]
+                               "transactions", "insights", "patterns", "sources", "outbox", "location", "attachments",
+                               "push"]
 
     /// Table name -> the areas whose documents read it.
     public static let byTable: [String: [String]] = [
@@ -42,6 +43,11 @@ public enum StoredAreas {
         "road_arrivals": ["visits", "location"],
         // Attachments, their upload queue, and each card's attachment counts.
         "attachments": ["attachments", "visits"],
+        // That a visits snapshot was stored (the next one's changes are told).
+        "visit_snapshots": ["visits"],
+        // The pushes received, the highest seq and the device's registration (push.status).
+        "push_received": ["push"],
+        "push_state": ["push"],
     ]
 
     /// The areas of the written `tables`, in `areas` order; `["all"]` when a table is not mapped.

@@ -193,6 +193,42 @@ public struct VisitStore {
         return VisitStore.visit(of: try VisitStore.row(s))
     }
 
+    /// The occurrences with a visitId starting at `from` (ms since the epoch) or later, with the
+    /// card fields the planner's changes compare (`VisitChanges`), in day order.
+    public func occurrences(from: Int64) throws(CarFitError) -> [VisitOccurrence] {
+        let s = try db.statement("""
+            SELECT start_ms, visit_id, repetition, card
+            FROM visits WHERE start_ms >= ?1 AND visit_id IS NOT NULL ORDER BY start_ms, seq
+            """)
+        defer { s.reset() }
+        try s.bind(1, from)
+        var out: [VisitOccurrence] = []
+        while try s.step() {
+            guard let id = s.text(1), let blob = s.blob(3), let card = VisitCard.decode(blob) else {
+                throw CarFitError(.storage, "A stored visit is damaged. Import the visits again.")
+            }
+            out.append(VisitOccurrence(
+                visitId: id, start: Instant(milliseconds: s.int(0) ?? 0), repetition: Int(clamping: s.int(2) ?? 0),
+                name: String(decoding: card.name, as: UTF8.self), address: String(decoding: card.address, as: UTF8.self),
+                latitude: card.latitude, longitude: card.longitude,
+                expectedTime: card.expectedTime.map { String(decoding: $0, as: UTF8.self) },
+                tasks: String(decoding: card.tasks, as: UTF8.self), taskMinutes: Int(clamping: card.taskMinutes)))
+        }
+        return out
+    }
+
+    /// Whether a snapshot was ever stored in this database (`snapshotStored` was recorded, or
+    /// visits are stored from before it was).
+    public func hasSnapshot() throws(CarFitError) -> Bool {
+        if try db.scalarInt("SELECT count(*) FROM visit_snapshots") ?? 0 > 0 { return true }
+        return try db.scalarInt("SELECT EXISTS (SELECT 1 FROM visits)") ?? 0 > 0
+    }
+
+    /// Records that a snapshot was stored (once: later calls write nothing).
+    public func snapshotStored() throws(CarFitError) {
+        try db.run("INSERT OR IGNORE INTO visit_snapshots (id) VALUES (1)")
+    }
+
     public func count() throws(CarFitError) -> Int {
         Int(try db.scalarInt("SELECT count(*) FROM visits") ?? 0)
     }

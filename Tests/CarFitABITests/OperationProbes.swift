@@ -76,7 +76,8 @@ enum OperationProbes {
             "visits.import": OperationProbe(request: try sample("carfit.json")) { r, core, m in
                 XCTAssertEqual(r.int("imported"), 7, m)
                 XCTAssertEqual(r.list("rejected").count, 0, m)
-                XCTAssertEqual(r.object.keys.sorted(), ["imported", "rejected"], m)
+                XCTAssertEqual(r.object.keys.sorted(), ["changes", "imported", "rejected"], m)
+                XCTAssertEqual(r.list("changes").count, 0, m)
                 XCTAssertEqual(core.call("visits.list", #"{"dates": ["2020-09-10"]}"#).list("days").first?.list("visits").count, 3, m)
             },
             "visits.list": OperationProbe(request: #"{"dates": ["2020-09-10"]}"#) { r, _, m in
@@ -139,6 +140,21 @@ enum OperationProbes {
                 XCTAssertTrue(r.object["position"] is NSNull, m)
                 XCTAssertEqual(r.dict("trail").int("stored"), 0, m)
                 XCTAssertTrue(r.object["lastPushAt"] is NSNull, m)
+            },
+            "push.receive": OperationProbe(
+                request: #"{"refresh": false, "payload": {"carfit": {"v": 1, "id": "m", "kind": "message", "title": "T", "body": "B"}}}"#) { r, core, m in
+                XCTAssertEqual(r.object["duplicate"] as? Bool, false, m)
+                XCTAssertEqual(r.list("notifications").first?.string("id"), "message:m", m)
+                XCTAssertEqual(core.call("push.status", "{}").int("received"), 1, m)
+            },
+            "push.register": OperationProbe(request: #"{"platform": "apns", "token": "t0k"}"#) { r, _, m in
+                XCTAssertEqual(r.dict("device").string("platform"), "apns", m)
+                XCTAssertEqual(r.dict("device").object["pending"] as? Bool, true, m)
+            },
+            "push.status": OperationProbe(request: "{}") { r, _, m in
+                XCTAssertTrue(r.object["device"] is NSNull, m)
+                XCTAssertTrue(r.object["lastSeq"] is NSNull, m)
+                XCTAssertEqual(r.int("received"), 0, m)
             },
             "visits.plan": OperationProbe(request: #"{"date": "2020-09-10"}"#) { r, _, m in
                 XCTAssertEqual(r.string("date"), "2020-09-10", m)

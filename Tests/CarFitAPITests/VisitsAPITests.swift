@@ -216,10 +216,13 @@ final class VisitsAPITests: XCTestCase {
         let s = try service()
         XCTAssertEqual(try importVisits(s, VisitsAPITests.document).encoded(),
                        #"{"imported":3,"rejected":[{"index":3,"field":"startTimeUtc","#
-                       + #""message":"startTimeUtc \"soon\" is not a valid ISO 8601 date and time."}]}"#)
+                       + #""message":"startTimeUtc \"soon\" is not a valid ISO 8601 date and time."}],"changes":[]}"#)
         // A document the streamed reader declines is read whole: the same answer.
         XCTAssertEqual(try importVisits(s, #"{"data": [], "data": [{"startTimeUtc": "2020-09-10T08:00:00Z"}]}"#).encoded(),
-                       #"{"imported":1,"rejected":[]}"#)
+                       #"{"imported":1,"rejected":[],"changes":["#
+                       + #"{"change":"removed","visitId":"b","key":"b|1599717600000|0","name":"","startTimeUtc":"2020-09-10T06:00:00Z","previousStartTimeUtc":null,"fields":[]},"#
+                       + #"{"change":"removed","visitId":"a","key":"a|1599724800000|0","name":"","startTimeUtc":"2020-09-10T08:00:00Z","previousStartTimeUtc":null,"fields":[]},"#
+                       + #"{"change":"removed","visitId":"c","key":"c|1599804000000|0","name":"","startTimeUtc":"2020-09-11T06:00:00Z","previousStartTimeUtc":null,"fields":[]}]}"#)
         _ = try importVisits(s, VisitsAPITests.document)
 
         // The asked days once each, in the asked order; one employee's cards.

@@ -58,7 +58,8 @@ def snapshots(core: carfit.Core, tag: str, size: int, rounds: int, sizes: dict) 
     snapshot (the ids of one tag only, as many as that tag's snapshot has)."""
     seen: dict = {}
     for _ in range(rounds):
-        assert core.import_visits(snapshot(tag, size)) == {"imported": size, "rejected": []}
+        answer = core.import_visits(snapshot(tag, size))
+        assert (answer["imported"], answer["rejected"]) == (size, [])
         cards = core.list_visits(dates=["2020-09-10"])["days"][0]["visits"]
         tags = {c["visitId"].split("-")[0] for c in cards}
         assert len(tags) == 1, f"a read saw {len(cards)} visits of {sorted(tags)}"

@@ -1330,3 +1330,30 @@ def test_simulating_the_drive_shows_the_position_arrivals_and_navigation(fresh_a
     # Driving again reports nothing older than the position.
     browser.click("#drive-simulate")
     browser.wait(lambda: "already" in message(browser), "the second drive's message")
+
+
+def test_a_simulated_push_shows_the_planners_changes_and_notifications(fresh_app: App, browser: Browser) -> None:
+    app = fresh_app
+    open_screen(browser, app, "day")
+    assert browser.execute("return document.getElementById('push-panel').hidden") is True
+    before = today_cards(app)
+    browser.click("#push-simulate")
+    browser.wait(lambda: "Push received" in message(browser), "the push's summary")
+    settle(browser)
+    assert message(browser) == "Push received: 1 changes."
+    changes = browser.execute(
+        "return [...document.querySelectorAll('#push-panel .push-changes li')].map(li => li.dataset.change)")
+    assert changes == ["moved"]
+    notes = browser.execute(
+        "return [...document.querySelectorAll('#push-panel .notification')]"
+        ".map(li => [li.dataset.kind, li.querySelector('strong').textContent, li.textContent])")
+    assert len(notes) == 1 and notes[0][:2] == ["moved", "Visit moved"]
+    # The moved card is on the day an hour later, as the core now stores it.
+    after = today_cards(app)
+    moved = [name for name in after if after[name]["startTimeUtc"] != before[name]["startTimeUtc"]]
+    assert len(moved) == 1 and moved[0] in notes[0][2]
+    # The same push is not sent twice: the next one is a new push, another hour later.
+    browser.click("#push-simulate")
+    browser.wait(lambda: browser.execute(
+        "return document.querySelectorAll('#push-panel .notification').length === 1 && "
+        "document.querySelector('#push-panel .notification').textContent !== arguments[0]", notes[0][2]), "the second push")

@@ -11,6 +11,9 @@ the sync work without a network. The core's config names them as its sources (`s
     PUT  /sample/attachments/<id>   the upload server (examples/servers/attachment_server.py's
                                     Uploads: checks each body's X-Carfit-Sha256)
     GET  /sample/drive.json         a recorded drive through the sample day ("simulate the drive")
+    POST /sample/push               the planner moves the sample day's first visit an hour later
+                                    and answers the push it sends about it: {"payload":
+                                    {"carfit": "<the push as FCM's string>"}} ("simulate a push")
     GET  /sample/patterns/random    one new pattern a call (its image at /sample/patterns/<n>.png)
     GET|POST /sample/network        {"offline": bool}: read or set whether the sample sources
                                     are reachable; offline, every other request is reset
@@ -23,6 +26,7 @@ Python's standard library only; the core is not imported here.
 from __future__ import annotations
 
 import colorsys
+import datetime as dt
 import hashlib
 import json
 import struct
@@ -143,6 +147,7 @@ class SampleSources:
         self.planner = SyncServer(visits=visits, token=token)
         self.uploads = Uploads()
         self.patterns_served = 0
+        self.pushes_sent = 0
 
     # -- routes ---------------------------------------------------------------------------
 
@@ -176,6 +181,8 @@ class SampleSources:
             self.switch(request)
         elif self.offline:
             request.drop_connection()
+        elif name == "push":
+            request.answer_json(200, self.planner_push())
         elif name not in ("visit-updates", "locations"):
             request.refuse(405, "misuse", "Only /sample/visit-updates, /sample/locations and /sample/network take POST.")
         elif (body := request.read_body(MAX_BODY_BYTES)) is not None:
@@ -209,6 +216,25 @@ class SampleSources:
             request.drop_connection()
         else:
             request.answer(status, "application/json; charset=utf-8", answer)
+
+    def planner_push(self) -> Dict[str, Any]:
+        """The planner changes its day (the first visit of 2020-09-10 with a visitId starts an
+        hour later) and sends the push that says so: kind "visits", numbered in order."""
+        with self.planner.lock:
+            for visit in self.planner.document["data"]:
+                start = visit.get("startTimeUtc") if isinstance(visit, dict) else None
+                if visit.get("visitId") and isinstance(start, str) and start.startswith("2020-09-10"):
+                    instant = dt.datetime.fromisoformat(start.replace("Z", "+00:00"))
+                    if instant.tzinfo is None:
+                        instant = instant.replace(tzinfo=dt.timezone.utc)
+                    later = (instant + dt.timedelta(hours=1)).astimezone(dt.timezone.utc)
+                    visit["startTimeUtc"] = later.strftime("%Y-%m-%dT%H:%M:%SZ")
+                    break
+        with self.lock:
+            self.pushes_sent += 1
+            number = self.pushes_sent
+        push = {"v": 1, "id": f"sample-push-{number}", "kind": "visits", "seq": number}
+        return {"payload": {"carfit": json.dumps(push)}}
 
     def switch(self, request: Any) -> None:
         """POST /sample/network {"offline": bool}: take the sources offline or back."""

@@ -46,6 +46,16 @@ enum RequestTypes {
         ],
         "carfit_location_status": [
         ],
+        "carfit_push_receive": [
+            RequestMember(["payload"], types: 32, items: 0),
+            RequestMember(["refresh"], types: 72, items: 0),
+        ],
+        "carfit_push_register": [
+            RequestMember(["platform"], types: 65, items: 0),
+            RequestMember(["token"], types: 65, items: 0),
+        ],
+        "carfit_push_status": [
+        ],
         "carfit_visits_attach": [
             RequestMember(["key"], types: 1, items: 0),
             RequestMember(["kind"], types: 1, items: 0),

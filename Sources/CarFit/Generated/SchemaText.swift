@@ -165,6 +165,12 @@ let carfitSchemaText: StaticString = #"""
               "pending": {"type": "integer", "minimum": 0}
             }
           },
+          "device": {
+            "type": "object",
+            "properties": {"sent": {"type": "boolean"}},
+            "required": ["sent"],
+            "additionalProperties": false
+          },
           "pushed": {"type": "integer", "minimum": 0},
           "rejected": {"type": "integer", "minimum": 0},
           "pending": {"type": "integer", "minimum": 0},
@@ -256,6 +262,92 @@ let carfitSchemaText: StaticString = #"""
           },
           "lastPushAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]}
         }
+      },
+      "errors": ["bad_json", "storage"]
+    },
+    "push.receive": {
+      "symbol": "carfit_push_receive",
+      "summary": "A push of the planner's as the host received it: once only, in order, with the refresh it asks for and its notifications.",
+      "request": {
+        "type": "object",
+        "required": ["payload"],
+        "properties": {
+          "payload": {
+            "type": "object",
+            "description": "The push as received (APNs userInfo, FCM data); its member carfit is read."
+          },
+          "refresh": {
+            "type": ["boolean", "null"],
+            "description": "Refresh the visits when the push asks (default true)."
+          }
+        }
+      },
+      "response": {
+        "type": "object",
+        "properties": {
+          "duplicate": {"type": "boolean"},
+          "gap": {"type": "boolean"},
+          "refreshed": {"type": "boolean"},
+          "refreshError": {
+            "oneOf": [
+              {"type": "null"},
+              {
+                "type": "object",
+                "description": "The refresh's whole error document, as a failed call answers it.",
+                "properties": {
+                  "error": {
+                    "type": "object",
+                    "description": "code, message and the members of the error document (see error).",
+                    "additionalProperties": {}
+                  }
+                },
+                "required": ["error"],
+                "additionalProperties": false
+              }
+            ]
+          },
+          "changes": {"type": "array", "items": {"$ref": "#/$defs/visitChange"}},
+          "notifications": {"type": "array", "items": {"$ref": "#/$defs/pushNotification"}}
+        },
+        "required": ["duplicate", "gap", "refreshed", "refreshError", "changes", "notifications"],
+        "additionalProperties": false
+      },
+      "errors": ["bad_json", "invalid", "not_found", "storage"]
+    },
+    "push.register": {
+      "symbol": "carfit_push_register",
+      "summary": "Register (or unregister, token null) the device's push token.",
+      "request": {
+        "type": "object",
+        "properties": {
+          "platform": {"type": ["string", "null"], "enum": ["apns", "fcm", null]},
+          "token": {
+            "type": ["string", "null"],
+            "description": "1-4096 characters from ! to ~; null unregisters."
+          }
+        }
+      },
+      "response": {
+        "type": "object",
+        "properties": {"device": {"$ref": "#/$defs/pushDevice"}},
+        "required": ["device"],
+        "additionalProperties": false
+      },
+      "errors": ["bad_json", "invalid", "storage"]
+    },
+    "push.status": {
+      "symbol": "carfit_push_status",
+      "summary": "The device's registration, the highest seq and the push ids kept.",
+      "request": {"type": "object"},
+      "response": {
+        "type": "object",
+        "properties": {
+          "device": {"$ref": "#/$defs/pushDevice"},
+          "lastSeq": {"type": ["integer", "null"]},
+          "received": {"type": "integer", "minimum": 0}
+        },
+        "required": ["device", "lastSeq", "received"],
+        "additionalProperties": false
       },
       "errors": ["bad_json", "storage"]
     },
@@ -1030,6 +1122,10 @@ let carfitSchemaText: StaticString = #"""
           "locations": {
             "type": ["string", "null"],
             "description": "An http or https URL: where the washer's positions are pushed."
+          },
+          "devices": {
+            "type": ["string", "null"],
+            "description": "An http or https URL: where carfit_sync_push sends the device's push registration."
           }
         },
         "additionalProperties": false
@@ -1196,7 +1292,12 @@ let carfitSchemaText: StaticString = #"""
       "description": "The answer of an import: records stored, records skipped.",
       "properties": {
         "imported": {"type": "integer", "minimum": 0},
-        "rejected": {"type": "array", "items": {"$ref": "#/$defs/rejection"}}
+        "rejected": {"type": "array", "items": {"$ref": "#/$defs/rejection"}},
+        "changes": {
+          "type": "array",
+          "description": "visits.import: the planner's changes against the snapshot it replaced.",
+          "items": {"$ref": "#/$defs/visitChange"}
+        }
       },
       "required": ["imported", "rejected"],
       "additionalProperties": false
@@ -1224,7 +1325,12 @@ let carfitSchemaText: StaticString = #"""
         "imported": {"type": "integer", "minimum": 0},
         "rejected": {"type": "array", "items": {"$ref": "#/$defs/rejection"}},
         "notModified": {"const": true},
-        "fresh": {"const": true}
+        "fresh": {"const": true},
+        "changes": {
+          "type": "array",
+          "description": "visits.refresh: the planner's changes (empty for a 304 or a fresh cache).",
+          "items": {"$ref": "#/$defs/visitChange"}
+        }
       },
       "required": ["imported"]
     },
@@ -1824,6 +1930,76 @@ let carfitSchemaText: StaticString = #"""
         "accuracyMeters": {"type": "number", "minimum": 0, "maximum": 10000},
         "at": {"$ref": "#/$defs/instant"}
       }
+    },
+    "visitChange": {
+      "type": "object",
+      "description": "One of the planner's changes between the stored visits snapshot and the one it replaced.",
+      "properties": {
+        "change": {"enum": ["added", "removed", "moved", "updated"]},
+        "visitId": {"type": "string"},
+        "key": {
+          "type": "string",
+          "description": "The card key of the new occurrence (of the old one for removed)."
+        },
+        "name": {"type": "string"},
+        "startTimeUtc": {"$ref": "#/$defs/instant"},
+        "previousStartTimeUtc": {
+          "type": ["string", "null"],
+          "description": "The old start of a moved visit; else null."
+        },
+        "fields": {
+          "type": "array",
+          "items": {"enum": ["name", "address", "coordinates", "expectedTime", "tasks"]}
+        }
+      },
+      "required": ["change", "visitId", "key", "name", "startTimeUtc", "previousStartTimeUtc", "fields"],
+      "additionalProperties": false
+    },
+    "pushDevice": {
+      "oneOf": [
+        {"type": "null"},
+        {
+          "type": "object",
+          "properties": {
+            "platform": {"enum": ["apns", "fcm"]},
+            "registered": {"type": "boolean"},
+            "pending": {"type": "boolean"}
+          },
+          "required": ["platform", "registered", "pending"],
+          "additionalProperties": false
+        }
+      ],
+      "description": "The device's registration, null when never registered or unregistered and acknowledged."
+    },
+    "pushNotification": {
+      "type": "object",
+      "description": "A notification a push gives the host to show.",
+      "properties": {
+        "id": {"type": "string"},
+        "kind": {"enum": ["added", "removed", "moved", "updated", "visit", "message"]},
+        "title": {"type": "string"},
+        "body": {"type": "string"},
+        "key": {"type": ["string", "null"]},
+        "at": {"type": ["string", "null"]},
+        "deepLink": {"type": ["string", "null"]},
+        "navigation": {
+          "oneOf": [
+            {"type": "null"},
+            {
+              "type": "object",
+              "properties": {
+                "geo": {"type": "string"},
+                "google": {"type": "string"},
+                "apple": {"type": "string"}
+              },
+              "required": ["geo", "google", "apple"],
+              "additionalProperties": false
+            }
+          ]
+        }
+      },
+      "required": ["id", "kind", "title", "body", "key", "at", "deepLink", "navigation"],
+      "additionalProperties": false
     }
   }
 }

@@ -7,7 +7,7 @@ public enum ConfigMembers {
                               "maxRequestBytes", "importThreads", "auth", "road", "attachments",
                               "zoneinfo"]
     /// `sources`: where each area is fetched from.
-    public static let sources = ["visits", "articles", "catalog", "patterns", "visitUpdates", "locations", "attachments"]
+    public static let sources = ["visits", "articles", "catalog", "patterns", "visitUpdates", "locations", "attachments", "devices"]
     /// `http`: the limits on every transfer.
     public static let http = ["timeoutMs", "totalTimeoutMs", "maxBodyBytes", "minBytesPerSecond"]
     /// `images`: the image cache.

@@ -22,6 +22,8 @@ public struct CoreConfig: Sendable {
         public var locations: String?
         /// The base URL attachments are uploaded under (`PUT <base>/<id>`).
         public var attachments: String?
+        /// Where the device's push registration is sent (`POST {"clientId", "platform", "token"}`).
+        public var devices: String?
     }
 
     /// The limits on every HTTP transfer.

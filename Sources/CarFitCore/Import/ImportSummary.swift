@@ -3,10 +3,14 @@
 public struct ImportSummary: Sendable, Equatable {
     public var imported: Int
     public var rejected: [Rejection]
+    /// The planner's changes against the snapshot this one replaced (a visits import; nil for
+    /// the other imports, whose answers have none).
+    public var changes: [VisitChange]?
 
-    public init(imported: Int, rejected: [Rejection] = []) {
+    public init(imported: Int, rejected: [Rejection] = [], changes: [VisitChange]? = nil) {
         self.imported = imported
         self.rejected = rejected
+        self.changes = changes
     }
 }
 

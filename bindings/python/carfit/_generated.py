@@ -38,6 +38,9 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_sync_status": OPERATION,
     "carfit_location_report": OPERATION,
     "carfit_location_status": OPERATION,
+    "carfit_push_receive": OPERATION,
+    "carfit_push_register": OPERATION,
+    "carfit_push_status": OPERATION,
     "carfit_visits_attach": OPERATION,
     "carfit_visits_attachments": OPERATION,
     "carfit_visits_detach": OPERATION,
@@ -94,6 +97,9 @@ OPERATIONS: Dict[str, str] = {
     "sync.status": "carfit_sync_status",
     "location.report": "carfit_location_report",
     "location.status": "carfit_location_status",
+    "push.receive": "carfit_push_receive",
+    "push.register": "carfit_push_register",
+    "push.status": "carfit_push_status",
     "visits.attach": "carfit_visits_attach",
     "visits.attachments": "carfit_visits_attachments",
     "visits.detach": "carfit_visits_detach",
@@ -147,11 +153,29 @@ class Rejection(TypedDict):
     message: str
 
 
-class ImportResult(TypedDict):
-    """The answer of an import: records stored, records skipped."""
+class VisitChange(TypedDict):
+    """One of the planner's changes between the stored visits snapshot and the one it replaced."""
+
+    change: Any
+    visitId: str
+    key: str
+    name: str
+    startTimeUtc: str
+    previousStartTimeUtc: Optional[str]
+    fields: List[Any]
+
+
+class _ImportResultRequired(TypedDict):
+    """The members ImportResult always has."""
 
     imported: int
     rejected: List[Rejection]
+
+
+class ImportResult(_ImportResultRequired, total=False):
+    """The answer of an import: records stored, records skipped."""
+
+    changes: List[VisitChange]
 
 
 class AttachmentCounts(TypedDict):
@@ -236,6 +260,7 @@ class RefreshMembers(_RefreshMembersRequired, total=False):
     rejected: List[Rejection]
     notModified: bool
     fresh: bool
+    changes: List[VisitChange]
 
 
 class RefreshResult(RefreshMembers):
@@ -305,6 +330,12 @@ class SyncPushResultLocations(TypedDict):
     pending: int
 
 
+class SyncPushResultDevice(TypedDict):
+    """A member object of a response."""
+
+    sent: bool
+
+
 class _SyncPushResultRequired(TypedDict):
     """The members SyncPushResult always has."""
 
@@ -319,6 +350,7 @@ class SyncPushResult(_SyncPushResultRequired, total=False):
     attachments: AttachmentUploads
     skipped: str
     locations: SyncPushResultLocations
+    device: SyncPushResultDevice
     nextAttemptAt: str
 
 
@@ -386,6 +418,66 @@ class LocationStatusResult(TypedDict):
     position: Optional[Position]
     trail: LocationStatusResultTrail
     lastPushAt: Optional[str]
+
+
+class PushReceiveResultRefreshError2(TypedDict):
+    """The refresh's whole error document, as a failed call answers it."""
+
+    error: Dict[str, Any]
+
+
+class PushNotificationNavigation2(TypedDict):
+    """A member object of a response."""
+
+    geo: str
+    google: str
+    apple: str
+
+
+class PushNotification(TypedDict):
+    """A notification a push gives the host to show."""
+
+    id: str
+    kind: Any
+    title: str
+    body: str
+    key: Optional[str]
+    at: Optional[str]
+    deepLink: Optional[str]
+    navigation: Optional[PushNotificationNavigation2]
+
+
+class PushReceiveResult(TypedDict):
+    """A member object of a response."""
+
+    duplicate: bool
+    gap: bool
+    refreshed: bool
+    refreshError: Optional[PushReceiveResultRefreshError2]
+    changes: List[VisitChange]
+    notifications: List[PushNotification]
+
+
+class PushDevice2(TypedDict):
+    """A member object of a response."""
+
+    platform: Any
+    registered: bool
+    pending: bool
+
+
+class PushRegisterResult(TypedDict):
+    """A member object of a response."""
+
+    device: Optional[PushDevice2]
+
+
+class PushStatusResult(TypedDict):
+    """A member object of a response."""
+
+    device: Optional[PushDevice2]
+    lastSeq: Optional[int]
+    received: int
 
 
 class _AttachmentMembersRequired(TypedDict):
@@ -948,6 +1040,7 @@ class ConfigSources(TypedDict, total=False):
     visitUpdates: Optional[str]
     attachments: Optional[str]
     locations: Optional[str]
+    devices: Optional[str]
 
 
 class ConfigHttp(TypedDict, total=False):
@@ -1026,6 +1119,9 @@ RESULTS: Dict[str, Any] = {
     "sync.status": SyncStatusResult,
     "location.report": LocationReportResult,
     "location.status": LocationStatusResult,
+    "push.receive": PushReceiveResult,
+    "push.register": PushRegisterResult,
+    "push.status": PushStatusResult,
     "visits.attach": AttachmentAnswer,
     "visits.attachments": VisitsAttachmentsResult,
     "visits.detach": AttachmentAnswer,

@@ -23,6 +23,7 @@ from .sources import SourcesMixin
 from .sync import SyncMixin
 from .auth import AuthMixin
 from .location import LocationMixin
+from .push import PushMixin
 from .events import EventsMixin
 
 __all__ = ["Core", "Request"]
@@ -40,7 +41,7 @@ def _encode(request: Request) -> Optional[bytes]:
 
 
 class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, TransactionsMixin, ArticlesMixin,
-           ImagesMixin, SourcesMixin, SyncMixin, AuthMixin, LocationMixin, EventsMixin):
+           ImagesMixin, SourcesMixin, SyncMixin, AuthMixin, LocationMixin, PushMixin, EventsMixin):
     """An open libcarfit core: database, clock, calendar state and caches.
 
     ``Core(config, **kwargs)`` opens a core; keyword arguments are merged into ``config``
@@ -55,7 +56,8 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
     - ``firstWeekday``: ``"monday"`` or ``"sunday"`` (``"monday"``);
     - ``sources``: http or https URLs each area's refresh fetches from, ``{"visits": url,
       "articles": url, "catalog": url, "patterns": url, "visitUpdates": url, "locations": url,
-      "attachments": url}`` (none; ``attachments`` is the base URL attachments are PUT under);
+      "attachments": url, "devices": url}`` (none; ``attachments`` is the base URL attachments
+      are PUT under; ``devices`` receives the device's push registration);
     - ``http``: limits on every transfer, a dict of ``timeoutMs`` 1..600000 (10000:
       connecting and each wait for data), ``totalTimeoutMs`` 1..3600000 (120000: the whole
       transfer), ``maxBodyBytes`` 1..2**40 (268435456: the body once decoded) and

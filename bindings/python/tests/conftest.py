@@ -82,7 +82,7 @@ def core(lib):
 def loaded(core, sample):
     """The example-day core with the sample visits imported."""
     result = core.import_visits(sample)
-    assert result == {"imported": 7, "rejected": []}
+    assert result == {"imported": 7, "rejected": [], "changes": []}
     return core
 
 

@@ -221,7 +221,7 @@ def test_a_path_passed_as_the_document_is_refused(path):
 
 
 def test_json_text_still_passes_as_the_document(core):
-    assert core.import_visits('{"data": []}') == {"imported": 0, "rejected": []}
+    assert core.import_visits('{"data": []}') == {"imported": 0, "rejected": [], "changes": []}
     with pytest.raises(carfit.BadJSONError):
         core.import_visits("not json")
 

@@ -52,11 +52,11 @@ def test_an_unchanged_source_answers_not_modified_and_keeps_its_validators(serve
     urls = {"visits": server + "/data/carfit.json", "articles": server + "/data/articles.json",
             "catalog": server + "/data/catalog.json"}
     with open_core(database, **urls) as core:
-        assert core.refresh_visits() == {"imported": 7, "rejected": []}
+        assert core.refresh_visits() == {"imported": 7, "rejected": [], "changes": []}
         assert core.refresh_articles()["imported"] == 9
         assert core.refresh_catalog()["imported"] > 0
         before = (core.list_visits(dates=DAYS), core.list_articles(), core.list_catalog())
-        assert core.refresh_visits() == {"imported": 0, "notModified": True}
+        assert core.refresh_visits() == {"imported": 0, "notModified": True, "changes": []}
         assert core.refresh_articles() == {"imported": 0, "notModified": True}
         assert core.refresh_catalog() == {"imported": 0, "notModified": True}
         assert (core.list_visits(dates=DAYS), core.list_articles(), core.list_catalog()) == before
@@ -71,7 +71,7 @@ def test_an_unchanged_source_answers_not_modified_and_keeps_its_validators(serve
             assert entry["lastAttemptAt"] == entry["lastSuccessAt"] == NOW
     # The validators survive reopening.
     with open_core(database, **urls) as core:
-        assert core.refresh_visits() == {"imported": 0, "notModified": True}
+        assert core.refresh_visits() == {"imported": 0, "notModified": True, "changes": []}
         assert core.sources_status()["sources"]["visits"]["notModified"] is True
 
 
@@ -84,7 +84,10 @@ def test_a_host_import_drops_the_validators_of_its_area(server):
         core.import_visits({"data": VISITS["data"][:1]})
         core.import_articles(ARTICLES)
         core.import_catalog(CATALOG)
-        assert core.refresh_visits() == {"imported": 7, "rejected": []}
+        refreshed = core.refresh_visits()
+        assert (refreshed["imported"], refreshed["rejected"]) == (7, [])
+        # The six visits the host's import had dropped are back (those of today or later: added).
+        assert {c["change"] for c in refreshed["changes"]} == {"added"}
         assert core.refresh_articles()["imported"] == 9
         assert core.refresh_catalog()["imported"] > 0
         assert core.sources_status()["sources"]["visits"]["notModified"] is False
@@ -93,18 +96,18 @@ def test_a_host_import_drops_the_validators_of_its_area(server):
 @pytest.mark.parametrize("query", ["?encoding=gzip", "?encoding=deflate&chunked=1&chunk=100", "?chunked=1&chunk=7"])
 def test_compressed_and_chunked_bodies_import(server, query):
     with open_core(visits=server + "/data/carfit.json" + query) as core:
-        assert core.refresh_visits() == {"imported": 7, "rejected": []}
+        assert core.refresh_visits() == {"imported": 7, "rejected": [], "changes": []}
 
 
 def test_max_age_skips_the_network_while_the_last_success_is_fresh(server):
     with open_core(visits=server + "/data/carfit.json") as core:
         # No success yet: the request is made.
-        assert core.refresh_visits(max_age_seconds=3600) == {"imported": 7, "rejected": []}
+        assert core.refresh_visits(max_age_seconds=3600) == {"imported": 7, "rejected": [], "changes": []}
         status = core.sources_status()
-        assert core.refresh_visits(max_age_seconds=60) == {"imported": 0, "fresh": True}
+        assert core.refresh_visits(max_age_seconds=60) == {"imported": 0, "fresh": True, "changes": []}
         assert core.sources_status() == status, "no request, no attempt recorded"
         # 0 s: never fresh.
-        assert core.refresh_visits(max_age_seconds=0) == {"imported": 0, "notModified": True}
+        assert core.refresh_visits(max_age_seconds=0) == {"imported": 0, "notModified": True, "changes": []}
         with pytest.raises(carfit.InvalidError) as bad:
             core.refresh_visits(max_age_seconds=-1)
         assert bad.value.field == "maxAgeSeconds"
@@ -394,7 +397,7 @@ def test_consecutive_refreshes_share_one_kept_alive_connection():
     try:
         with open_core(visits=origin + "/visits", articles=origin + "/articles") as core:
             for _ in range(4):
-                assert core.refresh_visits() == {"imported": 7, "rejected": []}
+                assert core.refresh_visits() == {"imported": 7, "rejected": [], "changes": []}
             assert len(connections) == 1, connections
     finally:
         server.shutdown()
@@ -536,19 +539,21 @@ def test_nginx_answers_304_for_an_unchanged_file_and_200_once_it_changes(nginx, 
     database = tmp_path / "nginx.db"
     urls = {"visits": base + "/carfit.json", "articles": base + "/articles.json", "catalog": base + "/catalog.json"}
     with open_core(database, **urls) as core:
-        assert core.refresh_visits() == {"imported": 7, "rejected": []}
+        assert core.refresh_visits() == {"imported": 7, "rejected": [], "changes": []}
         assert core.refresh_articles()["imported"] == 9
         assert core.refresh_catalog()["imported"] > 0
-        assert core.refresh_visits() == {"imported": 0, "notModified": True}
+        assert core.refresh_visits() == {"imported": 0, "notModified": True, "changes": []}
         assert core.refresh_articles() == {"imported": 0, "notModified": True}
         assert core.refresh_catalog() == {"imported": 0, "notModified": True}
     with open_core(database, **urls) as core:
-        assert core.refresh_visits() == {"imported": 0, "notModified": True}
+        assert core.refresh_visits() == {"imported": 0, "notModified": True, "changes": []}
         # A new snapshot: nginx's ETag (mtime and size) changes, the body is imported again.
         changed = dict(VISITS, data=VISITS["data"][:2])
         (root / "carfit.json").write_text(json.dumps(changed))
         stat = (root / "carfit.json").stat()
         os.utime(root / "carfit.json", (stat.st_atime + 10, stat.st_mtime + 10))
-        assert core.refresh_visits() == {"imported": 2, "rejected": []}
+        refreshed = core.refresh_visits()
+        assert (refreshed["imported"], refreshed["rejected"]) == (2, [])
+        assert {c["change"] for c in refreshed["changes"]} == {"removed"}
         assert core.sources_status()["sources"]["visits"]["notModified"] is False
-        assert core.refresh_visits() == {"imported": 0, "notModified": True}
+        assert core.refresh_visits() == {"imported": 0, "notModified": True, "changes": []}

@@ -20,7 +20,7 @@ DAYS = ["2020-09-10", "2020-09-11"]
 def test_file_import_equals_the_document_import(lib, core, sample):
     from_file = core.import_visits_file(SAMPLE_PATH)
     listed = core.list_visits(dates=DAYS)
-    assert from_file == {"imported": 7, "rejected": []}
+    assert from_file == {"imported": 7, "rejected": [], "changes": []}
     with carfit.Core(DAY_CONFIG) as other:
         assert other.import_visits(sample) == from_file
         assert other.list_visits(dates=DAYS) == listed

@@ -10,6 +10,7 @@ import { $ } from "./modules/dom.js";
 import { moneyScreen } from "./modules/money.js";
 import { network } from "./modules/network.js";
 import { news } from "./modules/news.js";
+import { pushPanel } from "./modules/push.js";
 import { sources } from "./modules/sources.js";
 import { wine } from "./modules/wine.js";
 
@@ -29,5 +30,6 @@ document.querySelector(".message-close").addEventListener("click", clearMessage)
 for (const screen of Object.values(screens)) if (screen.init) screen.init();
 network.init();
 auth.init();
+pushPanel.init();
 window.addEventListener("hashchange", route);
 route();

@@ -9,6 +9,7 @@ package io.carfit;
  * @param rejected the member "rejected"
  * @param notModified the member "notModified"
  * @param fresh the member "fresh"
+ * @param changes visits.refresh: the planner's changes (empty for a 304 or a fresh cache).
  * @param updatedAt An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
  */
 public record ArticlesRefreshResponse(
@@ -16,5 +17,6 @@ public record ArticlesRefreshResponse(
         java.util.List<Rejection> rejected,
         Boolean notModified,
         Boolean fresh,
+        java.util.List<VisitChange> changes,
         String updatedAt) {
 }

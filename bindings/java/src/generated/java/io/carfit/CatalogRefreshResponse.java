@@ -9,10 +9,12 @@ package io.carfit;
  * @param rejected the member "rejected"
  * @param notModified the member "notModified"
  * @param fresh the member "fresh"
+ * @param changes visits.refresh: the planner's changes (empty for a 304 or a fresh cache).
  */
 public record CatalogRefreshResponse(
         long imported,
         java.util.List<Rejection> rejected,
         Boolean notModified,
-        Boolean fresh) {
+        Boolean fresh,
+        java.util.List<VisitChange> changes) {
 }

@@ -37,6 +37,9 @@ public abstract sealed class Operations permits Core {
             "sync.status",
             "location.report",
             "location.status",
+            "push.receive",
+            "push.register",
+            "push.status",
             "visits.attach",
             "visits.attachments",
             "visits.detach",
@@ -152,6 +155,31 @@ public abstract sealed class Operations permits Core {
      */
     public final LocationStatusResponse locationStatus(LocationStatusRequest request) {
         return invoke("location.status", request, LocationStatusResponse.class);
+    }
+
+    /**
+     * push.receive: A push of the planner's as the host received it: once only, in order, with the
+     * refresh it asks for and its notifications. Fails with the exception of its status (bad_json,
+     * invalid, not_found, storage, misuse).
+     */
+    public final PushReceiveResponse pushReceive(PushReceiveRequest request) {
+        return invoke("push.receive", request, PushReceiveResponse.class);
+    }
+
+    /**
+     * push.register: Register (or unregister, token null) the device's push token. Fails with the
+     * exception of its status (bad_json, invalid, storage, misuse).
+     */
+    public final PushRegisterResponse pushRegister(PushRegisterRequest request) {
+        return invoke("push.register", request, PushRegisterResponse.class);
+    }
+
+    /**
+     * push.status: The device's registration, the highest seq and the push ids kept. Fails with the
+     * exception of its status (bad_json, storage, misuse).
+     */
+    public final PushStatusResponse pushStatus(PushStatusRequest request) {
+        return invoke("push.status", request, PushStatusResponse.class);
     }
 
     /**

@@ -8,6 +8,7 @@ package io.carfit;
  * @param attachments sync.push's "attachments" member (present when sources.attachments is configured).
  * @param skipped the member "skipped"
  * @param locations the member "locations"
+ * @param device the member "device"
  * @param pushed the member "pushed"
  * @param rejected the member "rejected"
  * @param pending the member "pending"
@@ -17,6 +18,7 @@ public record SyncPushResponse(
         AttachmentUploads attachments,
         SyncPushResponse.Skipped skipped,
         SyncPushResponse.Locations locations,
+        SyncPushResponse.Device device,
         long pushed,
         long rejected,
         long pending,
@@ -46,5 +48,12 @@ public record SyncPushResponse(
     public static record Locations(
             long pushed,
             long pending) {
+    }
+
+    /**
+     * @param sent the member "sent"
+     */
+    public static record Device(
+            boolean sent) {
     }
 }

@@ -7,8 +7,10 @@ package io.carfit;
  *
  * @param imported the member "imported"
  * @param rejected the member "rejected"
+ * @param changes visits.import: the planner's changes against the snapshot it replaced.
  */
 public record TransactionsImportResponse(
         long imported,
-        java.util.List<Rejection> rejected) {
+        java.util.List<Rejection> rejected,
+        java.util.List<VisitChange> changes) {
 }
