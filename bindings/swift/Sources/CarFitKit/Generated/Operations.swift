@@ -56,6 +56,25 @@ extension Core {
         try await perform("location.status", request)
     }
 
+    /// A push of the planner's as the host received it: once only, in order, with the refresh it asks for and
+    /// its notifications.
+    /// Method "push.receive" (`carfit_push_receive`); its statuses: bad_json, invalid, not_found, storage.
+    public func pushReceive(_ request: PushReceiveRequest) async throws(CarFitError) -> PushReceiveResponse {
+        try await perform("push.receive", request)
+    }
+
+    /// Register (or unregister, token null) the device's push token.
+    /// Method "push.register" (`carfit_push_register`); its statuses: bad_json, invalid, storage.
+    public func pushRegister(_ request: PushRegisterRequest) async throws(CarFitError) -> PushRegisterResponse {
+        try await perform("push.register", request)
+    }
+
+    /// The device's registration, the highest seq and the push ids kept.
+    /// Method "push.status" (`carfit_push_status`); its statuses: bad_json, storage.
+    public func pushStatus(_ request: PushStatusRequest) async throws(CarFitError) -> PushStatusResponse {
+        try await perform("push.status", request)
+    }
+
     /// Attach a photo, a signature or a note to a visit; the core keeps its own copy and uploads it with the
     /// next push.
     /// Method "visits.attach" (`carfit_visits_attach`); its statuses: bad_json, invalid, not_found, conflict, storage.
@@ -325,6 +344,9 @@ public enum Operations {
         ("sync.status", "syncStatus"),
         ("location.report", "locationReport"),
         ("location.status", "locationStatus"),
+        ("push.receive", "pushReceive"),
+        ("push.register", "pushRegister"),
+        ("push.status", "pushStatus"),
         ("visits.attach", "visitsAttach"),
         ("visits.attachments", "visitsAttachments"),
         ("visits.detach", "visitsDetach"),

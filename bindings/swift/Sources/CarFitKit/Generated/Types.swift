@@ -198,19 +198,68 @@ public struct VisitsImportRequest: Codable, Sendable, Equatable {
     }
 }
 
+/// One of the planner's changes between the stored visits snapshot and the one it replaced.
+public struct VisitChange: Codable, Sendable, Equatable {
+    public var change: String
+    public var visitId: String
+    /// The card key of the new occurrence (of the old one for removed).
+    public var key: String
+    public var name: String
+    /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
+    public var startTimeUtc: String
+    /// The old start of a moved visit; else null.
+    public var previousStartTimeUtc: String?
+    public var fields: [String]
+
+    public init(change: String, visitId: String, key: String, name: String, startTimeUtc: String, previousStartTimeUtc: String? = nil, fields: [String]) {
+        self.change = change
+        self.visitId = visitId
+        self.key = key
+        self.name = name
+        self.startTimeUtc = startTimeUtc
+        self.previousStartTimeUtc = previousStartTimeUtc
+        self.fields = fields
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case change
+        case visitId
+        case key
+        case name
+        case startTimeUtc
+        case previousStartTimeUtc
+        case fields
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(change, forKey: .change)
+        try container.encode(visitId, forKey: .visitId)
+        try container.encode(key, forKey: .key)
+        try container.encode(name, forKey: .name)
+        try container.encode(startTimeUtc, forKey: .startTimeUtc)
+        try container.encode(previousStartTimeUtc, forKey: .previousStartTimeUtc)
+        try container.encode(fields, forKey: .fields)
+    }
+}
+
 /// The answer of an import: records stored, records skipped.
 public struct ImportResult: Codable, Sendable, Equatable {
     public var imported: Int
     public var rejected: [Rejection]
+    /// visits.import: the planner's changes against the snapshot it replaced.
+    public var changes: [VisitChange]?
 
-    public init(imported: Int, rejected: [Rejection]) {
+    public init(imported: Int, rejected: [Rejection], changes: [VisitChange]? = nil) {
         self.imported = imported
         self.rejected = rejected
+        self.changes = changes
     }
 
     enum CodingKeys: String, CodingKey {
         case imported
         case rejected
+        case changes
     }
 }
 
@@ -474,12 +523,15 @@ public struct RefreshResult: Codable, Sendable, Equatable {
     public var rejected: [Rejection]?
     public var notModified: Bool?
     public var fresh: Bool?
+    /// visits.refresh: the planner's changes (empty for a 304 or a fresh cache).
+    public var changes: [VisitChange]?
 
-    public init(imported: Int, rejected: [Rejection]? = nil, notModified: Bool? = nil, fresh: Bool? = nil) {
+    public init(imported: Int, rejected: [Rejection]? = nil, notModified: Bool? = nil, fresh: Bool? = nil, changes: [VisitChange]? = nil) {
         self.imported = imported
         self.rejected = rejected
         self.notModified = notModified
         self.fresh = fresh
+        self.changes = changes
     }
 
     enum CodingKeys: String, CodingKey {
@@ -487,6 +539,7 @@ public struct RefreshResult: Codable, Sendable, Equatable {
         case rejected
         case notModified
         case fresh
+        case changes
     }
 }
 
@@ -774,22 +827,37 @@ public struct SyncPushResponseLocations: Codable, Sendable, Equatable {
     }
 }
 
+/// A member object of the contract (SyncPushResponseDevice).
+public struct SyncPushResponseDevice: Codable, Sendable, Equatable {
+    public var sent: Bool
+
+    public init(sent: Bool) {
+        self.sent = sent
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case sent
+    }
+}
+
 /// A member object of the contract (SyncPushResponse).
 public struct SyncPushResponse: Codable, Sendable, Equatable {
     /// sync.push's "attachments" member (present when sources.attachments is configured).
     public var attachments: AttachmentUploads?
     public var skipped: String?
     public var locations: SyncPushResponseLocations?
+    public var device: SyncPushResponseDevice?
     public var pushed: Int
     public var rejected: Int
     public var pending: Int
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var nextAttemptAt: String?
 
-    public init(attachments: AttachmentUploads? = nil, skipped: String? = nil, locations: SyncPushResponseLocations? = nil, pushed: Int, rejected: Int, pending: Int, nextAttemptAt: String? = nil) {
+    public init(attachments: AttachmentUploads? = nil, skipped: String? = nil, locations: SyncPushResponseLocations? = nil, device: SyncPushResponseDevice? = nil, pushed: Int, rejected: Int, pending: Int, nextAttemptAt: String? = nil) {
         self.attachments = attachments
         self.skipped = skipped
         self.locations = locations
+        self.device = device
         self.pushed = pushed
         self.rejected = rejected
         self.pending = pending
@@ -800,6 +868,7 @@ public struct SyncPushResponse: Codable, Sendable, Equatable {
         case attachments
         case skipped
         case locations
+        case device
         case pushed
         case rejected
         case pending
@@ -1053,6 +1122,229 @@ public struct LocationStatusResponse: Codable, Sendable, Equatable {
         try container.encode(position, forKey: .position)
         try container.encode(trail, forKey: .trail)
         try container.encode(lastPushAt, forKey: .lastPushAt)
+    }
+}
+
+/// A member object of the contract (PushReceiveRequest).
+public struct PushReceiveRequest: Codable, Sendable, Equatable {
+    /// The push as received (APNs userInfo, FCM data); its member carfit is read.
+    public var payload: [String: JSONValue]
+    /// Refresh the visits when the push asks (default true).
+    public var refresh: Bool?
+
+    public init(payload: [String: JSONValue], refresh: Bool? = nil) {
+        self.payload = payload
+        self.refresh = refresh
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case payload
+        case refresh
+    }
+}
+
+/// The refresh's whole error document, as a failed call answers it.
+public struct PushReceiveResponseRefreshError: Codable, Sendable, Equatable {
+    /// code, message and the members of the error document (see error).
+    public var error: [String: JSONValue]
+
+    public init(error: [String: JSONValue]) {
+        self.error = error
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case error
+    }
+}
+
+/// A member object of the contract (PushNotificationNavigation).
+public struct PushNotificationNavigation: Codable, Sendable, Equatable {
+    public var geo: String
+    public var google: String
+    public var apple: String
+
+    public init(geo: String, google: String, apple: String) {
+        self.geo = geo
+        self.google = google
+        self.apple = apple
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case geo
+        case google
+        case apple
+    }
+}
+
+/// A notification a push gives the host to show.
+public struct PushNotification: Codable, Sendable, Equatable {
+    public var id: String
+    public var kind: String
+    public var title: String
+    public var body: String
+    public var key: String?
+    public var at: String?
+    public var deepLink: String?
+    public var navigation: PushNotificationNavigation?
+
+    public init(id: String, kind: String, title: String, body: String, key: String? = nil, at: String? = nil, deepLink: String? = nil, navigation: PushNotificationNavigation? = nil) {
+        self.id = id
+        self.kind = kind
+        self.title = title
+        self.body = body
+        self.key = key
+        self.at = at
+        self.deepLink = deepLink
+        self.navigation = navigation
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case kind
+        case title
+        case body
+        case key
+        case at
+        case deepLink
+        case navigation
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(title, forKey: .title)
+        try container.encode(body, forKey: .body)
+        try container.encode(key, forKey: .key)
+        try container.encode(at, forKey: .at)
+        try container.encode(deepLink, forKey: .deepLink)
+        try container.encode(navigation, forKey: .navigation)
+    }
+}
+
+/// A member object of the contract (PushReceiveResponse).
+public struct PushReceiveResponse: Codable, Sendable, Equatable {
+    public var duplicate: Bool
+    public var gap: Bool
+    public var refreshed: Bool
+    public var refreshError: PushReceiveResponseRefreshError?
+    public var changes: [VisitChange]
+    public var notifications: [PushNotification]
+
+    public init(duplicate: Bool, gap: Bool, refreshed: Bool, refreshError: PushReceiveResponseRefreshError? = nil, changes: [VisitChange], notifications: [PushNotification]) {
+        self.duplicate = duplicate
+        self.gap = gap
+        self.refreshed = refreshed
+        self.refreshError = refreshError
+        self.changes = changes
+        self.notifications = notifications
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case duplicate
+        case gap
+        case refreshed
+        case refreshError
+        case changes
+        case notifications
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(duplicate, forKey: .duplicate)
+        try container.encode(gap, forKey: .gap)
+        try container.encode(refreshed, forKey: .refreshed)
+        try container.encode(refreshError, forKey: .refreshError)
+        try container.encode(changes, forKey: .changes)
+        try container.encode(notifications, forKey: .notifications)
+    }
+}
+
+/// A member object of the contract (PushRegisterRequest).
+public struct PushRegisterRequest: Codable, Sendable, Equatable {
+    public var platform: String?
+    /// 1-4096 characters from ! to ~; null unregisters.
+    public var token: String?
+
+    public init(platform: String? = nil, token: String? = nil) {
+        self.platform = platform
+        self.token = token
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case platform
+        case token
+    }
+}
+
+/// The device's registration, null when never registered or unregistered and acknowledged.
+public struct PushDevice: Codable, Sendable, Equatable {
+    public var platform: String
+    public var registered: Bool
+    public var pending: Bool
+
+    public init(platform: String, registered: Bool, pending: Bool) {
+        self.platform = platform
+        self.registered = registered
+        self.pending = pending
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case platform
+        case registered
+        case pending
+    }
+}
+
+/// A member object of the contract (PushRegisterResponse).
+public struct PushRegisterResponse: Codable, Sendable, Equatable {
+    /// The device's registration, null when never registered or unregistered and acknowledged.
+    public var device: PushDevice?
+
+    public init(device: PushDevice? = nil) {
+        self.device = device
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case device
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(device, forKey: .device)
+    }
+}
+
+/// A member object of the contract (PushStatusRequest).
+public struct PushStatusRequest: Codable, Sendable, Equatable {
+    public init() {
+    }
+}
+
+/// A member object of the contract (PushStatusResponse).
+public struct PushStatusResponse: Codable, Sendable, Equatable {
+    /// The device's registration, null when never registered or unregistered and acknowledged.
+    public var device: PushDevice?
+    public var lastSeq: Int?
+    public var received: Int
+
+    public init(device: PushDevice? = nil, lastSeq: Int? = nil, received: Int) {
+        self.device = device
+        self.lastSeq = lastSeq
+        self.received = received
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case device
+        case lastSeq
+        case received
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(device, forKey: .device)
+        try container.encode(lastSeq, forKey: .lastSeq)
+        try container.encode(received, forKey: .received)
     }
 }
 
@@ -2217,14 +2509,17 @@ public struct ArticlesRefreshResult: Codable, Sendable, Equatable {
     public var rejected: [Rejection]?
     public var notModified: Bool?
     public var fresh: Bool?
+    /// visits.refresh: the planner's changes (empty for a 304 or a fresh cache).
+    public var changes: [VisitChange]?
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var updatedAt: String?
 
-    public init(imported: Int, rejected: [Rejection]? = nil, notModified: Bool? = nil, fresh: Bool? = nil, updatedAt: String? = nil) {
+    public init(imported: Int, rejected: [Rejection]? = nil, notModified: Bool? = nil, fresh: Bool? = nil, changes: [VisitChange]? = nil, updatedAt: String? = nil) {
         self.imported = imported
         self.rejected = rejected
         self.notModified = notModified
         self.fresh = fresh
+        self.changes = changes
         self.updatedAt = updatedAt
     }
 
@@ -2233,6 +2528,7 @@ public struct ArticlesRefreshResult: Codable, Sendable, Equatable {
         case rejected
         case notModified
         case fresh
+        case changes
         case updatedAt
     }
 }
