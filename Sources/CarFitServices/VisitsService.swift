@@ -66,8 +66,10 @@ public struct VisitsService {
     /// document with records of which none is valid is `invalid` and changes nothing.
     /// `reporter` hears how many of the bytes are read. `commit` runs in the import's
     /// transaction once the snapshot is written: what is recorded with it is committed with it.
+    /// `members` gets the document's members besides `data` once it is read (the request's
+    /// check of them): what it throws leaves the stored visits as they were.
     public func importStreamed(_ bytes: UnsafeRawBufferPointer, reporter: ProgressReporter? = nil,
-                               members: (JSONObject) throws(CarFitError) -> Void = { _ in },
+                               members: VisitDocumentStream.OtherMembers = { _ in },
                                commit: () throws(CarFitError) -> Void = {}) throws(CarFitError) -> ImportSummary? {
         let store = visits
         let threads = importThreads

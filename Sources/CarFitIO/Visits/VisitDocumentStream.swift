@@ -13,6 +13,10 @@ import CarFitCore
 /// A document whose records were all rejected is rolled back and refused as `VisitSnapshot`
 /// refuses it.
 public enum VisitDocumentStream {
+    /// What the caller does with the document's members besides `data` once it is read (the
+    /// request's check of them): what it throws refuses the document.
+    public typealias OtherMembers = (JSONObject) throws(CarFitError) -> Void
+
     /// Streams the document's records into the sink `begin` opens (once the `data` array is
     /// reached), parsing on `threads` worker threads besides the caller's. `consumed` hears
     /// how far the records have been read and stored (see `ElementPipeline.run`). `members`
@@ -20,7 +24,7 @@ public enum VisitDocumentStream {
     /// it throws rolls the sink back (the request's check of the members besides `data`).
     public static func importVisits<Sink: RecordSink<Visit>>(
         _ bytes: UnsafeRawBufferPointer, threads: Int, consumed: (Int) -> Void = { _ in },
-        members: (JSONObject) throws(CarFitError) -> Void = { _ in },
+        members: OtherMembers = { _ in },
         begin: () throws(CarFitError) -> Sink
     ) throws(CarFitError) -> StreamedImport {
         var scanner = DocumentScanner(bytes)
@@ -41,7 +45,7 @@ public enum VisitDocumentStream {
 
     private static func importVisits<Sink: RecordSink<Visit>>(
         _ scanner: inout DocumentScanner, threads: Int, consumed: (Int) -> Void,
-        members: (JSONObject) throws(CarFitError) -> Void,
+        members: OtherMembers,
         begin: () throws(CarFitError) -> Sink
     ) throws(CarFitError) -> StreamedImport {
         var writer: Sink?
