@@ -13,6 +13,8 @@ from typing import Any, Dict, List, Tuple
 import pytest
 
 import carfit
+from contract import SCHEMA
+from test_contract import call as call_any, resolve, types_of  # helpers only (no tests)
 
 KEY = "ec94deca-d66a-4d62-b049-72414870de00|1599729300000|0"
 
@@ -117,3 +119,120 @@ def test_a_member_the_import_ignores_is_still_checked(core, sample):
 def test_streamed_imports_check_their_other_members(core):
     assert refused(core, "articles.import", {"status": "failure", "content": []}).field == "status"
     assert refused(core, "catalog.import", {"Products": {}}).field == "Products.List"
+
+
+# -- every constraint of every operation, from the schema alone ------------------------------
+
+RULES = ["enum", "const", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "minLength", "maxLength",
+         "minItems", "maxItems"]
+
+
+def rules_of(schema: Any) -> Dict[str, Any]:
+    """The member's constraints, through $ref and the branches of a union."""
+    schema = resolve(schema)
+    if not isinstance(schema, dict):
+        return {}
+    found = {key: schema[key] for key in RULES if key in schema}
+    for union in ("anyOf", "oneOf", "allOf"):
+        for item in schema.get(union, []) or []:
+            found.update(rules_of(item))
+    return found
+
+
+def valid_value(schema: Any) -> Any:
+    """A value the schema takes (for the required members around the one broken)."""
+    rules, types = rules_of(schema), types_of(schema)
+    if "const" in rules:
+        return rules["const"]
+    if "enum" in rules:
+        return next(v for v in rules["enum"] if v is not None)
+    if "object" in types:
+        return {name: valid_value(member) for name, member in (resolve(schema).get("properties") or {}).items()
+                if name in resolve(schema).get("required", [])}
+    if "array" in types:
+        return []
+    if "integer" in types or "number" in types:
+        low = rules.get("minimum", rules.get("exclusiveMinimum", 0))
+        return low + 1 if "exclusiveMinimum" in rules else max(low, min(1, rules.get("maximum", 1)))
+    if "string" in types:
+        return "x" * max(1, rules.get("minLength", 1))
+    if "boolean" in types:
+        return True
+    return None
+
+
+def broken_values(schema: Any) -> List[Tuple[str, Any]]:
+    """(constraint, a value that breaks it) for each constraint the member states."""
+    rules, types = rules_of(schema), types_of(schema)
+    whole = "number" not in types
+    out: List[Tuple[str, Any]] = []
+    if "enum" in rules or "const" in rules:
+        out.append(("enum", "not one of them" if "string" in types else 123456789))
+    if "minimum" in rules:
+        out.append(("minimum", rules["minimum"] - (1 if whole else 0.5)))
+    if "exclusiveMinimum" in rules:
+        out.append(("exclusiveMinimum", rules["exclusiveMinimum"]))
+    if "maximum" in rules:
+        out.append(("maximum", rules["maximum"] + (1 if whole else 0.5)))
+    if "exclusiveMaximum" in rules:
+        out.append(("exclusiveMaximum", rules["exclusiveMaximum"]))
+    if rules.get("minLength", 0) > 0:
+        out.append(("minLength", "x" * (rules["minLength"] - 1)))
+    if "maxLength" in rules:
+        out.append(("maxLength", "x" * (rules["maxLength"] + 1)))
+    if rules.get("minItems", 0) > 0:
+        out.append(("minItems", [valid_value(resolve(schema).get("items"))] * (rules["minItems"] - 1)))
+    if "maxItems" in rules:
+        out.append(("maxItems", [valid_value(resolve(schema).get("items"))] * (rules["maxItems"] + 1)))
+    return out
+
+
+def place(around: Dict[str, Any], path: Tuple[str, ...], inner: Dict[str, Any]) -> Dict[str, Any]:
+    """The request `around` (its required members) with the object at `path` replaced by `inner`."""
+    if not path:
+        return {**around, **inner}
+    request = dict(around)
+    request[path[0]] = place(dict(around.get(path[0]) or {}), path[1:], inner)
+    return request
+
+
+def constraint_cases() -> List[Any]:
+    found = []
+
+    def visit(method: str, schema: Any, path: Tuple[str, ...], around: Dict[str, Any]) -> None:
+        node = resolve(schema)
+        required = node.get("required", [])
+        fillers = {name: valid_value(member) for name, member in (node.get("properties") or {}).items()
+                   if name in required}
+        for name in required:
+            request = {key: value for key, value in fillers.items() if key != name}
+            found.append(pytest.param(method, place(around, path, request), ".".join(path + (name,)),
+                                      id=f"{method}:{'.'.join(path + (name,))}:required"))
+        for name, member in (node.get("properties") or {}).items():
+            for kind, value in broken_values(member):
+                request = dict(fillers)
+                request[name] = value
+                found.append(pytest.param(method, place(around, path, request), ".".join(path + (name,)),
+                                          id=f"{method}:{'.'.join(path + (name,))}:{kind}"))
+            if "object" in types_of(member) and resolve(member).get("properties"):
+                visit(method, member, path + (name,), place(around, path, fillers))
+
+    for method, entry in SCHEMA["operations"].items():
+        visit(method, entry["request"], (), {})
+    return found
+
+
+CONSTRAINT_CASES = constraint_cases()
+
+
+def test_the_schema_states_each_kind_the_boundary_checks():
+    kinds = {case.id.rsplit(":", 1)[1] for case in CONSTRAINT_CASES}
+    assert {"required", "enum", "minimum", "exclusiveMinimum", "maximum", "minLength", "maxLength"} <= kinds
+    assert len(CONSTRAINT_CASES) > 30
+
+
+@pytest.mark.parametrize("method, request_, field", CONSTRAINT_CASES)
+def test_every_constraint_of_every_operation_is_invalid_with_its_path(core, method, request_, field):
+    with pytest.raises(carfit.InvalidError) as info:
+        call_any(core, method, request_)
+    assert info.value.field == field, (request_, info.value.response)
