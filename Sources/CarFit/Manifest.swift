@@ -11,8 +11,10 @@ import CarFitServices
 /// the fuzzer's method list. An entry is the method name, the C symbol, the locking and the body
 /// (one call of the area's API): what the request takes and how it is checked come from the
 /// schema (`Generated/RequestTypes.swift`, `Generated/RequestDescriptions.swift`), never from here.
-/// A new operation is one entry here, its API and service functions and its one-line export in
-/// `Exports/`.
+/// A new operation is its schema entry (then `scripts/gen-schema`), one entry here of the form
+/// `Operation("area.verb", "carfit_area_verb", .serialized, .object { core, request throws(CarFitError) in
+/// try AreaAPI.verb(core.area, request) })` (no request text: `Operation.request` is generated), its
+/// API and service functions and its one-line export in `Exports/`.
 enum Manifest {
     static let operations: [Operation] = [
         // Visits

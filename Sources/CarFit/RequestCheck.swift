@@ -40,8 +40,8 @@ struct RequestMember: Sendable {
 
 /// The request half of the contract: before an operation runs, each request member the
 /// schema constrains (`RequestTypes`, generated from include/carfit.schema.json) is checked,
-/// parents before their members, in the schema's order; the first that breaks a rule makes
-/// the call `invalid` with the member's path as `field` (`start.latitude`, `dates[2]`), whether
+/// parents before their members, in the schema's order, first every member's JSON type, then
+/// the other rules; the first that breaks one makes the call `invalid` with the member's path as `field` (`start.latitude`, `dates[2]`), whether
 /// or not the operation would read it. A null member reads as absent (as everywhere in
 /// requests): a required member must be present, and not null unless null is one of its types;
 /// an absent or null optional member is not checked further. What the schema cannot say (a
@@ -57,26 +57,34 @@ enum RequestCheck {
         try check(members, request)
     }
 
-    /// Refuses the first of `members` that `request` breaks.
+    /// Refuses the first of `members` that `request` breaks: first a member of a JSON type the
+    /// schema refuses (in the schema's order), then a required member missing or a value out of
+    /// its bounds, lengths, item counts or choices (in the schema's order).
     static func check(_ members: [RequestMember], _ request: Fields) throws(CarFitError) {
-        for member in members {
-            try check(member, in: .object(request.object), at: 0, shown: request.path)
+        for pass in [Pass.types, .rules] {
+            for member in members {
+                try check(member, pass, in: .object(request.object), at: 0, shown: request.path)
+            }
         }
     }
+
+    /// What a pass over the members checks.
+    private enum Pass { case types, rules }
 
     /// Checks `member` below `value`, the value at `member.path[..<depth]` (shown as `shown`):
     /// nothing when a parent on the way is absent, null or not of the kind the path goes into
     /// (the parent's own check refuses it).
-    private static func check(_ member: RequestMember, in value: JSON, at depth: Int, shown: String) throws(CarFitError) {
+    private static func check(_ member: RequestMember, _ pass: Pass, in value: JSON, at depth: Int,
+                              shown: String) throws(CarFitError) {
         if depth == member.path.count {
-            try checkValue(member, value, shown)
+            try checkValue(member, pass, value, shown)
             return
         }
         let step = member.path[depth]
         if step == "[]" {
             guard case .array(let items) = value else { return }
             for (i, item) in items.enumerated() {
-                try check(member, in: item, at: depth + 1, shown: "\(shown)[\(i)]")
+                try check(member, pass, in: item, at: depth + 1, shown: "\(shown)[\(i)]")
             }
             return
         }
@@ -87,17 +95,20 @@ enum RequestCheck {
         // Absent, or null where null is not one of its types: it reads as absent.
         let absent = found.map { $0.isNull && (!last || (member.types != 0 && member.types & null == 0)) } ?? true
         guard let found, !absent else {
-            if member.required && last { throw .invalid(path, "\(path) is required.") }
+            if pass == .rules && member.required && last { throw .invalid(path, "\(path) is required.") }
             return
         }
-        try check(member, in: found, at: depth + 1, shown: path)
+        try check(member, pass, in: found, at: depth + 1, shown: path)
     }
 
     /// The member's own rules on its value `value` (present).
-    private static func checkValue(_ member: RequestMember, _ value: JSON, _ path: String) throws(CarFitError) {
+    private static func checkValue(_ member: RequestMember, _ pass: Pass, _ value: JSON, _ path: String) throws(CarFitError) {
         if value.isNull { return }  // allowed by its types (else it read as absent)
-        if member.types != 0 && !fits(value, member.types) {
-            throw .invalid(path, "\(path) must be \(describe(member.types)).")
+        guard pass == .rules else {
+            if member.types != 0 && !fits(value, member.types) {
+                throw .invalid(path, "\(path) must be \(describe(member.types)).")
+            }
+            return
         }
         if let choices = member.choices, !choices.contains(where: { same(value, $0) }) {
             throw .invalid(path, "\(path) must be \(listed(choices)).")
