@@ -8,147 +8,150 @@ import CarFitServices
 ///
 /// The operation table that named exports and `carfit_call` dispatch through is built from this
 /// list, and tests check it against the header's declarations, the built library's symbols and
-/// the fuzzer's method list. A new operation is one entry here, its service function and its
-/// one-line export in `Exports/`.
+/// the fuzzer's method list. An entry is the method name, the C symbol, the locking and the body
+/// (one call of the area's API): what the request takes and how it is checked come from the
+/// schema (`Generated/RequestTypes.swift`, `Generated/RequestDescriptions.swift`), never from here.
+/// A new operation is its schema entry (then `scripts/gen-schema`), one entry here of the form
+/// `Operation("area.verb", "carfit_area_verb", .serialized, .object { core, request throws(CarFitError) in
+/// try AreaAPI.verb(core.area, request) })` (no request text: `Operation.request` is generated), its
+/// API and service functions and its one-line export in `Exports/`.
 enum Manifest {
     static let operations: [Operation] = [
         // Visits
-        Operation("visits.import", "carfit_visits_import", request: "the visits document: data[]", .streamed,
-                  .bytes { core, bytes, _ throws(CarFitError) in try VisitsAPI.importVisits(core.visits, bytes, sources: core.sources) { core.progress("visits.import", total: $0) } }),
-        Operation("visits.list", "carfit_visits_list", request: "dates[]?, employeeId?, hour24?", .serialized,
+        Operation("visits.import", "carfit_visits_import", .streamed,
+                  .bytes { core, bytes, check throws(CarFitError) in try VisitsAPI.importVisits(core.visits, bytes, sources: core.sources, check: check) { core.progress("visits.import", total: $0) } }),
+        Operation("visits.list", "carfit_visits_list", .serialized,
                   .written { core, request throws(CarFitError) in try VisitsAPI.list(core.visits, request, selected: core.calendarState.selectedDays) }),
-        Operation("visits.refresh", "carfit_visits_refresh", request: "maxAgeSeconds?", .selfLocking,
+        Operation("visits.refresh", "carfit_visits_refresh", .selfLocking,
                   .object { core, request throws(CarFitError) in try core.refresh(.visits, request) }),
-        Operation("visits.plan", "carfit_visits_plan",
-                  request: "date, employeeId?, start{latitude, longitude}?, startTime?, speedKmh?, detourFactor?", .serialized,
+        Operation("visits.plan", "carfit_visits_plan", .serialized,
                   .object { core, request throws(CarFitError) in try VisitsAPI.plan(core.visits, request) }),
-        Operation("visits.set_state", "carfit_visits_set_state", request: "key, state, reason?", .serialized,
+        Operation("visits.set_state", "carfit_visits_set_state", .serialized,
                   .written { core, request throws(CarFitError) in try VisitsAPI.setState(core.visits, request) }),
 
         // Sync
-        Operation("sync.push", "carfit_sync_push", request: "ifDue?", .selfLocking,
+        Operation("sync.push", "carfit_sync_push", .selfLocking,
                   .object { core, request throws(CarFitError) in try SyncAPI.push(core.sync, request, lock: core) }),
-        Operation("sync.status", "carfit_sync_status", request: "none", .serialized,
+        Operation("sync.status", "carfit_sync_status", .serialized,
                   .object { core, _ throws(CarFitError) in try SyncAPI.status(core.sync) }),
 
         // Location
-        Operation("location.report", "carfit_location_report", request: "latitude, longitude, accuracyMeters, at?", .serialized,
+        Operation("location.report", "carfit_location_report", .serialized,
                   .object { core, request throws(CarFitError) in try LocationAPI.report(core.location, request, publish: core.events.publish) }),
-        Operation("location.status", "carfit_location_status", request: "none", .serialized,
+        Operation("location.status", "carfit_location_status", .serialized,
                   .object { core, _ throws(CarFitError) in try LocationAPI.status(core.location) }),
 
         // Push
-        Operation("push.receive", "carfit_push_receive", request: "payload, refresh?", .selfLocking,
+        Operation("push.receive", "carfit_push_receive", .selfLocking,
                   .object { core, request throws(CarFitError) in try PushAPI.receive(core.push, request, lock: core, refreshVisits: core.refreshVisitsForPush) }),
-        Operation("push.register", "carfit_push_register", request: "platform?, token", .serialized,
+        Operation("push.register", "carfit_push_register", .serialized,
                   .object { core, request throws(CarFitError) in try PushAPI.register(core.push, request) }),
-        Operation("push.status", "carfit_push_status", request: "none", .serialized,
+        Operation("push.status", "carfit_push_status", .serialized,
                   .object { core, _ throws(CarFitError) in try PushAPI.status(core.push) }),
         // Attachments
-        Operation("visits.attach", "carfit_visits_attach", request: "key, kind, file? or text?", .serialized,
+        Operation("visits.attach", "carfit_visits_attach", .serialized,
                   .object { core, request throws(CarFitError) in try AttachmentsAPI.attach(core.attachments, request) }),
-        Operation("visits.attachments", "carfit_visits_attachments", request: "key", .serialized,
+        Operation("visits.attachments", "carfit_visits_attachments", .serialized,
                   .object { core, request throws(CarFitError) in try AttachmentsAPI.list(core.attachments, request) }),
-        Operation("visits.detach", "carfit_visits_detach", request: "id", .serialized,
+        Operation("visits.detach", "carfit_visits_detach", .serialized,
                   .object { core, request throws(CarFitError) in try AttachmentsAPI.detach(core.attachments, request) }),
 
         // Calendar
-        Operation("calendar.get", "carfit_calendar_get", request: "none", .serialized,
+        Operation("calendar.get", "carfit_calendar_get", .serialized,
                   .object { core, _ throws(CarFitError) in try CalendarAPI.get(core.calendar, core.calendarState) }),
-        Operation("calendar.next", "carfit_calendar_next", request: "none", .serialized,
+        Operation("calendar.next", "carfit_calendar_next", .serialized,
                   .object { core, _ throws(CarFitError) in try CalendarAPI.next(core.calendar, &core.calendarState) }),
-        Operation("calendar.previous", "carfit_calendar_previous", request: "none", .serialized,
+        Operation("calendar.previous", "carfit_calendar_previous", .serialized,
                   .object { core, _ throws(CarFitError) in try CalendarAPI.previous(core.calendar, &core.calendarState) }),
-        Operation("calendar.select", "carfit_calendar_select", request: "date, mode?", .serialized,
+        Operation("calendar.select", "carfit_calendar_select", .serialized,
                   .object { core, request throws(CarFitError) in try CalendarAPI.select(core.calendar, request, &core.calendarState) }),
-        Operation("calendar.month", "carfit_calendar_month", request: "year, month", .serialized,
+        Operation("calendar.month", "carfit_calendar_month", .serialized,
                   .object { core, request throws(CarFitError) in try CalendarAPI.month(core.calendar, request, core.calendarState) }),
 
         // Employees and session
-        Operation("employees.create", "carfit_employees_create",
-                  request: "pin, firstName, lastName, email?, hiredOn?", .serialized,
+        Operation("employees.create", "carfit_employees_create", .serialized,
                   .object { core, request throws(CarFitError) in try EmployeesAPI.create(core.employees, request) }),
-        Operation("employees.list", "carfit_employees_list", request: "none", .serialized,
+        Operation("employees.list", "carfit_employees_list", .serialized,
                   .object { core, _ throws(CarFitError) in try EmployeesAPI.list(core.employees) }),
-        Operation("employees.recover_pin", "carfit_employees_recover_pin", request: "email", .serialized,
+        Operation("employees.recover_pin", "carfit_employees_recover_pin", .serialized,
                   .object { core, request throws(CarFitError) in try EmployeesAPI.recoverPIN(core.employees, request) }),
-        Operation("session.login", "carfit_session_login", request: "pin", .serialized,
+        Operation("session.login", "carfit_session_login", .serialized,
                   .object { core, request throws(CarFitError) in try EmployeesAPI.login(core.employees, request) }),
-        Operation("session.logout", "carfit_session_logout", request: "none", .serialized,
+        Operation("session.logout", "carfit_session_logout", .serialized,
                   .object { core, _ throws(CarFitError) in EmployeesAPI.logout(core.employees) }),
-        Operation("session.get", "carfit_session_get", request: "none", .serialized,
+        Operation("session.get", "carfit_session_get", .serialized,
                   .object { core, _ throws(CarFitError) in try EmployeesAPI.current(core.employees) }),
 
         // Catalog and cart
-        Operation("catalog.import", "carfit_catalog_import", request: "Products.List[] or products[]", .streamed,
+        Operation("catalog.import", "carfit_catalog_import", .streamed,
                   .bytes { core, bytes, check throws(CarFitError) in try CatalogAPI.importCatalog(core.catalog, sources: core.sources, bytes, check: check) }),
-        Operation("catalog.refresh", "carfit_catalog_refresh", request: "maxAgeSeconds?", .selfLocking,
+        Operation("catalog.refresh", "carfit_catalog_refresh", .selfLocking,
                   .object { core, request throws(CarFitError) in try core.refresh(.catalog, request) }),
-        Operation("catalog.list", "carfit_catalog_list", request: "category?, sort?", .serialized,
+        Operation("catalog.list", "carfit_catalog_list", .serialized,
                   .object { core, request throws(CarFitError) in try CatalogAPI.list(core.catalog, request) }),
-        Operation("catalog.product", "carfit_catalog_product", request: "id", .serialized,
+        Operation("catalog.product", "carfit_catalog_product", .serialized,
                   .object { core, request throws(CarFitError) in try CatalogAPI.product(core.catalog, request) }),
-        Operation("cart.add", "carfit_cart_add", request: "productId, quantity?", .serialized,
+        Operation("cart.add", "carfit_cart_add", .serialized,
                   .object { core, request throws(CarFitError) in try CatalogAPI.add(core.catalog, request) }),
-        Operation("cart.update", "carfit_cart_update", request: "productId, quantity", .serialized,
+        Operation("cart.update", "carfit_cart_update", .serialized,
                   .object { core, request throws(CarFitError) in try CatalogAPI.update(core.catalog, request) }),
-        Operation("cart.remove", "carfit_cart_remove", request: "productId", .serialized,
+        Operation("cart.remove", "carfit_cart_remove", .serialized,
                   .object { core, request throws(CarFitError) in try CatalogAPI.remove(core.catalog, request) }),
-        Operation("cart.get", "carfit_cart_get", request: "none", .serialized,
+        Operation("cart.get", "carfit_cart_get", .serialized,
                   .object { core, _ throws(CarFitError) in try CatalogAPI.cart(core.catalog) }),
-        Operation("cart.checkout", "carfit_cart_checkout", request: "none", .serialized,
+        Operation("cart.checkout", "carfit_cart_checkout", .serialized,
                   .object { core, _ throws(CarFitError) in try CatalogAPI.checkout(core.catalog) }),
-        Operation("cart.orders", "carfit_cart_orders", request: "none", .serialized,
+        Operation("cart.orders", "carfit_cart_orders", .serialized,
                   .object { core, _ throws(CarFitError) in try CatalogAPI.orders(core.catalog) }),
 
         // Transactions and insights
-        Operation("transactions.import", "carfit_transactions_import", request: "transactions[]", .serialized,
+        Operation("transactions.import", "carfit_transactions_import", .serialized,
                   .object { core, request throws(CarFitError) in try TransactionsAPI.importTransactions(core.transactions, request) }),
-        Operation("transactions.list", "carfit_transactions_list", request: "category?", .serialized,
+        Operation("transactions.list", "carfit_transactions_list", .serialized,
                   .object { core, request throws(CarFitError) in try TransactionsAPI.list(core.transactions, request) }),
-        Operation("transactions.pin", "carfit_transactions_pin", request: "id, pinned", .serialized,
+        Operation("transactions.pin", "carfit_transactions_pin", .serialized,
                   .object { core, request throws(CarFitError) in try TransactionsAPI.pin(core.transactions, request) }),
-        Operation("insights.get", "carfit_insights_get", request: "none", .serialized,
+        Operation("insights.get", "carfit_insights_get", .serialized,
                   .object { core, _ throws(CarFitError) in try TransactionsAPI.insights(core.transactions) }),
 
         // Articles
-        Operation("articles.import", "carfit_articles_import", request: "status?, content[]", .streamed,
+        Operation("articles.import", "carfit_articles_import", .streamed,
                   .bytes { core, bytes, check throws(CarFitError) in try ArticlesAPI.importArticles(core.articles, sources: core.sources, bytes, check: check) }),
-        Operation("articles.refresh", "carfit_articles_refresh", request: "maxAgeSeconds?", .selfLocking,
+        Operation("articles.refresh", "carfit_articles_refresh", .selfLocking,
                   .object { core, request throws(CarFitError) in try core.refresh(.articles, request) }),
-        Operation("articles.list", "carfit_articles_list", request: "hour24?", .serialized,
+        Operation("articles.list", "carfit_articles_list", .serialized,
                   .object { core, request throws(CarFitError) in try ArticlesAPI.list(core.articles, request) }),
-        Operation("articles.format_date", "carfit_articles_format_date", request: "date, hour24?", .serialized,
+        Operation("articles.format_date", "carfit_articles_format_date", .serialized,
                   .object { core, request throws(CarFitError) in try ArticlesAPI.formatDate(core.articles, request) }),
 
         // Patterns, carousel and images
-        Operation("patterns.import", "carfit_patterns_import", request: "patterns[] or the colourlovers array", .streamed,
+        Operation("patterns.import", "carfit_patterns_import", .streamed,
                   .bytes { core, bytes, _ throws(CarFitError) in try PatternsAPI.importPatterns(core.images, bytes) }),
-        Operation("patterns.refresh", "carfit_patterns_refresh", request: "count?, maxAgeSeconds?", .selfLocking,
+        Operation("patterns.refresh", "carfit_patterns_refresh", .selfLocking,
                   .object { core, request throws(CarFitError) in try core.refresh(.patterns, request) }),
-        Operation("carousel.generate", "carfit_carousel_generate", request: "rows, columns, seed?", .serialized,
+        Operation("carousel.generate", "carfit_carousel_generate", .serialized,
                   .object { core, request throws(CarFitError) in try ImagesAPI.generateCarousel(core.images, request) }),
-        Operation(nil, "carfit_images_data", request: "url", .selfLocking,
+        Operation(nil, "carfit_images_data", .selfLocking,
                   .binary { core, request throws(CarFitError) in try ImagesAPI.load(core.images, request) }),
-        Operation("images.prefetch", "carfit_images_prefetch", request: "urls[], priority?", .selfLocking,
+        Operation("images.prefetch", "carfit_images_prefetch", .selfLocking,
                   .object { core, request throws(CarFitError) in try ImagesAPI.prefetch(core.images, request) }),
-        Operation("images.cancel", "carfit_images_cancel", request: "urls[]", .selfLocking,
+        Operation("images.cancel", "carfit_images_cancel", .selfLocking,
                   .object { core, request throws(CarFitError) in try ImagesAPI.cancel(core.images, request) }),
-        Operation("images.stats", "carfit_images_stats", request: "none", .selfLocking,
+        Operation("images.stats", "carfit_images_stats", .selfLocking,
                   .object { core, _ throws(CarFitError) in try ImagesAPI.stats(core.images) }),
 
         // Sources
-        Operation("sources.status", "carfit_sources_status", request: "none", .serialized,
+        Operation("sources.status", "carfit_sources_status", .serialized,
                   .object { core, _ throws(CarFitError) in try SourcesAPI.status(core.sources) }),
 
         // Auth
-        Operation("auth.set", "carfit_auth_set", request: "token (string or null), scheme?", .serialized,
+        Operation("auth.set", "carfit_auth_set", .serialized,
                   .object { core, request throws(CarFitError) in try AuthAPI.set(core.auth, request) }),
-        Operation("auth.status", "carfit_auth_status", request: "none", .serialized,
+        Operation("auth.status", "carfit_auth_status", .serialized,
                   .object { core, _ throws(CarFitError) in AuthAPI.status(core.auth) }),
 
         // Events
-        Operation("events.wait", "carfit_events_wait", request: "after?, timeoutMs?", .selfLocking,
+        Operation("events.wait", "carfit_events_wait", .selfLocking,
                   .object { core, request throws(CarFitError) in try EventsAPI.wait(core.feed, request) }),
     ]
 

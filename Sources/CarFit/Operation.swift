@@ -1,8 +1,9 @@
 import CarFitCore
 import CarFitIO
 
-/// One operation of the library: its method name, its C symbol, the members its request takes,
-/// how it holds the core's lock, and the code that runs it. `Manifest.operations` lists them all.
+/// One operation of the library: its method name, its C symbol, how it holds the core's lock,
+/// and the code that runs it. `Manifest.operations` lists them all; what its request takes is
+/// the schema's (`request`, `RequestCheck`).
 struct Operation: Sendable {
     /// How a call holds the core's lock.
     enum Locking: Sendable {
@@ -27,14 +28,15 @@ struct Operation: Sendable {
         case binary
     }
 
-    /// The check of a request object's member types against the operation's schema.
+    /// The check of a request object's members against the operation's schema (`RequestCheck`).
     typealias Check = (Fields) throws(CarFitError) -> Void
 
     /// The code of an operation, by what it takes and gives.
     enum Body: Sendable {
         case object(@Sendable (Core, Fields) throws(CarFitError) -> JSON)
-        /// The request's bytes, and the boundary's check of a request object's member types
-        /// (`RequestCheck`) for the body to run on what it reads of them.
+        /// The request's bytes, and the boundary's check of a request object's members
+        /// (`RequestCheck`) for the body to run on what it reads of them (all but a member it
+        /// reads as a stream).
         case bytes(@Sendable (Core, UnsafeRawBufferPointer, Check) throws(CarFitError) -> JSON)
         case written(@Sendable (Core, Fields) throws(CarFitError) -> JSONBuffer)
         case binary(@Sendable (Core, Fields) throws(CarFitError) -> (bytes: [UInt8], response: JSON))
@@ -45,18 +47,28 @@ struct Operation: Sendable {
     let method: String?
     /// The exported C function.
     let symbol: String
-    /// The request's members, as a reader's summary (`?` marks an optional member).
-    let request: String
     let locking: Locking
     let body: Body
 
-    init(_ method: String?, _ symbol: String, request: String, _ locking: Locking, _ body: Body) {
+    init(_ method: String?, _ symbol: String, _ locking: Locking, _ body: Body) {
         self.method = method
         self.symbol = symbol
-        self.request = request
         self.locking = locking
         self.body = body
     }
+
+    /// The schema's name of the operation: its method name (`images.data` for the one without).
+    var schemaName: String {
+        if let method { return method }
+        let name = symbol.dropFirst("carfit_".count)
+        guard let underscore = name.firstIndex(of: "_") else { return String(name) }
+        return name[..<underscore] + "." + name[name.index(after: underscore)...]
+    }
+
+    /// The request's members, as a reader's summary generated from the schema (`?` marks an
+    /// optional member: `"date, employeeId?, start{latitude, longitude}?"`); nil for an
+    /// operation the schema does not describe.
+    var request: String? { RequestDescriptions.text[schemaName] }
 
     var output: Output {
         switch body {

@@ -13,19 +13,26 @@ public enum VisitsAPI {
     /// asks unconditionally (`SourcesService.imported`): recorded in the import's own
     /// transaction. `progress`, given the size in bytes of what is read (the request, or the
     /// file), may answer a reporter that hears how many of those bytes are read, and the complete
-    /// count once the import has succeeded.
+    /// count once the import has succeeded. `check` is the boundary's check of the request's
+    /// members (`RequestCheck`): of all but `data` when it streams (before anything is
+    /// committed), of the whole request when it is read whole.
     public static func importVisits(_ service: VisitsService, _ bytes: UnsafeRawBufferPointer,
                                     sources: SourcesService? = nil,
+                                    check: (Fields) throws(CarFitError) -> Void = { _ in },
                                     progress: (Int) -> ProgressReporter? = { _ in nil }) throws(CarFitError) -> JSON {
         let commit = { () throws(CarFitError) -> Void in
             if let sources { try sources.imported("visits") }
         }
         let reporter = progress(bytes.count)
         let summary: ImportSummary
-        if let streamed = try service.importStreamed(bytes, reporter: reporter, commit: commit) {
+        if let streamed = try service.importStreamed(bytes, reporter: reporter, members: { others throws(CarFitError) in
+            try check(Fields(others))
+        }, commit: commit) {
             summary = streamed
         } else {
-            switch try VisitsImportRequest(try JanssonParser.object(bytes)) {
+            let request = try JanssonParser.object(bytes)
+            try check(request)
+            switch try VisitsImportRequest(request) {
             case .file(let path): summary = try service.importFile(path, progress: progress, commit: commit)
             case .document(let snapshot): summary = try service.importSnapshot(snapshot, commit: commit)
             }
@@ -148,10 +155,12 @@ extension PlanRequest: APIRequest {
         }
         let employeeId = try f.string("employeeId")
 
+        // The ranges of start's coordinates, speedKmh and detourFactor are the schema's, checked
+        // at the boundary (`RequestCheck`) before this runs.
         var start: Point?
         if let s = try f.object("start") {
-            start = Point(latitude: try PlanRequest.requiredNumber(s, "latitude", in: -90...90),
-                          longitude: try PlanRequest.requiredNumber(s, "longitude", in: -180...180))
+            start = Point(latitude: try PlanRequest.requiredNumber(s, "latitude"),
+                          longitude: try PlanRequest.requiredNumber(s, "longitude"))
         }
 
         var startMinute: Int?
@@ -163,21 +172,14 @@ extension PlanRequest: APIRequest {
         }
 
         let speed = try f.number("speedKmh", in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
-        if let speed, !(speed > 0 && speed <= PlanRequest.maxSpeedKmh) {
-            throw .invalid(f.path("speedKmh"), "speedKmh must be more than 0 and at most 300 (km/h).")
-        }
-
         let detour = try f.number("detourFactor", in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
-        if let detour, !PlanRequest.detourRange.contains(detour) {
-            throw .invalid(f.path("detourFactor"), "detourFactor must be between 1 and 10.")
-        }
         self.init(date: date, employeeId: employeeId, start: start, startMinute: startMinute,
                   speedKmh: speed ?? PlanRequest.defaultSpeedKmh, detourFactor: detour ?? PlanRequest.defaultDetourFactor)
         keepOrder = try f.bool("keepOrder") ?? false
     }
 
-    private static func requiredNumber(_ f: Fields, _ key: String, in range: ClosedRange<Double>) throws(CarFitError) -> Double {
-        guard let value = try f.number(key, in: range) else {
+    private static func requiredNumber(_ f: Fields, _ key: String) throws(CarFitError) -> Double {
+        guard let value = try f.number(key, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) else {
             throw .invalid(f.path(key), "\(f.path(key)) is required when start is given.")
         }
         return value

@@ -23,9 +23,6 @@ public struct VisitsService {
         self.importThreads = importThreads
     }
 
-    /// The longest `reason` a state change takes, in characters.
-    public static let maxReasonLength = 1_000
-
     /// A state change made: the changed visit's key and its local day (whose card shows it).
     public struct StateChange: Sendable, Equatable {
         public var key: VisitKey
@@ -34,13 +31,10 @@ public struct VisitsService {
 
     /// The washer changes the state of the visit `keyText` to `target`, with `reason`. The
     /// change, the card's new state and the outbox entry are one transaction. `not_found` for
-    /// a key no stored visit has; `invalid` for a reason longer than `maxReasonLength` or a
-    /// visit without a visitId (the update server could not tell which visit changed);
+    /// a key no stored visit has; `invalid` for a visit without a visitId (a reason's length
+    /// is the request's, checked at the boundary against the schema) (the update server could not tell which visit changed);
     /// `conflict` for a change the rules refuse (`VisitTransition`).
     public func setState(keyText: String, to target: VisitState, reason: String?) throws(CarFitError) -> StateChange {
-        if let reason, reason.count > VisitsService.maxReasonLength {
-            throw .invalid("reason", "reason is longer than \(VisitsService.maxReasonLength) characters.")
-        }
         let notFound = CarFitError(.notFound, "No stored visit has the key \"\(keyText.prefix(80))\".", field: "key")
         guard let key = VisitKey(text: keyText) else { throw notFound }
         let now = clock.now
@@ -73,13 +67,16 @@ public struct VisitsService {
     /// document with records of which none is valid is `invalid` and changes nothing.
     /// `reporter` hears how many of the bytes are read. `commit` runs in the import's
     /// transaction once the snapshot is written: what is recorded with it is committed with it.
+    /// `members` gets the document's members besides `data` once it is read (the request's
+    /// check of them): what it throws leaves the stored visits as they were.
     public func importStreamed(_ bytes: UnsafeRawBufferPointer, reporter: ProgressReporter? = nil,
+                               members: VisitDocumentStream.OtherMembers = { _ in },
                                commit: () throws(CarFitError) -> Void = {}) throws(CarFitError) -> ImportSummary? {
         let store = visits
         let threads = importThreads
         return try streamed(commit: commit) { () throws(CarFitError) in
             try VisitDocumentStream.importVisits(
-                bytes, threads: threads, consumed: { done in reporter?.advance(to: Int64(done)) },
+                bytes, threads: threads, consumed: { done in reporter?.advance(to: Int64(done)) }, members: members,
                 begin: { () throws(CarFitError) in try store.beginSnapshot() })
         }
     }

@@ -25,13 +25,28 @@ final class ConventionTests: ABITestCase {
         XCTAssertEqual(lib.versionFn(), lib.versionFn())
     }
 
-    func testStatusNames() {
-        let expected = ["ok", "bad_json", "invalid", "not_found", "conflict", "unauthorized", "unavailable",
-                        "storage", "misuse", "internal"]
+    /// The header's status macros (`#define CARFIT_NOT_FOUND 3`), the one written list of the
+    /// statuses: name (lowercased) by value.
+    static func headerStatuses() throws -> [Int: String] {
+        var found: [Int: String] = [:]
+        for line in try Repo.text("include/carfit.h").split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 3, fields[0] == "#define", fields[1].hasPrefix("CARFIT_"),
+                  !fields[1].hasPrefix("CARFIT_VERSION"), let value = Int(fields[2]) else { continue }
+            found[value] = fields[1].dropFirst("CARFIT_".count).lowercased()
+        }
+        return found
+    }
+
+    func testStatusNames() throws {
+        let statuses = try Self.headerStatuses()
+        XCTAssertEqual(statuses[0], "ok")
+        XCTAssertEqual(statuses[3], "not_found")
+        let expected = try (0..<statuses.count).map { try XCTUnwrap(statuses[$0], "the status values have a gap at \($0)") }
         for (value, name) in expected.enumerated() {
             XCTAssertEqual(lib.statusNameFn(Int32(value)).map { String(cString: $0) }, name)
         }
-        for value: Int32 in [-1, 10, 100, Int32.max, Int32.min] {
+        for value: Int32 in [-1, Int32(expected.count), 100, Int32.max, Int32.min] {
             XCTAssertEqual(lib.statusNameFn(value).map { String(cString: $0) }, "unknown")
         }
     }

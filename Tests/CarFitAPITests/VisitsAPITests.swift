@@ -79,6 +79,8 @@ final class VisitsAPITests: XCTestCase {
         XCTAssertEqual(try PlanRequest(fields(["date": "2020-09-10", "detourFactor": 10, "speedKmh": 0.5])).detourFactor, 10)
     }
 
+    /// (The ranges of start's coordinates, speedKmh and detourFactor are the schema's: the
+    /// boundary's `RequestCheck` refuses them, see `RequestCheckTests`.)
     func testThePlanRequestsRefusalsNameTheField() {
         let cases: [(KeyValuePairs<String, JSON>, String)] = [
             ([:], "date"),
@@ -91,18 +93,11 @@ final class VisitsAPITests: XCTestCase {
             (["date": "2020-09-10", "start": .obj([:])], "start.latitude"),
             (["date": "2020-09-10", "start": .obj(["latitude": 55])], "start.longitude"),
             (["date": "2020-09-10", "start": .obj(["longitude": 12])], "start.latitude"),
-            (["date": "2020-09-10", "start": .obj(["latitude": 90.5, "longitude": 12])], "start.latitude"),
-            (["date": "2020-09-10", "start": .obj(["latitude": 55, "longitude": -180.01])], "start.longitude"),
             (["date": "2020-09-10", "start": .obj(["latitude": "55", "longitude": 12])], "start.latitude"),
             (["date": "2020-09-10", "startTime": "24:00"], "startTime"),
             (["date": "2020-09-10", "startTime": "7h30"], "startTime"),
             (["date": "2020-09-10", "startTime": 730], "startTime"),
-            (["date": "2020-09-10", "speedKmh": 0], "speedKmh"),
-            (["date": "2020-09-10", "speedKmh": -5], "speedKmh"),
-            (["date": "2020-09-10", "speedKmh": 300.0001], "speedKmh"),
             (["date": "2020-09-10", "speedKmh": "fast"], "speedKmh"),
-            (["date": "2020-09-10", "detourFactor": 0.99], "detourFactor"),
-            (["date": "2020-09-10", "detourFactor": 10.5], "detourFactor"),
             (["date": "2020-09-10", "detourFactor": true], "detourFactor"),
             (["date": "2020-09-10", "keepOrder": "yes"], "keepOrder"),
         ]

@@ -17,11 +17,14 @@ SCHEMA_PATH = ROOT / "include" / "carfit.schema.json"
 GENERATOR = ROOT / "scripts" / "gen-schema"
 LIBRARY = Path(os.environ.get("CARFIT_LIBRARY", ROOT / ".build" / "release" / "libcarfit.so"))
 GENERATED = ["include/carfit.schema.json", "Sources/CarFit/Generated/SchemaText.swift",
-             "Sources/CarFit/Generated/RequestTypes.swift", "bindings/python/carfit/_generated.py",
-             "fuzz/methods.txt", "examples/web/methods.json",
+             "Sources/CarFit/Generated/RequestTypes.swift", "Sources/CarFit/Generated/RequestDescriptions.swift",
+             "Sources/CarFitCore/Generated/Status.swift", "bindings/python/carfit/_generated.py",
+             "bindings/python/carfit/errors.py", "README.md", "fuzz/methods.txt", "examples/web/methods.json",
              "bindings/swift/Sources/CarFitKit/Generated/Status.swift",
              "bindings/swift/Sources/CarFitKit/Generated/Types.swift",
              "bindings/swift/Sources/CarFitKit/Generated/Operations.swift"]
+#: Hand-written files with a region the generator writes (the statuses).
+WITH_REGIONS = ["bindings/python/carfit/errors.py", "README.md"]
 
 
 @pytest.fixture(scope="module")
@@ -45,11 +48,81 @@ def test_every_generated_file_is_up_to_date(tmp_path):
 def copy_of_the_tree(tmp_path):
     """The generator reads the header and fragments of the tree it lives in: a copy to change."""
     copy = tmp_path / "repo"
-    for name in ["scripts/gen-schema", "scripts/gen_java.py", "scripts/gen_swift_kit.py", "include/carfit.h"]:
+    for name in ["scripts/gen-schema", "scripts/gen_java.py", "scripts/gen_swift_kit.py", "include/carfit.h", *WITH_REGIONS]:
         (copy / name).parent.mkdir(parents=True, exist_ok=True)
         (copy / name).write_bytes((ROOT / name).read_bytes())
     subprocess.run(["cp", "-r", str(ROOT / "schema"), str(copy / "schema")], check=True)
     return copy
+
+
+def test_check_fails_when_a_generated_file_is_changed_by_hand(tmp_path):
+    copy = copy_of_the_tree(tmp_path)
+    for name in GENERATED:
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        (copy / name).write_bytes((ROOT / name).read_bytes())
+    check = [sys.executable, str(copy / "scripts/gen-schema"), "--check"]
+    assert subprocess.run(check, capture_output=True, text=True).returncode == 0
+    for name, old, new in [
+            ("Sources/CarFit/Generated/RequestTypes.swift", "maximum: 999.0", "maximum: 9999.0"),
+            ("Sources/CarFit/Generated/RequestDescriptions.swift", "keepOrder?", ""),
+            ("Sources/CarFitCore/Generated/Status.swift", "case notFound = 3", "case notFound = 33"),
+            ("bindings/python/carfit/errors.py", "status = 3\n", "status = 30\n"),
+            ("README.md", "| 3 | not_found |", "| 3 | missing |")]:
+        original = (copy / name).read_text(encoding="utf-8")
+        assert old in original, (name, old)
+        (copy / name).write_text(original.replace(old, new, 1), encoding="utf-8")
+        run = subprocess.run(check, capture_output=True, text=True)
+        assert run.returncode == 1 and f"{name} is stale" in run.stderr, (name, run.stderr)
+        (copy / name).write_text(original, encoding="utf-8")
+    assert subprocess.run(check, capture_output=True, text=True).returncode == 0
+
+
+def test_the_statuses_are_written_once_in_the_header(tmp_path):
+    """A status macro added to the header reaches every generated list of the statuses."""
+    copy = copy_of_the_tree(tmp_path)
+    header = copy / "include/carfit.h"
+    text = header.read_text()
+    text = text.replace("#define CARFIT_MISUSE        8", "#define CARFIT_TOO_LATE      8  /* the deadline passed */\n"
+                        "#define CARFIT_MISUSE        9")
+    text = text.replace("#define CARFIT_INTERNAL      9", "#define CARFIT_INTERNAL      10")
+    header.write_text(text)
+    run = generate(copy, tmp_path / "out")
+    assert run.returncode == 0, run.stderr
+    out = tmp_path / "out"
+    assert "case tooLate = 8" in (out / "Sources/CarFitCore/Generated/Status.swift").read_text()
+    assert "case `internal` = 10" in (out / "Sources/CarFitCore/Generated/Status.swift").read_text()
+    errors = (out / "bindings/python/carfit/errors.py").read_text()
+    assert "class TooLateError(CarfitError):" in errors and "    8: \"too_late\"," in errors
+    assert "| 8 | too_late | the deadline passed |" in (out / "README.md").read_text()
+    # An operation may now list it among its errors.
+    (copy / "schema/operations/zz.json").write_text(json.dumps({"operations": {"sync.push": {"errors": ["too_late"]}}}))
+    run = generate(copy, tmp_path / "out2")
+    assert run.returncode == 0, run.stderr
+
+
+def test_the_request_descriptions_and_checks_come_from_the_schema(schema):
+    """Each operation's generated description names its request members as the schema does,
+    and the generated checks state each constraint of the schema's requests."""
+    descriptions = (ROOT / "Sources/CarFit/Generated/RequestDescriptions.swift").read_text()
+    checks = (ROOT / "Sources/CarFit/Generated/RequestTypes.swift").read_text()
+    for key, entry in schema["operations"].items():
+        line = re.search(rf'^        "{re.escape(key)}": "(.*)",$', descriptions, re.M)
+        assert line, key
+        members = list(entry["request"].get("properties", {}))
+        for member in members:
+            assert re.search(rf"\b{re.escape(member)}\b", line.group(1)), (key, member)
+        if not members and "array" not in str(entry["request"].get("type")):
+            assert line.group(1) == "none", key
+        assert f'"{entry["symbol"]}": [' in checks
+    assert '"visits.plan": "date, employeeId?, start{latitude, longitude}?, startTime?, speedKmh?, detourFactor?, keepOrder?"' \
+        in descriptions
+    assert '"visits.import": "data[] or file"' in descriptions
+    manifest = (ROOT / "Sources/CarFit/Manifest.swift").read_text()
+    assert "request:" not in manifest, "the manifest's entries take their request from the schema"
+    plan = checks[checks.index('"carfit_visits_plan": ['):]
+    plan = plan[:plan.index("],\n        \"")]
+    assert 'RequestMember(["speedKmh"], types: 68, exclusiveMinimum: 0.0, maximum: 300.0)' in plan
+    assert 'RequestMember(["start", "latitude"], types: 4, required: true, minimum: -90.0, maximum: 90.0)' in plan
 
 
 def generate(copy, out):

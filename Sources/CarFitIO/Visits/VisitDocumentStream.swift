@@ -13,15 +13,22 @@ import CarFitCore
 /// A document whose records were all rejected is rolled back and refused as `VisitSnapshot`
 /// refuses it.
 public enum VisitDocumentStream {
+    /// What the caller does with the document's members besides `data` once it is read (the
+    /// request's check of them): what it throws refuses the document.
+    public typealias OtherMembers = (JSONObject) throws(CarFitError) -> Void
+
     /// Streams the document's records into the sink `begin` opens (once the `data` array is
     /// reached), parsing on `threads` worker threads besides the caller's. `consumed` hears
-    /// how far the records have been read and stored (see `ElementPipeline.run`).
+    /// how far the records have been read and stored (see `ElementPipeline.run`). `members`
+    /// gets the document's other members once it is read, before anything is committed: what
+    /// it throws rolls the sink back (the request's check of the members besides `data`).
     public static func importVisits<Sink: RecordSink<Visit>>(
         _ bytes: UnsafeRawBufferPointer, threads: Int, consumed: (Int) -> Void = { _ in },
+        members: OtherMembers = { _ in },
         begin: () throws(CarFitError) -> Sink
     ) throws(CarFitError) -> StreamedImport {
         var scanner = DocumentScanner(bytes)
-        return try importVisits(&scanner, threads: threads, consumed: consumed, begin: begin)
+        return try importVisits(&scanner, threads: threads, consumed: consumed, members: members, begin: begin)
     }
 
     /// `importVisits` of the document in `file`, read from its start through its window (never
@@ -33,14 +40,16 @@ public enum VisitDocumentStream {
         begin: () throws(CarFitError) -> Sink
     ) throws(CarFitError) -> StreamedImport {
         var scanner = DocumentScanner(file: file)
-        return try importVisits(&scanner, threads: threads, consumed: consumed, begin: begin)
+        return try importVisits(&scanner, threads: threads, consumed: consumed, members: { _ in }, begin: begin)
     }
 
     private static func importVisits<Sink: RecordSink<Visit>>(
         _ scanner: inout DocumentScanner, threads: Int, consumed: (Int) -> Void,
+        members: OtherMembers,
         begin: () throws(CarFitError) -> Sink
     ) throws(CarFitError) -> StreamedImport {
         var writer: Sink?
+        var others = JSONObject()
         var rejected: [Rejection] = []
         var imported = 0
 
@@ -80,6 +89,7 @@ public enum VisitDocumentStream {
                 guard case .complete = outcome else { return abandon() }
             } else {
                 guard let value = scanner.value(level: 2) else { return abandon() }
+                others[name] = JanssonParser.convert(value)
                 json_decref(value)
             }
             scanner.skipSpace()
@@ -89,6 +99,12 @@ public enum VisitDocumentStream {
         }
         scanner.skipSpace()
         guard scanner.atEnd, let writer else { return abandon() }
+        do throws(CarFitError) {
+            try members(others)
+        } catch {
+            writer.rollback()
+            throw error
+        }
         if imported == 0, !rejected.isEmpty {
             writer.rollback()
             throw RecordImport<Visit>.allRejected(rejected, field: "data", record: "visit")

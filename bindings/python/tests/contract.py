@@ -28,8 +28,8 @@ import carfit.core as core_module
 
 SCHEMA_PATH = Path(__file__).resolve().parents[3] / "include" / "carfit.schema.json"
 SCHEMA: Dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-STATUS_NAMES = ["ok", "bad_json", "invalid", "not_found", "conflict", "unauthorized", "unavailable", "storage",
-                "misuse", "internal"]
+#: The statuses by value, as generated from the header's macros.
+STATUS_NAMES = [carfit.errors.STATUS_NAMES[value] for value in sorted(carfit.errors.STATUS_NAMES)]
 
 VIOLATIONS: List[str] = []
 _lock = threading.Lock()

@@ -24,8 +24,6 @@ public struct PlanRequest: Sendable, Equatable {
 
     public static let defaultSpeedKmh = 30.0
     public static let defaultDetourFactor = 1.3
-    public static let maxSpeedKmh = 300.0
-    public static let detourRange = 1.0...10.0
 
     public init(date: CivilDate, employeeId: String? = nil, start: Point? = nil, startMinute: Int? = nil,
                 speedKmh: Double = PlanRequest.defaultSpeedKmh,
