@@ -20,7 +20,7 @@ enum Manifest {
         Operation("visits.refresh", "carfit_visits_refresh", request: "maxAgeSeconds?", .selfLocking,
                   .object { core, request throws(CarFitError) in try core.refresh(.visits, request) }),
         Operation("visits.plan", "carfit_visits_plan",
-                  request: "date, employeeId?, start{latitude, longitude}?, startTime?, speedKmh?, detourFactor?", .serialized,
+                  request: "date, employeeId?, start{latitude, longitude}?, startTime?, speedKmh?, detourFactor?, durations?", .serialized,
                   .object { core, request throws(CarFitError) in try VisitsAPI.plan(core.visits, request) }),
         Operation("visits.set_state", "carfit_visits_set_state", request: "key, state, reason?", .serialized,
                   .written { core, request throws(CarFitError) in try VisitsAPI.setState(core.visits, request) }),
@@ -43,6 +43,16 @@ enum Manifest {
                   .object { core, request throws(CarFitError) in try AttachmentsAPI.list(core.attachments, request) }),
         Operation("visits.detach", "carfit_visits_detach", request: "id", .serialized,
                   .object { core, request throws(CarFitError) in try AttachmentsAPI.detach(core.attachments, request) }),
+
+        // Reminders
+        Operation("reminders.list", "carfit_reminders_list", request: "date?", .serialized,
+                  .object { core, request throws(CarFitError) in try RemindersAPI.list(core.reminders, request) }),
+
+        // Report
+        Operation("report.day", "carfit_report_day", request: "date?", .serialized,
+                  .object { core, request throws(CarFitError) in try ReportAPI.day(core.report, request) }),
+        Operation("report.durations", "carfit_report_durations", request: "none", .serialized,
+                  .object { core, _ throws(CarFitError) in try ReportAPI.durations(core.report) }),
 
         // Calendar
         Operation("calendar.get", "carfit_calendar_get", request: "none", .serialized,

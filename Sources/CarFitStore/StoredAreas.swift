@@ -40,6 +40,10 @@ public enum StoredAreas {
         "road_arrivals": ["visits", "location"],
         // Attachments, their upload queue, and each card's attachment counts.
         "attachments": ["attachments", "visits"],
+        // The washer's facts (starts, finishes, rejections) and their planned tasks: the day's
+        // time report, the learned durations and learned plans read them with the visits.
+        "visit_facts": ["visits"],
+        "visit_fact_tasks": ["visits"],
     ]
 
     /// The areas of the written `tables`, in `areas` order; `["all"]` when a table is not mapped.

@@ -27,6 +27,7 @@ enum RequestTypes {
             RequestMember(["speedKmh"], types: 68, items: 0),
             RequestMember(["detourFactor"], types: 68, items: 0),
             RequestMember(["keepOrder"], types: 72, items: 0),
+            RequestMember(["durations"], types: 65, items: 0),
         ],
         "carfit_visits_set_state": [
             RequestMember(["key"], types: 1, items: 0),
@@ -57,6 +58,14 @@ enum RequestTypes {
         ],
         "carfit_visits_detach": [
             RequestMember(["id"], types: 1, items: 0),
+        ],
+        "carfit_reminders_list": [
+            RequestMember(["date"], types: 65, items: 0),
+        ],
+        "carfit_report_day": [
+            RequestMember(["date"], types: 65, items: 0),
+        ],
+        "carfit_report_durations": [
         ],
         "carfit_calendar_get": [
         ],

@@ -23,6 +23,8 @@ from .sources import SourcesMixin
 from .sync import SyncMixin
 from .auth import AuthMixin
 from .location import LocationMixin
+from .reminders import RemindersMixin
+from .report import ReportMixin
 from .events import EventsMixin
 
 __all__ = ["Core", "Request"]
@@ -40,7 +42,8 @@ def _encode(request: Request) -> Optional[bytes]:
 
 
 class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, TransactionsMixin, ArticlesMixin,
-           ImagesMixin, SourcesMixin, SyncMixin, AuthMixin, LocationMixin, EventsMixin):
+           ImagesMixin, SourcesMixin, SyncMixin, AuthMixin, LocationMixin, RemindersMixin, ReportMixin,
+           EventsMixin):
     """An open libcarfit core: database, clock, calendar state and caches.
 
     ``Core(config, **kwargs)`` opens a core; keyword arguments are merged into ``config``
