@@ -108,7 +108,7 @@ final class RemindersServiceTests: XCTestCase {
         XCTAssertEqual(r["leaveAt"], .string(ReportServiceTests.iso(start - 5 * 60_000)))
         XCTAssertEqual(r["late"], false)
         XCTAssertEqual(r["navigation"]?.objectValue?["geo"], "geo:55.77883,12.52124")
-        XCTAssertEqual(refusal { _ = try RemindersAPI.list(RemindersService(visits: f.visits, config: RemindersConfig()),
+        XCTAssertEqual(refusal { () throws(CarFitError) in _ = try RemindersAPI.list(RemindersService(visits: f.visits, config: RemindersConfig()),
                                                            try ServiceFixture.fields(#"{"date": "2020-9-1"}"#)) }?.field, "date")
     }
 }

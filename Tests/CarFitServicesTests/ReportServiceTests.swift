@@ -1,6 +1,8 @@
 import CarFitAPI
 import CarFitCore
+import CarFitHTTP
 import CarFitIO
+import CarFitNet
 import CarFitServices
 import CarFitStore
 import XCTest
@@ -350,7 +352,7 @@ final class ReportServiceTests: XCTestCase {
         let washMedian = spans.prefix(7).sorted()[3]
         // Wash's exact median (7 ≥ 5 samples), Wax planned (2 < 5), Vacuum planned: rounded up.
         let expected = Int((washMedian + (20 + 7) * 60_000 + 59_999) / 60_000)
-        func service(_ durations: String, minSamples: Int = 5) throws -> JSON? {
+        func service(_ durations: String, minSamples: Int = 5) throws(CarFitError) -> JSON? {
             var visits = f.visits
             visits.report.minSamples = minSamples
             let plan = try VisitsAPI.plan(visits, try ServiceFixture.fields(#"{"date": "2020-09-10", "durations": "\#(durations)"}"#))
@@ -362,6 +364,6 @@ final class ReportServiceTests: XCTestCase {
         let waxMedian = spans.suffix(2).sorted()[0]
         XCTAssertEqual(try service("learned", minSamples: 2),
                        .int(Int64((washMedian + waxMedian + 7 * 60_000 + 59_999) / 60_000)))
-        XCTAssertEqual(refusal { _ = try service("guessed") }?.field, "durations")
+        XCTAssertEqual(refusal { () throws(CarFitError) in _ = try service("guessed") }?.field, "durations")
     }
 }
