@@ -5,7 +5,7 @@ public enum ConfigMembers {
     /// The config object itself.
     public static let root = ["database", "now", "timeZone", "hour24", "firstWeekday", "sources", "http", "images",
                               "maxRequestBytes", "importThreads", "auth", "road", "attachments",
-                              "zoneinfo", "report", "reminders"]
+                              "report", "reminders", "zoneinfo"]
     /// `sources`: where each area is fetched from.
     public static let sources = ["visits", "articles", "catalog", "patterns", "visitUpdates", "locations", "attachments"]
     /// `http`: the limits on every transfer.
