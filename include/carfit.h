@@ -165,6 +165,14 @@ typedef struct carfit_core carfit_core;
  *                           {"directory": path (the database path + "-attachments"; none
  *                           for ":memory:"), "maxBytes": 1..2^40, the largest file (20 MiB),
  *                           "quotaBytes": 1..2^50, all stored files together (1 GiB)}
+ *            "report"       time on the job (see carfit_report_day): {"keepDays": 1..3650 (90),
+ *                           how many days after its visit's start the washer's facts are
+ *                           kept; "minSamples": 1..50 (5), the samples a task title needs
+ *                           before a learned plan uses its median (carfit_visits_plan)}
+ *            "reminders"    time to leave (see carfit_reminders_list): {"bufferMinutes":
+ *                           0..240 (5), "speedKmh": more than 0, at most 300 (30),
+ *                           "detourFactor": 1..10 (1.3), "positionMaxAgeSeconds": 0..86400
+ *                           (900)}
  *            "zoneinfo"     directory of the system's time zone files (TZif, Debian's tzdata)
  *                           that "timeZone" names a file of; symbolic links inside it
  *                           are fine ($TZDIR when set, else "/usr/share/zoneinfo"). A path
@@ -173,7 +181,7 @@ typedef struct carfit_core carfit_core;
  *                           leaves it (a ".." component, an absolute path, a link out of
  *                           it) is CARFIT_INVALID, field "timeZone". "UTC" needs no file.
  *          The config is strict, unlike requests: a member not listed here (also inside
- *          sources, http, images, auth and road) is CARFIT_INVALID with its dotted path in field
+ *          sources, http, images, auth, road, report and reminders) is CARFIT_INVALID with its dotted path in field
  *          ("timezone", "sources.vists") and a message naming the nearest known member when
  *          one is close ("Unknown config member timezone: did you mean timeZone?"), else the
  *          members that object takes. A null member reads as absent.
@@ -408,6 +416,11 @@ int carfit_visits_refresh(carfit_core *core, const char *request, char **respons
  *            detourFactor  1 to 10 (1.3): roads are longer than the geodesic
  *            keepOrder     true: keep the stops in start-time order and compute only their
  *                          times (the washer's live arrival estimates; "optimized": false)
+ *            durations     "planned" (default): a stop's service minutes are its taskMinutes;
+ *                          "learned": the sum over its tasks of the title's exact median
+ *                          (carfit_report_durations, unrounded) when the title has at least
+ *                          report.minSamples samples, else the task's planned minutes,
+ *                          rounded up to a whole minute per stop
  * Today:   for today's date (by the core's clock and zone), without "start" the plan starts
  *          from the washer's position when it was reported today (carfit_location_report),
  *          and without "startTime" at the later of now (rounded down to the minute) and the
@@ -875,6 +888,103 @@ int carfit_visits_attachments(carfit_core *core, const char *request, char **res
  *          id. CARFIT_CONFLICT ("id"): it was uploaded already. CARFIT_STORAGE.
  */
 int carfit_visits_detach(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
+ * Reminders: time to leave
+ *
+ * The config's "reminders" member sets the rules (see carfit_open): bufferMinutes (5),
+ * speedKmh (30), detourFactor (1.3), positionMaxAgeSeconds (900). Distances are geodesic
+ * (WGS84), instants by the core's clock, days in its zone.
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_reminders_list (method "reminders.list") — when to leave for each open visit of a day.
+ *
+ * Takes:   {"date": "2020-09-10"} (optional: today by the core's clock and zone).
+ * Returns: {"date", "reminders": [reminder...]}, one reminder for each card of that local date
+ *          in state Todo (the state the card shows, the washer's pending changes included)
+ *          with both coordinates and without an arrival (carfit_location_report), sorted by
+ *          leaveAt, then key (code points). A reminder is {"id": "leave:" + key, "key",
+ *          "name", "leaveAt", "arriveBy", "travelMinutes", "distanceMeters", "late", "title":
+ *          "Time to leave", "body", "deepLink", "navigation"}:
+ *            arriveBy        the visit's startTimeUtc
+ *            origin          the previous card of the date (start-time order) with
+ *                            coordinates, whatever its state; none for the first. For today,
+ *                            the next visit's (the earliest card that qualifies, whether or
+ *                            not its start has passed) origin is the washer's position instead
+ *                            when it was reported no more than positionMaxAgeSeconds before
+ *                            the core's clock (a position reported later than the clock counts
+ *                            as fresh)
+ *            distanceMeters  the geodesic from the origin, rounded; null without an origin
+ *            travelMinutes   ceil(geodesic metres x detourFactor / (speedKmh x 1000 / 60));
+ *                            null without an origin (travel then counts as 0)
+ *            leaveAt         arriveBy - travelMinutes - bufferMinutes, rounded down to the minute
+ *            late            the core's clock is strictly after leaveAt
+ *            body            "<name> at <local time of arriveBy as the card writes startTime>,
+ *                            <address>" ("Visit" for a card without a name; no address part
+ *                            for an empty address)
+ *            deepLink        "carfit://visit/" + the key percent-encoded as a URI path segment
+ *                            (RFC 3986: all but unreserved, sub-delims, ":" and "@" escaped)
+ *            navigation      the card's links (see carfit_location_report's "Navigation")
+ *          Instants are UTC text. The caller owns the response.
+ * Errors:  CARFIT_BAD_JSON; CARFIT_INVALID ("date" not a day YYYY-MM-DD); CARFIT_STORAGE.
+ */
+int carfit_reminders_list(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
+ * Report: time on the job
+ *
+ * Facts. The core keeps, for every visit occurrence (its card key), the instants of the
+ * washer's own changes: "startedAt" (the last change to InProgress; a start undone, InProgress
+ * to Todo, clears it; a rejection after a start keeps it), "finishedAt" (Done) and "rejectedAt"
+ * (Rejected), whether they came from carfit_visits_set_state or an autoStart arrival, with the
+ * occurrence's planned tasks (titles and minutes) as they were at its last change. They are
+ * kept in their own table, committed with the change, for the config's report.keepDays (90)
+ * days after the visit's start, whatever the outbox, the update server's answers (a rejected
+ * change keeps its fact) or later snapshots (one without the visit) do; they survive closing
+ * and kill -9. Writing a fact forgets those of visits started more than keepDays ago.
+ * Minutes between two instants are whole minutes rounded to the nearest (a half up).
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_report_day (method "report.day") — a day's time report.
+ *
+ * Takes:   {"date": "2020-09-10"} (optional: today by the core's clock and zone).
+ * Returns: {"date", "visits": [entry...], "totals"}: one entry per card of that local date, in
+ *          card order (start, then snapshot order), {"key", "visitId", "name", "state" (as the
+ *          card shows it), "plannedMinutes" (the card's taskMinutes), "startedAt",
+ *          "finishedAt" (the facts, or null), "workedMinutes" (finishedAt - startedAt; null
+ *          unless both), "arrivedAt", "departedAt" (carfit_location_report, or null),
+ *          "onSiteMinutes" (departedAt - arrivedAt; null unless both), "lateMinutes"
+ *          (arrivedAt - startTimeUtc, at least 0; null without an arrival)}. "totals":
+ *          {"plannedMinutes" (of the cards not Rejected), "workedMinutes", "onSiteMinutes"
+ *          (sums of the entries' non-null minutes, each already rounded), "driveMinutes" (over
+ *          the cards with an arrival in arrival order: each arrivedAt minus the previous such
+ *          card's departedAt where both exist and the difference is positive, each rounded,
+ *          then summed), "done", "rejected", "todo", "inProgress" (cards by shown state)}.
+ *          The caller owns the response.
+ * Errors:  CARFIT_BAD_JSON; CARFIT_INVALID ("date" not a day YYYY-MM-DD); CARFIT_STORAGE.
+ */
+int carfit_report_day(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_report_durations (method "report.durations") — the time each task takes, learned.
+ *
+ * Takes:   no members.
+ * Returns: {"tasks": [{"title", "samples", "plannedMinutes", "medianMinutes", "p80Minutes"}]},
+ *          sorted by title (code points), only titles with a sample. Samples: each kept
+ *          occurrence with a startedAt and a later finishedAt shares its worked time
+ *          (unrounded) among its tasks in proportion to their planned minutes (a task planned
+ *          at 0 gets none; a task without a title is no sample; titles trimmed); each share
+ *          is one sample of its title. A title's newest 50 samples count (by finishedAt; ties
+ *          by key, then task order); "samples" is how many count. "medianMinutes" is the
+ *          ceil(n/2)-th smallest, "p80Minutes" the ceil(0.8 n)-th smallest, each rounded to
+ *          0.1 minute (a half up) from the exact value (the shares are exact fractions);
+ *          "plannedMinutes" is the task's planned minutes in its newest sample. The caller owns
+ *          the response.
+ * Errors:  CARFIT_BAD_JSON; CARFIT_STORAGE.
+ */
+int carfit_report_durations(carfit_core *core, const char *request, char **response);
 
 /* ---------------------------------------------------------------------------------------------
  * Calendar: the month grid that drives the list

@@ -73,7 +73,11 @@ final class Core: Serializer, @unchecked Sendable {
         feed.watchExternalCommits { [weak self] in self?.externalCommit() }
     }
 
-    var visits: VisitsService { VisitsService(db: db, clock: clock, importThreads: config.importThreads) }
+    var visits: VisitsService {
+        var service = VisitsService(db: db, clock: clock, importThreads: config.importThreads)
+        service.report = config.report
+        return service
+    }
     var calendar: CalendarService {
         CalendarService(db: db, visits: VisitStore(db), clock: clock, firstWeekday: config.firstWeekday, documents: documents)
     }
@@ -90,7 +94,13 @@ final class Core: Serializer, @unchecked Sendable {
                                      pushLock: pushLock, waitMs: config.http.totalTimeoutMs))
     }
     var push: PushService { PushService(db: db, clock: clock) }
-    var location: LocationService { LocationService(db: db, clock: clock, config: config.road) }
+    var location: LocationService {
+        var service = LocationService(db: db, clock: clock, config: config.road)
+        service.report = config.report
+        return service
+    }
+    var report: ReportService { ReportService(visits: visits) }
+    var reminders: RemindersService { RemindersService(visits: visits, config: config.reminders) }
     var images: ImagesService { ImagesService(patterns: PatternStore(db), images: imagePipeline) }
     var feed: EventsService { EventsService(hub: events) }
     var auth: AuthService { AuthService(auth: http.auth) }

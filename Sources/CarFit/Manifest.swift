@@ -56,6 +56,16 @@ enum Manifest {
         Operation("visits.detach", "carfit_visits_detach", .serialized,
                   .object { core, request throws(CarFitError) in try AttachmentsAPI.detach(core.attachments, request) }),
 
+        // Reminders
+        Operation("reminders.list", "carfit_reminders_list", .serialized,
+                  .object { core, request throws(CarFitError) in try RemindersAPI.list(core.reminders, request) }),
+
+        // Report
+        Operation("report.day", "carfit_report_day", .serialized,
+                  .object { core, request throws(CarFitError) in try ReportAPI.day(core.report, request) }),
+        Operation("report.durations", "carfit_report_durations", .serialized,
+                  .object { core, _ throws(CarFitError) in try ReportAPI.durations(core.report) }),
+
         // Calendar
         Operation("calendar.get", "carfit_calendar_get", .serialized,
                   .object { core, _ throws(CarFitError) in try CalendarAPI.get(core.calendar, core.calendarState) }),

@@ -85,6 +85,33 @@ extension CoreConfig {
         if let m = try f.int("maxRequestBytes", in: 1...(1 << 40)) { maxRequestBytes = Int(m) }
         if let t = try f.int("importThreads", in: 0...64) { importThreads = Int(t) }
         if let r = try f.object("road") { road = try RoadConfig(r) }
+        if let r = try f.object("report") { report = try ReportConfig(r) }
+        if let r = try f.object("reminders") { reminders = try RemindersConfig(r) }
+    }
+}
+
+extension ReportConfig {
+    /// Reads `report`; every member is optional, an unknown one is `invalid`.
+    public init(_ f: Fields) throws(CarFitError) {
+        self.init()
+        try ConfigReader.check(f, known: ConfigMembers.report)
+        if let d = try f.int("keepDays", in: 1...3_650) { keepDays = d }
+        if let n = try f.int("minSamples", in: 1...50) { minSamples = Int(n) }
+    }
+}
+
+extension RemindersConfig {
+    /// Reads `reminders`; every member is optional, an unknown one is `invalid`.
+    public init(_ f: Fields) throws(CarFitError) {
+        self.init()
+        try ConfigReader.check(f, known: ConfigMembers.reminders)
+        if let b = try f.int("bufferMinutes", in: 0...240) { bufferMinutes = b }
+        if let s = try f.number("speedKmh", in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) {
+            guard s > 0, s <= 300 else { throw .invalid(f.path("speedKmh"), "\(f.path("speedKmh")) must be more than 0 and at most 300 (km/h).") }
+            speedKmh = s
+        }
+        if let d = try f.number("detourFactor", in: 1...10) { detourFactor = d }
+        if let a = try f.int("positionMaxAgeSeconds", in: 0...86_400) { positionMaxAgeSeconds = a }
     }
 }
 

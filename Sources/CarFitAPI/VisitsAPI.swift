@@ -176,6 +176,12 @@ extension PlanRequest: APIRequest {
         self.init(date: date, employeeId: employeeId, start: start, startMinute: startMinute,
                   speedKmh: speed ?? PlanRequest.defaultSpeedKmh, detourFactor: detour ?? PlanRequest.defaultDetourFactor)
         keepOrder = try f.bool("keepOrder") ?? false
+        if let text = try f.string("durations") {
+            guard let durations = Durations(rawValue: text) else {
+                throw .invalid(f.path("durations"), "durations must be \"planned\" or \"learned\".")
+            }
+            self.durations = durations
+        }
     }
 
     private static func requiredNumber(_ f: Fields, _ key: String) throws(CarFitError) -> Double {

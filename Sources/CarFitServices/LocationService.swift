@@ -9,6 +9,8 @@ public struct LocationService {
     public let store: LocationStore
     public let clock: Clock
     public let config: RoadConfig
+    /// How long the washer's facts (an autoStart's start) are kept.
+    public var report = ReportConfig()
 
     public init(db: Database, clock: Clock, config: RoadConfig) {
         self.db = db
@@ -65,7 +67,8 @@ public struct LocationService {
                 try store.append(LocationStore.Point(id: UUIDv4.make(using: &random), report: report))
                 state.lastStored = TrailRule.Point(latitude: report.latitude, longitude: report.longitude, at: report.at)
             }
-            let step = try LocationService.arrivals(report, db: db, store: store, clock: clock, config: config)
+            let step = try LocationService.arrivals(report, db: db, store: store, clock: clock, config: config,
+                                                   facts: self.report)
             try store.save(state)
             var reported = Reported(stored: stored, arrived: step.arrived.map { [$0] } ?? [], departed: step.departed,
                                     position: report)
@@ -78,8 +81,9 @@ public struct LocationService {
     /// Runs the arrival rule over today's visits with coordinates and the visits arrived at and
     /// not yet left, and writes what it decided (inside the caller's transaction).
     static func arrivals(_ report: LocationReport, db: Database, store: LocationStore, clock: Clock,
-                         config: RoadConfig) throws(CarFitError) -> ArrivalRule.Step {
-        let visitsService = VisitsService(db: db, clock: clock, importThreads: 0)
+                         config: RoadConfig, facts: ReportConfig = ReportConfig()) throws(CarFitError) -> ArrivalRule.Step {
+        var visitsService = VisitsService(db: db, clock: clock, importThreads: 0)
+        visitsService.report = facts
         var todays: [Visit] = []
         var arrivals: [VisitKey: VisitArrival] = [:]
         if let today = clock.today {
@@ -141,6 +145,7 @@ public struct LocationService {
         }
         try visits.sync.append(change, for: key)
         try visits.sync.saveOverlay(overlay, for: key)
+        try visits.recordFact(key, .inProgress, at: at, visit: visit)
     }
 
     /// The position and the trail's counts.

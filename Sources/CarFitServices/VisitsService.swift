@@ -14,6 +14,8 @@ public struct VisitsService {
     public let clock: Clock
     /// Threads a large import parses on besides the calling thread.
     public let importThreads: Int
+    /// How long the washer's facts are kept, and the learned plans' sample minimum.
+    public var report = ReportConfig()
 
     public init(db: Database, clock: Clock, importThreads: Int) {
         self.db = db
@@ -52,11 +54,18 @@ public struct VisitsService {
                                             reason: reason, snapshotState: visit.state, snapshotTimeUsed: visit.timeUsed)
             try sync.append(change, for: key)
             try sync.saveOverlay(overlay, for: key)
+            try self.recordFact(key, target, at: now, visit: visit)
         }
         guard let date = clock.localDate(key.start) else {
             throw CarFitError(.internal, "The changed visit has no card on its own day.")
         }
         return StateChange(key: key, date: date)
+    }
+
+    /// Records the washer's change as a fact of the visit (`FactStore`), in the caller's
+    /// transaction.
+    func recordFact(_ key: VisitKey, _ state: VisitState, at: Instant, visit: Visit) throws(CarFitError) {
+        try FactStore(db).record(key, state, at: at, tasks: visit.plannedTasks, keepDays: report.keepDays, now: clock.now)
     }
 
     // MARK: - Import
@@ -271,7 +280,8 @@ public struct VisitsService {
     /// starts from where and when the washer is (`live`).
     public func plan(_ request: PlanRequest) throws(CarFitError) -> DayPlan {
         var plan = request
-        let visits = try visitsOn(plan.date, employeeId: plan.employeeId)
+        var visits = try visitsOn(plan.date, employeeId: plan.employeeId)
+        if plan.durations == .learned { visits = try learned(visits) }
         if plan.date == clock.today { try live(&plan, visits: visits) }
         return try DayPlan(request: plan, visits: visits, clock: clock)
     }

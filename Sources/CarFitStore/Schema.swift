@@ -389,6 +389,27 @@ enum Schema {
             acknowledged INTEGER NOT NULL     -- the revision the devices server took
         );
         """,
+        // The washer's facts of each visit occurrence (its card key): the last start, the finish
+        // and the rejection the washer recorded, kept apart from the outbox and the snapshots so
+        // that neither a server's answer nor a later snapshot changes them; with the occurrence's
+        // planned tasks as they were at its last fact (what its time on the job is shared among).
+        """
+        CREATE TABLE visit_facts (
+            visit_key TEXT PRIMARY KEY,
+            start_ms INTEGER NOT NULL,
+            started_ms INTEGER,
+            finished_ms INTEGER,
+            rejected_ms INTEGER
+        );
+        CREATE INDEX visit_facts_by_start ON visit_facts (start_ms);
+        CREATE TABLE visit_fact_tasks (
+            visit_key TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            minutes INTEGER NOT NULL,
+            PRIMARY KEY (visit_key, position)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// The indexes of `table` as the migrations left them in the database: each name with its

@@ -48,6 +48,10 @@ public enum StoredAreas {
         // The pushes received, the highest seq and the device's registration (push.status).
         "push_received": ["push"],
         "push_state": ["push"],
+        // The washer's facts (starts, finishes, rejections) and their planned tasks: the day's
+        // time report, the learned durations and learned plans read them with the visits.
+        "visit_facts": ["visits"],
+        "visit_fact_tasks": ["visits"],
     ]
 
     /// The areas of the written `tables`, in `areas` order; `["all"]` when a table is not mapped.

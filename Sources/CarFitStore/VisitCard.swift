@@ -6,12 +6,15 @@ import CarFitCore
 /// visits table (through the SQL function `visit_card`, the same encoder), read back by the day
 /// query as views of its bytes.
 ///
-///     flags      1 byte: 1 state, 2 expectedTime, 4 phone, 8 latitude, 16 longitude, 32 timeUsed
+///     flags      1 byte: 1 state, 2 expectedTime, 4 phone, 8 latitude, 16 longitude, 32 timeUsed,
+///                64 planned tasks
 ///     taskMinutes          varint (zigzag)
 ///     timeUsed             varint (zigzag), if flagged
 ///     latitude, longitude  8 bytes each (IEEE 754, little-endian), if flagged
 ///     name, state, expectedTime, tasks, address, phone
 ///                          each a varint length and its UTF-8 bytes; the optional ones if flagged
+///     planned tasks        if flagged: a varint count, then per task its minutes (varint) and
+///                          its title (a varint length and its UTF-8 bytes)
 enum VisitCard {
     struct Fields {
         var name: UnsafeRawBufferPointer
@@ -24,10 +27,12 @@ enum VisitCard {
         var latitude: Double?
         var longitude: Double?
         var timeUsed: Int64?
+        /// The planned tasks' bytes (count and tasks), read by `plannedTasks(_:)`.
+        var plannedTasks: UnsafeRawBufferPointer?
     }
 
     static let state: UInt8 = 1, expectedTime: UInt8 = 2, phone: UInt8 = 4, latitude: UInt8 = 8,
-               longitude: UInt8 = 16, timeUsed: UInt8 = 32
+               longitude: UInt8 = 16, timeUsed: UInt8 = 32, plannedTasks: UInt8 = 64
 
     /// Appends the card of `f` to `out`.
     static func encode(_ f: Fields, into out: inout [UInt8]) {
@@ -61,6 +66,7 @@ enum VisitCard {
         if v.latitude != nil { flags |= latitude }
         if v.longitude != nil { flags |= longitude }
         if v.timeUsed != nil { flags |= timeUsed }
+        if !v.plannedTasks.isEmpty { flags |= plannedTasks }
         out.append(flags)
         varint(zigzag(Int64(v.taskMinutes)), &out)
         if let t = v.timeUsed { varint(zigzag(Int64(t)), &out) }
@@ -72,6 +78,27 @@ enum VisitCard {
         text(v.tasks, &out)
         text(v.address, &out)
         if let t = v.phone { text(t, &out) }
+        if !v.plannedTasks.isEmpty {
+            varint(UInt64(v.plannedTasks.count), &out)
+            for task in v.plannedTasks {
+                varint(UInt64(max(0, task.minutes)), &out)
+                text(task.title, &out)
+            }
+        }
+    }
+
+    /// The planned tasks of a card's `plannedTasks` bytes (none for nil or damaged bytes).
+    static func plannedTasks(_ bytes: UnsafeRawBufferPointer?) -> [PlannedTask] {
+        guard let bytes else { return [] }
+        var r = Reader(bytes: bytes)
+        guard let n = r.varint(), n <= UInt64(bytes.count) else { return [] }
+        var out: [PlannedTask] = []
+        out.reserveCapacity(Int(n))
+        for _ in 0..<n {
+            guard let m = r.varint(), m <= 100_000, let t = r.text() else { return [] }
+            out.append(PlannedTask(title: String(decoding: t, as: UTF8.self), minutes: Int(m)))
+        }
+        return out
     }
 
     static func text(_ t: String, _ out: inout [UInt8]) {
@@ -114,6 +141,10 @@ enum VisitCard {
         if flags & phone != 0 {
             guard let t = r.text() else { return nil }
             f.phone = t
+        }
+        if flags & plannedTasks != 0 {
+            f.plannedTasks = UnsafeRawBufferPointer(rebasing: card[r.offset...])
+            return f
         }
         guard r.offset == card.count else { return nil }
         return f

@@ -128,9 +128,27 @@ public struct VisitStore {
     /// Visits starting in `range` (ms since the epoch), in start order then snapshot order,
     /// optionally only one employee's.
     public func visits(startingIn range: Range<Int64>, employeeId: String? = nil) throws(CarFitError) -> [Visit] {
+        let s = try db.statement("""
+            SELECT start_ms, visit_id, employee_id, repetition, card
+            FROM visits WHERE start_ms >= ?1 AND start_ms < ?2 AND (?3 IS NULL OR employee_id = ?3)
+            ORDER BY start_ms, seq
+            """)
+        defer { s.reset() }
+        try s.bind(1, range.lowerBound)
+        try s.bind(2, range.upperBound)
+        try s.bind(3, employeeId)
         var out: [Visit] = []
-        try forEachVisit(startingIn: range, employeeId: employeeId) { row in out.append(VisitStore.visit(of: row)) }
+        while try s.step() { out.append(try VisitStore.visit(s)) }
         return out
+    }
+
+    /// The whole visit of the row `s` is on, its planned tasks included.
+    static func visit(_ s: Statement) throws(CarFitError) -> Visit {
+        var visit = Visit(row: try row(s))
+        if let blob = s.blob(4), let card = VisitCard.decode(blob) {
+            visit.plannedTasks = VisitCard.plannedTasks(card.plannedTasks)
+        }
+        return visit
     }
 
     /// Hands `body` each visit starting in `range` (ms since the epoch), in start order then
@@ -190,7 +208,7 @@ public struct VisitStore {
         try s.bind(2, key.start.milliseconds)
         try s.bind(3, Int64(key.repetition))
         guard try s.step() else { return nil }
-        return VisitStore.visit(of: try VisitStore.row(s))
+        return try VisitStore.visit(s)
     }
 
     /// The occurrences with a visitId starting at `from` (ms since the epoch) or later, with the

@@ -156,6 +156,20 @@ enum OperationProbes {
                 XCTAssertTrue(r.object["lastSeq"] is NSNull, m)
                 XCTAssertEqual(r.int("received"), 0, m)
             },
+            // Reminders and report
+            "reminders.list": OperationProbe(request: #"{"date": "2020-09-10"}"#) { r, _, m in
+                XCTAssertEqual(r.string("date"), "2020-09-10", m)
+                XCTAssertFalse(r.list("reminders").isEmpty, m)
+                XCTAssertEqual(r.list("reminders").first?.string("title"), "Time to leave", m)
+            },
+            "report.day": OperationProbe(request: #"{"date": "2020-09-30"}"#) { r, _, m in
+                XCTAssertEqual(r.string("date"), "2020-09-30", m)
+                let started = r.list("visits").first { $0.string("key") == OperationProbes.laterKey }
+                XCTAssertNotNil(started?.string("startedAt"), m)
+            },
+            "report.durations": OperationProbe(request: "{}") { r, _, m in
+                XCTAssertEqual(r.list("tasks").count, 0, m)
+            },
             "visits.plan": OperationProbe(request: #"{"date": "2020-09-10"}"#) { r, _, m in
                 XCTAssertEqual(r.string("date"), "2020-09-10", m)
                 XCTAssertEqual(r.string("startTime"), "10:40", m)

@@ -122,7 +122,8 @@ final class ConfigTests: XCTestCase {
             (["images": .obj(["concurency": 2])], "images.concurency",
              "Unknown config member images.concurency: did you mean images.concurrency?"),
             (["colour": "red"], "colour", "Unknown config member colour: the config takes database, now, timeZone, "
-             + "hour24, firstWeekday, sources, http, images, maxRequestBytes, importThreads, auth, road, attachments, zoneinfo."),
+             + "hour24, firstWeekday, sources, http, images, maxRequestBytes, importThreads, auth, road, attachments, report, "
+             + "reminders, zoneinfo."),
         ]
         for (pairs, field, message) in cases {
             let error = try XCTUnwrap(refusal(pairs), field)
@@ -174,7 +175,8 @@ final class ConfigTests: XCTestCase {
             Range(match.range(at: 1), in: block).map { String(block[$0]) }
         }
         XCTAssertEqual(documented, ConfigMembers.root)
-        for member in ConfigMembers.sources + ConfigMembers.http + ConfigMembers.images + ConfigMembers.auth + ConfigMembers.road + ConfigMembers.attachments {
+        for member in ConfigMembers.sources + ConfigMembers.http + ConfigMembers.images + ConfigMembers.auth + ConfigMembers.road + ConfigMembers.attachments
+                + ConfigMembers.report + ConfigMembers.reminders {
             XCTAssertTrue(block.contains("\"\(member)\""), "carfit_open's comment does not name \(member)")
         }
     }

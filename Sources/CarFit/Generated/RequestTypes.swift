@@ -30,6 +30,7 @@ enum RequestTypes {
             RequestMember(["speedKmh"], types: 68, exclusiveMinimum: 0.0, maximum: 300.0),
             RequestMember(["detourFactor"], types: 68, minimum: 1.0, maximum: 10.0),
             RequestMember(["keepOrder"], types: 72),
+            RequestMember(["durations"], types: 65, choices: [.string("planned"), .string("learned"), .null]),
         ],
         "carfit_visits_set_state": [
             RequestMember(["key"], types: 1, required: true),
@@ -70,6 +71,14 @@ enum RequestTypes {
         ],
         "carfit_visits_detach": [
             RequestMember(["id"], types: 1, required: true),
+        ],
+        "carfit_reminders_list": [
+            RequestMember(["date"], types: 65),
+        ],
+        "carfit_report_day": [
+            RequestMember(["date"], types: 65),
+        ],
+        "carfit_report_durations": [
         ],
         "carfit_calendar_get": [
         ],

@@ -82,6 +82,11 @@ let carfitSchemaText: StaticString = #"""
           "keepOrder": {
             "type": ["boolean", "null"],
             "description": "keep the stops in start-time order and compute only their times (optimized: false)"
+          },
+          "durations": {
+            "type": ["string", "null"],
+            "enum": ["planned", "learned", null],
+            "description": "Where a stop's service minutes come from: its taskMinutes (planned, the default) or the learned medians (learned)."
           }
         },
         "required": ["date"]
@@ -392,6 +397,67 @@ let carfitSchemaText: StaticString = #"""
       "request": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
       "response": {"$ref": "#/$defs/attachmentAnswer"},
       "errors": ["bad_json", "invalid", "not_found", "conflict", "storage"]
+    },
+    "reminders.list": {
+      "symbol": "carfit_reminders_list",
+      "summary": "When to leave for each open visit of a day: the travel from the previous visit (or, for today's next visit, from the washer's fresh position), sorted by leaveAt.",
+      "request": {
+        "type": "object",
+        "properties": {
+          "date": {
+            "type": ["string", "null"],
+            "format": "date",
+            "description": "The day, YYYY-MM-DD (default today by the core's clock and zone)."
+          }
+        }
+      },
+      "response": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["date", "reminders"],
+        "properties": {
+          "date": {"$ref": "#/$defs/date"},
+          "reminders": {"type": "array", "items": {"$ref": "#/$defs/reminder"}}
+        }
+      },
+      "errors": ["bad_json", "invalid", "storage"]
+    },
+    "report.day": {
+      "symbol": "carfit_report_day",
+      "summary": "A day's time report: each card's planned minutes against the washer's worked minutes, on site and late, and the day's totals.",
+      "request": {
+        "type": "object",
+        "properties": {
+          "date": {
+            "type": ["string", "null"],
+            "format": "date",
+            "description": "The day, YYYY-MM-DD (default today by the core's clock and zone)."
+          }
+        }
+      },
+      "response": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["date", "visits", "totals"],
+        "properties": {
+          "date": {"$ref": "#/$defs/date"},
+          "visits": {"type": "array", "items": {"$ref": "#/$defs/reportEntry"}},
+          "totals": {"$ref": "#/$defs/reportTotals"}
+        }
+      },
+      "errors": ["bad_json", "invalid", "storage"]
+    },
+    "report.durations": {
+      "symbol": "carfit_report_durations",
+      "summary": "The time each task title takes, learned from the washer's finished visits: the newest 50 samples' median and 80th percentile.",
+      "request": {"type": "object"},
+      "response": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["tasks"],
+        "properties": {"tasks": {"type": "array", "items": {"$ref": "#/$defs/taskDuration"}}}
+      },
+      "errors": ["bad_json", "storage"]
     },
     "calendar.get": {
       "symbol": "carfit_calendar_get",
@@ -1199,6 +1265,26 @@ let carfitSchemaText: StaticString = #"""
           "trailDays": {"type": ["integer", "null"], "minimum": 0, "maximum": 3650}
         },
         "additionalProperties": false
+      },
+      "reminders": {
+        "type": ["object", "null"],
+        "description": "How the time to leave for each visit is computed.",
+        "properties": {
+          "bufferMinutes": {"type": ["integer", "null"], "minimum": 0, "maximum": 240},
+          "speedKmh": {"type": ["number", "null"], "exclusiveMinimum": 0, "maximum": 300},
+          "detourFactor": {"type": ["number", "null"], "minimum": 1, "maximum": 10},
+          "positionMaxAgeSeconds": {"type": ["integer", "null"], "minimum": 0, "maximum": 86400}
+        },
+        "additionalProperties": false
+      },
+      "report": {
+        "type": ["object", "null"],
+        "description": "How long the washer's facts are kept and how many samples a learned plan needs.",
+        "properties": {
+          "keepDays": {"type": ["integer", "null"], "minimum": 1, "maximum": 3650},
+          "minSamples": {"type": ["integer", "null"], "minimum": 1, "maximum": 50}
+        },
+        "additionalProperties": false
       }
     },
     "additionalProperties": false
@@ -2000,6 +2086,120 @@ let carfitSchemaText: StaticString = #"""
       },
       "required": ["id", "kind", "title", "body", "key", "at", "deepLink", "navigation"],
       "additionalProperties": false
+    },
+    "reminder": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "id",
+        "key",
+        "name",
+        "leaveAt",
+        "arriveBy",
+        "travelMinutes",
+        "distanceMeters",
+        "late",
+        "title",
+        "body",
+        "deepLink",
+        "navigation"
+      ],
+      "properties": {
+        "id": {"type": "string"},
+        "key": {"$ref": "#/$defs/visitKey"},
+        "name": {"type": "string"},
+        "leaveAt": {"$ref": "#/$defs/instant"},
+        "arriveBy": {"$ref": "#/$defs/instant"},
+        "travelMinutes": {"type": ["integer", "null"], "minimum": 0},
+        "distanceMeters": {"type": ["integer", "null"], "minimum": 0},
+        "late": {"type": "boolean"},
+        "title": {"const": "Time to leave"},
+        "body": {"type": "string"},
+        "deepLink": {"type": "string"},
+        "navigation": {
+          "oneOf": [
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": ["geo", "google", "apple"],
+              "properties": {
+                "geo": {"type": "string"},
+                "google": {"type": "string"},
+                "apple": {"type": "string"}
+              }
+            },
+            {"type": "null"}
+          ]
+        }
+      }
+    },
+    "reportEntry": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "key",
+        "visitId",
+        "name",
+        "state",
+        "plannedMinutes",
+        "startedAt",
+        "finishedAt",
+        "workedMinutes",
+        "arrivedAt",
+        "departedAt",
+        "onSiteMinutes",
+        "lateMinutes"
+      ],
+      "properties": {
+        "key": {"$ref": "#/$defs/visitKey"},
+        "visitId": {"type": ["string", "null"]},
+        "name": {"type": "string"},
+        "state": {"type": ["string", "null"]},
+        "plannedMinutes": {"type": "integer"},
+        "startedAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
+        "finishedAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
+        "workedMinutes": {"type": ["integer", "null"], "minimum": 0},
+        "arrivedAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
+        "departedAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
+        "onSiteMinutes": {"type": ["integer", "null"], "minimum": 0},
+        "lateMinutes": {"type": ["integer", "null"], "minimum": 0}
+      }
+    },
+    "reportTotals": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "plannedMinutes",
+        "workedMinutes",
+        "onSiteMinutes",
+        "driveMinutes",
+        "done",
+        "rejected",
+        "todo",
+        "inProgress"
+      ],
+      "properties": {
+        "plannedMinutes": {"type": "integer", "minimum": 0},
+        "workedMinutes": {"type": "integer", "minimum": 0},
+        "onSiteMinutes": {"type": "integer", "minimum": 0},
+        "driveMinutes": {"type": "integer", "minimum": 0},
+        "done": {"type": "integer", "minimum": 0},
+        "rejected": {"type": "integer", "minimum": 0},
+        "todo": {"type": "integer", "minimum": 0},
+        "inProgress": {"type": "integer", "minimum": 0}
+      }
+    },
+    "taskDuration": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["title", "samples", "plannedMinutes", "medianMinutes", "p80Minutes"],
+      "properties": {
+        "title": {"type": "string", "minLength": 1},
+        "samples": {"type": "integer", "minimum": 1, "maximum": 50},
+        "plannedMinutes": {"type": "integer", "minimum": 1},
+        "medianMinutes": {"type": "number", "minimum": 0},
+        "p80Minutes": {"type": "number", "minimum": 0}
+      }
     }
   }
 }

@@ -5,7 +5,7 @@ public enum ConfigMembers {
     /// The config object itself.
     public static let root = ["database", "now", "timeZone", "hour24", "firstWeekday", "sources", "http", "images",
                               "maxRequestBytes", "importThreads", "auth", "road", "attachments",
-                              "zoneinfo"]
+                              "report", "reminders", "zoneinfo"]
     /// `sources`: where each area is fetched from.
     public static let sources = ["visits", "articles", "catalog", "patterns", "visitUpdates", "locations", "attachments", "devices"]
     /// `http`: the limits on every transfer.
@@ -18,6 +18,12 @@ public enum ConfigMembers {
     /// `road`: positions, arrivals and departures.
     public static let road = ["arrivalRadiusMeters", "dwellSeconds", "maxAccuracyMeters", "minDistanceMeters",
                               "minIntervalSeconds", "autoStart", "trailDays"]
+
+    /// `report`: how long the washer's facts are kept, the learned plans' sample minimum.
+    public static let report = ["keepDays", "minSamples"]
+
+    /// `reminders`: the time to leave for each visit.
+    public static let reminders = ["bufferMinutes", "speedKmh", "detourFactor", "positionMaxAgeSeconds"]
 
     /// `attachments`: where attached files are kept, and their limits.
     public static let attachments = ["directory", "maxBytes", "quotaBytes"]

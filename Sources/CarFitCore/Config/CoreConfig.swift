@@ -90,6 +90,10 @@ public struct CoreConfig: Sendable {
     public var auth = Auth()
     /// Positions, arrivals and departures.
     public var road = RoadConfig()
+    /// The washer's facts and the learned durations.
+    public var report = ReportConfig()
+    /// The time to leave for each visit.
+    public var reminders = RemindersConfig()
     public var attachments = Attachments()
     /// The directory attachments are kept in: `attachments.directory`, else the database path
     /// + "-attachments"; nil for an in-memory database without one.

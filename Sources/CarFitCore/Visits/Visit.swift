@@ -21,11 +21,16 @@ public struct VisitRecord<Text> {
     /// The record's place among the snapshot's records of its (visitId, start) pair: 0 for the
     /// first, 1 for the next, … (the third part of its `VisitKey`).
     public var repetition: Int
+    /// Each task's trimmed title (empty when it has none) and planned minutes (0 when it has
+    /// none), in the record's order: what the time on the job is shared among. Empty for a row
+    /// read for the day list.
+    public var plannedTasks: [PlannedTask] = []
 
     @inlinable
     public init(visitId: Text?, employeeId: Text?, start: Instant, name: Text, state: Text?,
                 expectedTime: Text?, tasks: Text, taskMinutes: Int, address: Text, phone: Text?,
-                latitude: Double?, longitude: Double?, timeUsed: Int? = nil, repetition: Int = 0) {
+                latitude: Double?, longitude: Double?, timeUsed: Int? = nil, repetition: Int = 0,
+                plannedTasks: [PlannedTask] = []) {
         self.visitId = visitId
         self.employeeId = employeeId
         self.start = start
@@ -40,6 +45,7 @@ public struct VisitRecord<Text> {
         self.longitude = longitude
         self.timeUsed = timeUsed
         self.repetition = repetition
+        self.plannedTasks = plannedTasks
     }
 
     /// The same visit with every text member converted by `transform`.
@@ -49,7 +55,7 @@ public struct VisitRecord<Text> {
                            name: transform(name), state: state.map(transform), expectedTime: expectedTime.map(transform),
                            tasks: transform(tasks), taskMinutes: taskMinutes, address: transform(address),
                            phone: phone.map(transform), latitude: latitude, longitude: longitude,
-                           timeUsed: timeUsed, repetition: repetition)
+                           timeUsed: timeUsed, repetition: repetition, plannedTasks: plannedTasks)
     }
 
     /// Both coordinates, when the visit has them.
@@ -80,7 +86,8 @@ extension Visit {
     public static func assemble(visitId: String?, employeeId: String?, start: Instant, firstName: String?,
                                 lastName: String?, state: String?, expectedTime: String?, titles: [String],
                                 taskMinutes: Int, address: String?, zip: String?, city: String?, phone: String?,
-                                latitude: Double?, longitude: Double?, timeUsed: Int?) -> Visit {
+                                latitude: Double?, longitude: Double?, timeUsed: Int?,
+                                plannedTasks: [PlannedTask] = []) -> Visit {
         Visit(
             visitId: visitId,
             employeeId: employeeId,
@@ -94,7 +101,8 @@ extension Visit {
             phone: phone,
             latitude: latitude,
             longitude: longitude,
-            timeUsed: timeUsed)
+            timeUsed: timeUsed,
+            plannedTasks: plannedTasks)
     }
 
     /// Trimmed non-empty parts joined with one space.

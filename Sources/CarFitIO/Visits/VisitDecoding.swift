@@ -33,13 +33,17 @@ extension Visit {
 
         var titles: [String] = []
         var minutes = 0
+        var planned: [PlannedTask] = []
         if let tasks = try f.array("tasks") {
             for (i, task) in tasks.enumerated() {
                 let path = "tasks[\(i)]"
                 guard case .object(let t) = task else { throw .invalid(path, "\(path) must be an object.") }
                 let tf = Fields(t, path: path)
-                if let title = try tf.string("title")?.trimmed, !title.isEmpty { titles.append(title) }
-                if let m = try tf.int("timesInMinutes", in: 0...100_000) { minutes += Int(m) }
+                let title = try tf.string("title")?.trimmed ?? ""
+                if !title.isEmpty { titles.append(title) }
+                let m = Int(try tf.int("timesInMinutes", in: 0...100_000) ?? 0)
+                minutes += m
+                planned.append(PlannedTask(title: title, minutes: m))
             }
         }
         let state = try f.string("visitState")
@@ -57,7 +61,8 @@ extension Visit {
             phone: try f.string("houseOwnerMobilePhone"),
             latitude: latitude,
             longitude: longitude,
-            timeUsed: timeUsed(f))
+            timeUsed: timeUsed(f),
+            plannedTasks: planned)
     }
 
     /// `visitTimeUsed` when it is a whole number of minutes from 0 to 100,000; anything else

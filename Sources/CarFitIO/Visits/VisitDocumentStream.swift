@@ -153,6 +153,7 @@ public enum VisitDocumentStream {
         var timeUsed: Int?
         var titles: [String] = []
         var minutes = 0
+        var planned: [PlannedTask] = []
         var seen: UInt32 = 0
         if !r.take(0x7D) {
             while true {
@@ -218,7 +219,7 @@ public enum VisitDocumentStream {
                             guard r.skipValue(depth: 1) else { return nil }
                         }
                     default:
-                        guard usualTasks(&r, titles: &titles, minutes: &minutes) else { return nil }
+                        guard usualTasks(&r, titles: &titles, minutes: &minutes, planned: &planned) else { return nil }
                     }
                 } else {
                     guard r.skipValue(depth: 1) else { return nil }
@@ -232,20 +233,23 @@ public enum VisitDocumentStream {
         return Visit.assemble(visitId: texts.0, employeeId: texts.1, start: start, firstName: texts.3,
                               lastName: texts.4, state: texts.5, expectedTime: texts.6, titles: titles,
                               taskMinutes: minutes, address: texts.7, zip: texts.8, city: texts.9,
-                              phone: texts.10, latitude: latitude, longitude: longitude, timeUsed: timeUsed)
+                              phone: texts.10, latitude: latitude, longitude: longitude, timeUsed: timeUsed,
+                              plannedTasks: planned)
     }
 
     /// The `tasks` of a usual record (null, or an array of objects whose title is text or null
     /// and whose timesInMinutes is a whole number from 0 to 100,000 or null, each present
-    /// once): their trimmed non-empty titles and the sum of their minutes. False for anything
-    /// else.
-    static func usualTasks(_ r: inout ElementReader, titles: inout [String], minutes: inout Int) -> Bool {
+    /// once): their trimmed non-empty titles, the sum of their minutes and each task as planned.
+    /// False for anything else.
+    static func usualTasks(_ r: inout ElementReader, titles: inout [String], minutes: inout Int,
+                           planned: inout [PlannedTask]) -> Bool {
         if r.next == 0x6E { return r.literal("null") }
         guard r.take(0x5B) else { return false }
         if r.take(0x5D) { return true }
         while true {
             guard r.take(0x7B) else { return false }
             var seen: UInt32 = 0
+            var task = PlannedTask(title: "", minutes: 0)
             if !r.take(0x7D) {
                 while true {
                     guard r.next == 0x22 else { return false }
@@ -266,9 +270,11 @@ public enum VisitDocumentStream {
                         } else if slot == titleSlot {
                             guard r.next == 0x22, let title = r.string()?.trimmed else { return false }
                             if !title.isEmpty { titles.append(title) }
+                            task.title = title
                         } else {
                             guard case .int(let m)? = r.number(), (0...100_000).contains(m) else { return false }
                             minutes += Int(m)
+                            task.minutes = Int(m)
                         }
                     } else {
                         guard r.skipValue(depth: 3) else { return false }
@@ -278,6 +284,7 @@ public enum VisitDocumentStream {
                     break
                 }
             }
+            planned.append(task)
             if r.take(0x2C) { continue }
             return r.take(0x5D)
         }

@@ -44,6 +44,9 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_visits_attach": OPERATION,
     "carfit_visits_attachments": OPERATION,
     "carfit_visits_detach": OPERATION,
+    "carfit_reminders_list": OPERATION,
+    "carfit_report_day": OPERATION,
+    "carfit_report_durations": OPERATION,
     "carfit_calendar_get": OPERATION,
     "carfit_calendar_next": OPERATION,
     "carfit_calendar_previous": OPERATION,
@@ -103,6 +106,9 @@ OPERATIONS: Dict[str, str] = {
     "visits.attach": "carfit_visits_attach",
     "visits.attachments": "carfit_visits_attachments",
     "visits.detach": "carfit_visits_detach",
+    "reminders.list": "carfit_reminders_list",
+    "report.day": "carfit_report_day",
+    "report.durations": "carfit_report_durations",
     "calendar.get": "carfit_calendar_get",
     "calendar.next": "carfit_calendar_next",
     "calendar.previous": "carfit_calendar_previous",
@@ -519,6 +525,92 @@ class VisitsAttachmentsResult(TypedDict):
     """A member object of a response."""
 
     attachments: List[ListedAttachment]
+
+
+class ReminderNavigation1(TypedDict):
+    """A member object of a response."""
+
+    geo: str
+    google: str
+    apple: str
+
+
+class Reminder(TypedDict):
+    """A member object of a response."""
+
+    id: str
+    key: str
+    name: str
+    leaveAt: str
+    arriveBy: str
+    travelMinutes: Optional[int]
+    distanceMeters: Optional[int]
+    late: bool
+    title: str
+    body: str
+    deepLink: str
+    navigation: Optional[ReminderNavigation1]
+
+
+class RemindersListResult(TypedDict):
+    """A member object of a response."""
+
+    date: str
+    reminders: List[Reminder]
+
+
+class ReportEntry(TypedDict):
+    """A member object of a response."""
+
+    key: str
+    visitId: Optional[str]
+    name: str
+    state: Optional[str]
+    plannedMinutes: int
+    startedAt: Optional[str]
+    finishedAt: Optional[str]
+    workedMinutes: Optional[int]
+    arrivedAt: Optional[str]
+    departedAt: Optional[str]
+    onSiteMinutes: Optional[int]
+    lateMinutes: Optional[int]
+
+
+class ReportTotals(TypedDict):
+    """A member object of a response."""
+
+    plannedMinutes: int
+    workedMinutes: int
+    onSiteMinutes: int
+    driveMinutes: int
+    done: int
+    rejected: int
+    todo: int
+    inProgress: int
+
+
+class ReportDayResult(TypedDict):
+    """A member object of a response."""
+
+    date: str
+    visits: List[ReportEntry]
+    totals: ReportTotals
+
+
+class TaskDuration(TypedDict):
+    """A member object of a response."""
+
+    title: str
+    samples: int
+    plannedMinutes: int
+    medianMinutes: float
+    p80Minutes: float
+
+
+class ReportDurationsResult(TypedDict):
+    """A member object of a response."""
+
+    tasks: List[TaskDuration]
 
 
 class CalendarDay(TypedDict):
@@ -1087,6 +1179,22 @@ class ConfigRoad(TypedDict, total=False):
     trailDays: Optional[int]
 
 
+class ConfigReminders(TypedDict, total=False):
+    """How the time to leave for each visit is computed."""
+
+    bufferMinutes: Optional[int]
+    speedKmh: Optional[float]
+    detourFactor: Optional[float]
+    positionMaxAgeSeconds: Optional[int]
+
+
+class ConfigReport(TypedDict, total=False):
+    """How long the washer's facts are kept and how many samples a learned plan needs."""
+
+    keepDays: Optional[int]
+    minSamples: Optional[int]
+
+
 class Config(TypedDict, total=False):
     """The config of carfit_open. Strict: an unknown member (also inside sources, http and images) is invalid. A null member reads as absent."""
 
@@ -1104,6 +1212,8 @@ class Config(TypedDict, total=False):
     attachments: Optional[ConfigAttachments]
     auth: Optional[ConfigAuth]
     road: Optional[ConfigRoad]
+    reminders: Optional[ConfigReminders]
+    report: Optional[ConfigReport]
 
 
 Event = Union[EventChanged, EventProgress, EventSource, EventImage, EventGap, EventAuth, EventArrival, EventDeparture]
@@ -1125,6 +1235,9 @@ RESULTS: Dict[str, Any] = {
     "visits.attach": AttachmentAnswer,
     "visits.attachments": VisitsAttachmentsResult,
     "visits.detach": AttachmentAnswer,
+    "reminders.list": RemindersListResult,
+    "report.day": ReportDayResult,
+    "report.durations": ReportDurationsResult,
     "calendar.get": Month,
     "calendar.next": Month,
     "calendar.previous": Month,

@@ -24,6 +24,8 @@ from .sync import SyncMixin
 from .auth import AuthMixin
 from .location import LocationMixin
 from .push import PushMixin
+from .reminders import RemindersMixin
+from .report import ReportMixin
 from .events import EventsMixin
 
 __all__ = ["Core", "Request"]
@@ -41,7 +43,8 @@ def _encode(request: Request) -> Optional[bytes]:
 
 
 class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, TransactionsMixin, ArticlesMixin,
-           ImagesMixin, SourcesMixin, SyncMixin, AuthMixin, LocationMixin, PushMixin, EventsMixin):
+           ImagesMixin, SourcesMixin, SyncMixin, AuthMixin, LocationMixin, PushMixin, RemindersMixin,
+           ReportMixin, EventsMixin):
     """An open libcarfit core: database, clock, calendar state and caches.
 
     ``Core(config, **kwargs)`` opens a core; keyword arguments are merged into ``config``

@@ -145,6 +145,7 @@ class VisitsMixin(EventsMixin):
         speed_kmh: Optional[float] = None,
         detour_factor: Optional[float] = None,
         keep_order: Optional[bool] = None,
+        durations: Optional[str] = None,
     ) -> VisitsPlanResult:
         """The order to drive a day's open visits in, with arrival times (``visits.plan``).
 
@@ -161,6 +162,10 @@ class VisitsMixin(EventsMixin):
                 times (live arrival estimates). For today, the plan starts from the position
                 reported today (without ``start``) and at the later of now and the first
                 start (without ``start_time``).
+            durations: ``"planned"`` (default: each stop's taskMinutes) or ``"learned"``
+                (each task's learned median from :meth:`report_durations` when its title has
+                at least ``report.minSamples`` samples, else its planned minutes, rounded up
+                per stop).
 
         Returns:
             ``{"date", "startTime", "stops": [{"visitId", "name", "arrival", "departure",
@@ -181,6 +186,7 @@ class VisitsMixin(EventsMixin):
             speedKmh=speed_kmh,
             detourFactor=detour_factor,
             keepOrder=keep_order,
+            durations=durations,
         )
         return cast(VisitsPlanResult, self._call("visits.plan", request))
 

@@ -21,6 +21,14 @@ public struct PlanRequest: Sendable, Equatable {
     public var detourFactor: Double
     /// Keep the stops in start-time order and only compute their times (live estimates).
     public var keepOrder = false
+    /// Where a stop's service minutes come from.
+    public var durations = Durations.planned
+
+    /// A stop's service minutes: its planned taskMinutes, or the durations learned from the
+    /// washer's finished visits (`TaskDurations.serviceMinutes`).
+    public enum Durations: String, Sendable, Equatable {
+        case planned, learned
+    }
 
     public static let defaultSpeedKmh = 30.0
     public static let defaultDetourFactor = 1.3

@@ -94,6 +94,27 @@ extension Core {
         try await perform("visits.detach", request)
     }
 
+    /// When to leave for each open visit of a day: the travel from the previous visit (or, for today's next
+    /// visit, from the washer's fresh position), sorted by leaveAt.
+    /// Method "reminders.list" (`carfit_reminders_list`); its statuses: bad_json, invalid, storage.
+    public func remindersList(_ request: RemindersListRequest) async throws(CarFitError) -> RemindersListResponse {
+        try await perform("reminders.list", request)
+    }
+
+    /// A day's time report: each card's planned minutes against the washer's worked minutes, on site and
+    /// late, and the day's totals.
+    /// Method "report.day" (`carfit_report_day`); its statuses: bad_json, invalid, storage.
+    public func reportDay(_ request: ReportDayRequest) async throws(CarFitError) -> ReportDayResponse {
+        try await perform("report.day", request)
+    }
+
+    /// The time each task title takes, learned from the washer's finished visits: the newest 50 samples'
+    /// median and 80th percentile.
+    /// Method "report.durations" (`carfit_report_durations`); its statuses: bad_json, storage.
+    public func reportDurations(_ request: ReportDurationsRequest) async throws(CarFitError) -> ReportDurationsResponse {
+        try await perform("report.durations", request)
+    }
+
     /// The displayed month.
     /// Method "calendar.get" (`carfit_calendar_get`); its statuses: bad_json, invalid, storage.
     public func calendarGet(_ request: CalendarGetRequest) async throws(CarFitError) -> CalendarGetResponse {
@@ -350,6 +371,9 @@ public enum Operations {
         ("visits.attach", "visitsAttach"),
         ("visits.attachments", "visitsAttachments"),
         ("visits.detach", "visitsDetach"),
+        ("reminders.list", "remindersList"),
+        ("report.day", "reportDay"),
+        ("report.durations", "reportDurations"),
         ("calendar.get", "calendarGet"),
         ("calendar.next", "calendarNext"),
         ("calendar.previous", "calendarPrevious"),

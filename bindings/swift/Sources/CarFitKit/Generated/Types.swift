@@ -571,8 +571,11 @@ public struct VisitsPlanRequest: Codable, Sendable, Equatable {
     public var detourFactor: Double?
     /// keep the stops in start-time order and compute only their times (optimized: false)
     public var keepOrder: Bool?
+    /// Where a stop's service minutes come from: its taskMinutes (planned, the default) or the learned
+    /// medians (learned).
+    public var durations: String?
 
-    public init(date: String, employeeId: String? = nil, start: VisitsPlanRequestStart? = nil, startTime: String? = nil, speedKmh: Double? = nil, detourFactor: Double? = nil, keepOrder: Bool? = nil) {
+    public init(date: String, employeeId: String? = nil, start: VisitsPlanRequestStart? = nil, startTime: String? = nil, speedKmh: Double? = nil, detourFactor: Double? = nil, keepOrder: Bool? = nil, durations: String? = nil) {
         self.date = date
         self.employeeId = employeeId
         self.start = start
@@ -580,6 +583,7 @@ public struct VisitsPlanRequest: Codable, Sendable, Equatable {
         self.speedKmh = speedKmh
         self.detourFactor = detourFactor
         self.keepOrder = keepOrder
+        self.durations = durations
     }
 
     enum CodingKeys: String, CodingKey {
@@ -590,6 +594,7 @@ public struct VisitsPlanRequest: Codable, Sendable, Equatable {
         case speedKmh
         case detourFactor
         case keepOrder
+        case durations
     }
 }
 
@@ -1522,6 +1527,296 @@ public struct VisitsDetachRequest: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case id
+    }
+}
+
+/// A member object of the contract (RemindersListRequest).
+public struct RemindersListRequest: Codable, Sendable, Equatable {
+    /// The day, YYYY-MM-DD (default today by the core's clock and zone).
+    public var date: String?
+
+    public init(date: String? = nil) {
+        self.date = date
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case date
+    }
+}
+
+/// A member object of the contract (ReminderNavigation).
+public struct ReminderNavigation: Codable, Sendable, Equatable {
+    public var geo: String
+    public var google: String
+    public var apple: String
+
+    public init(geo: String, google: String, apple: String) {
+        self.geo = geo
+        self.google = google
+        self.apple = apple
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case geo
+        case google
+        case apple
+    }
+}
+
+/// A member object of the contract (Reminder).
+public struct Reminder: Codable, Sendable, Equatable {
+    public var id: String
+    /// a card's key
+    public var key: String
+    public var name: String
+    /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
+    public var leaveAt: String
+    /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
+    public var arriveBy: String
+    public var travelMinutes: Int?
+    public var distanceMeters: Int?
+    public var late: Bool
+    public var title: String
+    public var body: String
+    public var deepLink: String
+    public var navigation: ReminderNavigation?
+
+    public init(id: String, key: String, name: String, leaveAt: String, arriveBy: String, travelMinutes: Int? = nil, distanceMeters: Int? = nil, late: Bool, title: String, body: String, deepLink: String, navigation: ReminderNavigation? = nil) {
+        self.id = id
+        self.key = key
+        self.name = name
+        self.leaveAt = leaveAt
+        self.arriveBy = arriveBy
+        self.travelMinutes = travelMinutes
+        self.distanceMeters = distanceMeters
+        self.late = late
+        self.title = title
+        self.body = body
+        self.deepLink = deepLink
+        self.navigation = navigation
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case key
+        case name
+        case leaveAt
+        case arriveBy
+        case travelMinutes
+        case distanceMeters
+        case late
+        case title
+        case body
+        case deepLink
+        case navigation
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(key, forKey: .key)
+        try container.encode(name, forKey: .name)
+        try container.encode(leaveAt, forKey: .leaveAt)
+        try container.encode(arriveBy, forKey: .arriveBy)
+        try container.encode(travelMinutes, forKey: .travelMinutes)
+        try container.encode(distanceMeters, forKey: .distanceMeters)
+        try container.encode(late, forKey: .late)
+        try container.encode(title, forKey: .title)
+        try container.encode(body, forKey: .body)
+        try container.encode(deepLink, forKey: .deepLink)
+        try container.encode(navigation, forKey: .navigation)
+    }
+}
+
+/// A member object of the contract (RemindersListResponse).
+public struct RemindersListResponse: Codable, Sendable, Equatable {
+    /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
+    public var date: String
+    public var reminders: [Reminder]
+
+    public init(date: String, reminders: [Reminder]) {
+        self.date = date
+        self.reminders = reminders
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case date
+        case reminders
+    }
+}
+
+/// A member object of the contract (ReportDayRequest).
+public struct ReportDayRequest: Codable, Sendable, Equatable {
+    /// The day, YYYY-MM-DD (default today by the core's clock and zone).
+    public var date: String?
+
+    public init(date: String? = nil) {
+        self.date = date
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case date
+    }
+}
+
+/// A member object of the contract (ReportEntry).
+public struct ReportEntry: Codable, Sendable, Equatable {
+    /// a card's key
+    public var key: String
+    public var visitId: String?
+    public var name: String
+    public var state: String?
+    public var plannedMinutes: Int
+    public var startedAt: String?
+    public var finishedAt: String?
+    public var workedMinutes: Int?
+    public var arrivedAt: String?
+    public var departedAt: String?
+    public var onSiteMinutes: Int?
+    public var lateMinutes: Int?
+
+    public init(key: String, visitId: String? = nil, name: String, state: String? = nil, plannedMinutes: Int, startedAt: String? = nil, finishedAt: String? = nil, workedMinutes: Int? = nil, arrivedAt: String? = nil, departedAt: String? = nil, onSiteMinutes: Int? = nil, lateMinutes: Int? = nil) {
+        self.key = key
+        self.visitId = visitId
+        self.name = name
+        self.state = state
+        self.plannedMinutes = plannedMinutes
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.workedMinutes = workedMinutes
+        self.arrivedAt = arrivedAt
+        self.departedAt = departedAt
+        self.onSiteMinutes = onSiteMinutes
+        self.lateMinutes = lateMinutes
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case key
+        case visitId
+        case name
+        case state
+        case plannedMinutes
+        case startedAt
+        case finishedAt
+        case workedMinutes
+        case arrivedAt
+        case departedAt
+        case onSiteMinutes
+        case lateMinutes
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(visitId, forKey: .visitId)
+        try container.encode(name, forKey: .name)
+        try container.encode(state, forKey: .state)
+        try container.encode(plannedMinutes, forKey: .plannedMinutes)
+        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(finishedAt, forKey: .finishedAt)
+        try container.encode(workedMinutes, forKey: .workedMinutes)
+        try container.encode(arrivedAt, forKey: .arrivedAt)
+        try container.encode(departedAt, forKey: .departedAt)
+        try container.encode(onSiteMinutes, forKey: .onSiteMinutes)
+        try container.encode(lateMinutes, forKey: .lateMinutes)
+    }
+}
+
+/// A member object of the contract (ReportTotals).
+public struct ReportTotals: Codable, Sendable, Equatable {
+    public var plannedMinutes: Int
+    public var workedMinutes: Int
+    public var onSiteMinutes: Int
+    public var driveMinutes: Int
+    public var done: Int
+    public var rejected: Int
+    public var todo: Int
+    public var inProgress: Int
+
+    public init(plannedMinutes: Int, workedMinutes: Int, onSiteMinutes: Int, driveMinutes: Int, done: Int, rejected: Int, todo: Int, inProgress: Int) {
+        self.plannedMinutes = plannedMinutes
+        self.workedMinutes = workedMinutes
+        self.onSiteMinutes = onSiteMinutes
+        self.driveMinutes = driveMinutes
+        self.done = done
+        self.rejected = rejected
+        self.todo = todo
+        self.inProgress = inProgress
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case plannedMinutes
+        case workedMinutes
+        case onSiteMinutes
+        case driveMinutes
+        case done
+        case rejected
+        case todo
+        case inProgress
+    }
+}
+
+/// A member object of the contract (ReportDayResponse).
+public struct ReportDayResponse: Codable, Sendable, Equatable {
+    /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
+    public var date: String
+    public var visits: [ReportEntry]
+    public var totals: ReportTotals
+
+    public init(date: String, visits: [ReportEntry], totals: ReportTotals) {
+        self.date = date
+        self.visits = visits
+        self.totals = totals
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case date
+        case visits
+        case totals
+    }
+}
+
+/// A member object of the contract (ReportDurationsRequest).
+public struct ReportDurationsRequest: Codable, Sendable, Equatable {
+    public init() {
+    }
+}
+
+/// A member object of the contract (TaskDuration).
+public struct TaskDuration: Codable, Sendable, Equatable {
+    public var title: String
+    public var samples: Int
+    public var plannedMinutes: Int
+    public var medianMinutes: Double
+    public var p80Minutes: Double
+
+    public init(title: String, samples: Int, plannedMinutes: Int, medianMinutes: Double, p80Minutes: Double) {
+        self.title = title
+        self.samples = samples
+        self.plannedMinutes = plannedMinutes
+        self.medianMinutes = medianMinutes
+        self.p80Minutes = p80Minutes
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case title
+        case samples
+        case plannedMinutes
+        case medianMinutes
+        case p80Minutes
+    }
+}
+
+/// A member object of the contract (ReportDurationsResponse).
+public struct ReportDurationsResponse: Codable, Sendable, Equatable {
+    public var tasks: [TaskDuration]
+
+    public init(tasks: [TaskDuration]) {
+        self.tasks = tasks
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case tasks
     }
 }
 

@@ -43,6 +43,9 @@ public abstract sealed class Operations permits Core {
             "visits.attach",
             "visits.attachments",
             "visits.detach",
+            "reminders.list",
+            "report.day",
+            "report.durations",
             "calendar.get",
             "calendar.next",
             "calendar.previous",
@@ -205,6 +208,33 @@ public abstract sealed class Operations permits Core {
      */
     public final VisitsDetachResponse visitsDetach(VisitsDetachRequest request) {
         return invoke("visits.detach", request, VisitsDetachResponse.class);
+    }
+
+    /**
+     * reminders.list: When to leave for each open visit of a day: the travel from the previous visit
+     * (or, for today's next visit, from the washer's fresh position), sorted by leaveAt. Fails with
+     * the exception of its status (bad_json, invalid, storage, misuse).
+     */
+    public final RemindersListResponse remindersList(RemindersListRequest request) {
+        return invoke("reminders.list", request, RemindersListResponse.class);
+    }
+
+    /**
+     * report.day: A day's time report: each card's planned minutes against the washer's worked
+     * minutes, on site and late, and the day's totals. Fails with the exception of its status
+     * (bad_json, invalid, storage, misuse).
+     */
+    public final ReportDayResponse reportDay(ReportDayRequest request) {
+        return invoke("report.day", request, ReportDayResponse.class);
+    }
+
+    /**
+     * report.durations: The time each task title takes, learned from the washer's finished visits: the
+     * newest 50 samples' median and 80th percentile. Fails with the exception of its status (bad_json,
+     * storage, misuse).
+     */
+    public final ReportDurationsResponse reportDurations(ReportDurationsRequest request) {
+        return invoke("report.durations", request, ReportDurationsResponse.class);
     }
 
     /**

@@ -12,6 +12,7 @@ package io.carfit;
  * @param speedKmh the member "speedKmh"
  * @param detourFactor the member "detourFactor"
  * @param keepOrder keep the stops in start-time order and compute only their times (optimized: false)
+ * @param durations Where a stop's service minutes come from: its taskMinutes (planned, the default) or the learned medians (learned).
  */
 public record VisitsPlanRequest(
         String date,
@@ -20,7 +21,8 @@ public record VisitsPlanRequest(
         String startTime,
         Double speedKmh,
         Double detourFactor,
-        Boolean keepOrder) {
+        Boolean keepOrder,
+        VisitsPlanRequest.Durations durations) {
 
     /**
      * @param latitude the member "latitude"
@@ -29,5 +31,25 @@ public record VisitsPlanRequest(
     public static record Start(
             double latitude,
             double longitude) {
+    }
+
+    /**
+     * Where a stop's service minutes come from: its taskMinutes (planned, the default) or the learned
+     * medians (learned).
+     */
+    public enum Durations {
+        @com.google.gson.annotations.SerializedName("planned") PLANNED("planned"),
+        @com.google.gson.annotations.SerializedName("learned") LEARNED("learned");
+
+        private final String value;
+
+        Durations(String value) {
+            this.value = value;
+        }
+
+        /** The value as the JSON document writes it. */
+        public String value() {
+            return value;
+        }
     }
 }
