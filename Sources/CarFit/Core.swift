@@ -86,7 +86,8 @@ final class Core: Serializer, @unchecked Sendable {
         SyncService(db: db, clock: clock,
                     setup: PushSetup(visitUpdates: config.sources.visitUpdates, locations: config.sources.locations,
                                      trailDays: config.road.trailDays, attachments: attachmentUpload, client: http,
-                                     pushLock: pushLock, waitMs: config.http.totalTimeoutMs))
+                                     pushLock: pushLock, waitMs: config.http.totalTimeoutMs,
+                                     publish: { [events] event in events.publish(event) }))
     }
     var location: LocationService { LocationService(db: db, clock: clock, config: config.road) }
     var images: ImagesService { ImagesService(patterns: PatternStore(db), images: imagePipeline) }

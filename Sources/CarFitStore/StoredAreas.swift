@@ -40,6 +40,10 @@ public enum StoredAreas {
         "road_arrivals": ["visits", "location"],
         // Attachments, their upload queue, and each card's attachment counts.
         "attachments": ["attachments", "visits"],
+        // A rejected change shown on its card until acknowledged; a removed visit kept on its day
+        // while it has work.
+        "visit_conflicts": ["visits", "outbox"],
+        "visits_removed": ["visits"],
     ]
 
     /// The areas of the written `tables`, in `areas` order; `["all"]` when a table is not mapped.

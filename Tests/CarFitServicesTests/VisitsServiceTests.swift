@@ -381,6 +381,7 @@ final class VisitsServiceTests: XCTestCase {
                                 "google": "https://www.google.com/maps/dir/?api=1&destination=55.77453,12.51967",
                                 "apple": "https://maps.apple.com/?daddr=55.77453,12.51967"]),
             "attachments": .obj(["photos": 0, "signatures": 0, "notes": 0, "pending": 0]),
+            "removed": false, "conflict": .null,
         ])
         XCTAssertEqual(cards.count, 3)
         XCTAssertEqual(cards.dropFirst().first.map(JSON.object), kenn)

@@ -33,6 +33,9 @@ enum RequestTypes {
             RequestMember(["state"], types: 1, items: 0),
             RequestMember(["reason"], types: 65, items: 0),
         ],
+        "carfit_visits_acknowledge": [
+            RequestMember(["key"], types: 1, items: 0),
+        ],
         "carfit_sync_push": [
             RequestMember(["ifDue"], types: 72, items: 0),
         ],

@@ -34,6 +34,7 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_visits_refresh": OPERATION,
     "carfit_visits_plan": OPERATION,
     "carfit_visits_set_state": OPERATION,
+    "carfit_visits_acknowledge": OPERATION,
     "carfit_sync_push": OPERATION,
     "carfit_sync_status": OPERATION,
     "carfit_location_report": OPERATION,
@@ -90,6 +91,7 @@ OPERATIONS: Dict[str, str] = {
     "visits.refresh": "carfit_visits_refresh",
     "visits.plan": "carfit_visits_plan",
     "visits.set_state": "carfit_visits_set_state",
+    "visits.acknowledge": "carfit_visits_acknowledge",
     "sync.push": "carfit_sync_push",
     "sync.status": "carfit_sync_status",
     "location.report": "carfit_location_report",
@@ -171,6 +173,16 @@ class CardNavigation1(TypedDict):
     apple: str
 
 
+class Conflict(TypedDict):
+    """The washer's update the server rejected last, until acknowledged (visits.acknowledge)."""
+
+    mutationId: str
+    state: str
+    reason: str
+    at: str
+    timeUsedMinutes: Optional[int]
+
+
 class Card(TypedDict):
     """One visit card."""
 
@@ -198,6 +210,8 @@ class Card(TypedDict):
     departedAt: Optional[str]
     suggestion: Any
     navigation: Optional[CardNavigation1]
+    removed: bool
+    conflict: Optional[Conflict]
 
 
 class Summary(TypedDict):
@@ -290,6 +304,12 @@ class VisitsSetStateResult(TypedDict):
     visit: Card
 
 
+class VisitsAcknowledgeResult(TypedDict):
+    """A member object of a response."""
+
+    visit: Card
+
+
 class AttachmentUploads(TypedDict):
     """sync.push's "attachments" member (present when sources.attachments is configured)."""
 
@@ -340,6 +360,7 @@ class RejectedChange(TypedDict):
     state: str
     reason: str
     at: str
+    timeUsedMinutes: Optional[int]
 
 
 class SyncStatusResult(TypedDict):
@@ -903,10 +924,20 @@ class EventDeparture(TypedDict):
     at: str
 
 
+class EventConflict(TypedDict):
+    """The update server rejected the washer's update mutationId of the visit of this card key: its card shows the conflict."""
+
+    seq: int
+    kind: str
+    key: str
+    mutationId: str
+    reason: str
+
+
 class EventsWaitResult(TypedDict):
     """A member object of a response."""
 
-    events: List[Union[EventChanged, EventProgress, EventSource, EventImage, EventGap, EventAuth, EventArrival, EventDeparture]]
+    events: List[Union[EventChanged, EventProgress, EventSource, EventImage, EventGap, EventAuth, EventArrival, EventDeparture, EventConflict]]
     last: int
 
 
@@ -1013,7 +1044,7 @@ class Config(TypedDict, total=False):
     road: Optional[ConfigRoad]
 
 
-Event = Union[EventChanged, EventProgress, EventSource, EventImage, EventGap, EventAuth, EventArrival, EventDeparture]
+Event = Union[EventChanged, EventProgress, EventSource, EventImage, EventGap, EventAuth, EventArrival, EventDeparture, EventConflict]
 
 #: The response type of each operation, by method name.
 RESULTS: Dict[str, Any] = {
@@ -1022,6 +1053,7 @@ RESULTS: Dict[str, Any] = {
     "visits.refresh": RefreshResult,
     "visits.plan": VisitsPlanResult,
     "visits.set_state": VisitsSetStateResult,
+    "visits.acknowledge": VisitsAcknowledgeResult,
     "sync.push": SyncPushResult,
     "sync.status": SyncStatusResult,
     "location.report": LocationReportResult,
