@@ -29,7 +29,7 @@ public struct OutboxService {
         public var date: CivilDate
     }
 
-    private func notFound(_ keyText: String) -> CarFitError {
+    private func missing(_ keyText: String) -> CarFitError {
         CarFitError(.notFound, "No stored visit has the key \"\(keyText.prefix(80))\".", field: "key")
     }
 
@@ -45,7 +45,7 @@ public struct OutboxService {
         if let reason, reason.count > OutboxService.maxReasonLength {
             throw .invalid("reason", "reason is longer than \(OutboxService.maxReasonLength) characters.")
         }
-        let notFound = notFound(keyText)
+        let notFound = missing(keyText)
         guard let key = VisitKey(text: keyText) else { throw notFound }
         let now = clock.now
         let visits = visits
@@ -90,7 +90,7 @@ public struct OutboxService {
     /// `not_found` for a key no listed visit has; `conflict` (field `key`) for a visit without
     /// a conflict.
     public func acknowledge(keyText: String) throws(CarFitError) -> Change {
-        let notFound = notFound(keyText)
+        let notFound = missing(keyText)
         guard let key = VisitKey(text: keyText) else { throw notFound }
         let visits = visits
         let store = store

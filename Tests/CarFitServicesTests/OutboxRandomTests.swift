@@ -64,8 +64,11 @@ final class OutboxRandomTests: XCTestCase {
     func run(seed: UInt64, steps: Int) throws {
         var random = Seeded(state: seed)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-random-\(seed)-\(UUID().uuidString).db").path
+        let attachmentsDirectory = path + "-files"
+        try FileManager.default.createDirectory(atPath: attachmentsDirectory, withIntermediateDirectories: true)
         defer {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            try? FileManager.default.removeItem(atPath: attachmentsDirectory)
         }
         let clock = try Clock(zoneName: "Europe/Copenhagen", fixedNow: try XCTUnwrap(Instant(iso: "2020-09-10T07:00:00Z")), hour24: true)
         var db: Database? = try Database(path: path)
@@ -112,7 +115,7 @@ final class OutboxRandomTests: XCTestCase {
                     XCTAssertEqual(result?.status, .conflict, where_)
                 }
             case 45..<55:  // an attachment
-                let service = AttachmentsService(db: current, clock: clock, config: CoreConfig.Attachments(), directory: nil)
+                let service = AttachmentsService(db: current, clock: clock, config: CoreConfig.Attachments(), directory: attachmentsDirectory)
                 var made: Attachment?
                 let result = attempt { () throws(CarFitError) in made = try service.attach(keyText: key, kind: .note, text: "n", file: nil) }
                 if models[i].inSnapshot {

@@ -168,7 +168,10 @@ final class OutboxServiceTests: XCTestCase {
     func testARemovedVisitWithAPendingAttachmentStaysUntilTheUploadAndAFailedOneDoesNotCount() throws {
         let f = try ServiceFixture()
         _ = try f.importVisits(Self.both)
-        let attachments = AttachmentsService(db: f.db, clock: f.clock, config: CoreConfig.Attachments(), directory: nil)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-attachments-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let attachments = AttachmentsService(db: f.db, clock: f.clock, config: CoreConfig.Attachments(), directory: directory.path)
         let note = try attachments.attach(keyText: Self.keyA, kind: .note, text: "Gate code 1234", file: nil)
         let other = try attachments.attach(keyText: Self.keyB, kind: .note, text: "Dog", file: nil)
         _ = try f.importVisits(#"{"data": []}"#)
@@ -193,29 +196,36 @@ final class OutboxServiceTests: XCTestCase {
             return .answer(200, JSON.obj(["applied": .array([.string(ids[1])]),
                                           "rejected": .array([.obj(["mutationId": .string(ids[0]), "reason": "No."])])]).encoded())
         })
-        let db = f.db
+        /// What the change feed heard, and whether the conflict was readable from the database when
+        /// each event came (the push runs on this thread: the hook reads as the host would).
         final class Heard: @unchecked Sendable {
-            let lock = NSLock()
-            var events: [(Event, [String: JSON]?)] = []
+            let outbox: OutboxService
+            let range: Range<Int64>
+            let key: VisitKey
+            var events: [Event] = []
+            var committed: [Bool] = []
+            init(outbox: OutboxService, range: Range<Int64>, key: VisitKey) {
+                self.outbox = outbox
+                self.range = range
+                self.key = key
+            }
+            func hear(_ event: Event) {
+                events.append(event)
+                committed.append(((try? outbox.cards(startingIn: range))?[key]?.conflict) != nil)
+            }
         }
-        let heard = Heard()
-        let clock = f.clock
+        let heard = Heard(outbox: f.visits.outbox, range: f.clock.dayRange(for: try XCTUnwrap(f.clock.today)),
+                          key: try XCTUnwrap(VisitKey(text: Self.keyA)))
         let setup = PushSetup(visitUpdates: server.url("/updates"), client: HTTPClient(limits: HTTPLimits(timeoutMs: 2000, totalTimeoutMs: 5000)),
-                              pushLock: PushLock(database: ":memory:"), waitMs: 1000, publish: { event in
-                                  // What a reader sees when the event arrives: the committed conflict.
-                                  let seen = try? OutboxService(db: db, clock: clock).cards(startingIn: clock.dayRange(for: clock.today ?? CivilDate(year: 2020, month: 9, day: 10)))
-                                  heard.lock.lock()
-                                  heard.events.append((event, seen?[VisitKey(text: OutboxServiceTests.keyA)!].map { _ in [:] }))
-                                  heard.lock.unlock()
-                              })
+                              pushLock: PushLock(database: ":memory:"), waitMs: 1000, publish: { event in heard.hear(event) })
         let summary = try SyncService(db: f.db, clock: f.clock, setup: setup).push(ifDue: false, lock: f)
         XCTAssertEqual(summary.rejected, 1)
         XCTAssertEqual(summary.pushed, 1)
         XCTAssertEqual(heard.events.count, 1)
-        guard case .conflict(let key, let id, let reason)? = heard.events.first?.0 else { return XCTFail("no conflict event") }
+        guard case .conflict(let key, let id, let reason)? = heard.events.first else { return XCTFail("no conflict event") }
         XCTAssertEqual(key, Self.keyA)
         XCTAssertEqual(reason, "No.")
-        XCTAssertNotNil(heard.events.first?.1, "the conflict was committed when the event was published")
+        XCTAssertEqual(heard.committed, [true], "the conflict was committed when the event was published")
         XCTAssertEqual(try day(f).cards[0]["conflict"]?.objectValue?["mutationId"], .string(id))
     }
 

@@ -7,10 +7,11 @@ import CarFitCore
 final class MigrationTests: XCTestCase {
     private let tables = ["articles", "attachments", "cart_lines", "employees", "local_changes", "login_guard", "meta", "order_lines",
                           "orders", "patterns", "products", "road_arrivals", "road_dwell", "road_points", "road_state", "source_state",
-                          "sync_rejected", "sync_state", "transactions", "visit_local", "visits"]
+                          "sync_rejected", "sync_state", "transactions", "visit_conflicts", "visit_local", "visits", "visits_removed"]
     private let indexes = ["articles_by_published", "attachments_by_start", "attachments_by_visit", "attachments_pending",
                            "local_changes_by_key", "local_changes_pending", "orders_by_employee", "road_arrivals_by_start",
-                           "road_points_pending", "transactions_by_category", "visit_local_by_start"]
+                           "road_points_pending", "transactions_by_category", "visit_conflicts_by_start", "visit_local_by_start",
+                           "visits_removed_by_start"]
 
     private func names(_ db: Database, type: String) throws -> [String] {
         try db.query("SELECT name FROM sqlite_master WHERE type = ?1 AND name NOT LIKE 'sqlite_%' ORDER BY name",

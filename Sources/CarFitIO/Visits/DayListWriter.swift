@@ -238,12 +238,12 @@ private struct DayCards {
         } else {
             out.append("{\"photos\":0,\"signatures\":0,\"notes\":0,\"pending\":0}")
         }
-        Self.outbox(key.flatMap { outbox[$0] }, &out)
+        Self.outboxMembers(key.flatMap { outbox[$0] }, &out)
         out.append("}")
     }
 
     /// `"removed", "conflict"` of a card.
-    private static func outbox(_ marks: CardOutbox?, _ out: inout JSONBuffer) {
+    private static func outboxMembers(_ marks: CardOutbox?, _ out: inout JSONBuffer) {
         out.append(marks?.removed == true ? ",\"removed\":true" : ",\"removed\":false")
         guard let conflict = marks?.conflict else {
             out.append(",\"conflict\":null")
