@@ -43,13 +43,13 @@ final class OutboxRandomTests: XCTestCase {
 
         var hasWork: Bool { !changes.isEmpty || conflict != nil || !attachments.isEmpty }
         var listed: Bool { inSnapshot || (kept && hasWork) }
-        var shown: String { changes.last?.state ?? "ToDo" }
+        var shown: String { changes.last?.state ?? "Todo" }
     }
 
     static let pool = 6
     static func key(_ i: Int) -> String { "v\(i)|\(1_599_724_800_000 + Int64(i) * 3_600_000)|0" }
     static func record(_ i: Int) -> String {
-        #"{"visitId": "v\#(i)", "startTimeUtc": "2020-09-10T\#(8 + i):00:00Z", "visitState": "ToDo", "houseOwnerFirstName": "N\#(i)"}"#
+        #"{"visitId": "v\#(i)", "startTimeUtc": "2020-09-10T\#(i < 2 ? "0" : "")\#(8 + i):00:00Z", "visitState": "ToDo", "houseOwnerFirstName": "N\#(i)"}"#
     }
 
     static let allowed: Set<[String]> = [["ToDo", "InProgress"], ["Todo", "InProgress"], ["InProgress", "Done"], ["ToDo", "Rejected"],

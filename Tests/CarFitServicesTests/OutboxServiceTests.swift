@@ -25,7 +25,7 @@ final class OutboxServiceTests: XCTestCase {
                    "houseOwnerLatitude": 55.71, "houseOwnerLongitude": 12.5}]}
         """#
 
-    func day(_ f: ServiceFixture) throws -> (cards: [[String: JSON]], summary: [String: JSON]) {
+    func day(_ f: ServiceFixture) throws -> (cards: [JSONObject], summary: JSONObject) {
         let text = try f.list(#"{"dates": ["2020-09-10"]}"#).bytes
         guard case .success(let json) = JanssonParser.parse(bytes: text),
               case .array(let days)? = json.objectValue?["days"], let first = days.first?.objectValue,
@@ -34,7 +34,7 @@ final class OutboxServiceTests: XCTestCase {
         return (cards.compactMap { $0.objectValue }, summary)
     }
 
-    func card(_ buffer: JSONBuffer) throws -> [String: JSON] {
+    func card(_ buffer: borrowing JSONBuffer) throws -> JSONObject {
         guard case .success(let json) = JanssonParser.parse(bytes: buffer.bytes), let card = json.objectValue?["visit"]?.objectValue
         else { throw CarFitError(.internal, "no card") }
         return card
@@ -118,7 +118,7 @@ final class OutboxServiceTests: XCTestCase {
                                             .conflict(key: Self.keyA, mutationId: ids[1], reason: "Visit cancelled.")])
         let listed = try day(f)
         let a = listed.cards[0]
-        XCTAssertEqual(a["state"], "ToDo", "the snapshot's state")
+        XCTAssertEqual(a["state"], "Todo", "the snapshot's state")
         XCTAssertEqual(a["pending"], false)
         XCTAssertEqual(a["removed"], false)
         XCTAssertEqual(a["conflict"], .obj(["mutationId": .string(ids[1]), "state": "Done", "reason": "Visit cancelled.",
@@ -150,7 +150,7 @@ final class OutboxServiceTests: XCTestCase {
         _ = try f.visits.outbox.recordAnswer(PushOutcome(rejected: [.init(mutationId: ids[0], reason: "Removed by the planner.")]))
         var listed = try day(f)
         XCTAssertEqual(listed.cards.map { $0["removed"] }, [true, false])
-        XCTAssertEqual(listed.cards[0]["state"], "ToDo")
+        XCTAssertEqual(listed.cards[0]["state"], "Todo")
         XCTAssertEqual(listed.cards[0]["conflict"]?.objectValue?["reason"], "Removed by the planner.")
         // A later snapshot does not settle a conflict.
         _ = try f.importVisits(Self.onlyB)

@@ -287,7 +287,7 @@ final class VisitsServiceTests: XCTestCase {
         _ = try streamed(f, VisitsServiceTests.days)
         let range = f.clock.dayRange(for: try day("2020-09-10"))
         XCTAssertTrue(try f.visits.overlay(startingIn: range).local.isEmpty)
-        XCTAssertEqual(try f.visits.presentOverlays(), DayOverlays(shown: false, arrivals: false, attachments: false))
+        XCTAssertEqual(try f.visits.presentOverlays(), DayOverlays(shown: false, arrivals: false, attachments: false, conflicts: false, removed: false))
 
         let a = try XCTUnwrap(try f.visits.visitsOn(try day("2020-09-10"), employeeId: nil).first { $0.visitId == "a" })
         let key = VisitKey(visitId: a.visitId, start: a.start, repetition: a.repetition)

@@ -23,7 +23,7 @@ final class MigrationTests: XCTestCase {
 
     func testFreshDatabaseGetsTheLatestSchema() throws {
         let db = try Database(path: ":memory:")
-        XCTAssertEqual(Schema.currentVersion, 11)
+        XCTAssertEqual(Schema.currentVersion, 12)
         XCTAssertEqual(try db.scalarInt("PRAGMA user_version"), Schema.currentVersion)
         XCTAssertEqual(try names(db, type: "table"), tables)
         XCTAssertEqual(try names(db, type: "index"), indexes)

@@ -22,7 +22,7 @@ from helpers import start_child
 DAY = "2020-09-10"
 
 
-def record(i: int, state: str = "ToDo") -> dict:
+def record(i: int, state: str = "Todo") -> dict:
     return {"visitId": f"v{i}", "startTimeUtc": f"2020-09-10T{8 + i:02d}:00:00Z", "visitState": state,
             "houseOwnerFirstName": f"Owner {i}", "houseOwnerLatitude": 55.7 + i / 100, "houseOwnerLongitude": 12.5}
 
@@ -148,7 +148,7 @@ def test_a_rejected_update_shows_the_conflict_an_event_and_the_acknowledgement_c
         assert events == [{"seq": events[0]["seq"], "kind": "conflict", "key": key(0), "mutationId": mutation,
                            "reason": "refused InProgress"}]
         card = by_key(core)[key(0)]
-        assert (card["state"], card["pending"], card["removed"]) == ("ToDo", False, False)
+        assert (card["state"], card["pending"], card["removed"]) == ("Todo", False, False)
         assert card["conflict"] == {"mutationId": mutation, "state": "InProgress", "reason": "refused InProgress",
                                     "at": "2020-09-10T07:00:00Z", "timeUsedMinutes": None}
         assert by_key(core)[key(1)]["conflict"] is None
@@ -177,7 +177,7 @@ def test_a_removed_visit_with_a_conflict_stays_until_acknowledged_and_a_lost_ans
         assert (card["removed"], card["pending"], card["conflict"]) == (True, True, None)
         assert core.push()["rejected"] == 1
         card = by_key(core)[key(1)]
-        assert (card["removed"], card["pending"], card["state"]) == (True, False, "ToDo")
+        assert (card["removed"], card["pending"], card["state"]) == (True, False, "Todo")
         assert card["conflict"]["state"] == "InProgress"
         core.import_visits(snapshot(0))
         assert key(1) in by_key(core)
@@ -199,7 +199,7 @@ CHILD = textwrap.dedent("""
     elif step == "acknowledge":
         core.acknowledge(k)
     elif step == "remove":
-        core.import_visits({{"data": [{{"visitId": "v0", "startTimeUtc": "2020-09-10T08:00:00Z", "visitState": "ToDo"}}]}})
+        core.import_visits({{"data": [{{"visitId": "v0", "startTimeUtc": "2020-09-10T08:00:00Z", "visitState": "ToDo", "houseOwnerFirstName": "Owner 0"}}]}})
     print("done", flush=True)
     sys.stdin.read()
 """)
@@ -258,7 +258,7 @@ def test_random_snapshots_changes_answers_and_reopening_lose_nothing_from_sight(
         return m["in"] or (m["kept"] and work(m))
 
     def shown(m):
-        return m["changes"][-1]["state"] if m["changes"] else "ToDo"
+        return m["changes"][-1]["state"] if m["changes"] else "Todo"
 
     core = open_core(database, p)
     try:
