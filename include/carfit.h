@@ -317,7 +317,7 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  *          "startTimeUtc", "expectedTime", "tasks", "taskMinutes", "address", "phone",
  *          "latitude", "longitude", "employeeId", "distanceMeters", "distanceKm", "key",
  *          "pending", "timeUsedMinutes", "arrivedAt", "departedAt", "suggestion", "navigation",
- *          "attachments"}:
+ *          "attachments", "removed", "conflict"}:
  *            state        "Todo", "InProgress", "Done", "Rejected" in any source spelling and
  *                         case ("ToDo", "in_progress"); other values as given; null if absent
  *            stateColor   #4E77D6, #F5C709, #25A87B, #EF6565; #8E8E93 for others
@@ -347,6 +347,23 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  *            attachments  {"photos", "signatures", "notes", "pending"}: how many of each kind
  *                         are attached to this visit (evicted ones included) and how many wait
  *                         for the upload (see carfit_visits_attach); not part of "pending"
+ *            removed      true for a visit the stored snapshot no longer lists (the planner
+ *                         removed it) that still has work on this device: a state change not
+ *                         yet applied by the update server (or applied, until the next
+ *                         snapshot is stored), an attachment waiting for the upload (a failed
+ *                         one does not count) or an unacknowledged conflict. Such a card stays
+ *                         on its day with its last known fields and the washer's state, counts
+ *                         in the day's summary, and takes carfit_visits_set_state and
+ *                         carfit_visits_acknowledge; it leaves the list as soon as none of that
+ *                         work remains (at once after the upload or the acknowledgement).
+ *                         false on every other card
+ *            conflict     null, or {"mutationId", "state" (what the washer set), "reason" (the
+ *                         server's), "at" (when the washer made the change, UTC instant),
+ *                         "timeUsedMinutes" (its recorded minutes or null)}: the washer's
+ *                         change the update server rejected last (of several rejected by one
+ *                         answer, the newest), kept until carfit_visits_acknowledge. The card's
+ *                         state is the snapshot's again (see carfit_sync_push); the conflict
+ *                         says what the washer had done
  *          A visit belongs to the local day of its start in the core's zone; cards are in
  *          start order, equal starts in snapshot order.
  * Errors:  CARFIT_INVALID (a date that does not exist, e.g. "dates[1]" for "2020-02-30").
@@ -499,12 +516,30 @@ int carfit_visits_plan(carfit_core *core, const char *request, char **response);
  * Errors:  CARFIT_INVALID: "key" or "state" missing or not a string; "state" not one of the
  *          four names exactly; "reason" not a string or too long; "key" of a visit without a
  *          visitId (the update server names visits by visitId and startTimeUtc, so such a
- *          visit's state cannot be set). CARFIT_NOT_FOUND ("key"): no stored visit has that key
- *          (the planner removed it, or the text is not a key). CARFIT_CONFLICT ("state"): the
+ *          visit's state cannot be set). CARFIT_NOT_FOUND ("key"): no listed visit has that key
+ *          (the planner removed it and it has no work left here, or the text is not a key; a
+ *          removed card still listed takes changes). CARFIT_CONFLICT ("state"): the
  *          rules refuse the change; the message names both states ("A visit in state Done
  *          cannot become InProgress."). Nothing is changed on any error.
  */
 int carfit_visits_set_state(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_visits_acknowledge (method "visits.acknowledge") — the washer has seen a card's
+ * conflict (an update the server rejected); it leaves the card.
+ *
+ * Takes:   {"key": card's key}.
+ * Returns: {"visit": card}, the card as carfit_visits_list shows it now, "conflict": null. A
+ *          removed card ("removed": true) whose conflict was its last work leaves the list at
+ *          once; the answer is its card as the list showed it last, without the conflict.
+ * Local:   nothing is sent to the server; no outbox entry is made. Durable as
+ *          carfit_visits_set_state: once the call returns the acknowledgement survives closing,
+ *          a crash or kill -9.
+ * Errors:  CARFIT_INVALID: "key" missing or not a string. CARFIT_NOT_FOUND ("key"): no listed
+ *          visit has that key. CARFIT_CONFLICT ("key"): the card has no conflict (never had
+ *          one, or it was acknowledged already). Nothing is changed on any error.
+ */
+int carfit_visits_acknowledge(carfit_core *core, const char *request, char **response);
 
 /* ---------------------------------------------------------------------------------------------
  * Sync: the washer's updates delivered to the update server, exactly once
@@ -533,8 +568,10 @@ int carfit_visits_set_state(carfit_core *core, const char *request, char **respo
  * The core then, in one transaction per answer: drops applied entries from the outbox (the card
  * keeps showing the change until the next snapshot is stored); drops rejected entries, undoes
  * their change (the card shows what the changes before it, or the snapshot, say) and lists them
- * in carfit_sync_status; keeps entries the answer does not name pending (sent again by the
- * next push); ignores ids it did not send. An answer naming one id both applied and rejected,
+ * in carfit_sync_status and as the card's "conflict" (until carfit_visits_acknowledge); keeps
+ * entries the answer does not name pending (sent again by the next push); ignores ids it did
+ * not send. Once an answer is committed, each entry it rejected publishes {"kind": "conflict",
+ * "key", "mutationId", "reason"} to the change feed. An answer naming one id both applied and rejected,
  * one that is not such a JSON object, a non-2xx status, a timeout or any network failure
  * leaves every entry of that request pending.
  *
@@ -626,8 +663,8 @@ int carfit_sync_push(carfit_core *core, const char *request, char **response);
  *          (instants or null), "lastError": null | {"reason", "message", "at", "httpStatus"},
  *          "consecutiveFailures", "nextAttemptAt" (when an "ifDue" push tries again; null
  *          when no failure is recorded), "rejected": [{"mutationId", "visitId",
- *          "startTimeUtc", "state", "reason", "at"}] (the last 100 rejected changes, oldest
- *          first)}. Stored in the database: it survives closing and reopening.
+ *          "startTimeUtc", "state", "reason", "at", "timeUsedMinutes"}] (the last 100 rejected
+ *          changes, oldest first; "timeUsedMinutes" as the change recorded it, or null)}. Stored in the database: it survives closing and reopening.
  * Errors:  CARFIT_STORAGE (the database cannot be read).
  */
 int carfit_sync_status(carfit_core *core, const char *request, char **response);
@@ -1681,6 +1718,9 @@ int carfit_auth_status(carfit_core *core, const char *request, char **response);
  *   {"kind": "arrival", "key", "at"}, {"kind": "departure", "key", "at"}  when a position
  *       report decided that the washer arrived at or left the visit of that card key (see
  *       carfit_location_report), after its commit's "changed" event.
+ *   {"kind": "conflict", "key", "mutationId", "reason"}  one per update the update server
+ *       rejected (see carfit_sync_push), after the answer's commit: the card of that key shows
+ *       the conflict until carfit_visits_acknowledge.
  *   {"kind": "gap"}  the events after the reader's "after" are no longer all kept: read every
  *       document again.
  *

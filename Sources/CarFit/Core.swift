@@ -91,7 +91,8 @@ final class Core: Serializer, @unchecked Sendable {
                     setup: PushSetup(visitUpdates: config.sources.visitUpdates, locations: config.sources.locations,
                                      trailDays: config.road.trailDays, attachments: attachmentUpload,
                                      devices: config.sources.devices, client: http,
-                                     pushLock: pushLock, waitMs: config.http.totalTimeoutMs))
+                                     pushLock: pushLock, waitMs: config.http.totalTimeoutMs,
+                                     publish: { [events] event in events.publish(event) }))
     }
     var push: PushService { PushService(db: db, clock: clock) }
     var location: LocationService {

@@ -28,6 +28,8 @@ enum Manifest {
                   .object { core, request throws(CarFitError) in try VisitsAPI.plan(core.visits, request) }),
         Operation("visits.set_state", "carfit_visits_set_state", .serialized,
                   .written { core, request throws(CarFitError) in try VisitsAPI.setState(core.visits, request) }),
+        Operation("visits.acknowledge", "carfit_visits_acknowledge", .serialized,
+                  .written { core, request throws(CarFitError) in try VisitsAPI.acknowledge(core.visits, request) }),
 
         // Sync
         Operation("sync.push", "carfit_sync_push", .selfLocking,

@@ -53,6 +53,9 @@ extension Event {
             return .obj(["seq": .int(seq), "kind": "arrival", "key": .string(key), "at": .string(OutboxMutation.iso(at))])
         case .departure(let key, let at):
             return .obj(["seq": .int(seq), "kind": "departure", "key": .string(key), "at": .string(OutboxMutation.iso(at))])
+        case .conflict(let key, let mutationId, let reason):
+            return .obj(["seq": .int(seq), "kind": "conflict", "key": .string(key), "mutationId": .string(mutationId),
+                         "reason": .string(reason)])
         }
     }
 }

@@ -84,10 +84,12 @@ extension SyncFailure: APIResponse {
 }
 
 extension RejectedChange: APIResponse {
-    /// `{"mutationId", "visitId", "startTimeUtc", "state", "reason", "at"}`, null where unknown.
+    /// `{"mutationId", "visitId", "startTimeUtc", "state", "reason", "at", "timeUsedMinutes"}`,
+    /// null where unknown.
     public var json: JSON {
         .obj(["mutationId": .str(mutationId), "visitId": .str(visitId), "startTimeUtc": instant(start),
-              "state": .str(state), "reason": .str(reason), "at": instant(at)])
+              "state": .str(state), "reason": .str(reason), "at": instant(at),
+              "timeUsedMinutes": timeUsedMinutes.map { .int(Int64($0)) } ?? .null])
     }
 
     private func instant(_ i: Instant?) -> JSON { i.map { .string(OutboxMutation.iso($0)) } ?? .null }

@@ -55,8 +55,8 @@ public enum VisitsAPI {
             let range = clock.dayRange(for: date)
             let overlay = try service.overlay(startingIn: range, present: present)
             try writer.writeDay(date, range: range, local: overlay.local, arrivals: overlay.arrivals,
-                                attachments: overlay.attachments) { range, add throws(CarFitError) in
-                try service.forEachVisit(startingIn: range, employeeId: r.employeeId, add)
+                                attachments: overlay.attachments, outbox: overlay.outbox) { range, add throws(CarFitError) in
+                try service.forEachVisit(startingIn: range, employeeId: r.employeeId, removed: present.removed, add)
             }
         }
         return writer.finish()
@@ -71,13 +71,38 @@ public enum VisitsAPI {
     /// `{"visit": card}`, the changed visit's card as the list of its day shows it.
     public static func setState(_ service: VisitsService, _ request: Fields) throws(CarFitError) -> JSONBuffer {
         let r = try SetStateRequest(request)
-        let change = try service.setState(keyText: r.key, to: r.state, reason: r.reason)
+        return try card(service, try service.setState(keyText: r.key, to: r.state, reason: r.reason))
+    }
+
+    /// `visits.acknowledge`: the washer has seen the card's conflict (`OutboxService.acknowledge`),
+    /// answered as `{"visit": card}`, the card without it (still listed while the visit has
+    /// other work, else as the day list showed it last).
+    public static func acknowledge(_ service: VisitsService, _ request: Fields) throws(CarFitError) -> JSONBuffer {
+        let r = try AcknowledgeRequest(request)
+        let change = try service.outbox.acknowledge(keyText: r.key)
+        return try card(service, change, removedWithoutWork: true)
+    }
+
+    /// `{"visit": card}` of the visit `change` names, as the list of its day shows it. With
+    /// `removedWithoutWork`, a removed visit whose work just ended is written as its day showed
+    /// it last (`removed` true) although the list no longer has it.
+    static func card(_ service: VisitsService, _ change: VisitsService.StateChange,
+                     removedWithoutWork: Bool = false) throws(CarFitError) -> JSONBuffer {
         let clock = service.clock
-        let overlay = try service.overlay(startingIn: clock.dayRange(for: change.date))
+        var overlay = try service.overlay(startingIn: clock.dayRange(for: change.date))
+        var listed = true
+        if removedWithoutWork, try service.visits.visit(change.key) == nil, try service.visits.visit(change.key, removed: true) == nil {
+            listed = false
+            overlay.outbox[change.key, default: CardOutbox()].removed = true
+        }
+        let kept = change.key
         guard let card = try DayListWriter.card(
                 change.key, on: change.date, clock: clock, hour24: clock.hour24,
-                local: overlay.local, arrivals: overlay.arrivals, attachments: overlay.attachments,
-                rows: { range, add throws(CarFitError) in try service.forEachVisit(startingIn: range, add) })
+                local: overlay.local, arrivals: overlay.arrivals, attachments: overlay.attachments, outbox: overlay.outbox,
+                rows: { range, add throws(CarFitError) in
+                    try service.forEachVisit(startingIn: range, removed: true, add)
+                    if !listed { try service.visits.forRemovedVisit(kept, add) }
+                })
         else {
             throw CarFitError(.internal, "The changed visit has no card on its own day.")
         }
@@ -142,6 +167,15 @@ public struct SetStateRequest: APIRequest {
         key = try f.requiredString("key")
         state = try VisitTransition.requested(try f.requiredString("state"))
         reason = try f.string("reason")
+    }
+}
+
+/// `visits.acknowledge`: `{"key"}`.
+public struct AcknowledgeRequest: APIRequest {
+    public var key: String
+
+    public init(_ f: Fields) throws(CarFitError) {
+        key = try f.requiredString("key")
     }
 }
 

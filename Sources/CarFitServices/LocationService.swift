@@ -9,12 +9,18 @@ public struct LocationService {
     public let store: LocationStore
     public let clock: Clock
     public let config: RoadConfig
+    /// Where an arrival that starts its visit records the change.
+    public var outbox: OutboxService
     /// How long the washer's facts (an autoStart's start) are kept.
-    public var report = ReportConfig()
+    public var report: ReportConfig {
+        get { outbox.report }
+        set { outbox.report = newValue }
+    }
 
     public init(db: Database, clock: Clock, config: RoadConfig) {
         self.db = db
         store = LocationStore(db)
+        outbox = OutboxService(db: db, clock: clock)
         self.clock = clock
         self.config = config
     }
@@ -49,6 +55,7 @@ public struct LocationService {
         let config = config
         let clock = clock
         let db = db
+        let outbox = outbox
         return try db.transaction { () throws(CarFitError) -> Reported in
             var state = try store.state()
             if let newest = state.newest, report.at < newest {
@@ -67,8 +74,7 @@ public struct LocationService {
                 try store.append(LocationStore.Point(id: UUIDv4.make(using: &random), report: report))
                 state.lastStored = TrailRule.Point(latitude: report.latitude, longitude: report.longitude, at: report.at)
             }
-            let step = try LocationService.arrivals(report, db: db, store: store, clock: clock, config: config,
-                                                   facts: self.report)
+            let step = try LocationService.arrivals(report, db: db, store: store, outbox: outbox, clock: clock, config: config)
             try store.save(state)
             var reported = Reported(stored: stored, arrived: step.arrived.map { [$0] } ?? [], departed: step.departed,
                                     position: report)
@@ -80,14 +86,15 @@ public struct LocationService {
 
     /// Runs the arrival rule over today's visits with coordinates and the visits arrived at and
     /// not yet left, and writes what it decided (inside the caller's transaction).
-    static func arrivals(_ report: LocationReport, db: Database, store: LocationStore, clock: Clock,
-                         config: RoadConfig, facts: ReportConfig = ReportConfig()) throws(CarFitError) -> ArrivalRule.Step {
-        var visitsService = VisitsService(db: db, clock: clock, importThreads: 0)
-        visitsService.report = facts
+    static func arrivals(_ report: LocationReport, db: Database, store: LocationStore, outbox: OutboxService, clock: Clock,
+                         config: RoadConfig) throws(CarFitError) -> ArrivalRule.Step {
+        let stored = VisitStore(db)
         var todays: [Visit] = []
         var arrivals: [VisitKey: VisitArrival] = [:]
         if let today = clock.today {
-            todays = try visitsService.visitsOn(today, employeeId: nil)
+            let range = clock.dayRange(for: today)
+            todays = try outbox.shown(try stored.visits(startingIn: range).filter { clock.localDate($0.start) == today },
+                                      startingIn: range)
             arrivals = try store.arrivals(startingIn: clock.dayRange(for: today))
         }
         let dwell = try store.dwell()
@@ -105,7 +112,7 @@ public struct LocationService {
                 arrivedAt: arrival?.arrivedAt, departedAt: arrival?.departedAt))
         }
         for (key, arrival) in try store.openArrivals() where !seen.contains(key) {
-            guard let visit = try visitsService.visits.visit(key), let c = visit.coordinate else { continue }
+            guard let visit = try stored.visit(key), let c = visit.coordinate else { continue }
             seen.insert(key)
             visits.append(ArrivalRule.Visit(key: key, latitude: c.latitude, longitude: c.longitude, isCandidate: false,
                                             arrivedAt: arrival.arrivedAt, departedAt: nil))
@@ -123,29 +130,9 @@ public struct LocationService {
         for key in step.departed { try store.recordDeparture(key, at: report.at) }
         if let key = step.arrived {
             try store.recordArrival(key, at: report.at)
-            if config.autoStart { try startOnArrival(key, at: report.at, visits: visitsService) }
+            if config.autoStart { try outbox.startOnArrival(key, at: report.at) }
         }
         return step
-    }
-
-    /// The arrival starts the visit as `carfit_visits_set_state` would: the change to
-    /// InProgress at the arrival's instant, its overlay and its outbox entry, in the report's
-    /// transaction. A visit without a visitId (which the update server could not name) is not
-    /// started.
-    static func startOnArrival(_ key: VisitKey, at: Instant, visits: VisitsService) throws(CarFitError) {
-        guard let visit = try visits.visits.visit(key), visit.visitId != nil else { return }
-        var overlay = try visits.sync.overlay(key)
-        var random = KernelRandom()
-        let change: LocalChange
-        do throws(CarFitError) {
-            change = try overlay.record(.inProgress, at: at, mutationId: UUIDv4.make(using: &random), reason: nil,
-                                        snapshotState: visit.state, snapshotTimeUsed: visit.timeUsed)
-        } catch where error.status == .conflict {
-            return
-        }
-        try visits.sync.append(change, for: key)
-        try visits.sync.saveOverlay(overlay, for: key)
-        try visits.recordFact(key, .inProgress, at: at, visit: visit)
     }
 
     /// The position and the trail's counts.

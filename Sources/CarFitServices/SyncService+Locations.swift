@@ -18,7 +18,7 @@ extension SyncService {
     func pushLocations(to url: String?, trailDays: Int64, client: HTTPClient,
                        lock: some Serializer) throws(CarFitError) -> PushSummary.Trail {
         let road = LocationStore(db)
-        let sync = sync
+        let outbox = outbox
         let clock = clock
         let db = db
         try lock.locked { () throws(CarFitError) in
@@ -28,7 +28,7 @@ extension SyncService {
         var pushed = 0
         while let url {
             let batch = try lock.locked { () throws(CarFitError) -> (client: String, points: [LocationStore.Point]) in
-                (try sync.state().clientId, try road.pending(limit: SyncService.maxPoints))
+                (try outbox.state().clientId, try road.pending(limit: SyncService.maxPoints))
             }
             guard !batch.points.isEmpty else { break }
             let applied: [String]
@@ -43,9 +43,7 @@ extension SyncService {
                 try db.transaction { () throws(CarFitError) -> Int in
                     let count = try road.markPushed(applied.filter(sent.contains))
                     try road.pushed(at: clock.now)
-                    var state = try sync.state()
-                    state.succeeded(at: clock.now)
-                    try sync.save(state)
+                    try outbox.succeeded()
                     return count
                 }
             }

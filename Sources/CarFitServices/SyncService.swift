@@ -19,10 +19,14 @@ public struct PushSetup {
     public var client: HTTPClient
     public var pushLock: PushLock
     public var waitMs: Int
+    /// Hears each event of a push once its answer is committed (a rejected update's conflict).
+    public var publish: (@Sendable (Event) -> Void)?
 
     public init(visitUpdates: String?, locations: String? = nil, trailDays: Int64 = 7, attachments: AttachmentUpload? = nil,
-                devices: String? = nil, client: HTTPClient, pushLock: PushLock, waitMs: Int) {
+                devices: String? = nil, client: HTTPClient, pushLock: PushLock, waitMs: Int,
+                publish: (@Sendable (Event) -> Void)? = nil) {
         self.devices = devices
+        self.publish = publish
         self.visitUpdates = visitUpdates
         self.locations = locations
         self.trailDays = trailDays
@@ -94,14 +98,15 @@ public struct PushSummary: Sendable, Equatable {
 /// `sources.visitUpdates` and the sync status.
 public struct SyncService {
     public let db: Database
-    public let sync: SyncStore
+    /// The outbox, the push's bookkeeping and the conflicts: every write of a push goes there.
+    public let outbox: OutboxService
     public let clock: Clock
     /// Where a push sends; nil: nothing is configured to push to.
     public let setup: PushSetup?
 
     public init(db: Database, clock: Clock, setup: PushSetup? = nil) {
         self.db = db
-        sync = SyncStore(db)
+        outbox = OutboxService(db: db, clock: clock)
         self.clock = clock
         self.setup = setup
     }
@@ -122,7 +127,7 @@ public struct SyncService {
     }
 
     public func status() throws(CarFitError) -> Status {
-        Status(state: try sync.state(), pending: try sync.pendingCount(), rejected: try sync.rejected())
+        Status(state: try outbox.state(), pending: try outbox.pendingCount(), rejected: try outbox.rejected())
     }
 
     /// Sends the outbox, oldest first, at most `PushRequest.maxMutations` a request, until it is
@@ -152,11 +157,10 @@ public struct SyncService {
         guard let setup, setup.visitUpdates != nil || setup.locations != nil || setup.attachments != nil || setup.devices != nil else {
             throw .invalid("sources.visitUpdates", "Nothing to push to: set sources.visitUpdates, sources.locations, sources.attachments or sources.devices when opening the core.")
         }
-        let sync = sync
-        let clock = clock
+        let outbox = outbox
         let client = setup.client
         if ifDue && client.auth.pushRefused {
-            let pending = try lock.locked { () throws(CarFitError) in try sync.pendingCount() }
+            let pending = try lock.locked { () throws(CarFitError) in try outbox.pendingCount() }
             return PushSummary(pending: pending, skipped: .unauthorized)
         }
         // The first push after a new token goes at once, whatever the backoff.
@@ -166,7 +170,7 @@ public struct SyncService {
         }
         guard let held = try setup.pushLock.acquire(waitMs: ifDue ? 0 : setup.waitMs) else {
             if ifDue {
-                let pending = try lock.locked { () throws(CarFitError) in try sync.pendingCount() }
+                let pending = try lock.locked { () throws(CarFitError) in try outbox.pendingCount() }
                 return PushSummary(pending: pending, skipped: .busy)
             }
             throw CarFitError(.unavailable, "Another push of this database did not end within \(setup.waitMs) ms; every change stays pending.",
@@ -175,10 +179,7 @@ public struct SyncService {
         defer { held.release() }
         var summary = PushSummary()
         while let url = setup.visitUpdates {
-            let batch = try lock.locked { () throws(CarFitError) -> PushRequest? in
-                let pending = try sync.pending(limit: PushRequest.maxMutations)
-                return pending.isEmpty ? nil : PushRequest(clientId: try sync.state().clientId, mutations: pending)
-            }
+            let batch = try lock.locked { () throws(CarFitError) -> PushRequest? in try outbox.nextRequest() }
             guard let batch else { break }
             let outcome: PushOutcome
             do throws(CarFitError) {
@@ -187,20 +188,14 @@ public struct SyncService {
                 try recordFailure(error, client: client, lock: lock)
                 throw error
             }
-            let counts = try lock.locked { () throws(CarFitError) in
-                try db.transaction { () throws(CarFitError) in
-                    let counts = try sync.record(outcome)
-                    var state = try sync.state()
-                    state.succeeded(at: clock.now)
-                    try sync.save(state)
-                    return counts
-                }
-            }
+            let counts = try lock.locked { () throws(CarFitError) in try outbox.recordAnswer(outcome) }
+            // Committed: the conflicts are told.
+            if let publish = setup.publish { for event in counts.conflicts { publish(event) } }
             summary.pushed += counts.applied
             summary.rejected += counts.rejected
             if !outcome.pending.isEmpty { break }
         }
-        summary.pending = try lock.locked { () throws(CarFitError) in try sync.pendingCount() }
+        summary.pending = try lock.locked { () throws(CarFitError) in try outbox.pendingCount() }
         let located = try pushLocations(to: setup.locations, trailDays: setup.trailDays, client: client, lock: lock)
         if setup.locations != nil { summary.locations = located }
         if let attachments = setup.attachments {
@@ -215,9 +210,7 @@ public struct SyncService {
     /// The attachments' part of a push: a failure of the network or the server is recorded for
     /// the backoff as the updates' are; an answered request counts as the push's success.
     func upload(_ attachments: AttachmentUpload, client: HTTPClient, lock: some Serializer) throws(CarFitError) -> PushSummary.Uploads {
-        let sync = sync
-        let clock = clock
-        let db = db
+        let outbox = outbox
         var counts = AttachmentUpload.Counts()
         do throws(CarFitError) {
             try attachments.run(client: client, lock: lock, counts: &counts)
@@ -228,13 +221,7 @@ public struct SyncService {
             throw error
         }
         if counts.answered {
-            try lock.locked { () throws(CarFitError) in
-                try db.transaction { () throws(CarFitError) in
-                    var state = try sync.state()
-                    state.succeeded(at: clock.now)
-                    try sync.save(state)
-                }
-            }
+            try lock.locked { () throws(CarFitError) in try outbox.succeeded() }
         }
         let waiting = try lock.locked { () throws(CarFitError) in try attachments.store.pending().count }
         return PushSummary.Uploads(uploaded: counts.uploaded, pending: waiting, failed: counts.failed)
@@ -244,29 +231,16 @@ public struct SyncService {
     /// does not grow the backoff (and stops `ifDue` pushes until a new token), anything else as
     /// a failure that sets the backoff.
     func recordFailure(_ error: CarFitError, client: HTTPClient, lock: some Serializer) throws(CarFitError) {
-        let sync = sync
-        let clock = clock
-        let db = db
-        try lock.locked { () throws(CarFitError) in
-            try db.transaction { () throws(CarFitError) in
-                var state = try sync.state()
-                if error.status == .unauthorized {
-                    state.refused(at: clock.now, error: error)
-                } else {
-                    var random = KernelRandom()
-                    state.failed(at: clock.now, error: error, random: &random)
-                }
-                try sync.save(state)
-            }
-        }
+        let outbox = outbox
+        try lock.locked { () throws(CarFitError) in try outbox.failed(error) }
         if error.status == .unauthorized { client.auth.pushWasRefused() }
     }
 
     /// The answer of an `ifDue` push during the backoff, or nil when a push is due.
     func skippedForBackoff() throws(CarFitError) -> PushSummary? {
-        let state = try sync.state()
+        let state = try outbox.state()
         guard !Backoff.isDue(now: clock.now, nextAttempt: state.nextAttemptAt), let next = state.nextAttemptAt else { return nil }
-        return PushSummary(pending: try sync.pendingCount(), skipped: .backoff(until: next))
+        return PushSummary(pending: try outbox.pendingCount(), skipped: .backoff(until: next))
     }
 
     /// POSTs one request and reads its answer: what it does to the entries sent, or the

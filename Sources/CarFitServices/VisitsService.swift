@@ -9,63 +9,31 @@ import CarFitStore
 public struct VisitsService {
     public let db: Database
     public let visits: VisitStore
-    /// The washer's changes laid over the stored snapshot, and the outbox.
-    public let sync: SyncStore
+    /// The washer's changes laid over the stored snapshot, the outbox and what a snapshot does
+    /// to them: the one writer of the washer's work.
+    public private(set) var outbox: OutboxService
     public let clock: Clock
     /// Threads a large import parses on besides the calling thread.
     public let importThreads: Int
     /// How long the washer's facts are kept, and the learned plans' sample minimum.
-    public var report = ReportConfig()
+    public var report = ReportConfig() {
+        didSet { outbox.report = report }
+    }
 
     public init(db: Database, clock: Clock, importThreads: Int) {
         self.db = db
         visits = VisitStore(db)
-        sync = SyncStore(db)
+        outbox = OutboxService(db: db, clock: clock)
         self.clock = clock
         self.importThreads = importThreads
     }
 
     /// A state change made: the changed visit's key and its local day (whose card shows it).
-    public struct StateChange: Sendable, Equatable {
-        public var key: VisitKey
-        public var date: CivilDate
-    }
+    public typealias StateChange = OutboxService.Change
 
-    /// The washer changes the state of the visit `keyText` to `target`, with `reason`. The
-    /// change, the card's new state and the outbox entry are one transaction. `not_found` for
-    /// a key no stored visit has; `invalid` for a visit without a visitId (a reason's length
-    /// is the request's, checked at the boundary against the schema) (the update server could not tell which visit changed);
-    /// `conflict` for a change the rules refuse (`VisitTransition`).
+    /// The washer changes the state of the visit `keyText` to `target` (`OutboxService.setState`).
     public func setState(keyText: String, to target: VisitState, reason: String?) throws(CarFitError) -> StateChange {
-        let notFound = CarFitError(.notFound, "No stored visit has the key \"\(keyText.prefix(80))\".", field: "key")
-        guard let key = VisitKey(text: keyText) else { throw notFound }
-        let now = clock.now
-        let store = visits
-        let sync = sync
-        try db.transaction { () throws(CarFitError) in
-            guard let visit = try store.visit(key) else { throw notFound }
-            guard visit.visitId != nil else {
-                throw CarFitError(.invalid, "This visit has no visitId, so the update server could not tell which visit changed; its state cannot be set.",
-                                  field: "key")
-            }
-            var overlay = try sync.overlay(key)
-            var random = KernelRandom()
-            let change = try overlay.record(target, at: now, mutationId: UUIDv4.make(using: &random),
-                                            reason: reason, snapshotState: visit.state, snapshotTimeUsed: visit.timeUsed)
-            try sync.append(change, for: key)
-            try sync.saveOverlay(overlay, for: key)
-            try self.recordFact(key, target, at: now, visit: visit)
-        }
-        guard let date = clock.localDate(key.start) else {
-            throw CarFitError(.internal, "The changed visit has no card on its own day.")
-        }
-        return StateChange(key: key, date: date)
-    }
-
-    /// Records the washer's change as a fact of the visit (`FactStore`), in the caller's
-    /// transaction.
-    func recordFact(_ key: VisitKey, _ state: VisitState, at: Instant, visit: Visit) throws(CarFitError) {
-        try FactStore(db).record(key, state, at: at, tasks: visit.plannedTasks, keepDays: report.keepDays, now: clock.now)
+        try outbox.setState(keyText: keyText, to: target, reason: reason)
     }
 
     // MARK: - Import
@@ -82,11 +50,12 @@ public struct VisitsService {
                                members: VisitDocumentStream.OtherMembers = { _ in },
                                commit: () throws(CarFitError) -> Void = {}) throws(CarFitError) -> ImportSummary? {
         let store = visits
+        let hooks = outbox.snapshotHooks
         let threads = importThreads
         return try streamed(commit: commit) { () throws(CarFitError) in
             try VisitDocumentStream.importVisits(
                 bytes, threads: threads, consumed: { done in reporter?.advance(to: Int64(done)) }, members: members,
-                begin: { () throws(CarFitError) in try store.beginSnapshot() })
+                begin: { () throws(CarFitError) in try store.beginSnapshot(hooks) })
         }
     }
 
@@ -123,9 +92,10 @@ public struct VisitsService {
     /// its summary with the planner's changes.
     func replace(with snapshot: VisitSnapshot, commit: () throws(CarFitError) -> Void) throws(CarFitError) -> ImportSummary {
         let store = visits
+        let hooks = outbox.snapshotHooks
         return try db.transaction { () throws(CarFitError) -> ImportSummary in
             let before = try comparedBefore()
-            try store.replaceAll(with: snapshot.visits)
+            try store.replaceAll(with: snapshot.visits, hooks: hooks)
             var summary = snapshot.summary
             summary.changes = try changes(since: before)
             try commit()
@@ -191,6 +161,7 @@ public struct VisitsService {
     func refresh(_ body: SourceFetch.Body, lock: some Serializer, progress: ProgressReporter? = nil,
                  commit: () throws(CarFitError) -> Void = {}) throws(CarFitError) -> ImportSummary {
         let store = visits
+        let hooks = outbox.snapshotHooks
         let threads = importThreads
         let file = body.file
         let reporter = progress
@@ -202,7 +173,7 @@ public struct VisitsService {
                     try VisitDocumentStream.importVisits(
                         file: file, threads: threads,
                         consumed: { done in reporter?.advance(to: downloaded + Int64(done)) },
-                        begin: { () throws(CarFitError) in try store.beginSnapshot() })
+                        begin: { () throws(CarFitError) in try store.beginSnapshot(hooks) })
                 }
             }
         } catch where error.status == .invalid {
@@ -227,6 +198,7 @@ public struct VisitsService {
                            commit: () throws(CarFitError) -> Void = {}) throws(CarFitError) -> ImportSummary {
         let file = try FileReader(path: path, field: "file")
         let store = visits
+        let hooks = outbox.snapshotHooks
         let threads = importThreads
         let reporter = progress(file.count)
         let summary: ImportSummary
@@ -234,7 +206,7 @@ public struct VisitsService {
             try VisitDocumentStream.importVisits(
                 file: file, threads: threads,
                 consumed: { done in reporter?.advance(to: Int64(min(done, file.count))) },
-                begin: { () throws(CarFitError) in try store.beginSnapshot() })
+                begin: { () throws(CarFitError) in try store.beginSnapshot(hooks) })
         }) {
             summary = streamed
         } else {
@@ -252,6 +224,8 @@ public struct VisitsService {
         public var local: [VisitKey: ShownVisit] = [:]
         public var arrivals: [VisitKey: VisitArrival] = [:]
         public var attachments: [VisitKey: AttachmentCounts] = [:]
+        /// Removed with work, and conflicts.
+        public var outbox: [VisitKey: CardOutbox] = [:]
     }
 
     /// Which overlay tables hold anything (one query; an empty table need not be read per day).
@@ -262,16 +236,18 @@ public struct VisitsService {
     /// The overlays of the visits starting in `range` (a day's `Clock.dayRange`), those of
     /// `present`'s tables only.
     public func overlay(startingIn range: Range<Int64>, present: DayOverlays = DayOverlays()) throws(CarFitError) -> DayOverlay {
-        DayOverlay(local: present.shown ? try sync.shown(startingIn: range) : [:],
+        DayOverlay(local: present.shown ? try outbox.shown(startingIn: range) : [:],
                    arrivals: present.arrivals ? try LocationStore(db).arrivals(startingIn: range) : [:],
-                   attachments: present.attachments ? try AttachmentStore(db).counts(startingIn: range) : [:])
+                   attachments: present.attachments ? try AttachmentStore(db).counts(startingIn: range) : [:],
+                   outbox: present.conflicts || present.removed ? try outbox.cards(startingIn: range, present: present) : [:])
     }
 
     /// Hands `body` each stored visit starting in `range`, in start order with ties in snapshot
-    /// order, optionally only `employeeId`'s; each row is valid only during its call.
-    public func forEachVisit(startingIn range: Range<Int64>, employeeId: String? = nil,
+    /// order, optionally only `employeeId`'s; each row is valid only during its call. With
+    /// `removed`, the visits a snapshot no longer lists that still have work come too.
+    public func forEachVisit(startingIn range: Range<Int64>, employeeId: String? = nil, removed: Bool = false,
                              _ body: (VisitRow) throws(CarFitError) -> Void) throws(CarFitError) {
-        try visits.forEachVisit(startingIn: range, employeeId: employeeId, body)
+        try visits.forEachVisit(startingIn: range, employeeId: employeeId, removed: removed, body)
     }
 
     // MARK: - Plan
@@ -304,17 +280,7 @@ public struct VisitsService {
     /// each with the state the washer's changes show.
     public func visitsOn(_ date: CivilDate, employeeId: String?) throws(CarFitError) -> [Visit] {
         let range = clock.dayRange(for: date)
-        let changed = try sync.shown(startingIn: range)
-        return try visits.visits(startingIn: range, employeeId: employeeId)
-            .filter { clock.localDate($0.start) == date }
-            .map { visit in
-                guard !changed.isEmpty,
-                      let shown = changed[VisitKey(visitId: visit.visitId, start: visit.start, repetition: visit.repetition)]
-                else { return visit }
-                var local = visit
-                local.state = shown.state
-                if let used = shown.timeUsedMinutes { local.timeUsed = used }
-                return local
-            }
+        return try outbox.shown(try visits.visits(startingIn: range, employeeId: employeeId)
+            .filter { clock.localDate($0.start) == date }, startingIn: range)
     }
 }

@@ -410,6 +410,34 @@ enum Schema {
             PRIMARY KEY (visit_key, position)
         ) WITHOUT ROWID;
         """,
+        // Nothing the washer did is lost to the planner's changes. `visit_conflicts` keeps each
+        // visit's last rejected change until the washer acknowledges it; `visits_removed` keeps
+        // the last stored row of a visit a snapshot no longer lists while it still has work (an
+        // outbox entry, a pending attachment or a conflict); `sync_rejected` also keeps the
+        // rejected change's time used.
+        """
+        CREATE TABLE visit_conflicts (
+            visit_key TEXT PRIMARY KEY,
+            start_ms INTEGER NOT NULL,
+            mutation_id TEXT NOT NULL,
+            state TEXT NOT NULL,                  -- what the washer set
+            reason TEXT NOT NULL,                 -- the server's
+            at_ms INTEGER NOT NULL,               -- when the washer made the change
+            time_used INTEGER
+        );
+        CREATE INDEX visit_conflicts_by_start ON visit_conflicts (start_ms);
+        CREATE TABLE visits_removed (
+            visit_key TEXT PRIMARY KEY,
+            start_ms INTEGER NOT NULL,
+            seq INTEGER NOT NULL,                 -- its position in the snapshot that last listed it
+            visit_id TEXT,
+            repetition INTEGER NOT NULL,
+            employee_id TEXT,
+            card BLOB NOT NULL                    -- as `visits.card`
+        );
+        CREATE INDEX visits_removed_by_start ON visits_removed (start_ms, seq);
+        ALTER TABLE sync_rejected ADD COLUMN time_used INTEGER;
+        """,
     ]
 
     /// The indexes of `table` as the migrations left them in the database: each name with its

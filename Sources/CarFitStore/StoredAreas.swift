@@ -52,6 +52,10 @@ public enum StoredAreas {
         // time report, the learned durations and learned plans read them with the visits.
         "visit_facts": ["visits"],
         "visit_fact_tasks": ["visits"],
+        // A rejected change shown on its card until acknowledged; a removed visit kept on its day
+        // while it has work.
+        "visit_conflicts": ["visits", "outbox"],
+        "visits_removed": ["visits"],
     ]
 
     /// The areas of the written `tables`, in `areas` order; `["all"]` when a table is not mapped.

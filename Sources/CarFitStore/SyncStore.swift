@@ -80,6 +80,15 @@ public struct SyncStore {
         return out
     }
 
+    /// What a snapshot replacing the stored visits does to the washer's work, in its transaction:
+    /// the visits with work are kept (`keepVisitsWithWork`), then the overlays and the kept
+    /// visits follow the new snapshot (`snapshotStored`).
+    public var snapshotHooks: VisitStore.SnapshotHooks {
+        let store = self
+        return VisitStore.SnapshotHooks(willReplace: { () throws(CarFitError) in try store.keepVisitsWithWork() },
+                                        stored: { () throws(CarFitError) in try store.snapshotStored() })
+    }
+
     /// A snapshot has just been written (inside its transaction): each overlay drops the
     /// applied changes before its first pending one, by `VisitOverlay.snapshotStored`. Costs
     /// in proportion to the overlays, not to the snapshot; an overlay with nothing applied and
@@ -109,6 +118,88 @@ public struct SyncStore {
             }
             try saveOverlay(overlay, for: key)
         }
+        // The removed visits kept: those the new snapshot lists again are its own now; those
+        // without work left go.
+        try db.run("""
+            DELETE FROM visits_removed WHERE EXISTS (
+                SELECT 1 FROM visits AS v WHERE v.start_ms = visits_removed.start_ms
+                   AND v.visit_id IS visits_removed.visit_id AND v.repetition = visits_removed.repetition)
+            """)
+        try db.run("DELETE FROM visits_removed WHERE NOT (\(SyncStore.hasWork("visits_removed")))")
+    }
+
+    // MARK: Removed visits with work
+
+    /// The SQL condition that the visit whose key is `table.visit_key` has work on this device: an
+    /// outbox entry (or an applied change still shown until the next snapshot), an attachment
+    /// not yet uploaded, or an unacknowledged conflict.
+    public static func hasWork(_ table: String) -> String {
+        """
+        EXISTS (SELECT 1 FROM local_changes AS w1 WHERE w1.visit_key = \(table).visit_key)
+        OR EXISTS (SELECT 1 FROM visit_conflicts AS w2 WHERE w2.visit_key = \(table).visit_key)
+        OR EXISTS (SELECT 1 FROM attachments AS w3 WHERE w3.visit_key = \(table).visit_key AND w3.status = 'pending')
+        """
+    }
+
+    /// A snapshot is about to replace the stored visits (inside its transaction, before any row
+    /// goes): the stored row of each visit with work is kept in `visits_removed`, so that a visit
+    /// the new snapshot no longer lists stays on its day (`snapshotStored` then drops the kept
+    /// rows the new snapshot lists again, and those without work). Costs in proportion to the
+    /// visits with work.
+    func keepVisitsWithWork() throws(CarFitError) {
+        let rows = try db.query("""
+            SELECT visit_key FROM local_changes UNION SELECT visit_key FROM visit_conflicts
+            UNION SELECT visit_key FROM attachments WHERE status = 'pending'
+            """)
+        for row in rows {
+            guard case .text(let text)? = row.first, let key = VisitKey(text: text) else { continue }
+            try db.run("""
+                INSERT OR REPLACE INTO visits_removed (visit_key, start_ms, seq, visit_id, repetition, employee_id, card)
+                SELECT ?1, start_ms, seq, visit_id, repetition, employee_id, card FROM visits
+                WHERE start_ms = ?2 AND visit_id IS ?3 AND repetition = ?4
+                """, [.text(text), .int(key.start.milliseconds), key.visitId.map(SQLValue.text) ?? .null,
+                      .int(Int64(key.repetition))])
+        }
+    }
+
+    /// The keys of the removed visits with work starting in `range` (ms since the epoch).
+    public func removed(startingIn range: Range<Int64>) throws(CarFitError) -> Set<VisitKey> {
+        let rows = try db.query("""
+            SELECT visit_key FROM visits_removed WHERE start_ms >= ?1 AND start_ms < ?2 AND (\(SyncStore.hasWork("visits_removed")))
+            """, [.int(range.lowerBound), .int(range.upperBound)])
+        var out = Set<VisitKey>()
+        for row in rows {
+            if case .text(let text)? = row.first, let key = VisitKey(text: text) { out.insert(key) }
+        }
+        return out
+    }
+
+    // MARK: Conflicts
+
+    /// The unacknowledged conflicts of the visits starting in `range`, by key.
+    public func conflicts(startingIn range: Range<Int64>) throws(CarFitError) -> [VisitKey: VisitConflict] {
+        let s = try db.statement("""
+            SELECT visit_key, mutation_id, state, reason, at_ms, time_used FROM visit_conflicts
+            WHERE start_ms >= ?1 AND start_ms < ?2
+            """)
+        defer { s.reset() }
+        try s.bind(1, range.lowerBound)
+        try s.bind(2, range.upperBound)
+        var out: [VisitKey: VisitConflict] = [:]
+        while try s.step() {
+            guard let text = s.text(0), let key = VisitKey(text: text), let id = s.text(1), let state = s.text(2) else { continue }
+            out[key] = VisitConflict(mutationId: id, state: state, reason: s.text(3) ?? "", at: Instant(milliseconds: s.int(4) ?? 0),
+                                     timeUsedMinutes: s.int(5).map { Int(clamping: $0) })
+        }
+        return out
+    }
+
+    /// Clears the conflict of the visit `key`; false when it had none.
+    public func clearConflict(_ key: VisitKey) throws(CarFitError) -> Bool {
+        let had = try db.scalarInt("SELECT count(*) FROM visit_conflicts WHERE visit_key = ?1", [.text(key.text)]) ?? 0
+        guard had > 0 else { return false }
+        try db.run("DELETE FROM visit_conflicts WHERE visit_key = ?1", [.text(key.text)])
+        return true
     }
 
     // MARK: The outbox
@@ -147,13 +238,23 @@ public struct SyncStore {
         Int(clamping: try db.scalarInt("SELECT count(*) FROM local_changes WHERE status = 'pending'") ?? 0)
     }
 
+    /// What recording a push's answer did: how many entries were applied and rejected, and the
+    /// conflict each rejection left on its visit's card (request order), for the change feed.
+    public struct Recorded: Sendable, Equatable {
+        public var applied = 0
+        public var rejected = 0
+        /// One `Event.conflict` per rejected entry.
+        public var conflicts: [Event] = []
+
+        public init() {}
+    }
+
     /// Applies a push's answer: applied entries leave the outbox (their change stays shown until
-    /// the next snapshot), rejected ones are undone and listed; the others stay pending. An id
-    /// no longer pending here (another core already took its answer) changes nothing.
-    /// Answers how many entries were applied and rejected.
-    public func record(_ outcome: PushOutcome) throws(CarFitError) -> (applied: Int, rejected: Int) {
-        var applied = 0
-        var rejected = 0
+    /// the next snapshot), rejected ones are undone, listed and kept as their visit's conflict
+    /// (the last one rejected replaces an earlier one); the others stay pending. An id no
+    /// longer pending here (another core already took its answer) changes nothing.
+    public func record(_ outcome: PushOutcome) throws(CarFitError) -> Recorded {
+        var recorded = Recorded()
         for id in outcome.applied {
             let entry = try pendingEntry(id)
             guard entry.isPending else { continue }
@@ -163,29 +264,38 @@ public struct SyncStore {
                 overlay.markApplied(id)
                 try saveOverlay(overlay, for: key)
             }
-            applied += 1
+            recorded.applied += 1
         }
         for rejection in outcome.rejected {
             let entry = try pendingEntry(rejection.mutationId)
             guard entry.isPending else { continue }
+            let reason = String(rejection.reason.prefix(2000))
             try db.run("""
-                INSERT INTO sync_rejected (mutation_id, visit_id, start_ms, state, reason, at_ms)
-                SELECT mutation_id, visit_id, start_ms, state, ?2, at_ms FROM local_changes WHERE mutation_id = ?1
-                """, [.text(rejection.mutationId), .text(String(rejection.reason.prefix(2000)))])
+                INSERT INTO sync_rejected (mutation_id, visit_id, start_ms, state, reason, at_ms, time_used)
+                SELECT mutation_id, visit_id, start_ms, state, ?2, at_ms, time_used FROM local_changes WHERE mutation_id = ?1
+                """, [.text(rejection.mutationId), .text(reason)])
+            try db.run("""
+                INSERT OR REPLACE INTO visit_conflicts (visit_key, start_ms, mutation_id, state, reason, at_ms, time_used)
+                SELECT visit_key, start_ms, mutation_id, state, ?2, at_ms, time_used FROM local_changes WHERE mutation_id = ?1
+                """, [.text(rejection.mutationId), .text(reason)])
+            if let text = try db.query("SELECT visit_key FROM local_changes WHERE mutation_id = ?1",
+                                       [.text(rejection.mutationId)]).first?.first, case .text(let keyText) = text {
+                recorded.conflicts.append(.conflict(key: keyText, mutationId: rejection.mutationId, reason: reason))
+            }
             try db.run("DELETE FROM local_changes WHERE mutation_id = ?1", [.text(rejection.mutationId)])
             if let key = entry.key {
                 var overlay = try overlay(key)
                 overlay.undo(rejection.mutationId)
                 try saveOverlay(overlay, for: key)
             }
-            rejected += 1
+            recorded.rejected += 1
         }
-        if rejected > 0 {
+        if recorded.rejected > 0 {
             try db.run("""
                 DELETE FROM sync_rejected WHERE seq <= (SELECT seq FROM sync_rejected ORDER BY seq DESC LIMIT 1 OFFSET ?1)
                 """, [.int(Int64(SyncStore.rejectedKept))])
         }
-        return (applied, rejected)
+        return recorded
     }
 
     /// Whether an entry of that id is pending, and its visit's key. A key whose text no longer
@@ -202,7 +312,7 @@ public struct SyncStore {
     /// The last rejected changes, oldest first.
     public func rejected() throws(CarFitError) -> [RejectedChange] {
         let rows = try db.query("""
-            SELECT mutation_id, visit_id, start_ms, state, reason, at_ms FROM sync_rejected ORDER BY seq
+            SELECT mutation_id, visit_id, start_ms, state, reason, at_ms, time_used FROM sync_rejected ORDER BY seq
             """)
         return rows.map { row in
             func text(_ i: Int) -> String? { if i < row.count, case .text(let t) = row[i] { return t }; return nil }
@@ -210,8 +320,10 @@ public struct SyncStore {
                 if i < row.count, case .int(let ms) = row[i] { return Instant(milliseconds: ms) }
                 return nil
             }
+            var used: Int?
+            if row.count > 6, case .int(let minutes) = row[6] { used = Int(clamping: minutes) }
             return RejectedChange(mutationId: text(0), visitId: text(1), start: instant(2), state: text(3),
-                                  reason: text(4), at: instant(5))
+                                  reason: text(4), at: instant(5), timeUsedMinutes: used)
         }
     }
 

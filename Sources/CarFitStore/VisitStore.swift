@@ -6,13 +6,26 @@ public struct VisitStore {
 
     public init(_ db: Database) { self.db = db }
 
-    /// Starts writing a new snapshot (see `SnapshotWriter`).
-    public func beginSnapshot() throws(CarFitError) -> SnapshotWriter { try SnapshotWriter(db) }
+    /// What the owner of the washer's work does when a snapshot replaces the stored visits,
+    /// inside the snapshot's transaction: `willReplace` before any stored visit goes, `stored`
+    /// once the new ones are written (`SyncStore.snapshotHooks`).
+    public struct SnapshotHooks {
+        public var willReplace: () throws(CarFitError) -> Void
+        public var stored: () throws(CarFitError) -> Void
+
+        public init(willReplace: @escaping () throws(CarFitError) -> Void, stored: @escaping () throws(CarFitError) -> Void) {
+            self.willReplace = willReplace
+            self.stored = stored
+        }
+    }
+
+    /// Starts writing a new snapshot (see `SnapshotWriter`), `hooks` run in its transaction.
+    public func beginSnapshot(_ hooks: SnapshotHooks) throws(CarFitError) -> SnapshotWriter { try SnapshotWriter(db, hooks: hooks) }
 
     /// Replaces every stored visit with `visits` in one transaction: on any failure the previous
     /// snapshot stays exactly as it was.
-    public func replaceAll(with visits: [Visit]) throws(CarFitError) {
-        let writer = try SnapshotWriter(db)
+    public func replaceAll(with visits: [Visit], hooks: SnapshotHooks) throws(CarFitError) {
+        let writer = try SnapshotWriter(db, hooks: hooks)
         do throws(CarFitError) {
             for v in visits { try writer.append(v) }
             try writer.commit()
@@ -32,15 +45,18 @@ public struct VisitStore {
     public final class SnapshotWriter: RecordSink {
         private let db: Database
         private let level: Database.Transaction
+        private let hooks: SnapshotHooks
         private var open = true
         private var rows = PackedRows()
         /// The record being packed (reused).
         private var scratch: [UInt8] = []
 
-        public init(_ db: Database) throws(CarFitError) {
+        public init(_ db: Database, hooks: SnapshotHooks) throws(CarFitError) {
             self.db = db
+            self.hooks = hooks
             level = try db.beginTransaction()
             do throws(CarFitError) {
+                try hooks.willReplace()
                 try db.execute("DELETE FROM visits")
             } catch {
                 db.rollback(level)
@@ -89,7 +105,7 @@ public struct VisitStore {
                 }
             }
             rows = PackedRows()
-            try SyncStore(db).snapshotStored()
+            try hooks.stored()
             try db.commit(level)
             open = false
         }
@@ -153,9 +169,20 @@ public struct VisitStore {
 
     /// Hands `body` each visit starting in `range` (ms since the epoch), in start order then
     /// snapshot order, optionally only one employee's. A row's text is valid only during its call.
-    public func forEachVisit(startingIn range: Range<Int64>, employeeId: String? = nil,
+    /// With `removed`, the visits a stored snapshot no longer lists that still have work on this
+    /// device (`SyncStore.hasWork`) come too, each at its start (after the listed visits of the
+    /// same start).
+    public func forEachVisit(startingIn range: Range<Int64>, employeeId: String? = nil, removed: Bool = false,
                              _ body: (StoredVisitRow) throws(CarFitError) -> Void) throws(CarFitError) {
-        let s = try db.statement("""
+        let s = try db.statement(removed ? """
+            SELECT start_ms, visit_id, employee_id, repetition, card, 0 AS kept, seq
+            FROM visits WHERE start_ms >= ?1 AND start_ms < ?2 AND (?3 IS NULL OR employee_id = ?3)
+            UNION ALL
+            SELECT start_ms, visit_id, employee_id, repetition, card, 1 AS kept, seq
+            FROM visits_removed WHERE start_ms >= ?1 AND start_ms < ?2 AND (?3 IS NULL OR employee_id = ?3)
+              AND (\(SyncStore.hasWork("visits_removed")))
+            ORDER BY 1, 6, 7
+            """ : """
             SELECT start_ms, visit_id, employee_id, repetition, card
             FROM visits WHERE start_ms >= ?1 AND start_ms < ?2 AND (?3 IS NULL OR employee_id = ?3)
             ORDER BY start_ms, seq
@@ -197,8 +224,9 @@ public struct VisitStore {
         return out
     }
 
-    /// The stored visit named by `key`, or nil.
-    public func visit(_ key: VisitKey) throws(CarFitError) -> Visit? {
+    /// The stored visit named by `key`, or nil. With `removed`, also a visit a stored snapshot no
+    /// longer lists that still has work on this device (as `forEachVisit` lists it).
+    public func visit(_ key: VisitKey, removed: Bool = false) throws(CarFitError) -> Visit? {
         let s = try db.statement("""
             SELECT start_ms, visit_id, employee_id, repetition, card
             FROM visits WHERE start_ms = ?2 AND visit_id IS ?1 AND repetition = ?3
@@ -207,8 +235,27 @@ public struct VisitStore {
         try s.bind(1, key.visitId)
         try s.bind(2, key.start.milliseconds)
         try s.bind(3, Int64(key.repetition))
-        guard try s.step() else { return nil }
-        return try VisitStore.visit(s)
+        if try s.step() { return try VisitStore.visit(s) }
+        guard removed else { return nil }
+        let kept = try db.statement("""
+            SELECT start_ms, visit_id, employee_id, repetition, card
+            FROM visits_removed WHERE visit_key = ?1 AND (\(SyncStore.hasWork("visits_removed")))
+            """)
+        defer { kept.reset() }
+        try kept.bind(1, key.text)
+        guard try kept.step() else { return nil }
+        return try VisitStore.visit(kept)
+    }
+
+    /// Hands `body` the kept row of the visit `key` that a snapshot no longer lists, work or no
+    /// work (the card it last showed); nothing when none is kept.
+    public func forRemovedVisit(_ key: VisitKey, _ body: (StoredVisitRow) throws(CarFitError) -> Void) throws(CarFitError) {
+        let s = try db.statement("""
+            SELECT start_ms, visit_id, employee_id, repetition, card FROM visits_removed WHERE visit_key = ?1
+            """)
+        defer { s.reset() }
+        try s.bind(1, key.text)
+        if try s.step() { try body(try VisitStore.row(s)) }
     }
 
     /// The occurrences with a visitId starting at `from` (ms since the epoch) or later, with the

@@ -101,6 +101,11 @@ enum OperationProbes {
                 XCTAssertEqual(card.object["pending"] as? Bool, true, m)
                 XCTAssertEqual(core.call("sync.status", "{}").int("pending"), 2, m)
             },
+            "visits.acknowledge": OperationProbe(request: #"{"key": "\#(madsKey)"}"#, status: 4) { r, core, m in
+                // No update of this visit was rejected: nothing to acknowledge, nothing changed.
+                XCTAssertEqual(r.field, "key", m)
+                XCTAssertEqual(core.call("sync.status", "{}").int("pending"), 1, m)
+            },
             "sync.push": OperationProbe(request: "{}", status: 6) { r, core, m in
                 XCTAssertEqual(r.error["reason"] as? String, "refused", m)
                 let status = core.call("sync.status", "{}")

@@ -44,14 +44,14 @@ final class SyncAPITests: XCTestCase {
         state.consecutiveFailures = 2
         state.nextAttemptAt = Instant(milliseconds: 1_599_725_102_000)
         let rejected = [RejectedChange(mutationId: "m1", visitId: "v", start: Instant(milliseconds: 1_599_724_800_000), state: "Done",
-                                       reason: "Too late", at: SyncAPITests.at),
+                                       reason: "Too late", at: SyncAPITests.at, timeUsedMinutes: 42),
                         RejectedChange(mutationId: "m2", visitId: nil, start: nil, state: nil, reason: nil, at: nil)]
         XCTAssertEqual(SyncService.Status(state: state, pending: 7, rejected: rejected).json.encoded(),
                        #"{"clientId":"c","lastAttemptAt":"2020-09-10T08:05:00Z","lastSuccessAt":"2020-09-10T08:03:20.500Z","#
                        + #""lastError":{"reason":"http_status","message":"m","at":"2020-09-10T08:05:00Z","httpStatus":503},"#
                        + #""consecutiveFailures":2,"nextAttemptAt":"2020-09-10T08:05:02Z","pending":7,"rejected":["#
-                       + #"{"mutationId":"m1","visitId":"v","startTimeUtc":"2020-09-10T08:00:00Z","state":"Done","reason":"Too late","at":"2020-09-10T08:05:00Z"},"#
-                       + #"{"mutationId":"m2","visitId":null,"startTimeUtc":null,"state":null,"reason":null,"at":null}]}"#)
+                       + #"{"mutationId":"m1","visitId":"v","startTimeUtc":"2020-09-10T08:00:00Z","state":"Done","reason":"Too late","at":"2020-09-10T08:05:00Z","timeUsedMinutes":42},"#
+                       + #"{"mutationId":"m2","visitId":null,"startTimeUtc":null,"state":null,"reason":null,"at":null,"timeUsedMinutes":null}]}"#)
         XCTAssertEqual(SyncFailure(reason: "refused", message: "m", at: SyncAPITests.at).json.encoded(),
                        #"{"reason":"refused","message":"m","at":"2020-09-10T08:05:00Z","httpStatus":null}"#)
     }

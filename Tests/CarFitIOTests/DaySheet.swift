@@ -70,6 +70,8 @@ extension DaySheet.Card {
             "suggestion": .null,
             "navigation": navigation,
             "attachments": AttachmentCounts().json,
+            "removed": .bool(false),
+            "conflict": .null,
         ])
     }
 

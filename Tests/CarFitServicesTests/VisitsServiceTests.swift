@@ -287,7 +287,7 @@ final class VisitsServiceTests: XCTestCase {
         _ = try streamed(f, VisitsServiceTests.days)
         let range = f.clock.dayRange(for: try day("2020-09-10"))
         XCTAssertTrue(try f.visits.overlay(startingIn: range).local.isEmpty)
-        XCTAssertEqual(try f.visits.presentOverlays(), DayOverlays(shown: false, arrivals: false, attachments: false))
+        XCTAssertEqual(try f.visits.presentOverlays(), DayOverlays(shown: false, arrivals: false, attachments: false, conflicts: false, removed: false))
 
         let a = try XCTUnwrap(try f.visits.visitsOn(try day("2020-09-10"), employeeId: nil).first { $0.visitId == "a" })
         let key = VisitKey(visitId: a.visitId, start: a.start, repetition: a.repetition)
@@ -381,6 +381,7 @@ final class VisitsServiceTests: XCTestCase {
                                 "google": "https://www.google.com/maps/dir/?api=1&destination=55.77453,12.51967",
                                 "apple": "https://maps.apple.com/?daddr=55.77453,12.51967"]),
             "attachments": .obj(["photos": 0, "signatures": 0, "notes": 0, "pending": 0]),
+            "removed": false, "conflict": .null,
         ])
         XCTAssertEqual(cards.count, 3)
         XCTAssertEqual(cards.dropFirst().first.map(JSON.object), kenn)

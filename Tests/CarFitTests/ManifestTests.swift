@@ -130,6 +130,8 @@ final class ManifestTests: XCTestCase {
             Step(method: "visits.plan", request: #"{"date": "2020-09-10"}"#),
             Step(method: "visits.set_state",
                  request: #"{"key": "ec94deca-d66a-4d62-b049-72414870de00|1599729300000|0", "state": "InProgress"}"#),
+            Step(method: "visits.acknowledge",
+                 request: #"{"key": "ec94deca-d66a-4d62-b049-72414870de00|1599729300000|0"}"#),
             Step(method: "sync.push", request: "{}"),
             Step(method: "sync.status", request: "{}"),
             Step(method: "location.report", request: #"{"latitude": 55.7, "longitude": 12.5, "accuracyMeters": 10}"#),

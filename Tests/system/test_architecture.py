@@ -227,3 +227,38 @@ def test_each_method_name_is_written_in_one_source_file():
     for method in methods:
         files = sorted(path.relative_to(ROOT).as_posix() for path, text in texts.items() if f'"{method}"' in text)
         assert files == ["Sources/CarFit/Manifest.swift"], f"{method}: {files}"
+
+
+# The washer's work has one owner: only SyncStore writes these tables (besides the migrations),
+# and only OutboxService uses SyncStore.
+OUTBOX_TABLES = ("local_changes", "visit_local", "sync_state", "sync_rejected", "visit_conflicts", "visits_removed")
+WRITE = re.compile(r"\b(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|UPDATE|DELETE\s+FROM|REPLACE\s+INTO)\s+(\w+)", re.I)
+
+
+def test_only_the_outbox_store_writes_the_outbox_tables():
+    writers = {}
+    for path in sorted(SOURCES.rglob("*.swift")):
+        relative = path.relative_to(ROOT).as_posix()
+        for table in WRITE.findall(path.read_text()):
+            if table in OUTBOX_TABLES:
+                writers.setdefault(relative, set()).add(table)
+    assert "Sources/CarFitStore/SyncStore.swift" in writers
+    others = {p: t for p, t in writers.items() if p not in ("Sources/CarFitStore/SyncStore.swift", "Sources/CarFitStore/Schema.swift")}
+    assert others == {}, f"only SyncStore writes the outbox's tables: {others}"
+
+
+def test_only_the_outbox_service_uses_the_outbox_store():
+    users = []
+    for path in sorted(SOURCES.rglob("*.swift")):
+        relative = path.relative_to(ROOT).as_posix()
+        if relative.startswith("Sources/CarFitStore/") or relative == "Sources/CarFitServices/OutboxService.swift":
+            continue
+        code = "\n".join(line for line in path.read_text().splitlines() if not line.lstrip().startswith("//"))
+        if re.search(r"\bSyncStore\b", code):
+            users.append(relative)
+    assert users == [], f"the outbox's store is OutboxService's alone: {users}"
+    # Inside the store layer, nothing but SyncStore itself names it (a snapshot reaches the
+    # outbox through the hooks its owner hands in).
+    store_users = [p.relative_to(ROOT).as_posix() for p in sorted((SOURCES / "CarFitStore").glob("*.swift"))
+                   if p.name != "SyncStore.swift" and re.search(r"\bSyncStore\(", p.read_text())]
+    assert store_users == []

@@ -9,6 +9,7 @@ enum RequestDescriptions {
         "visits.refresh": "maxAgeSeconds?",
         "visits.plan": "date, employeeId?, start{latitude, longitude}?, startTime?, speedKmh?, detourFactor?, keepOrder?, durations?",
         "visits.set_state": "key, state, reason?",
+        "visits.acknowledge": "key",
         "sync.push": "ifDue?",
         "sync.status": "none",
         "location.report": "latitude, longitude, accuracyMeters, at?",

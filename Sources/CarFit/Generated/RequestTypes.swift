@@ -37,6 +37,9 @@ enum RequestTypes {
             RequestMember(["state"], types: 1, required: true, choices: [.string("InProgress"), .string("Done"), .string("Rejected"), .string("Todo")]),
             RequestMember(["reason"], types: 65, maxLength: 1000),
         ],
+        "carfit_visits_acknowledge": [
+            RequestMember(["key"], types: 1, required: true),
+        ],
         "carfit_sync_push": [
             RequestMember(["ifDue"], types: 72),
         ],

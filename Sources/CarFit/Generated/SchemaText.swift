@@ -153,6 +153,18 @@ let carfitSchemaText: StaticString = #"""
       },
       "errors": ["bad_json", "invalid", "not_found", "conflict", "storage"]
     },
+    "visits.acknowledge": {
+      "symbol": "carfit_visits_acknowledge",
+      "summary": "The washer has seen the card's conflict: it leaves the card (local only).",
+      "request": {"type": "object", "properties": {"key": {"type": "string"}}, "required": ["key"]},
+      "response": {
+        "type": "object",
+        "properties": {"visit": {"$ref": "#/$defs/card"}},
+        "required": ["visit"],
+        "additionalProperties": false
+      },
+      "errors": ["bad_json", "invalid", "not_found", "conflict", "storage"]
+    },
     "sync.push": {
       "symbol": "carfit_sync_push",
       "summary": "Send the outbox to the update server.",
@@ -1473,7 +1485,12 @@ let carfitSchemaText: StaticString = #"""
             },
             {"type": "null"}
           ]
-        }
+        },
+        "removed": {
+          "type": "boolean",
+          "description": "A visit a stored snapshot no longer lists, kept on its day while it has updates not yet settled, attachments not yet uploaded or a conflict."
+        },
+        "conflict": {"oneOf": [{"$ref": "#/$defs/conflict"}, {"type": "null"}]}
       },
       "required": [
         "visitId",
@@ -1499,7 +1516,9 @@ let carfitSchemaText: StaticString = #"""
         "arrivedAt",
         "departedAt",
         "suggestion",
-        "navigation"
+        "navigation",
+        "removed",
+        "conflict"
       ],
       "additionalProperties": false
     },
@@ -1692,9 +1711,10 @@ let carfitSchemaText: StaticString = #"""
         "startTimeUtc": {"$ref": "#/$defs/instant"},
         "state": {"type": "string"},
         "reason": {"type": "string"},
-        "at": {"$ref": "#/$defs/instant"}
+        "at": {"$ref": "#/$defs/instant"},
+        "timeUsedMinutes": {"type": ["integer", "null"]}
       },
-      "required": ["mutationId", "visitId", "startTimeUtc", "state", "reason", "at"],
+      "required": ["mutationId", "visitId", "startTimeUtc", "state", "reason", "at", "timeUsedMinutes"],
       "additionalProperties": false
     },
     "event": {
@@ -1793,6 +1813,19 @@ let carfitSchemaText: StaticString = #"""
             "at": {"$ref": "#/$defs/instant"}
           },
           "description": "After an arrival, the first counting report farther than twice the radius."
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["seq", "kind", "key", "mutationId", "reason"],
+          "properties": {
+            "seq": {"type": "integer"},
+            "kind": {"const": "conflict"},
+            "key": {"$ref": "#/$defs/visitKey"},
+            "mutationId": {"type": "string"},
+            "reason": {"type": "string"}
+          },
+          "description": "The update server rejected the washer's update mutationId of the visit of this card key: its card shows the conflict."
         }
       ]
     },
@@ -2016,6 +2049,19 @@ let carfitSchemaText: StaticString = #"""
         "accuracyMeters": {"type": "number", "minimum": 0, "maximum": 10000},
         "at": {"$ref": "#/$defs/instant"}
       }
+    },
+    "conflict": {
+      "type": "object",
+      "description": "The washer's update the server rejected last, until acknowledged (visits.acknowledge).",
+      "properties": {
+        "mutationId": {"type": "string"},
+        "state": {"type": "string", "description": "What the washer set."},
+        "reason": {"type": "string", "description": "The server's."},
+        "at": {"$ref": "#/$defs/instant"},
+        "timeUsedMinutes": {"type": ["integer", "null"]}
+      },
+      "required": ["mutationId", "state", "reason", "at", "timeUsedMinutes"],
+      "additionalProperties": false
     },
     "visitChange": {
       "type": "object",

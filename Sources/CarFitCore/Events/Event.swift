@@ -21,6 +21,9 @@ public enum Event: Sendable, Equatable {
     case arrival(key: String, at: Instant)
     /// The washer left the visit of this key after arriving.
     case departure(key: String, at: Instant)
+    /// The update server rejected the washer's change `mutationId` of the visit of this key,
+    /// for `reason`: its card shows the conflict until the washer acknowledges it.
+    case conflict(key: String, mutationId: String, reason: String)
 
     /// The areas a commit by another connection is reported with.
     public static let allAreas = ["all"]

@@ -8,13 +8,17 @@ public struct RejectedChange: Sendable, Equatable {
     public var state: String?
     public var reason: String?
     public var at: Instant?
+    /// The minutes the rejected Done change recorded (nil for other changes).
+    public var timeUsedMinutes: Int?
 
-    public init(mutationId: String?, visitId: String?, start: Instant?, state: String?, reason: String?, at: Instant?) {
+    public init(mutationId: String?, visitId: String?, start: Instant?, state: String?, reason: String?, at: Instant?,
+                timeUsedMinutes: Int? = nil) {
         self.mutationId = mutationId
         self.visitId = visitId
         self.start = start
         self.state = state
         self.reason = reason
         self.at = at
+        self.timeUsedMinutes = timeUsedMinutes
     }
 }

@@ -34,7 +34,8 @@ public struct DayListWriter: ~Copyable {
     /// left out. `local` holds the washer's changes shown over the day's cards (at least those
     /// of `Clock.dayRange(for: date)`), by visit key (a local time used of nil shows the
     /// record's own). `arrivals` holds the day's arrivals and departures by key,
-    /// `attachments` the attachment counts of the day's cards that have any. `range`, when the
+    /// `attachments` the attachment counts of the day's cards that have any, `outbox` the
+    /// removed mark and conflict of the day's cards that have either. `range`, when the
     /// caller has it already, is `clock.dayRange(for: date)` (it is not computed again).
     public mutating func writeDay<E: Error>(
         _ date: CivilDate,
@@ -42,6 +43,7 @@ public struct DayListWriter: ~Copyable {
         local: [VisitKey: ShownVisit] = [:],
         arrivals: [VisitKey: VisitArrival] = [:],
         attachments: [VisitKey: AttachmentCounts] = [:],
+        outbox: [VisitKey: CardOutbox] = [:],
         rows: (Range<Int64>, (VisitRow) -> Void) throws(E) -> Void
     ) throws(E) {
         out.append(days == 0 ? "{\"date\":" : ",{\"date\":")
@@ -52,6 +54,7 @@ public struct DayListWriter: ~Copyable {
         var day = DayCards(date: date, times: LocalTimes(clock: clock, over: range), hour24: hour24, local: local,
                            attachments: attachments)
         day.arrivals = arrivals
+        day.outbox = outbox
         try rows(range) { row in day.add(row, to: &out) }
         out.append("],\"summary\":")
         day.summary.json.encode(into: &out)
@@ -67,6 +70,7 @@ public struct DayListWriter: ~Copyable {
         local: [VisitKey: ShownVisit],
         arrivals: [VisitKey: VisitArrival] = [:],
         attachments: [VisitKey: AttachmentCounts] = [:],
+        outbox: [VisitKey: CardOutbox] = [:],
         rows: (Range<Int64>, (VisitRow) -> Void) throws(E) -> Void
     ) throws(E) -> JSONBuffer? {
         var out = JSONBuffer(capacity: 1024)
@@ -79,6 +83,7 @@ public struct DayListWriter: ~Copyable {
         var cards = DayCards(date: date, times: LocalTimes(clock: clock, over: day), hour24: hour24,
                              local: local, attachments: attachments, only: key)
         cards.arrivals = arrivals
+        cards.outbox = outbox
         try rows(range) { row in cards.add(row, to: &out) }
         guard cards.summary.visits > 0 else { return nil }
         out.append("}")
@@ -112,6 +117,8 @@ private struct DayCards {
     var arrivals: [VisitKey: VisitArrival] = [:]
     /// The attachment counts of this day's cards that have any, by key.
     let attachments: [VisitKey: AttachmentCounts]
+    /// The removed mark and conflict of this day's cards that have either, by key.
+    var outbox: [VisitKey: CardOutbox] = [:]
     /// The UTC day of the last `startTimeUtc` written in full, and where its date is in the
     /// text (the one `out` every card of this day is written to): the cards after it on the
     /// same UTC day copy the date.
@@ -143,7 +150,8 @@ private struct DayCards {
         let position = row.coordinate.flatMap { Geodesic.Point(latitude: $0.latitude, longitude: $0.longitude) }
         let meters = DaySummary.legMeters(from: previous, to: position)
         previous = position
-        let key: VisitKey? = changed.isEmpty && attachments.isEmpty && only == nil && arrivals.isEmpty ? nil : Self.key(of: row)
+        let key: VisitKey? = changed.isEmpty && attachments.isEmpty && only == nil && arrivals.isEmpty && outbox.isEmpty
+            ? nil : Self.key(of: row)
         if let only, key != only { return }
         let shown = key.flatMap { changed[$0] }
         out.append(summary.visits == 0 ? "{\"visitId\":" : ",{\"visitId\":")
@@ -230,6 +238,27 @@ private struct DayCards {
         } else {
             out.append("{\"photos\":0,\"signatures\":0,\"notes\":0,\"pending\":0}")
         }
+        Self.outboxMembers(key.flatMap { outbox[$0] }, &out)
+        out.append("}")
+    }
+
+    /// `"removed", "conflict"` of a card.
+    private static func outboxMembers(_ marks: CardOutbox?, _ out: inout JSONBuffer) {
+        out.append(marks?.removed == true ? ",\"removed\":true" : ",\"removed\":false")
+        guard let conflict = marks?.conflict else {
+            out.append(",\"conflict\":null")
+            return
+        }
+        out.append(",\"conflict\":{\"mutationId\":")
+        out.appendString(conflict.mutationId)
+        out.append(",\"state\":")
+        out.appendString(conflict.state)
+        out.append(",\"reason\":")
+        out.appendString(conflict.reason)
+        out.append(",\"at\":")
+        out.appendString(OutboxMutation.iso(conflict.at))
+        out.append(",\"timeUsedMinutes\":")
+        if let used = conflict.timeUsedMinutes { out.appendInt(Int64(used)) } else { out.appendNull() }
         out.append("}")
     }
 

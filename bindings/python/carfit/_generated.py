@@ -34,6 +34,7 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_visits_refresh": OPERATION,
     "carfit_visits_plan": OPERATION,
     "carfit_visits_set_state": OPERATION,
+    "carfit_visits_acknowledge": OPERATION,
     "carfit_sync_push": OPERATION,
     "carfit_sync_status": OPERATION,
     "carfit_location_report": OPERATION,
@@ -96,6 +97,7 @@ OPERATIONS: Dict[str, str] = {
     "visits.refresh": "carfit_visits_refresh",
     "visits.plan": "carfit_visits_plan",
     "visits.set_state": "carfit_visits_set_state",
+    "visits.acknowledge": "carfit_visits_acknowledge",
     "sync.push": "carfit_sync_push",
     "sync.status": "carfit_sync_status",
     "location.report": "carfit_location_report",
@@ -201,6 +203,16 @@ class CardNavigation1(TypedDict):
     apple: str
 
 
+class Conflict(TypedDict):
+    """The washer's update the server rejected last, until acknowledged (visits.acknowledge)."""
+
+    mutationId: str
+    state: str
+    reason: str
+    at: str
+    timeUsedMinutes: Optional[int]
+
+
 class Card(TypedDict):
     """One visit card."""
 
@@ -228,6 +240,8 @@ class Card(TypedDict):
     departedAt: Optional[str]
     suggestion: Any
     navigation: Optional[CardNavigation1]
+    removed: bool
+    conflict: Optional[Conflict]
 
 
 class Summary(TypedDict):
@@ -321,6 +335,12 @@ class VisitsSetStateResult(TypedDict):
     visit: Card
 
 
+class VisitsAcknowledgeResult(TypedDict):
+    """A member object of a response."""
+
+    visit: Card
+
+
 class AttachmentUploads(TypedDict):
     """sync.push's "attachments" member (present when sources.attachments is configured)."""
 
@@ -378,6 +398,7 @@ class RejectedChange(TypedDict):
     state: str
     reason: str
     at: str
+    timeUsedMinutes: Optional[int]
 
 
 class SyncStatusResult(TypedDict):
@@ -1087,10 +1108,20 @@ class EventDeparture(TypedDict):
     at: str
 
 
+class EventConflict(TypedDict):
+    """The update server rejected the washer's update mutationId of the visit of this card key: its card shows the conflict."""
+
+    seq: int
+    kind: str
+    key: str
+    mutationId: str
+    reason: str
+
+
 class EventsWaitResult(TypedDict):
     """A member object of a response."""
 
-    events: List[Union[EventChanged, EventProgress, EventSource, EventImage, EventGap, EventAuth, EventArrival, EventDeparture]]
+    events: List[Union[EventChanged, EventProgress, EventSource, EventImage, EventGap, EventAuth, EventArrival, EventDeparture, EventConflict]]
     last: int
 
 
@@ -1216,7 +1247,7 @@ class Config(TypedDict, total=False):
     report: Optional[ConfigReport]
 
 
-Event = Union[EventChanged, EventProgress, EventSource, EventImage, EventGap, EventAuth, EventArrival, EventDeparture]
+Event = Union[EventChanged, EventProgress, EventSource, EventImage, EventGap, EventAuth, EventArrival, EventDeparture, EventConflict]
 
 #: The response type of each operation, by method name.
 RESULTS: Dict[str, Any] = {
@@ -1225,6 +1256,7 @@ RESULTS: Dict[str, Any] = {
     "visits.refresh": RefreshResult,
     "visits.plan": VisitsPlanResult,
     "visits.set_state": VisitsSetStateResult,
+    "visits.acknowledge": VisitsAcknowledgeResult,
     "sync.push": SyncPushResult,
     "sync.status": SyncStatusResult,
     "location.report": LocationReportResult,

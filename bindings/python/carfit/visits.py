@@ -1,6 +1,6 @@
 """Visits: the washer's day (methods ``visits.import``, ``visits.list``, ``visits.refresh``,
-``visits.plan``, ``visits.set_state``, ``visits.attach``, ``visits.attachments`` and
-``visits.detach``)."""
+``visits.plan``, ``visits.set_state``, ``visits.acknowledge``, ``visits.attach``,
+``visits.attachments`` and ``visits.detach``)."""
 
 from __future__ import annotations
 
@@ -211,6 +211,23 @@ class VisitsMixin(EventsMixin):
             InvalidError: an unknown state, a reason too long, or a visit without a visitId.
         """
         return cast(VisitChange, self._call("visits.set_state", members(key=key, state=state, reason=reason)))
+
+    def acknowledge(self, key: str) -> VisitChange:
+        """The washer has seen the card's conflict (``visits.acknowledge``): an update the server
+        rejected leaves the card. Local only: nothing is sent.
+
+        Args:
+            key: the card's ``key``.
+
+        Returns:
+            ``{"visit": card}`` with ``"conflict": None``; a removed card whose conflict was its
+            last work leaves the day list at once (the answer is its card as last shown).
+
+        Raises:
+            NotFoundError: no listed visit has the key.
+            ConflictError: the card has no conflict (``field`` ``"key"``).
+        """
+        return cast(VisitChange, self._call("visits.acknowledge", members(key=key)))
 
     def attach(
         self,

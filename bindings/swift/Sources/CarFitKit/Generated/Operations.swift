@@ -31,6 +31,12 @@ extension Core {
         try await perform("visits.set_state", request)
     }
 
+    /// The washer has seen the card's conflict: it leaves the card (local only).
+    /// Method "visits.acknowledge" (`carfit_visits_acknowledge`); its statuses: bad_json, invalid, not_found, conflict, storage.
+    public func visitsAcknowledge(_ request: VisitsAcknowledgeRequest) async throws(CarFitError) -> VisitsAcknowledgeResponse {
+        try await perform("visits.acknowledge", request)
+    }
+
     /// Send the outbox to the update server.
     /// Method "sync.push" (`carfit_sync_push`); its statuses: bad_json, invalid, unauthorized, unavailable, storage.
     public func syncPush(_ request: SyncPushRequest) async throws(CarFitError) -> SyncPushResponse {
@@ -361,6 +367,7 @@ public enum Operations {
         ("visits.refresh", "visitsRefresh"),
         ("visits.plan", "visitsPlan"),
         ("visits.set_state", "visitsSetState"),
+        ("visits.acknowledge", "visitsAcknowledge"),
         ("sync.push", "syncPush"),
         ("sync.status", "syncStatus"),
         ("location.report", "locationReport"),

@@ -43,8 +43,10 @@ public struct Event: Codable, Sendable, Equatable {
     public var key: String?
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var at: String?
+    public var mutationId: String?
+    public var reason: String?
 
-    public init(seq: Int, kind: String, areas: [String]? = nil, external: Bool? = nil, operation: String? = nil, done: Int? = nil, total: Int? = nil, unit: String? = nil, source: String? = nil, status: String? = nil, url: String? = nil, httpStatus: Int? = nil, key: String? = nil, at: String? = nil) {
+    public init(seq: Int, kind: String, areas: [String]? = nil, external: Bool? = nil, operation: String? = nil, done: Int? = nil, total: Int? = nil, unit: String? = nil, source: String? = nil, status: String? = nil, url: String? = nil, httpStatus: Int? = nil, key: String? = nil, at: String? = nil, mutationId: String? = nil, reason: String? = nil) {
         self.seq = seq
         self.kind = kind
         self.areas = areas
@@ -59,6 +61,8 @@ public struct Event: Codable, Sendable, Equatable {
         self.httpStatus = httpStatus
         self.key = key
         self.at = at
+        self.mutationId = mutationId
+        self.reason = reason
     }
 
     enum CodingKeys: String, CodingKey {
@@ -76,6 +80,8 @@ public struct Event: Codable, Sendable, Equatable {
         case httpStatus
         case key
         case at
+        case mutationId
+        case reason
     }
 }
 
@@ -323,6 +329,43 @@ public struct CardNavigation: Codable, Sendable, Equatable {
     }
 }
 
+/// The washer's update the server rejected last, until acknowledged (visits.acknowledge).
+public struct Conflict: Codable, Sendable, Equatable {
+    public var mutationId: String
+    /// What the washer set.
+    public var state: String
+    /// The server's.
+    public var reason: String
+    /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
+    public var at: String
+    public var timeUsedMinutes: Int?
+
+    public init(mutationId: String, state: String, reason: String, at: String, timeUsedMinutes: Int? = nil) {
+        self.mutationId = mutationId
+        self.state = state
+        self.reason = reason
+        self.at = at
+        self.timeUsedMinutes = timeUsedMinutes
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case mutationId
+        case state
+        case reason
+        case at
+        case timeUsedMinutes
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(mutationId, forKey: .mutationId)
+        try container.encode(state, forKey: .state)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(at, forKey: .at)
+        try container.encode(timeUsedMinutes, forKey: .timeUsedMinutes)
+    }
+}
+
 /// One visit card.
 public struct Card: Codable, Sendable, Equatable {
     public var visitId: String?
@@ -358,8 +401,12 @@ public struct Card: Codable, Sendable, Equatable {
     public var departedAt: String?
     public var suggestion: String?
     public var navigation: CardNavigation?
+    /// A visit a stored snapshot no longer lists, kept on its day while it has updates not yet settled,
+    /// attachments not yet uploaded or a conflict.
+    public var removed: Bool
+    public var conflict: Conflict?
 
-    public init(visitId: String? = nil, name: String, state: String? = nil, stateColor: String, startTime: String, startTimeUtc: String, expectedTime: String? = nil, tasks: String, taskMinutes: Int, address: String, phone: String? = nil, latitude: Double? = nil, longitude: Double? = nil, employeeId: String? = nil, distanceMeters: Int? = nil, distanceKm: Double? = nil, key: String, pending: Bool, timeUsedMinutes: Int? = nil, attachments: AttachmentCounts, arrivedAt: String? = nil, departedAt: String? = nil, suggestion: String? = nil, navigation: CardNavigation? = nil) {
+    public init(visitId: String? = nil, name: String, state: String? = nil, stateColor: String, startTime: String, startTimeUtc: String, expectedTime: String? = nil, tasks: String, taskMinutes: Int, address: String, phone: String? = nil, latitude: Double? = nil, longitude: Double? = nil, employeeId: String? = nil, distanceMeters: Int? = nil, distanceKm: Double? = nil, key: String, pending: Bool, timeUsedMinutes: Int? = nil, attachments: AttachmentCounts, arrivedAt: String? = nil, departedAt: String? = nil, suggestion: String? = nil, navigation: CardNavigation? = nil, removed: Bool, conflict: Conflict? = nil) {
         self.visitId = visitId
         self.name = name
         self.state = state
@@ -384,6 +431,8 @@ public struct Card: Codable, Sendable, Equatable {
         self.departedAt = departedAt
         self.suggestion = suggestion
         self.navigation = navigation
+        self.removed = removed
+        self.conflict = conflict
     }
 
     enum CodingKeys: String, CodingKey {
@@ -411,6 +460,8 @@ public struct Card: Codable, Sendable, Equatable {
         case departedAt
         case suggestion
         case navigation
+        case removed
+        case conflict
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -439,6 +490,8 @@ public struct Card: Codable, Sendable, Equatable {
         try container.encode(departedAt, forKey: .departedAt)
         try container.encode(suggestion, forKey: .suggestion)
         try container.encode(navigation, forKey: .navigation)
+        try container.encode(removed, forKey: .removed)
+        try container.encode(conflict, forKey: .conflict)
     }
 }
 
@@ -784,6 +837,33 @@ public struct VisitsSetStateResponse: Codable, Sendable, Equatable {
     }
 }
 
+/// A member object of the contract (VisitsAcknowledgeRequest).
+public struct VisitsAcknowledgeRequest: Codable, Sendable, Equatable {
+    public var key: String
+
+    public init(key: String) {
+        self.key = key
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case key
+    }
+}
+
+/// A member object of the contract (VisitsAcknowledgeResponse).
+public struct VisitsAcknowledgeResponse: Codable, Sendable, Equatable {
+    /// One visit card.
+    public var visit: Card
+
+    public init(visit: Card) {
+        self.visit = visit
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case visit
+    }
+}
+
 /// A member object of the contract (SyncPushRequest).
 public struct SyncPushRequest: Codable, Sendable, Equatable {
     public var ifDue: Bool?
@@ -929,14 +1009,16 @@ public struct RejectedChange: Codable, Sendable, Equatable {
     public var reason: String
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var at: String
+    public var timeUsedMinutes: Int?
 
-    public init(mutationId: String, visitId: String? = nil, startTimeUtc: String, state: String, reason: String, at: String) {
+    public init(mutationId: String, visitId: String? = nil, startTimeUtc: String, state: String, reason: String, at: String, timeUsedMinutes: Int? = nil) {
         self.mutationId = mutationId
         self.visitId = visitId
         self.startTimeUtc = startTimeUtc
         self.state = state
         self.reason = reason
         self.at = at
+        self.timeUsedMinutes = timeUsedMinutes
     }
 
     enum CodingKeys: String, CodingKey {
@@ -946,6 +1028,7 @@ public struct RejectedChange: Codable, Sendable, Equatable {
         case state
         case reason
         case at
+        case timeUsedMinutes
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -956,6 +1039,7 @@ public struct RejectedChange: Codable, Sendable, Equatable {
         try container.encode(state, forKey: .state)
         try container.encode(reason, forKey: .reason)
         try container.encode(at, forKey: .at)
+        try container.encode(timeUsedMinutes, forKey: .timeUsedMinutes)
     }
 }
 

@@ -29,6 +29,8 @@ package io.carfit;
  * @param departedAt the member "departedAt"
  * @param suggestion the member "suggestion"
  * @param navigation the member "navigation"
+ * @param removed A visit a stored snapshot no longer lists, kept on its day while it has updates not yet settled, attachments not yet uploaded or a conflict.
+ * @param conflict the member "conflict"
  */
 public record Card(
         @SendsNull String visitId,
@@ -54,7 +56,9 @@ public record Card(
         @SendsNull String arrivedAt,
         @SendsNull String departedAt,
         @SendsNull Card.Suggestion suggestion,
-        @SendsNull Card.Navigation navigation) {
+        @SendsNull Card.Navigation navigation,
+        boolean removed,
+        @SendsNull Conflict conflict) {
 
     public enum Suggestion {
         @com.google.gson.annotations.SerializedName("start") START("start"),

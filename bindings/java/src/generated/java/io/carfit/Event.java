@@ -3,7 +3,7 @@
 package io.carfit;
 
 /** One event of carfit_events_wait. */
-public sealed interface Event permits Event.Changed, Event.Progress, Event.Source, Event.Image, Event.Gap, Event.Auth, Event.Arrival, Event.Departure, Event.Other {
+public sealed interface Event permits Event.Changed, Event.Progress, Event.Source, Event.Image, Event.Gap, Event.Auth, Event.Arrival, Event.Departure, Event.Conflict, Event.Other {
     long seq();
     String kind();
 
@@ -186,6 +186,27 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
 
         /** "departure". */
         public static final String KIND = "departure";
+    }
+
+    /**
+     * The update server rejected the washer's update mutationId of the visit of this card key: its
+     * card shows the conflict.
+     *
+     * @param seq the member "seq"
+     * @param kind the member "kind"
+     * @param key a card's key
+     * @param mutationId the member "mutationId"
+     * @param reason the member "reason"
+     */
+    public record Conflict(
+            long seq,
+            String kind,
+            String key,
+            String mutationId,
+            String reason) implements Event {
+
+        /** "conflict". */
+        public static final String KIND = "conflict";
     }
 
     /**

@@ -33,6 +33,7 @@ public abstract sealed class Operations permits Core {
             "visits.refresh",
             "visits.plan",
             "visits.set_state",
+            "visits.acknowledge",
             "sync.push",
             "sync.status",
             "location.report",
@@ -125,6 +126,15 @@ public abstract sealed class Operations permits Core {
      */
     public final VisitsSetStateResponse visitsSetState(VisitsSetStateRequest request) {
         return invoke("visits.set_state", request, VisitsSetStateResponse.class);
+    }
+
+    /**
+     * visits.acknowledge: The washer has seen the card's conflict: it leaves the card (local only).
+     * Fails with the exception of its status (bad_json, invalid, not_found, conflict, storage,
+     * misuse).
+     */
+    public final VisitsAcknowledgeResponse visitsAcknowledge(VisitsAcknowledgeRequest request) {
+        return invoke("visits.acknowledge", request, VisitsAcknowledgeResponse.class);
     }
 
     /**

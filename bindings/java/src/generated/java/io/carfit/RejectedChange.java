@@ -9,6 +9,7 @@ package io.carfit;
  * @param state the member "state"
  * @param reason the member "reason"
  * @param at An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
+ * @param timeUsedMinutes the member "timeUsedMinutes"
  */
 public record RejectedChange(
         String mutationId,
@@ -16,5 +17,6 @@ public record RejectedChange(
         String startTimeUtc,
         String state,
         String reason,
-        String at) {
+        String at,
+        @SendsNull Long timeUsedMinutes) {
 }
