@@ -1,4 +1,5 @@
 import CarFitCore
+import CarFitSystem
 import CarFitStore
 
 /// The washer's work on its way to the server, and the only writer of what keeps it: the outbox

@@ -16,9 +16,9 @@ extension SyncService {
     /// was sent and acknowledged (any 2xx). A failure is recorded for the push's backoff as
     /// every request's, and the record stays pending.
     func pushDevice(to url: String, client: HTTPClient, lock: some Serializer) throws(CarFitError) -> Bool {
-        let sync = sync
+        let outbox = outbox
         let store = PushStore(db)
-        let (device, clientId) = try lock.locked { () throws(CarFitError) in (try store.device(), try sync.state().clientId) }
+        let (device, clientId) = try lock.locked { () throws(CarFitError) in (try store.device(), try outbox.state().clientId) }
         guard device.pending else { return false }
         let body = DeviceWire.body(clientId: clientId, platform: device.platform, token: device.token)
         do throws(CarFitError) {
@@ -33,14 +33,11 @@ extension SyncService {
             try recordFailure(error, client: client, lock: lock)
             throw error
         }
-        let clock = clock
         let db = db
         try lock.locked { () throws(CarFitError) in
             try db.transaction { () throws(CarFitError) in
                 try store.acknowledge(device.revision)
-                var state = try sync.state()
-                state.succeeded(at: clock.now)
-                try sync.save(state)
+                try outbox.succeeded()
             }
         }
         return true

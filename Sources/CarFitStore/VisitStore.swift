@@ -160,7 +160,7 @@ public struct VisitStore {
 
     /// The whole visit of the row `s` is on, its planned tasks included.
     static func visit(_ s: Statement) throws(CarFitError) -> Visit {
-        var visit = Visit(row: try row(s))
+        var visit = VisitStore.visit(of: try row(s))
         if let blob = s.blob(4), let card = VisitCard.decode(blob) {
             visit.plannedTasks = VisitCard.plannedTasks(card.plannedTasks)
         }
