@@ -1,4 +1,4 @@
-import CarFitKit
+@testable import CarFitKit
 import Foundation
 import Testing
 
@@ -42,5 +42,16 @@ import Testing
         for _ in 0..<1100 { _ = try await core.calendarNext(CalendarNextRequest()) }
         let answer = try await core.eventsWait(EventsWaitRequest(after: 1, timeoutMs: 0))
         #expect(answer.events.first?.kind == "gap")
+    }
+
+    /// With areas, a stream passes the changes naming one of them or "all", and every gap.
+    @Test func theAreaFilter() {
+        let areas: Set<String> = ["visits"]
+        #expect(Core.passes(Event(seq: 1, kind: "gap"), areas))
+        #expect(Core.passes(Event(seq: 2, kind: "changed", areas: ["calendar", "visits"]), areas))
+        #expect(Core.passes(Event(seq: 3, kind: "changed", areas: ["all"], external: true), areas))
+        #expect(!Core.passes(Event(seq: 4, kind: "changed", areas: ["calendar"]), areas))
+        #expect(!Core.passes(Event(seq: 5, kind: "source", source: "visits", status: "ok"), areas))
+        #expect(Core.passes(Event(seq: 6, kind: "source", source: "visits", status: "ok"), nil))
     }
 }
