@@ -57,6 +57,25 @@ import Testing
         await either("sync.push", [.unavailable, .invalid]) { _ = try await core.syncPush(SyncPushRequest()) }
         let sync = try await ok("sync.status") { try await core.syncStatus(SyncStatusRequest()) }
         #expect(sync.pending >= 1)
+        called.insert("visits.acknowledge")
+        let unacknowledged = await failure { try await core.visitsAcknowledge(VisitsAcknowledgeRequest(key: key)) }
+        #expect(unacknowledged?.status == .conflict && unacknowledged?.field == "key")
+        let reminders = try await ok("reminders.list") { try await core.remindersList(RemindersListRequest(date: "2020-09-10")) }
+        #expect(reminders.date == "2020-09-10")
+        #expect(reminders.reminders.allSatisfy { $0.title == "Time to leave" && $0.id == "leave:" + $0.key })
+        let day = try await ok("report.day") { try await core.reportDay(ReportDayRequest(date: "2020-09-10")) }
+        #expect(day.visits.first { $0.key == key }?.startedAt != nil)
+        let durations = try await ok("report.durations") { try await core.reportDurations(ReportDurationsRequest()) }
+        #expect(durations.tasks.isEmpty)  // nothing finished yet
+        let message: [String: JSONValue] = ["carfit": .string(#"{"v": 1, "id": "m1", "kind": "message", "title": "Lunch", "body": "At noon"}"#)]
+        let pushed = try await ok("push.receive") { try await core.pushReceive(PushReceiveRequest(payload: message, refresh: false)) }
+        #expect(!pushed.duplicate && pushed.notifications.first?.id == "message:m1")
+        let registered = try await ok("push.register") {
+            try await core.pushRegister(PushRegisterRequest(platform: "fcm", token: "device-token-1"))
+        }
+        #expect(registered.device?.pending == true)
+        let pushStatus = try await ok("push.status") { try await core.pushStatus(PushStatusRequest()) }
+        #expect(pushStatus.received == 1 && pushStatus.device?.platform == "fcm")
         let report = try await ok("location.report") {
             try await core.locationReport(LocationReportRequest(latitude: 55.77883, longitude: 12.52124, accuracyMeters: 10))
         }

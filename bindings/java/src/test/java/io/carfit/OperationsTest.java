@@ -70,7 +70,7 @@ class OperationsTest {
             assertEquals("10:05", day.visits().get(0).startTime());  // 08:05 UTC in Copenhagen's summer (UTC+2)
 
             VisitsPlanResponse plan = core.visitsPlan(new VisitsPlanRequest("2020-09-10", null, null, null, null, null,
-                    null));
+                    null, VisitsPlanRequest.Durations.LEARNED));
             assertNotNull(plan);
 
             VisitsSetStateResponse started = core.visitsSetState(
@@ -90,6 +90,16 @@ class OperationsTest {
 
             SyncStatusResponse sync = core.syncStatus(new SyncStatusRequest());
             assertTrue(sync.pending() >= 1);
+            ConflictException noConflict = assertThrows(ConflictException.class,
+                    () -> core.visitsAcknowledge(new VisitsAcknowledgeRequest(card.key())));
+            assertEquals("key", noConflict.field());
+            RemindersListResponse reminders = core.remindersList(new RemindersListRequest("2020-09-10"));
+            assertEquals("2020-09-10", reminders.date());
+            reminders.reminders().forEach(r -> assertEquals("leave:" + r.key(), r.id()));
+            ReportDayResponse dayReport = core.reportDay(new ReportDayRequest("2020-09-10"));
+            assertNotNull(dayReport.visits().stream().filter(v -> v.key().equals(card.key())).findFirst()
+                    .orElseThrow().startedAt());
+            assertTrue(core.reportDurations(new ReportDurationsRequest()).tasks().isEmpty());  // nothing finished yet
             LocationReportResponse report = core.locationReport(
                     new LocationReportRequest(55.6761, 12.5683, 10.0, null));
             assertNotNull(report);
