@@ -80,11 +80,16 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
     - ``attachments``: ``{"directory": path, "maxBytes": n, "quotaBytes": n}``: where attached
       photos, signatures and notes are kept (the database path + "-attachments"; none in
       memory), the largest file (20 MiB) and all files together (1 GiB);
+    - ``report``: time on the job, ``{"keepDays": 90, "minSamples": 5}`` (these defaults): how
+      long the washer's facts are kept, and the samples a task title needs before a learned plan
+      uses its median;
+    - ``reminders``: time to leave, ``{"bufferMinutes": 5, "speedKmh": 30, "detourFactor": 1.3,
+      "positionMaxAgeSeconds": 900}`` (these defaults);
     - ``zoneinfo``: the directory of time zone files (TZif) ``timeZone`` names one of
       (``$TZDIR``, else ``"/usr/share/zoneinfo"``).
 
     The config is strict: a member not listed here (also inside ``sources``, ``http``,
-    ``images``, ``auth`` and ``road``) raises :class:`~carfit.InvalidError` naming it in ``field``, with the nearest
+    ``images``, ``auth``, ``road``, ``report`` and ``reminders``) raises :class:`~carfit.InvalidError` naming it in ``field``, with the nearest
     known member in the message (``Core(timezone=...)``: "did you mean timeZone?").
 
     Use it as a context manager, or call :meth:`close`. A non-zero status of any call raises
