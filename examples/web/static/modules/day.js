@@ -187,8 +187,7 @@ export const day = {
   },
 };
 
-/** The stops' service minutes: each departure less its arrival (local "HH:mm" of one day). */
+/** The stops' service minutes, as the plan counted them. */
 function serviceMinutes(stops) {
-  const minute = (text) => { const [hh, mm] = text.split(":").map(Number); return hh * 60 + mm; };
-  return stops.reduce((sum, stop) => sum + minute(stop.departure) - minute(stop.arrival), 0);
+  return stops.reduce((sum, stop) => sum + stop.serviceMinutes, 0);
 }
