@@ -23,15 +23,23 @@ export const reminders = {
   },
 };
 
+/** Minutes of the day of "HH:mm" (optionally followed by " AM"/" PM"), or null. */
+function minutesOf(text) {
+  const [hours, rest] = String(text).split(":");
+  const hour = Number(hours), minute = Number(String(rest || "").slice(0, 2));
+  if (!Number.isInteger(hour) || !Number.isInteger(minute) || hours === "") return null;
+  const suffix = String(rest).slice(2).trim().toUpperCase();
+  if (suffix === "AM" || suffix === "PM") return ((hour % 12) + (suffix === "PM" ? 12 : 0)) * 60 + minute;
+  return hour * 60 + minute;
+}
+
 /** The offset of local time from UTC on a card, in minutes: its local startTime (as the core
  * writes it, 24- or 12-hour) against its startTimeUtc; null when either is missing. */
 export function cardOffset(card) {
-  const local = card && /^(\d{1,2}):(\d{2})\s*([AP]M)?/i.exec(card.startTime || "");
-  const utc = card && /T(\d{2}):(\d{2})/.exec(card.startTimeUtc || "");
-  if (!local || !utc) return null;
-  let hour = Number(local[1]) % (local[3] ? 12 : 24);
-  if (local[3] && local[3].toUpperCase() === "PM") hour += 12;
-  let offset = hour * 60 + Number(local[2]) - (Number(utc[1]) * 60 + Number(utc[2]));
+  const local = card ? minutesOf(card.startTime || "") : null;
+  const utc = card && card.startTimeUtc ? minutesOf(card.startTimeUtc.slice(11, 16)) : null;
+  if (local === null || utc === null) return null;
+  let offset = local - utc;
   if (offset > 840) offset -= 1440;
   if (offset < -720) offset += 1440;
   return offset;
@@ -39,9 +47,9 @@ export function cardOffset(card) {
 
 /** HH:mm of an instant, local by the offset of its card (UTC, so labelled, without one). */
 export function localTime(instant, offset) {
-  const utc = /T(\d{2}):(\d{2})/.exec(instant);
-  if (!utc) return instant;
-  if (offset === null || offset === undefined) return utc[1] + ":" + utc[2] + " UTC";
-  const total = (((Number(utc[1]) * 60 + Number(utc[2]) + offset) % 1440) + 1440) % 1440;
-  return String(Math.floor(total / 60)).padStart(2, "0") + ":" + String(total % 60).padStart(2, "0");
+  const utc = minutesOf(String(instant).slice(11, 16));
+  if (utc === null) return instant;
+  const total = offset === null || offset === undefined ? utc : (((utc + offset) % 1440) + 1440) % 1440;
+  const text = String(Math.floor(total / 60)).padStart(2, "0") + ":" + String(total % 60).padStart(2, "0");
+  return offset === null || offset === undefined ? text + " UTC" : text;
 }
