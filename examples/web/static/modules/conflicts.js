@@ -4,6 +4,7 @@
 
 import { act, api, busy, showMessage } from "./calls.js";
 import { $, h } from "./dom.js";
+import { cardOffset, localTime } from "./reminders.js";
 
 export const conflicts = {
   init() {
@@ -29,7 +30,7 @@ export const conflicts = {
     element.append(h("div", { class: "conflict", "data-mutation": conflict.mutationId },
       h("strong", {}, "The planner refused your change"),
       h("p", {}, "You set " + conflict.state + (conflict.timeUsedMinutes === null ? "" : " (" + conflict.timeUsedMinutes + " min used)") +
-        " at " + conflict.at.slice(11, 16) + " UTC. Reason: " + conflict.reason),
+        " at " + localTime(conflict.at, cardOffset(card)) + ". Reason: " + conflict.reason),
       h("button", { type: "button", class: "button acknowledge",
         onclick: () => act(async () => {
           await api("visits.acknowledge", { key: card.key });
