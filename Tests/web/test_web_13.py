@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+import urllib.parse
 from pathlib import Path
 from typing import Iterator
 
@@ -64,6 +65,8 @@ def test_a_refused_change_is_shown_on_its_card_and_acknowledged(fresh_app: App, 
     text = browser.text(card_css(todo) + " .conflict")
     assert "The planner refused your change" in text
     assert "You set InProgress" in text and "Reason: The planner refused this change (sample)." in text
+    hour, minute = int(conflict["at"][11:13]), int(conflict["at"][14:16])
+    assert f" at {(hour + 2) % 24:02d}:{minute:02d}." in text  # Copenhagen time in September
     assert browser.text(card_css(todo) + " .state") == "Todo"  # the planner's state, as before
     shot(browser, "day-conflict")
     no_script_errors(browser)
@@ -149,4 +152,35 @@ def test_the_route_switches_between_planned_and_learned_times(app: App, browser:
     browser.wait(lambda: browser.find_all(plan + ' .durations-mode[data-durations="planned"]'), "the planned plan")
     settle(browser)
     assert browser.execute("return window.planRequests")[-1] == {"date": TODAY, "durations": "planned"}
+    no_script_errors(browser)
+
+
+def test_a_visit_cancelled_with_work_on_its_way_stays_struck_through(fresh_app: App, browser: Browser) -> None:
+    """A note on the first visit waits to be uploaded; the sample planner's push then moves that
+    visit an hour later: the old occurrence is gone from the planner's day but stays on the
+    washer's, struck through, until the note is uploaded."""
+    app = fresh_app
+    first = today_cards(app)["Tone Holtermann"]
+    key = urllib.parse.quote(first["key"], safe="")
+    status, _, _ = app.request("POST", f"/attach?key={key}&kind=note", "Left the keys in the mailbox".encode())
+    assert status == 200
+    open_screen(browser, app, "day")
+    assert browser.find_all(card_css(first) + ".removed") == []
+    browser.click("#push-simulate")
+    browser.wait(lambda: "Push received" in message(browser), "the push's summary")
+    settle(browser)
+    removed = [card for card in app.ok("visits.list", {"dates": [TODAY]})["days"][0]["visits"] if card["removed"]]
+    assert [card["key"] for card in removed] == [first["key"]]
+    assert browser.find_all(card_css(first) + ".removed")
+    assert browser.text(card_css(first) + " .removed-label") == "Cancelled by the planner"
+    assert browser.execute("return getComputedStyle(document.querySelector(arguments[0] + ' h3')).textDecorationLine",
+                           card_css(first)) == "line-through"
+    others = browser.find_all(".card:not(.removed) .removed-label")
+    assert others == []
+    shot(browser, "day-removed")
+    # Once the note is uploaded, the cancelled visit goes.
+    browser.click("#sync-push")
+    browser.wait(lambda: not browser.find_all(card_css(first)), "the cancelled visit gone")
+    settle(browser)
+    assert not any(card["removed"] for card in app.ok("visits.list", {"dates": [TODAY]})["days"][0]["visits"])
     no_script_errors(browser)
