@@ -11,6 +11,9 @@ the sync work without a network. The core's config names them as its sources (`s
     PUT  /sample/attachments/<id>   the upload server (examples/servers/attachment_server.py's
                                     Uploads: checks each body's X-Carfit-Sha256)
     GET  /sample/drive.json         a recorded drive through the sample day ("simulate the drive")
+    POST /sample/refuse-next        the planner refuses every change of the next update request
+                                    (with the reason REFUSAL_REASON), to show a rejected change:
+                                    answers {"refuseNext": true}; GET reads whether it is armed
     POST /sample/push               the planner moves the sample day's first visit an hour later
                                     and answers the push it sends about it: {"payload":
                                     {"carfit": "<the push as FCM's string>"}} ("simulate a push")
@@ -57,6 +60,9 @@ SAMPLES = (
 
 #: The token the sample update server wants when none is named.
 SAMPLE_PLANNER_TOKEN = "carfit-sample-token"
+
+#: The reason the sample planner gives for the changes it refuses after /sample/refuse-next.
+REFUSAL_REASON = "The planner refused this change (sample)."
 
 #: The largest request body the sample planner reads.
 MAX_BODY_BYTES = 1 << 20
@@ -148,6 +154,7 @@ class SampleSources:
         self.uploads = Uploads()
         self.patterns_served = 0
         self.pushes_sent = 0
+        self.refuse_next = False
 
     # -- routes ---------------------------------------------------------------------------
 
@@ -158,6 +165,8 @@ class SampleSources:
             request.drop_connection()
         elif name == "visit-updates":
             request.answer_json(200, self.state())
+        elif name == "refuse-next":
+            request.answer_json(200, {"refuseNext": self.refuse_next})
         elif name == "locations":
             with self.planner.lock:
                 request.answer_json(200, {"points": list(self.planner.kept_points.values())})
@@ -183,8 +192,13 @@ class SampleSources:
             request.drop_connection()
         elif name == "push":
             request.answer_json(200, self.planner_push())
+        elif name == "refuse-next":
+            with self.lock:
+                self.refuse_next = True
+            request.answer_json(200, {"refuseNext": True})
         elif name not in ("visit-updates", "locations"):
-            request.refuse(405, "misuse", "Only /sample/visit-updates, /sample/locations and /sample/network take POST.")
+            request.refuse(405, "misuse", "Only /sample/visit-updates, /sample/locations, /sample/push, "
+                                          "/sample/refuse-next and /sample/network take POST.")
         elif (body := request.read_body(MAX_BODY_BYTES)) is not None:
             self.push(request, body)
 
@@ -204,6 +218,7 @@ class SampleSources:
 
     def push(self, request: Any, body: bytes) -> None:
         """One request of the push (mutations or points) through the planner."""
+        self.arm_refusal(body)
         try:
             status, answer = self.planner.push(body, authorization=request.headers.get("Authorization"))
         except Unauthorized as exc:
@@ -216,6 +231,23 @@ class SampleSources:
             request.drop_connection()
         else:
             request.answer(status, "application/json; charset=utf-8", answer)
+
+    def arm_refusal(self, body: bytes) -> None:
+        """After /sample/refuse-next, the first request with changes has every new change in it
+        refused (the reference server's "reject" fault, armed with their ids)."""
+        try:
+            document = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            return
+        mutations = document.get("mutations") if isinstance(document, dict) else None
+        if not isinstance(mutations, list):
+            return
+        ids = [m["mutationId"] for m in mutations if isinstance(m, dict) and isinstance(m.get("mutationId"), str)]
+        with self.lock:
+            if not self.refuse_next or not ids:
+                return
+            self.refuse_next = False
+        self.planner.control({"reject": {"ids": ids, "reason": REFUSAL_REASON}})
 
     def planner_push(self) -> Dict[str, Any]:
         """The planner changes its day (the first visit of 2020-09-10 with a visitId starts an

@@ -5,6 +5,7 @@
 import { auth } from "./modules/auth.js";
 import { act, clearMessage } from "./modules/calls.js";
 import { carousel } from "./modules/carousel.js";
+import { conflicts } from "./modules/conflicts.js";
 import { day } from "./modules/day.js";
 import { $ } from "./modules/dom.js";
 import { moneyScreen } from "./modules/money.js";
@@ -31,5 +32,6 @@ for (const screen of Object.values(screens)) if (screen.init) screen.init();
 network.init();
 auth.init();
 pushPanel.init();
+conflicts.init();
 window.addEventListener("hashchange", route);
 route();

@@ -1,14 +1,19 @@
 // The washer's day: the calendar, the cards of the selected days and each day's route.
 
 import { act, api, busy, showMessage } from "./calls.js";
+import { conflicts } from "./conflicts.js";
 import { $, h, s } from "./dom.js";
 import { hooks } from "./hooks.js";
+import { reminders } from "./reminders.js";
+import { report } from "./report.js";
 import { road } from "./road.js";
 import { refreshing } from "./sources.js";
 import { washer } from "./washer.js";
 
 export const day = {
   calendar: null,
+  /** The plans' service minutes: "planned" (the cards' task minutes) or "learned". */
+  durations: "planned",
 
   init() {
     $("month-previous").addEventListener("click", () => act(() => this.moveMonth("calendar.previous")));
@@ -76,14 +81,17 @@ export const day = {
     const total = list.summary;
     $("day-summary").textContent = total.visits + " visits · " + total.taskMinutes + " min of work · " +
       (total.distanceKm === null ? "–" : total.distanceKm) + " km";
-    const [plans, location] = await Promise.all([
-      Promise.all(list.days.map((d) => api("visits.plan", { date: d.date }))),
+    const durations = this.durations;
+    const [plans, leaves, reports, location] = await Promise.all([
+      Promise.all(list.days.map((d) => api("visits.plan", { date: d.date, durations }))),
+      Promise.all(list.days.map((d) => api("reminders.list", { date: d.date }))),
+      Promise.all(list.days.map((d) => api("report.day", { date: d.date }))),
       api("location.status")]);
     road.position = location.position;
-    $("day-list").replaceChildren(...list.days.map((d, i) => this.drawDay(d, plans[i])));
+    $("day-list").replaceChildren(...list.days.map((d, i) => this.drawDay(d, plans[i], leaves[i], reports[i])));
   },
 
-  drawDay(d, plan) {
+  drawDay(d, plan, leave, times) {
     const summary = d.summary;
     return h("article", { class: "day-block", "data-date": d.date },
       h("header", { class: "day-head" },
@@ -94,7 +102,7 @@ export const day = {
         h("div", { class: "cards" }, d.visits.length
           ? d.visits.map((card) => this.drawCard(card))
           : h("p", { class: "empty" }, "No visits on this day.")),
-        this.drawPlan(plan)));
+        h("div", { class: "day-side" }, this.drawPlan(plan), reminders.draw(leave, d.visits), report.draw(times))));
   },
 
   drawCard(card) {
@@ -113,13 +121,21 @@ export const day = {
       road.drawCard(card),
       h("div", { class: "card-actions", "data-hook": "card-actions" }));
     hooks.cardActions(card, element);
+    conflicts.draw(card, element, () => this.showVisits());
     return element;
   },
 
   /** The plan as a route: stops placed by their coordinates, numbered in the planned order. */
   drawPlan(plan) {
     const box = h("div", { class: "plan", "data-plan": plan.date });
-    box.append(h("h3", {}, "Route"));
+    box.append(h("div", { class: "plan-head" }, h("h3", {}, "Route"),
+      h("label", { class: "durations-switch" }, h("input", {
+        type: "checkbox", class: "durations-learned", checked: this.durations === "learned",
+        onchange: (event) => { this.durations = event.currentTarget.checked ? "learned" : "planned"; act(() => this.showVisits()); },
+      }), " Learned times")));
+    box.append(h("p", { class: "sub durations-mode", "data-durations": this.durations },
+      (this.durations === "learned" ? "Service times as learned from the washer's work" : "Service times as planned") +
+      " · " + serviceMinutes(plan.stops) + " min of service"));
     if (!plan.stops.length) {
       box.append(h("p", { class: "empty" }, "No open visits to drive to."));
     } else {
@@ -170,3 +186,8 @@ export const day = {
     return box;
   },
 };
+
+/** The stops' service minutes, as the plan counted them. */
+function serviceMinutes(stops) {
+  return stops.reduce((sum, stop) => sum + stop.serviceMinutes, 0);
+}
