@@ -111,11 +111,12 @@ def test_kill_during_import_keeps_the_previous_snapshot(fraction, complete, big_
     """Killed at `fraction` of the measured import time, the database holds one whole snapshot:
     the previous one, or (the kill came after the commit, or the import finished first on a
     faster run) the complete new one; never a part. A kill that did not land before the commit
-    is tried again, earlier, up to three times."""
+    is tried again, earlier, up to five times (the measured time includes the answer, whose
+    planner's changes may be long, written after the commit)."""
     seconds, new = complete
     db = tmp_path / "visits.db"
     tries = []
-    for _ in range(3):
+    for _ in range(5):
         before = fresh_database(db, sample_visits)
         child = worker("import", str(db), str(big_document))
         started = wait_for_start(child)
@@ -134,7 +135,7 @@ def test_kill_during_import_keeps_the_previous_snapshot(fraction, complete, big_
         if child.returncode == -signal.SIGKILL and after == before:
             landed[fraction] = wal_bytes
             return
-        seconds = min(seconds, elapsed) * 0.8  # this run was faster: aim earlier
+        seconds = min(seconds, elapsed) * 0.7  # this run was faster: aim earlier
     pytest.fail(f"no kill at {fraction:.0%} landed before the import committed (seconds: {tries})")
 
 

@@ -53,7 +53,7 @@ def test_the_header_lists_the_operations(lib):
     """Every declared operation has its method name and the other way round, the library
     exports each one, and carfit_call knows each name (an unknown one is misuse on "method")."""
     assert NAMED == DECLARED
-    assert len(METHODS) == 51
+    assert len(METHODS) == 58
     for method in METHODS:
         assert hasattr(lib, "carfit_" + method.replace(".", "_")), method
     with carfit.Core(DAY_CONFIG) as core:
@@ -130,11 +130,13 @@ def outcome(method: str, request: bytes) -> tuple:
 #: What each operation answers on a fresh core to {"data": <deep value>}: the status and the field
 #: of its error (0, None: it succeeds, reading nothing from "data"). A visits import refuses
 #: a "data" that is not an array, and one whose every element is rejected (invalid, "data"). A
-#: required member other than "data" is missing (invalid, naming it), nobody is logged in for
-#: the cart (unauthorized), or no source is configured for a refresh.
+#: required member other than "data" is missing (invalid, naming it: the request is checked
+#: against the schema before anything else), nobody is logged in for the cart (unauthorized), or no source is configured for a refresh.
 AT_DEPTH = {
     "visits.import": (2, "data"), "visits.list": (0, None), "visits.refresh": (2, "sources.visits"),
-    "visits.plan": (2, "date"), "visits.set_state": (2, "key"),
+    "visits.plan": (2, "date"), "visits.set_state": (2, "key"), "visits.acknowledge": (2, "key"),
+    "push.receive": (2, "payload"), "push.register": (2, "token"), "push.status": (0, None),
+    "reminders.list": (0, None), "report.day": (0, None), "report.durations": (0, None),
     "sync.push": (2, "sources.visitUpdates"), "sync.status": (0, None),
     "auth.set": (2, "token"), "auth.status": (0, None),
     "location.report": (2, "latitude"), "location.status": (0, None),
@@ -145,7 +147,8 @@ AT_DEPTH = {
     "session.login": (2, "pin"), "session.logout": (0, None), "session.get": (0, None),
     "catalog.import": (2, "products"), "catalog.refresh": (2, "sources.catalog"), "catalog.list": (0, None),
     "catalog.product": (2, "id"),
-    "cart.add": (5, None), "cart.update": (5, None), "cart.remove": (5, None), "cart.get": (5, None),
+    "cart.add": (2, "productId"), "cart.update": (2, "productId"), "cart.remove": (2, "productId"),
+    "cart.get": (5, None),
     "cart.checkout": (5, None), "cart.orders": (5, None),
     "transactions.import": (2, "transactions"), "transactions.list": (0, None), "transactions.pin": (2, "id"),
     "insights.get": (0, None),
