@@ -72,7 +72,7 @@ def test_needs_only_system_libraries():
 
 
 # Size budget of the installed (stripped) library.
-MAX_STRIPPED_BYTES = 10 * 1024 * 1024
+MAX_STRIPPED_BYTES = 8 * 1024 * 1024
 
 # What Foundation, CoreFoundation and ICU leave in a symbol table: Swift symbols of the
 # Foundation modules (mangled module names), CoreFoundation's C functions, ICU's versioned
