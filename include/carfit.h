@@ -1526,8 +1526,7 @@ int carfit_carousel_generate(carfit_core *core, const char *request, char **resp
  *          CARFIT_MISUSE (core, bytes or length NULL; the core closed during the load).
  *          Nothing is cached on failure.
  */
-int carfit_images_data(carfit_core *core, const char *request, unsigned char **bytes,
-                       size_t *length, char **response);
+int carfit_images_data(carfit_core *core, const char *request, unsigned char **bytes, size_t *length, char **response);
 
 /*
  * carfit_images_prefetch (method "images.prefetch") — load images in the background.
