@@ -960,8 +960,8 @@ int carfit_visits_detach(carfit_core *core, const char *request, char **response
  *            body            "<name> at <local time of arriveBy as the card writes startTime>,
  *                            <address>" ("Visit" for a card without a name; no address part
  *                            for an empty address)
- *            deepLink        "carfit://visit/" + the key percent-encoded as a URI path segment
- *                            (RFC 3986: all but unreserved, sub-delims, ":" and "@" escaped)
+ *            deepLink        "carfit://visit/" + the key with every byte but A-Z a-z 0-9 - . _ ~
+ *                            percent-encoded (the notifications' link for the same visit)
  *            navigation      the card's links (see carfit_location_report's "Navigation")
  *          Instants are UTC text. The caller owns the response.
  * Errors:  CARFIT_BAD_JSON; CARFIT_INVALID ("date" not a day YYYY-MM-DD); CARFIT_STORAGE.

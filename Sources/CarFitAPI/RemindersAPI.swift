@@ -24,31 +24,9 @@ public enum RemindersAPI {
             "leaveAt": .string(OutboxMutation.iso(r.leaveAt)), "arriveBy": .string(OutboxMutation.iso(r.arriveBy)),
             "travelMinutes": r.travelMinutes.map(JSON.int) ?? .null, "distanceMeters": .int(r.distanceMeters),
             "late": .bool(r.late), "title": "Time to leave", "body": .string(body),
-            "deepLink": .string(deepLink(key)),
+            "deepLink": .string(r.card.key.deepLink),
             "navigation": navigation(latitude: r.card.latitude, longitude: r.card.longitude),
         ])
-    }
-
-    /// `"carfit://visit/"` and the key percent-encoded as a URI path segment (RFC 3986: every
-    /// byte but the unreserved characters, the sub-delimiters, `:` and `@` is escaped).
-    public static func deepLink(_ key: String) -> String {
-        var out = "carfit://visit/"
-        let hex = Array("0123456789ABCDEF".utf8)
-        for byte in key.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-                 UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
-                 UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out.unicodeScalars.append("%")
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0x0F)]))
-            }
-        }
-        return out
     }
 
     /// The card's `navigation` links (`Navigation`), each coordinate written as the card writes

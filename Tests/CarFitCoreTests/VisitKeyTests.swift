@@ -26,6 +26,18 @@ final class VisitKeyTests: XCTestCase {
         XCTAssertEqual(keys.filter { $0.repetition > 1 }.count, 0)
     }
 
+    func testTheDeepLinkIsOnePathSegmentThatDecodesToTheKey() throws {
+        let key = VisitKey(visitId: "a!$&'()*+,;=:@/?#[] é~%|z", start: instant("2020-09-10T09:30:00Z"), repetition: 2)
+        // Only A-Z a-z 0-9 - . _ ~ stay as they are: the sub-delimiters, ":" and "@" too are
+        // escaped, as are the key's own escapes ("%7C" becomes "%257C").
+        XCTAssertEqual(key.deepLink,
+                       "carfit://visit/a%21%24%26%27%28%29%2A%2B%2C%3B%3D%3A%40%2F%3F%23%5B%5D%20%C3%A9%257E%2525%257Cz"
+                           + "%7C1599730200000%7C2")
+        let segment = try XCTUnwrap(key.deepLink.split(separator: "/", omittingEmptySubsequences: false).last)
+        XCTAssertEqual(segment.removingPercentEncoding, key.text)
+        XCTAssertEqual(VisitKey(visitId: nil, start: Instant(milliseconds: -1)).deepLink, "carfit://visit/~%7C-1%7C0")
+    }
+
     func testTheSameVisitGetsTheSameKeyInEverySnapshot() throws {
         let pairs = try samplePairs()
         let before = VisitKey.assign(pairs)

@@ -93,17 +93,21 @@ final class RemindersServiceTests: XCTestCase {
         let f = try ServiceFixture()
         let start = ReportServiceTests.day0 + 9 * 3_600_000
         try f.importVisits(ReportServiceTests.document([
-            ReportServiceTests.record(id: "a b/é", startMs: start, latitude: 55.77883, longitude: 12.52124, name: "Ann"),
+            ReportServiceTests.record(id: "a b/é:@", startMs: start, latitude: 55.77883, longitude: 12.52124, name: "Ann"),
         ]))
         let json = try RemindersAPI.list(RemindersService(visits: f.visits, config: RemindersConfig()),
                                          try ServiceFixture.fields(#"{"date": "2020-09-10"}"#))
         guard case .array(let items)? = json.objectValue?["reminders"], let r = items.first?.objectValue else {
             return XCTFail("no reminder")
         }
-        XCTAssertEqual(r["id"], .string("leave:a b/é|\(start)|0"))
+        XCTAssertEqual(r["id"], .string("leave:a b/é:@|\(start)|0"))
         XCTAssertEqual(r["title"], "Time to leave")
-        XCTAssertEqual(r["body"], "Ann at 11:00, Street a b/é")
-        XCTAssertEqual(r["deepLink"], .string("carfit://visit/a%20b%2F%C3%A9%7C\(start)%7C0"))
+        XCTAssertEqual(r["body"], "Ann at 11:00, Street a b/é:@")
+        XCTAssertEqual(r["deepLink"], .string("carfit://visit/a%20b%2F%C3%A9%3A%40%7C\(start)%7C0"))
+        // The link a notification of the same visit carries.
+        let key = VisitKey(visitId: "a b/é:@", start: Instant(milliseconds: start))
+        let notification = PushNotification(id: "visit:\(key.text)", kind: "visit", title: "Next visit", body: "", key: key)
+        XCTAssertEqual(r["deepLink"], .string(try XCTUnwrap(notification.deepLink)))
         XCTAssertEqual(r["travelMinutes"], .null, "the first card has no origin")
         XCTAssertEqual(r["leaveAt"], .string(ReportServiceTests.iso(start - 5 * 60_000)))
         XCTAssertEqual(r["late"], false)

@@ -29,28 +29,8 @@ public struct PushNotification: Sendable, Equatable {
             && a.navigation?.latitude == b.navigation?.latitude && a.navigation?.longitude == b.navigation?.longitude
     }
 
-    /// `"carfit://visit/"` and the key percent-encoded as a URI path segment (every byte but
-    /// the unreserved ones, RFC 3986).
-    public var deepLink: String? {
-        key.map { "carfit://visit/" + PushNotification.pathSegment($0.text) }
-    }
-
-    static func pathSegment(_ text: String) -> String {
-        let hex: [Character] = Array("0123456789ABCDEF")
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out.append("%")
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            }
-        }
-        return out
-    }
+    /// The card's link (`VisitKey.deepLink`), nil for a message.
+    public var deepLink: String? { key?.deepLink }
 
     /// The local start time as the card writes it.
     static func time(_ at: Instant, _ clock: Clock, hour24: Bool) -> String {

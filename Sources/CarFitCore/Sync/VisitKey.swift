@@ -44,6 +44,28 @@ public struct VisitKey: Sendable, Hashable {
         return out
     }
 
+    /// The link a host opens this visit's card by: `"carfit://visit/"` and `text` with every
+    /// byte but the unreserved ones (A-Z a-z 0-9 - . _ ~, RFC 3986) percent-encoded, so the
+    /// link is one path segment that every URL parser decodes back to `text`. Notifications and
+    /// reminders carry this same link for the same visit.
+    public var deepLink: String {
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        var out = "carfit://visit/"
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out.unicodeScalars.append("%")
+                out.unicodeScalars.append(hex[Int(byte >> 4)])
+                out.unicodeScalars.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return out
+    }
+
     /// The key of a host's text, or nil when it is not one `text` can write (then no visit has
     /// it: the caller answers `not_found`).
     public init?(text: String) {
