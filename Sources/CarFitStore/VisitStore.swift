@@ -144,11 +144,7 @@ public struct VisitStore {
     /// Visits starting in `range` (ms since the epoch), in start order then snapshot order,
     /// optionally only one employee's.
     public func visits(startingIn range: Range<Int64>, employeeId: String? = nil) throws(CarFitError) -> [Visit] {
-        let s = try db.statement("""
-            SELECT start_ms, visit_id, employee_id, repetition, card
-            FROM visits WHERE start_ms >= ?1 AND start_ms < ?2 AND (?3 IS NULL OR employee_id = ?3)
-            ORDER BY start_ms, seq
-            """)
+        let s = try db.statement(VisitStore.listedInRange)
         defer { s.reset() }
         try s.bind(1, range.lowerBound)
         try s.bind(2, range.upperBound)
@@ -157,6 +153,14 @@ public struct VisitStore {
         while try s.step() { out.append(try VisitStore.visit(s)) }
         return out
     }
+
+    /// The listed visits starting in [?1, ?2), only employee ?3's unless it is null, in start
+    /// order then snapshot order; the columns `row(_:)` reads.
+    static let listedInRange = """
+        SELECT start_ms, visit_id, employee_id, repetition, card
+        FROM visits WHERE start_ms >= ?1 AND start_ms < ?2 AND (?3 IS NULL OR employee_id = ?3)
+        ORDER BY start_ms, seq
+        """
 
     /// The whole visit of the row `s` is on, its planned tasks included.
     static func visit(_ s: Statement) throws(CarFitError) -> Visit {
@@ -182,11 +186,7 @@ public struct VisitStore {
             FROM visits_removed WHERE start_ms >= ?1 AND start_ms < ?2 AND (?3 IS NULL OR employee_id = ?3)
               AND (\(SyncStore.hasWork("visits_removed")))
             ORDER BY 1, 6, 7
-            """ : """
-            SELECT start_ms, visit_id, employee_id, repetition, card
-            FROM visits WHERE start_ms >= ?1 AND start_ms < ?2 AND (?3 IS NULL OR employee_id = ?3)
-            ORDER BY start_ms, seq
-            """)
+            """ : VisitStore.listedInRange)
         defer { s.reset() }
         try s.bind(1, range.lowerBound)
         try s.bind(2, range.upperBound)
