@@ -155,3 +155,20 @@ def test_the_scan_sees_a_method_methods_json_does_not_forward() -> None:
     forwarded = set(json.loads((WEB / "methods.json").read_text(encoding="utf-8"))["methods"])
     assert "visits.attach" not in forwarded and METHOD.match("visits.attach")
     assert re.findall(r"(?<![\w$.])api\(\s*([^,)\s]+)", code) == ['"#0"']
+
+
+def test_every_status_of_the_header_has_an_http_status() -> None:
+    """The server answers each error code of the core with its own HTTP status: a status the
+    header adds must be given one in examples/web/core_api.py (else it would answer 500)."""
+    import ast
+
+    header = (REPO_ROOT / "include" / "carfit.h").read_text(encoding="utf-8")
+    names = set(re.findall(r"^#define CARFIT_([A-Z_]+)\s+[0-9]+\s*/\*", header, re.MULTILINE))
+    names -= {"VERSION_MAJOR", "VERSION_MINOR", "VERSION_PATCH", "VERSION_NUMBER"}
+    codes = {name.lower() for name in names} - {"ok"}
+    assert {"bad_json", "not_found", "internal"} <= codes, sorted(codes)
+    tree = ast.parse((WEB / "core_api.py").read_text(encoding="utf-8"))
+    mapping = next(ast.literal_eval(node.value) for node in tree.body
+                   if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "HTTP_STATUS" for t in node.targets))
+    assert set(mapping) == codes
+    assert all(400 <= status <= 599 for status in mapping.values())

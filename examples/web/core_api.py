@@ -30,7 +30,8 @@ HERE = Path(__file__).resolve().parent
 #: The operations the page may call; everything else is refused before it reaches the core.
 METHODS = frozenset(json.loads((HERE / "methods.json").read_text(encoding="utf-8"))["methods"])
 
-#: The HTTP status answered for each error code of the core.
+#: The HTTP status answered for each error code of the core (every status of the header has one:
+#: Tests/web/test_app_modules.py).
 HTTP_STATUS = {
     "bad_json": 400,
     "invalid": 400,
