@@ -750,7 +750,7 @@ int carfit_location_status(carfit_core *core, const char *request, char **respon
  * "removed". Per visitId: an occurrence only in the new snapshot is "added", only in the old
  * "removed", except that exactly one of each is one "moved" ("previousStartTimeUtc" the old
  * start); an occurrence in both is "updated" when its card's "name", "address",
- * "coordinates", "expectedTime" or "tasks" (the card's tasks and taskMinutes) differ, listed in
+ * "coordinates", "expectedTime" or "tasks" (each task's title and minutes, in order) differ, listed in
  * "fields" in that order; the state is not compared. A change is {"change": "added" |
  * "removed" | "moved" | "updated", "visitId", "key" (of the new occurrence; of the old one for
  * removed), "name", "startTimeUtc", "previousStartTimeUtc" (moved; else null), "fields"

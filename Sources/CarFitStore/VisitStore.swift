@@ -277,7 +277,8 @@ public struct VisitStore {
                 name: String(decoding: card.name, as: UTF8.self), address: String(decoding: card.address, as: UTF8.self),
                 latitude: card.latitude, longitude: card.longitude,
                 expectedTime: card.expectedTime.map { String(decoding: $0, as: UTF8.self) },
-                tasks: String(decoding: card.tasks, as: UTF8.self), taskMinutes: Int(clamping: card.taskMinutes)))
+                tasks: String(decoding: card.tasks, as: UTF8.self), taskMinutes: Int(clamping: card.taskMinutes),
+                plannedTasks: VisitCard.plannedTasks(card.plannedTasks)))
         }
         return out
     }

@@ -109,7 +109,9 @@ final class VisitChangesTests: XCTestCase {
                     if o.address != n.0.address { fields.append("address") }
                     if o.latitude != n.0.latitude || o.longitude != n.0.longitude { fields.append("coordinates") }
                     if o.expectedTime != n.0.expectedTime { fields.append("expectedTime") }
-                    if o.taskText != n.0.taskText || o.minutes != n.0.minutes { fields.append("tasks") }
+                    if !o.tasks.elementsEqual(n.0.tasks, by: { $0.title == $1.title && $0.minutes == $1.minutes }) {
+                        fields.append("tasks")
+                    }
                     if !fields.isEmpty { line("updated", n.0, n.1, fields: fields) }
                     olds.remove(at: i)
                     news.remove(at: j)
@@ -178,7 +180,12 @@ final class VisitChangesTests: XCTestCase {
             case 5: r.expectedTime = r.expectedTime == nil ? "10:00" : nil
             case 6:
                 let more: [(title: String, minutes: Int)] = r.tasks.map { (title: $0.title, minutes: $0.minutes + 5) }
-                r.tasks = r.tasks.isEmpty ? [(title: "Wash", minutes: 10)] : more
+                if r.tasks.count == 2 && random.chance(50) {
+                    // The same titles and total, the minutes swapped between the tasks.
+                    r.tasks = [(r.tasks[0].title, r.tasks[1].minutes), (r.tasks[1].title, r.tasks[0].minutes)]
+                } else {
+                    r.tasks = r.tasks.isEmpty ? [(title: "Wash", minutes: 10)] : more
+                }
             case 7: r.state = "Done"
             case 8: new.append(r)
             default: break
@@ -254,5 +261,28 @@ final class VisitChangesTests: XCTestCase {
         XCTAssertEqual(changes.map(\.kind), [.updated])
         XCTAssertEqual(changes.first?.fields, [.name, .coordinates, .tasks])
         XCTAssertEqual(VisitChanges.compare(old: [a], new: [a]), [])
+    }
+
+    func testTasksAreComparedOneByOne() {
+        let start = Instant(milliseconds: VisitChangesTests.todayStartMs)
+        func o(_ tasks: [PlannedTask]) -> VisitOccurrence {
+            VisitOccurrence(visitId: "v", start: start, name: "N", address: "A",
+                            tasks: tasks.map(\.title).filter { !$0.isEmpty }.joined(separator: ", "),
+                            taskMinutes: tasks.reduce(0) { $0 + $1.minutes }, plannedTasks: tasks)
+        }
+        let wash = PlannedTask(title: "Wash", minutes: 10), wax = PlannedTask(title: "Wax", minutes: 20)
+        let swapped = [PlannedTask(title: "Wash", minutes: 20), PlannedTask(title: "Wax", minutes: 10)]
+        // The same titles and total minutes, the minutes on other tasks: changed.
+        XCTAssertEqual(VisitChanges.compare(old: [o([wash, wax])], new: [o(swapped)]).first?.fields, [.tasks])
+        // One task "Wash, Wax" of 30 minutes against two: changed.
+        XCTAssertEqual(VisitChanges.compare(old: [o([PlannedTask(title: "Wash, Wax", minutes: 30)])], new: [o([wash, wax])])
+            .first?.fields, [.tasks])
+        // A task without title or minutes is no task.
+        XCTAssertEqual(VisitChanges.compare(old: [o([wash])], new: [o([wash, PlannedTask(title: "", minutes: 0)])]), [])
+        // A side stored without its tasks one by one is compared by its card's titles and total.
+        var legacy = o([wash, wax])
+        legacy.plannedTasks = []
+        XCTAssertEqual(VisitChanges.compare(old: [legacy], new: [o(swapped)]), [])
+        XCTAssertEqual(VisitChanges.compare(old: [legacy], new: [o([wash])]).first?.fields, [.tasks])
     }
 }

@@ -14,10 +14,13 @@ public struct VisitOccurrence: Sendable, Equatable {
     /// The card's tasks (titles in order) and their minutes.
     public var tasks: String
     public var taskMinutes: Int
+    /// The tasks one by one as planned (title and minutes, in order); empty for a visit without
+    /// tasks, and for one stored before tasks were kept one by one.
+    public var plannedTasks: [PlannedTask]
 
     public init(visitId: String, start: Instant, repetition: Int = 0, name: String, address: String,
                 latitude: Double? = nil, longitude: Double? = nil, expectedTime: String? = nil,
-                tasks: String = "", taskMinutes: Int = 0) {
+                tasks: String = "", taskMinutes: Int = 0, plannedTasks: [PlannedTask] = []) {
         self.visitId = visitId
         self.start = start
         self.repetition = repetition
@@ -28,6 +31,7 @@ public struct VisitOccurrence: Sendable, Equatable {
         self.expectedTime = expectedTime
         self.tasks = tasks
         self.taskMinutes = taskMinutes
+        self.plannedTasks = plannedTasks
     }
 
     /// The occurrence's card key.
@@ -42,8 +46,19 @@ public struct VisitOccurrence: Sendable, Equatable {
             fields.append(.coordinates)
         }
         if expectedTime != other.expectedTime { fields.append(.expectedTime) }
-        if tasks != other.tasks || taskMinutes != other.taskMinutes { fields.append(.tasks) }
+        if !VisitOccurrence.sameTasks(self, other) { fields.append(.tasks) }
         return fields
+    }
+
+    /// The tasks are the same: the same titles with the same minutes, in the same order. A
+    /// task with neither title nor minutes is no task. When one side has no tasks one by one
+    /// (stored before they were kept), its card's titles and total minutes are compared.
+    static func sameTasks(_ a: VisitOccurrence, _ b: VisitOccurrence) -> Bool {
+        guard a.tasks == b.tasks, a.taskMinutes == b.taskMinutes else { return false }
+        let x = a.plannedTasks.filter { !$0.title.isEmpty || $0.minutes != 0 }
+        let y = b.plannedTasks.filter { !$0.title.isEmpty || $0.minutes != 0 }
+        if x.isEmpty || y.isEmpty { return true }
+        return x == y
     }
 
     /// Two coordinates are the same when both are absent or both are the same number.

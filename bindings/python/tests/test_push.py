@@ -131,6 +131,19 @@ def test_changes_on_import_and_refresh(lib, planner):
         assert again["changes"] == []           # nothing changed
 
 
+def test_tasks_are_compared_one_by_one(lib):
+    """The same titles and total minutes with the minutes on other tasks is a change of tasks."""
+    def tasks(*pairs):
+        return [{"title": title, "timesInMinutes": minutes} for title, minutes in pairs]
+
+    with carfit.Core(dict(CONFIG, database=":memory:")) as core:
+        core.call("visits.import", {"data": [record("a", TODAY_9, tasks=tasks(("Wash", 10), ("Wax", 20)))]})
+        swapped = core.call("visits.import", {"data": [record("a", TODAY_9, tasks=tasks(("Wash", 20), ("Wax", 10)))]})
+        assert [(c["change"], c["fields"]) for c in swapped["changes"]] == [("updated", ["tasks"])]
+        same = core.call("visits.import", {"data": [record("a", TODAY_9, tasks=tasks(("Wash", 20), ("Wax", 10)))]})
+        assert same["changes"] == []
+
+
 def test_a_visits_push_refreshes_and_notifies(lib, planner):
     with open_core(planner) as core:
         core.call("visits.import", {"data": [record("a", TODAY_9), record("b", TODAY_11)]})
