@@ -940,18 +940,18 @@ int carfit_visits_detach(carfit_core *core, const char *request, char **response
  * Takes:   {"date": "2020-09-10"} (optional: today by the core's clock and zone).
  * Returns: {"date", "reminders": [reminder...]}, one reminder for each card of that local date
  *          in state Todo (the state the card shows, the washer's pending changes included)
- *          with both coordinates and without an arrival (carfit_location_report), sorted by
- *          leaveAt, then key (code points). A reminder is {"id": "leave:" + key, "key",
- *          "name", "leaveAt", "arriveBy", "travelMinutes", "distanceMeters", "late", "title":
- *          "Time to leave", "body", "deepLink", "navigation"}:
+ *          with both coordinates, without an arrival (carfit_location_report) and not
+ *          "removed", sorted by leaveAt, then key (code points). A reminder is {"id": "leave:"
+ *          + key, "key", "name", "leaveAt", "arriveBy", "travelMinutes", "distanceMeters",
+ *          "late", "title": "Time to leave", "body", "deepLink", "navigation"}:
  *            arriveBy        the visit's startTimeUtc
  *            origin          the previous card of the date (start-time order) with
- *                            coordinates, whatever its state; none for the first. For today,
- *                            the next visit's (the earliest card that qualifies, whether or
- *                            not its start has passed) origin is the washer's position instead
- *                            when it was reported no more than positionMaxAgeSeconds before
- *                            the core's clock (a position reported later than the clock counts
- *                            as fresh)
+ *                            coordinates, whatever its state (a removed one too); none for
+ *                            the first. For today, the next visit's (the earliest card that
+ *                            qualifies, whether or not its start has passed) origin is the
+ *                            washer's position instead when it was reported no more than
+ *                            positionMaxAgeSeconds before the core's clock (a position
+ *                            reported later than the clock counts as fresh)
  *            distanceMeters  the geodesic from the origin, rounded; null without an origin
  *            travelMinutes   ceil(geodesic metres x detourFactor / (speedKmh x 1000 / 60));
  *                            null without an origin (travel then counts as 0)
@@ -987,10 +987,11 @@ int carfit_reminders_list(carfit_core *core, const char *request, char **respons
  * carfit_report_day (method "report.day") — a day's time report.
  *
  * Takes:   {"date": "2020-09-10"} (optional: today by the core's clock and zone).
- * Returns: {"date", "visits": [entry...], "totals"}: one entry per card of that local date, in
- *          card order (start, then snapshot order), {"key", "visitId", "name", "state" (as the
- *          card shows it), "plannedMinutes" (the card's taskMinutes), "startedAt",
- *          "finishedAt" (the facts, or null), "workedMinutes" (finishedAt - startedAt; null
+ * Returns: {"date", "visits": [entry...], "totals"}: one entry per card of that local date
+ *          (a "removed" card still listed included), in card order (start, then snapshot
+ *          order), {"key", "visitId", "name", "state" (as the card shows it),
+ *          "plannedMinutes" (the card's taskMinutes), "startedAt", "finishedAt" (the facts,
+ *          or null), "workedMinutes" (finishedAt - startedAt; null
  *          unless both), "arrivedAt", "departedAt" (carfit_location_report, or null),
  *          "onSiteMinutes" (departedAt - arrivedAt; null unless both), "lateMinutes"
  *          (arrivedAt - startTimeUtc, at least 0; null without an arrival)}. "totals":

@@ -19,10 +19,11 @@ public struct RemindersService {
         }
         let range = clock.dayRange(for: date)
         let arrivals = try LocationStore(visits.db).arrivals(startingIn: range)
-        let cards = try visits.visitsOn(date, employeeId: nil).map { visit in
+        let cards = try visits.cardsOn(date, employeeId: nil).map { visit, removed in
             let key = VisitKey(visitId: visit.visitId, start: visit.start, repetition: visit.repetition)
             return LeaveReminders.Card(key: key, name: visit.name, address: visit.address, state: visit.state,
-                                       latitude: visit.latitude, longitude: visit.longitude, arrived: arrivals[key] != nil)
+                                       latitude: visit.latitude, longitude: visit.longitude, arrived: arrivals[key] != nil,
+                                       removed: removed)
         }
         let today = date == clock.today
         let position = today ? try LocationStore(visits.db).state().position : nil

@@ -10,13 +10,14 @@ public struct ReportService {
         self.visits = visits
     }
 
-    /// The report of `date`'s cards (default today by the core's clock), in card order.
+    /// The report of `date`'s cards (default today by the core's clock), in card order, the
+    /// removed ones that are still listed included (`VisitsService.cardsOn`).
     public func day(_ date: CivilDate?) throws(CarFitError) -> DayReport {
         guard let date = date ?? visits.clock.today else {
             throw CarFitError(.internal, "The core's clock has no local date.")
         }
         let range = visits.clock.dayRange(for: date)
-        let cards = try visits.visitsOn(date, employeeId: nil)
+        let cards = try visits.cardsOn(date, employeeId: nil).map(\.visit)
         let facts = try FactStore(visits.db).facts(startingIn: range)
         let arrivals = try LocationStore(visits.db).arrivals(startingIn: range)
         return DayReport(date: date, cards: cards.map { visit in

@@ -283,4 +283,14 @@ public struct VisitsService {
         return try outbox.shown(try visits.visits(startingIn: range, employeeId: employeeId)
             .filter { clock.localDate($0.start) == date }, startingIn: range)
     }
+
+    /// The cards of the local date `date` as `visits.list` shows them, in its order: the stored
+    /// visits and those the planner removed that still have work here (`removed` true), each
+    /// with the state and time used the washer's changes show.
+    public func cardsOn(_ date: CivilDate, employeeId: String?) throws(CarFitError) -> [(visit: Visit, removed: Bool)] {
+        let range = clock.dayRange(for: date)
+        let cards = try visits.visitsShown(startingIn: range, employeeId: employeeId).filter { clock.localDate($0.visit.start) == date }
+        let shown = try outbox.shown(cards.map(\.visit), startingIn: range)
+        return zip(shown, cards).map { ($0, $1.removed) }
+    }
 }

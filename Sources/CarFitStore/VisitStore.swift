@@ -162,6 +162,32 @@ public struct VisitStore {
         ORDER BY start_ms, seq
         """
 
+    /// `listedInRange` and the visits a stored snapshot no longer lists that still have work on
+    /// this device (`SyncStore.hasWork`), each at its start after the listed visits of the same
+    /// start; column 5 is 1 for those.
+    static let shownInRange = """
+        SELECT start_ms, visit_id, employee_id, repetition, card, 0 AS kept, seq
+        FROM visits WHERE start_ms >= ?1 AND start_ms < ?2 AND (?3 IS NULL OR employee_id = ?3)
+        UNION ALL
+        SELECT start_ms, visit_id, employee_id, repetition, card, 1 AS kept, seq
+        FROM visits_removed WHERE start_ms >= ?1 AND start_ms < ?2 AND (?3 IS NULL OR employee_id = ?3)
+          AND (\(SyncStore.hasWork("visits_removed")))
+        ORDER BY 1, 6, 7
+        """
+
+    /// The visits of `shownInRange` (the day list's, the removed ones with work included, in its
+    /// order), each with whether it is such a removed one.
+    public func visitsShown(startingIn range: Range<Int64>, employeeId: String? = nil) throws(CarFitError) -> [(visit: Visit, removed: Bool)] {
+        let s = try db.statement(VisitStore.shownInRange)
+        defer { s.reset() }
+        try s.bind(1, range.lowerBound)
+        try s.bind(2, range.upperBound)
+        try s.bind(3, employeeId)
+        var out: [(visit: Visit, removed: Bool)] = []
+        while try s.step() { out.append((try VisitStore.visit(s), s.int(5) == 1)) }
+        return out
+    }
+
     /// The whole visit of the row `s` is on, its planned tasks included.
     static func visit(_ s: Statement) throws(CarFitError) -> Visit {
         var visit = VisitStore.visit(of: try row(s))
@@ -178,15 +204,7 @@ public struct VisitStore {
     /// same start).
     public func forEachVisit(startingIn range: Range<Int64>, employeeId: String? = nil, removed: Bool = false,
                              _ body: (StoredVisitRow) throws(CarFitError) -> Void) throws(CarFitError) {
-        let s = try db.statement(removed ? """
-            SELECT start_ms, visit_id, employee_id, repetition, card, 0 AS kept, seq
-            FROM visits WHERE start_ms >= ?1 AND start_ms < ?2 AND (?3 IS NULL OR employee_id = ?3)
-            UNION ALL
-            SELECT start_ms, visit_id, employee_id, repetition, card, 1 AS kept, seq
-            FROM visits_removed WHERE start_ms >= ?1 AND start_ms < ?2 AND (?3 IS NULL OR employee_id = ?3)
-              AND (\(SyncStore.hasWork("visits_removed")))
-            ORDER BY 1, 6, 7
-            """ : VisitStore.listedInRange)
+        let s = try db.statement(removed ? VisitStore.shownInRange : VisitStore.listedInRange)
         defer { s.reset() }
         try s.bind(1, range.lowerBound)
         try s.bind(2, range.upperBound)

@@ -89,6 +89,31 @@ final class RemindersServiceTests: XCTestCase {
         }
     }
 
+    func testARemovedCardIsAnOriginButHasNoReminder() throws {
+        let f = try ServiceFixture()
+        let (a, b) = (ReportServiceTests.day0 + 8 * 3_600_000, ReportServiceTests.day0 + 9 * 3_600_000)
+        try ReportServiceTests.at(f, ReportServiceTests.day0 + 7 * 3_600_000)
+        let b1 = ReportServiceTests.record(id: "b", startMs: b, latitude: 55.72, longitude: 12.52)
+        try f.importVisits(ReportServiceTests.document([
+            ReportServiceTests.record(id: "a", startMs: a, latitude: 55.70, longitude: 12.50), b1,
+        ]))
+        // a started and put back to Todo: its changes wait for the update server when the
+        // planner drops it, so its card stays (removed, Todo).
+        try ReportServiceTests.set(f, ReportServiceTests.key("a", a), .inProgress, atMs: a - 120_000)
+        try ReportServiceTests.set(f, ReportServiceTests.key("a", a), .todo, atMs: a - 60_000)
+        try ReportServiceTests.at(f, ReportServiceTests.day0 + 7 * 3_600_000)
+        try f.importVisits(ReportServiceTests.document([b1]))
+        let listed = try f.visits.cardsOn(try XCTUnwrap(CivilDate(iso: "2020-09-10")), employeeId: nil)
+        XCTAssertEqual(listed.map(\.removed), [true, false])
+        XCTAssertEqual(listed.first?.visit.state, "Todo")
+        let reminders = try RemindersService(visits: f.visits, config: RemindersConfig()).list(nil).reminders
+        XCTAssertEqual(reminders.map(\.card.key.text), [ReportServiceTests.key("b", b)])
+        let metres = try XCTUnwrap(Geodesic.distance(latitude1: 55.70, longitude1: 12.50, latitude2: 55.72, longitude2: 12.52))
+        XCTAssertEqual(reminders.first?.distanceMeters, Int(metres.rounded()), "the removed card is b's origin")
+        XCTAssertEqual(reminders.first?.travelMinutes,
+                       LeaveReminders.travelMinutes(metres: metres, config: RemindersConfig()))
+    }
+
     func testAReminderIsWrittenWithItsLinks() throws {
         let f = try ServiceFixture()
         let start = ReportServiceTests.day0 + 9 * 3_600_000

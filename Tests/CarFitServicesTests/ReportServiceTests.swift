@@ -101,6 +101,28 @@ final class ReportServiceTests: XCTestCase {
         XCTAssertNil(try FactStore(f.db).facts(a))
     }
 
+    func testARemovedCardStillListedIsReported() throws {
+        let f = try ServiceFixture()
+        let (a, b) = (ReportServiceTests.day0 + 8 * 3_600_000, ReportServiceTests.day0 + 9 * 3_600_000)
+        try ReportServiceTests.at(f, ReportServiceTests.day0 + 7 * 3_600_000)
+        try f.importVisits(ReportServiceTests.document([ReportServiceTests.record(id: "a", startMs: a),
+                                                        ReportServiceTests.record(id: "b", startMs: b)]))
+        try ReportServiceTests.set(f, ReportServiceTests.key("a", a), .inProgress, atMs: a)
+        // The planner drops a while its start waits for the update server: its card stays.
+        try f.importVisits(ReportServiceTests.document([ReportServiceTests.record(id: "b", startMs: b)]))
+        let listed = try f.visits.cardsOn(try XCTUnwrap(CivilDate(iso: "2020-09-10")), employeeId: nil)
+        XCTAssertEqual(listed.map(\.removed), [true, false])
+        let report = try ReportServiceTests.report(f)
+        let entries = ReportServiceTests.entries(report)
+        XCTAssertEqual(entries.map { $0["key"] }, [.string(ReportServiceTests.key("a", a)), .string(ReportServiceTests.key("b", b))])
+        XCTAssertEqual(entries.first?["state"], "InProgress")
+        XCTAssertEqual(entries.first?["startedAt"], .string(ReportServiceTests.iso(a)))
+        let totals = report["totals"]?.objectValue
+        XCTAssertEqual(totals?["plannedMinutes"], .int(60))
+        XCTAssertEqual(totals?["inProgress"], .int(1))
+        XCTAssertEqual(totals?["todo"], .int(1))
+    }
+
     func testFactsSurviveTheServersRejection() throws {
         let f = try ServiceFixture()
         let s = ReportServiceTests.day0 + 8 * 3_600_000

@@ -1,8 +1,8 @@
 /// The time to leave for each open visit of a day (`reminders.list`).
 ///
-/// One reminder for each card of the day in state Todo (as shown) with coordinates and without
-/// an arrival. Its origin is the previous card of the day (start order) with coordinates,
-/// whatever that card's state; none for the first. For today, the next visit's (the earliest
+/// One reminder for each card of the day in state Todo (as shown) with coordinates, without
+/// an arrival and not removed. Its origin is the previous card of the day (start order) with
+/// coordinates, whatever that card's state (a removed one too); none for the first. For today, the next visit's (the earliest
 /// that qualifies) origin is the washer's position instead when it was reported no more than
 /// `positionMaxAgeSeconds` before now. Travel = ceil(geodesic metres × detourFactor / (speedKmh
 /// × 1000 / 60)) minutes, 0 without an origin; leaveAt = the visit's start − travel −
@@ -17,9 +17,11 @@ public enum LeaveReminders {
         public var latitude: Double?
         public var longitude: Double?
         public var arrived: Bool
+        /// The planner removed the visit and the card stays listed for the washer's work.
+        public var removed: Bool
 
         public init(key: VisitKey, name: String, address: String, state: String?, latitude: Double?, longitude: Double?,
-                    arrived: Bool) {
+                    arrived: Bool, removed: Bool = false) {
             self.key = key
             self.name = name
             self.address = address
@@ -27,6 +29,7 @@ public enum LeaveReminders {
             self.latitude = latitude
             self.longitude = longitude
             self.arrived = arrived
+            self.removed = removed
         }
     }
 
@@ -56,7 +59,7 @@ public enum LeaveReminders {
             defer {
                 if let c = Visit.coordinate(card.latitude, card.longitude) { previous = c }
             }
-            guard let here = Visit.coordinate(card.latitude, card.longitude), !card.arrived,
+            guard let here = Visit.coordinate(card.latitude, card.longitude), !card.arrived, !card.removed,
                   card.state.flatMap(VisitState.init(source:)) == .todo else { continue }
             var origin = previous
             if first, let fresh { origin = (fresh.latitude, fresh.longitude) }

@@ -111,7 +111,13 @@ def test_the_facts_survive_kill_9(lib, tmp_path):
     with carfit.Core({**at("2020-09-10T08:10:00Z"), "database": db}) as core:
         assert core.report_day("2020-09-10")["visits"][0]["startedAt"] == "2020-09-10T08:02:00Z"
         core.import_visits({"data": [DOC["data"][1]]})
-        assert core.report_day("2020-09-10")["visits"][0]["key"] == "b|1599728400000|0"
+        # a's start still waits for the update server: its card stays listed (removed), and
+        # reported, with its facts.
+        listed = core.call("visits.list", {"dates": ["2020-09-10"]})["days"][0]["visits"]
+        assert [(v["key"], v["removed"]) for v in listed] == [("a|1599724800000|0", True), ("b|1599728400000|0", False)]
+        report = core.report_day("2020-09-10")["visits"]
+        assert [v["key"] for v in report] == ["a|1599724800000|0", "b|1599728400000|0"]
+        assert report[0]["startedAt"] == "2020-09-10T08:02:00Z"
     with carfit.Core({**at("2020-09-10T08:10:00Z"), "database": db}) as core:
         # The facts outlive a snapshot without the visit: they come back with it.
         core.import_visits(DOC)
