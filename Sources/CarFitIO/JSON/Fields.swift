@@ -47,7 +47,10 @@ public struct Fields: Sendable {
         let n: Int64
         switch v {
         case .int(let i): n = i
-        case .double(let d) where d.rounded() == d && abs(d) < 9.0e15: n = Int64(d)
+        case .double(let d) where d.rounded() == d:
+            // Any whole real a 64-bit integer holds (1e16 is 10000000000000000).
+            guard let i = Int64(exactly: d) else { throw .invalid(path(key), "\(path(key)) must be between \(range.lowerBound) and \(range.upperBound).") }
+            n = i
         default: throw .invalid(path(key), "\(path(key)) must be a whole number.")
         }
         guard range.contains(n) else {
