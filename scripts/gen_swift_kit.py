@@ -336,7 +336,9 @@ class SwiftTypes:
 
 def statuses(header_text: str) -> List[Tuple[str, int, str]]:
     """(macro suffix, value, comment) of each status macro, in value order."""
-    found = re.findall(r"^#define CARFIT_([A-Z_]+)\s+(\d+)\s*/\*\s*(.*?)(?:\*/|$)", header_text, re.M)
+    # A comment may go on over several lines: all of it, its white space joined.
+    found = [(macro, value, " ".join(comment.split())) for macro, value, comment in
+             re.findall(r"^#define CARFIT_([A-Z_]+)[ \t]+(\d+)[ \t]*/\*(.*?)\*/", header_text, re.M | re.S)]
     out = [(macro, int(value), text.strip()) for macro, value, text in found
            if not macro.startswith("VERSION") and macro != "H"]
     return sorted(out, key=lambda item: item[1])

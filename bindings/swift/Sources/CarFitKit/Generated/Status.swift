@@ -12,7 +12,7 @@ public enum CarFitStatus: Int32, Sendable, CaseIterable, Codable {
     case notFound = 3
     /// a uniqueness rule would break
     case conflict = 4
-    /// wrong PIN, nobody logged in, locked out; a source answered
+    /// wrong PIN, nobody logged in, locked out; a source answered 401 or 403 (see carfit_auth_set)
     case unauthorized = 5
     /// a network source failed; cached data is untouched
     case unavailable = 6
