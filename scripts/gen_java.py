@@ -576,9 +576,12 @@ def files(document: Dict[str, Any], header_text: str, error=ValueError) -> Dict[
             lines += [f"    public final {response} {method}({request} request) {{",
                       f"        return invoke({java_string(key)}, request, {response}.class);", "    }"]
         else:
-            lines += javadoc(f"{key}: {summary} The answer {response} and the bytes. Fails with the exception "
-                             f"of its status ({errors}, misuse).", "    ")
-            lines += [f"    public final ImageData {method}({request} request) {{",
+            lines += javadoc(f"{key}: {summary} The answer ({method}WithBytes gives the bytes too). Fails with the "
+                             f"exception of its status ({errors}, misuse).", "    ")
+            lines += [f"    public final {response} {method}({request} request) {{",
+                      f"        return invokeImage({java_string(key)}, request).response();", "    }", ""]
+            lines += javadoc(f"{key}: the answer {response} and the bytes. Fails as {method}.", "    ")
+            lines += [f"    public final ImageData {method}WithBytes({request} request) {{",
                       f"        return invokeImage({java_string(key)}, request);", "    }"]
     lines.append("}")
     out[f"{OUT_DIR}/Operations.java"] = java_file(lines)

@@ -505,10 +505,15 @@ public abstract sealed class Operations permits Core {
 
     /**
      * images.data: The bytes of an image (no method name: the bytes come in an out-parameter). The
-     * answer ImagesDataResponse and the bytes. Fails with the exception of its status (bad_json,
-     * invalid, unavailable, storage, misuse).
+     * answer (imagesDataWithBytes gives the bytes too). Fails with the exception of its status
+     * (bad_json, invalid, unavailable, storage, misuse).
      */
-    public final ImageData imagesData(ImagesDataRequest request) {
+    public final ImagesDataResponse imagesData(ImagesDataRequest request) {
+        return invokeImage("images.data", request).response();
+    }
+
+    /** images.data: the answer ImagesDataResponse and the bytes. Fails as imagesData. */
+    public final ImageData imagesDataWithBytes(ImagesDataRequest request) {
         return invokeImage("images.data", request);
     }
 

@@ -221,13 +221,12 @@ class OperationsTest {
     void imagesAuthAndEvents() throws Exception {
         try (Core core = Fixtures.open()) {
             String url = Fixtures.url(server, "/image.png");
-            ImageData image = core.imagesData(new ImagesDataRequest(url));
+            ImageData image = core.imagesDataWithBytes(new ImagesDataRequest(url));
             assertArrayEquals(Fixtures.PNG, image.bytes());
             assertEquals(Fixtures.PNG.length, image.response().bytes());
             assertEquals(ImagesDataResponse.Source.NETWORK, image.response().source());
             assertEquals(ImagesDataResponse.ContentType.IMAGE_PNG, image.response().contentType());
-            assertEquals(ImagesDataResponse.Source.MEMORY,
-                    core.imagesData(new ImagesDataRequest(url)).response().source());
+            assertEquals(ImagesDataResponse.Source.MEMORY, core.imagesData(new ImagesDataRequest(url)).source());
             ImagesPrefetchResponse prefetch = core.imagesPrefetch(
                     new ImagesPrefetchRequest(List.of(Fixtures.url(server, "/image.png?2")), null));
             assertTrue(prefetch.queued() <= 1);
