@@ -106,7 +106,7 @@ final class NameOrderTests: XCTestCase {
                 XCTFail("key of \(parts[0]): \(SortKey.key(String(text)).map { String($0, radix: 16) }), Python \(parts[1])")
             }
         }
-        XCTAssertEqual(checked, 6_000)
+        XCTAssertEqual(checked, 10_000)
     }
 
     func testOrderByKeyThenCodePoints() {
@@ -119,5 +119,16 @@ final class NameOrderTests: XCTestCase {
         XCTAssertEqual(SortKey.key("ΣΟΦΊΑ"), SortKey.key("σοφια"))
         XCTAssertEqual(SortKey.fold("Ёлка"), "елка")
         XCTAssertEqual(SortKey.fold("中文"), "中文")
+    }
+
+    /// NFKD's canonical order of the marks a key keeps (U+302E class 224, U+1D165 216, U+1D16D
+    /// 226): by class within a run, a character of class 0 (a removed one too) ending the run.
+    func testKeptMarksAreInCanonicalOrder() {
+        XCTAssertEqual(SortKey.key("x\u{1D16D}\u{302E}"), [0x78, 0x302E, 0x1D16D])
+        XCTAssertTrue(SortKey.less("x\u{1D16D}\u{302E}", "x\u{302F}"))
+        XCTAssertEqual(SortKey.key("a\u{302E}\u{0301}\u{1D165}"), [0x61, 0x1D165, 0x302E])   // U+0301 removed, in the run
+        XCTAssertEqual(SortKey.key("a\u{302E}\u{0E31}\u{1D165}"), [0x61, 0x302E, 0x1D165])   // U+0E31 (class 0) ends it
+        XCTAssertEqual(SortKey.key("\u{1D160}\u{302E}"), [0x1D158, 0x1D165, 0x1D16E, 0x302E])
+        XCTAssertEqual(SortKey.key("A\u{302F}\u{1D1BB}\u{302E}"), [0x61, 0x302F, 0x1D1B9, 0x1D165, 0x302E])
     }
 }
