@@ -9,9 +9,11 @@ import Glibc
 ///
 /// - The update hook names each table a row was inserted into, updated or deleted from (a
 ///   pointer comparison skips the name's conversion for the rows after the first of a table).
-/// - The authorizer names each table a `DELETE` is prepared on: SQLite reports no rows for a
-///   `DELETE` without `WHERE` (its truncate optimisation), so clearing a table is seen when the
-///   statement is prepared.
+/// - The hook says nothing of a `DELETE` without `WHERE` (SQLite's truncate optimisation) nor of
+///   any write to a `WITHOUT ROWID` table. For those the authorizer names the tables a statement
+///   inserts into, updates or deletes from while it is prepared (`takePrepared`), and the
+///   database reports them (`changed`) after each run of the statement that changed rows
+///   (SQLite's total change count moved): a statement that changes nothing reports nothing.
 /// - The commit hook moves the collected tables aside; they are handed on once the statement
 ///   that committed has returned and the connection is out of its transaction (a `COMMIT` that
 ///   failed and left the transaction open puts them back). The rollback hook drops them: a
@@ -23,6 +25,8 @@ final class ChangeTracker {
     /// Receives the names of the tables a committed transaction wrote (never empty).
     var observer: ((Set<String>) -> Void)?
     private var pending: Set<String> = []
+    /// The tables the statements prepared since the last `takePrepared` write.
+    private var prepared: Set<String> = []
     private var committing: Set<String> = []
     /// The table name SQLite passed last: the same table's rows pass the same pointer.
     private var lastTable: UnsafePointer<CChar>?
@@ -35,8 +39,8 @@ final class ChangeTracker {
             Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().wrote(table)
         }, context)
         sqlite3_set_authorizer(handle, { context, action, table, _, _, _ in
-            if action == SQLITE_DELETE, let context, let table {
-                Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().deletes(table)
+            if action == SQLITE_DELETE || action == SQLITE_INSERT || action == SQLITE_UPDATE, let context, let table {
+                Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().prepares(table)
             }
             return SQLITE_OK
         }, context)
@@ -66,11 +70,28 @@ final class ChangeTracker {
         pending.insert(String(cString: table))
     }
 
-    /// A `DELETE` on `table` is being prepared. The name is the parser's, not the table's: it
-    /// is not remembered as `lastTable`.
-    private func deletes(_ table: UnsafePointer<CChar>) {
+    /// A statement that writes `table` is being prepared. The name is the parser's, not the
+    /// table's: it is not remembered as `lastTable`.
+    private func prepares(_ table: UnsafePointer<CChar>) {
         if strncmp(table, "sqlite_", 7) == 0 { return }
-        pending.insert(String(cString: table))
+        prepared.insert(String(cString: table))
+    }
+
+    /// The tables the statements prepared since the last call write (emptied).
+    func takePrepared() -> Set<String> {
+        defer { prepared.removeAll() }
+        return prepared
+    }
+
+    /// A statement that writes `tables` changed rows. `autocommit`: the connection is out of a
+    /// transaction after it, so the statement committed its own (its tables go with that
+    /// commit); else they go with the transaction's.
+    func changed(_ tables: Set<String>, autocommit: Bool) {
+        if autocommit {
+            committing.formUnion(tables)
+        } else {
+            pending.formUnion(tables)
+        }
     }
 
     private func committed() {

@@ -28,6 +28,9 @@ public final class Database {
     private var handle: OpaquePointer?
     /// Prepared statements not held by any `Statement`, by SQL text.
     private var idle: [String: [OpaquePointer]] = [:]
+    /// The tables each SQL text that writes writes, as the authorizer named them when it was
+    /// first prepared (`ChangeTracker`).
+    private var writesBySQL: [String: Set<String>] = [:]
     /// Open transaction levels, outermost first (see `Transaction`).
     private var levels: [Int] = []
     private var nextLevelID = 0
@@ -130,7 +133,12 @@ public final class Database {
     public func execute(_ sql: String) throws(CarFitError) {
         guard let handle else { throw CarFitError(.storage, "The database is closed.") }
         var message: UnsafeMutablePointer<CChar>?
+        let before = sqlite3_total_changes64(handle)
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        let writes = tracker.takePrepared()
+        if rc == SQLITE_OK, !writes.isEmpty, sqlite3_total_changes64(handle) != before {
+            tracker.changed(writes, autocommit: sqlite3_get_autocommit(handle) != 0)
+        }
         settleCommit()
         if rc != SQLITE_OK {
             let text = message.map { String(cString: $0) }
@@ -144,14 +152,17 @@ public final class Database {
     /// is released, never while the caller holds it.
     public func statement(_ sql: String) throws(CarFitError) -> Statement {
         guard let handle else { throw CarFitError(.storage, "The database is closed.") }
-        if let stmt = idle[sql]?.popLast() { return Statement(stmt, sql: sql, database: self) }
+        if let stmt = idle[sql]?.popLast() { return Statement(stmt, sql: sql, writes: writesBySQL[sql], database: self) }
         var stmt: OpaquePointer?
+        _ = tracker.takePrepared()
         let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
+        let writes = tracker.takePrepared()
         guard rc == SQLITE_OK, let stmt else {
             sqlite3_finalize(stmt)
             throw error(rc)
         }
-        return Statement(stmt, sql: sql, database: self)
+        if !writes.isEmpty { writesBySQL[sql] = writes }
+        return Statement(stmt, sql: sql, writes: writes.isEmpty ? nil : writes, database: self)
     }
 
     /// Takes back a prepared statement from a released `Statement`.
@@ -199,6 +210,15 @@ public final class Database {
     /// Runs on the thread that committed, which holds the connection.
     public func onCommit(_ observer: ((Set<String>) -> Void)?) {
         tracker.observer = observer
+    }
+
+    /// SQLite's count of the rows every statement of this connection changed.
+    var totalChanges: Int64 { handle.map { sqlite3_total_changes64($0) } ?? 0 }
+
+    /// A statement that writes `tables` just changed rows (see `ChangeTracker.changed`).
+    func changed(_ tables: Set<String>) {
+        guard let handle else { return }
+        tracker.changed(tables, autocommit: sqlite3_get_autocommit(handle) != 0)
     }
 
     /// Hands on the tables of a commit made by the statement that just returned.
@@ -326,11 +346,14 @@ public final class Database {
 public final class Statement {
     private var stmt: OpaquePointer?
     private let sql: String
+    /// The tables the statement writes (nil: a read).
+    private let writes: Set<String>?
     private let database: Database
 
-    init(_ stmt: OpaquePointer, sql: String, database: Database) {
+    init(_ stmt: OpaquePointer, sql: String, writes: Set<String>?, database: Database) {
         self.stmt = stmt
         self.sql = sql
+        self.writes = writes
         self.database = database
     }
 
@@ -407,7 +430,18 @@ public final class Statement {
     /// Advances; true when a row is available.
     public func step() throws(CarFitError) -> Bool {
         guard !database.isClosed else { throw CarFitError(.storage, "The database is closed.") }
+        guard let writes else {
+            let rc = sqlite3_step(stmt)
+            database.settleCommit()
+            switch rc {
+            case SQLITE_ROW: return true
+            case SQLITE_DONE: return false
+            default: throw database.error(rc)
+            }
+        }
+        let before = database.totalChanges
         let rc = sqlite3_step(stmt)
+        if rc == SQLITE_ROW || rc == SQLITE_DONE, database.totalChanges != before { database.changed(writes) }
         database.settleCommit()
         switch rc {
         case SQLITE_ROW: return true

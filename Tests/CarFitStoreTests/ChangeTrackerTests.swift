@@ -71,6 +71,38 @@ final class ChangeTrackerTests: XCTestCase {
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM patterns"), 0)
     }
 
+    func testAStatementThatChangesNothingReportsNothing() throws {
+        let (db, commits) = try recorded()
+        try db.run("INSERT INTO meta (key, value) VALUES ('k', 'v')")
+        XCTAssertEqual(commits(), [["meta"]])
+        // Prepared for the first time here (the authorizer names the table), run without a row.
+        try db.run("DELETE FROM meta WHERE key = ?1", [.text("none")])
+        try db.run("UPDATE meta SET value = 'w' WHERE key = ?1", [.text("none")])
+        try db.run("INSERT OR IGNORE INTO meta (key, value) VALUES ('k', 'x')")
+        try db.execute("DELETE FROM patterns")
+        try db.transaction { () throws(CarFitError) in
+            try db.run("DELETE FROM visits WHERE start_ms < ?1", [.int(0)])
+            try db.execute("DELETE FROM order_lines")
+        }
+        XCTAssertEqual(commits(), [["meta"]], "no row changed: no commit reported")
+        // The same statements when they change rows.
+        try db.run("DELETE FROM meta WHERE key = ?1", [.text("k")])
+        XCTAssertEqual(commits(), [["meta"], ["meta"]])
+    }
+
+    func testWritesToATableWithoutRowidAreReported() throws {
+        let (db, commits) = try recorded()
+        // SQLite's update hook says nothing of a WITHOUT ROWID table (visits is one).
+        let insert = "INSERT INTO visits (start_ms, seq, visit_id, repetition, employee_id, card) VALUES (?1, ?2, 'v', 0, NULL, x'00')"
+        try db.run(insert, [.int(1_000), .int(1)])
+        try db.transaction { () throws(CarFitError) in try db.run(insert, [.int(2_000), .int(2)]) }
+        try db.run("UPDATE visits SET employee_id = 'e' WHERE seq = ?1", [.int(2)])
+        try db.run("DELETE FROM visits WHERE seq = ?1", [.int(1)])
+        XCTAssertEqual(commits(), [["visits"], ["visits"], ["visits"], ["visits"]])
+        try db.run("UPDATE visits SET employee_id = 'e' WHERE seq = ?1", [.int(9)])
+        XCTAssertEqual(commits().count, 4, "no row of visits changed")
+    }
+
     func testAnInnerLevelsWritesAreReportedWithTheOuterCommit() throws {
         let (db, commits) = try recorded()
         try db.transaction { () throws(CarFitError) in

@@ -40,6 +40,20 @@ def open_core(database, server=None, **extra):
     return carfit.Core(config)
 
 
+def test_a_push_with_nothing_to_send_publishes_no_change(sync_server, tmp_path):
+    """Nothing stored changes: the change feed stays quiet (its first push prepares statements
+    that delete old points and write nothing)."""
+    with open_core(tmp_path / "q.db", sync_server) as core:
+        core.refresh_visits()
+        after = max([e["seq"] for e in core.events(timeout=0)], default=0)
+        for _ in range(2):
+            assert core.push() == {"pushed": 0, "rejected": 0, "pending": 0}
+        assert list(core.events(after=after, timeout=0)) == []
+        core.set_visit_state(next(c["key"] for c in cards(core) if c["state"] == "Todo"), "InProgress")
+        core.push()
+        assert [e["areas"][:1] for e in core.events(after=after, timeout=0)][:1] == [["visits"]]
+
+
 def test_push_applies_once_and_the_change_shows_until_the_next_snapshot(sync_server, tmp_path):
     with open_core(tmp_path / "p.db", sync_server) as core:
         core.refresh_visits()
@@ -285,7 +299,7 @@ def test_a_refresh_and_a_push_name_the_same_failure_alike(lib, tmp_path, path, s
         url = f"http://127.0.0.1:{running.port}{path}" if path else "http://127.0.0.1:1/u"
         with open_core(tmp_path / "f.db", sources={"visits": url, "visitUpdates": url}) as core:
             core.import_visits({"data": [{"visitId": "a", "startTimeUtc": "2020-09-10T08:00:00Z", "visitState": "Todo"}]})
-            core.set_visit_state(cards(core)[0]["key"], "InProgress")
+            core.set_visit_state(next(c["key"] for c in cards(core) if c["state"] == "Todo"), "InProgress")
             with pytest.raises(status) as refreshed:
                 core.refresh_visits()
             with pytest.raises(status) as pushed:
