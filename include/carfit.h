@@ -750,8 +750,8 @@ int carfit_location_status(carfit_core *core, const char *request, char **respon
  * "removed". Per visitId: an occurrence only in the new snapshot is "added", only in the old
  * "removed", except that exactly one of each is one "moved" ("previousStartTimeUtc" the old
  * start); an occurrence in both is "updated" when its card's "name", "address",
- * "coordinates", "expectedTime" or "tasks" (each task's title and minutes, in order) differ, listed in
- * "fields" in that order; the state is not compared. A change is {"change": "added" |
+ * "coordinates", "expectedTime" or "tasks" (each task's title and minutes, in order) differ,
+ * listed in "fields" in that order; the state is not compared. A change is {"change": "added" |
  * "removed" | "moved" | "updated", "visitId", "key" (of the new occurrence; of the old one for
  * removed), "name", "startTimeUtc", "previousStartTimeUtc" (moved; else null), "fields"
  * (updated; else [])}, sorted by startTimeUtc, visitId, change, then key. The first snapshot
@@ -991,8 +991,8 @@ int carfit_reminders_list(carfit_core *core, const char *request, char **respons
  *          (a "removed" card still listed included), in card order (start, then snapshot
  *          order), {"key", "visitId", "name", "state" (as the card shows it),
  *          "plannedMinutes" (the card's taskMinutes), "startedAt", "finishedAt" (the facts,
- *          or null), "workedMinutes" (finishedAt - startedAt; null
- *          unless both), "arrivedAt", "departedAt" (carfit_location_report, or null),
+ *          or null), "workedMinutes" (finishedAt - startedAt; null unless both),
+ *          "arrivedAt", "departedAt" (carfit_location_report, or null),
  *          "onSiteMinutes" (departedAt - arrivedAt; null unless both), "lateMinutes"
  *          (arrivedAt - startTimeUtc, at least 0; null without an arrival)}. "totals":
  *          {"plannedMinutes" (of the cards not Rejected), "workedMinutes", "onSiteMinutes"

@@ -430,18 +430,10 @@ public final class Statement {
     /// Advances; true when a row is available.
     public func step() throws(CarFitError) -> Bool {
         guard !database.isClosed else { throw CarFitError(.storage, "The database is closed.") }
-        guard let writes else {
-            let rc = sqlite3_step(stmt)
-            database.settleCommit()
-            switch rc {
-            case SQLITE_ROW: return true
-            case SQLITE_DONE: return false
-            default: throw database.error(rc)
-            }
-        }
-        let before = database.totalChanges
+        // A statement that writes reports its tables when it changed rows (`ChangeTracker`).
+        let before = writes == nil ? 0 : database.totalChanges
         let rc = sqlite3_step(stmt)
-        if rc == SQLITE_ROW || rc == SQLITE_DONE, database.totalChanges != before { database.changed(writes) }
+        if let writes, rc == SQLITE_ROW || rc == SQLITE_DONE, database.totalChanges != before { database.changed(writes) }
         database.settleCommit()
         switch rc {
         case SQLITE_ROW: return true

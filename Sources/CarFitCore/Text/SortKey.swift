@@ -14,10 +14,6 @@ public enum SortKey {
         let firstOrdered = NameFoldingTable.orderedStarts.first ?? UInt32.max
         for scalar in text.unicodeScalars {
             let v = scalar.value
-            if v < 0x80 {
-                out.append(v >= 0x41 && v <= 0x5A ? v + 0x20 : v)
-                continue
-            }
             if v >= firstOrdered, orderedItems(of: v) != nil { return orderedKey(text) }
             appendUnordered(v, to: &out)
         }
