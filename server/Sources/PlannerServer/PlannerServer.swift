@@ -1,0 +1,1 @@
+// The planner's back end: store, API and commands.

@@ -1,0 +1,1 @@
+// carfit-planner: serve, washer add, washer token.
