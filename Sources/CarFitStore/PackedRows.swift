@@ -272,21 +272,22 @@ final class PackedRows {
     /// Hands `body` every row of the present run in day order (start, then the order they came)
     /// with its repetition: (start, seq, visitId, repetition, employeeId, card), views valid
     /// until `releaseRun`, the visitId's for the next `textSlots - 1` rows. `earlier(start,
-    /// visitId)` counts the rows of the pair in earlier runs (asked only when there may be
-    /// some); `more` says whether further runs may follow (their repetitions then need this
+    /// visitId, seq)` counts the rows of the pair in earlier runs, whose seqs are below `seq`
+    /// (asked only when there may be some); `more` says whether further runs may follow (their repetitions then need this
     /// run's pairs).
     func inDayOrder(more: Bool,
-                    earlier: (Int64, UnsafeRawBufferPointer?) throws(CarFitError) -> Int64,
+                    earlier: (Int64, UnsafeRawBufferPointer?, Int64) throws(CarFitError) -> Int64,
                     _ body: (Int64, Int64, UnsafeRawBufferPointer?, Int64, UnsafeRawBufferPointer?,
                              UnsafeRawBufferPointer) throws(CarFitError) -> Void) throws(CarFitError) {
         entries.sort { $0.start != $1.start ? $0.start < $1.start : $0.seq < $1.seq }
         let previous = largestHandedOn
+        let firstSeq = Int64(nextSeq) - Int64(entries.count)
         if more && handedOn == nil { handedOn = PairFilter() }
         /// The rows of the pair in earlier runs: none unless one may have had it.
         func before(_ row: Row) throws(CarFitError) -> Int64 {
             guard let previous, row.start <= previous, let filter = handedOn,
                   filter.mayContain(start: row.start, visitId: row.visitId) else { return 0 }
-            return try earlier(row.start, visitIdText(row.visitId, probe: true))
+            return try earlier(row.start, visitIdText(row.visitId, probe: true), firstSeq)
         }
         var rows: [Row] = []
         var i = 0

@@ -112,11 +112,13 @@ public struct VisitStore {
             var pending: [PackedRows.Parts] = []
             pending.reserveCapacity(batch)
             let db = db
-            try rows.inDayOrder(more: more, earlier: { (start, visitId) throws(CarFitError) -> Int64 in
-                let s = try db.statement("SELECT count(*) FROM visits WHERE start_ms = ?1 AND visit_id IS ?2")
+            // Rows of this run may be written already: only those of earlier runs are counted.
+            try rows.inDayOrder(more: more, earlier: { (start, visitId, runSeq) throws(CarFitError) -> Int64 in
+                let s = try db.statement("SELECT count(*) FROM visits WHERE start_ms = ?1 AND seq < ?3 AND visit_id IS ?2")
                 defer { s.reset() }
                 try s.bind(1, int: start)
                 try s.bindStatic(text: visitId, 2)
+                try s.bind(3, int: runSeq)
                 guard try s.step() else { return 0 }
                 return s.int(0) ?? 0
             }) { (start, seq, visitId, repetition, employeeId, card) throws(CarFitError) in
