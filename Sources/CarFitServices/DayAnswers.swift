@@ -3,18 +3,19 @@ import CarFitStore
 
 /// The day list's answers as the host last asked them, kept ready: the text of a `visits.list`
 /// answer is served again while the database is unchanged, and a day the host showed is written
-/// again right after the washer changes one of its cards (`renew`), so the host's re-render after
-/// each change costs a copy of bytes.
+/// again right after the washer changes one of its cards (`VisitsAPI.renew`), so the host's
+/// re-render after each change costs a copy of bytes.
 ///
 /// Every answer is tied to the database's change stamp (`Database.ChangeStamp`: any write
 /// through this core's connection, any commit by another connection or process changes it), and
 /// is served only under the same stamp: a stale answer cannot be served. A first ask only
 /// remembers the request (so a host paging through days pays nothing for the cache); the text is
-/// kept when the same request comes again, or when `renew` writes it after a change.
+/// kept when the same request comes again, or when a renewal writes it after a change.
 ///
 /// Not thread-safe by itself: the core serialises the operations that use it.
 public final class DayAnswers {
-    /// What an answer depends on besides the stored data (the core's clock is fixed for its life).
+    /// What an answer depends on besides the stored data (the core's clock is fixed for its life;
+    /// anything else the text comes to depend on, such as a display language, belongs here).
     public struct Key: Hashable, Sendable {
         public var dates: [CivilDate]
         public var employeeId: String?
@@ -39,7 +40,7 @@ public final class DayAnswers {
 
     /// Requests remembered at most.
     static let capacity = 8
-    /// The largest answer kept, in bytes (a day of about 1,500 cards).
+    /// The largest answer kept, in bytes (a day of about a thousand cards).
     static let maxTextBytes = 1 << 20
 
     public init() {}
@@ -77,7 +78,7 @@ public final class DayAnswers {
     }
 
     /// The remembered requests of the one day `date` (the day a host shows), the latest first,
-    /// at most `limit`: those `renew` writes again after a change of that day.
+    /// at most `limit`: those written again after a change of that day.
     public func shown(_ date: CivilDate, limit: Int = 2) -> [Key] {
         Array(entries.reversed().lazy.filter { $0.key.dates == [date] }.map(\.key).prefix(limit))
     }
