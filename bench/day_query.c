@@ -23,7 +23,14 @@
 #include <sys/resource.h>
 
 #include <jansson.h>
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
+#endif
+#endif
+#ifndef CALLGRIND_TOGGLE_COLLECT
+#define CALLGRIND_TOGGLE_COLLECT /* valgrind's headers are absent: nothing to toggle */
+#endif
 
 #include "carfit.h"
 #include "timing.h"
