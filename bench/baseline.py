@@ -7,6 +7,7 @@ this is the program a host author would write first.
 
     python3 bench/baseline.py ingest VISITS.json DB.sqlite
     python3 bench/baseline.py query DB.sqlite 2020-09-10 [2020-09-11 ...]
+    python3 bench/baseline.py rerender DB.sqlite 2020-09-10 [2020-09-11 ...]
 
 Each command prints one JSON line of measurements (``bench/run.py`` reads it).
 """
@@ -177,6 +178,29 @@ def list_visits(con, days):
     return json.dumps({"days": sheets, "summary": total}, ensure_ascii=False)
 
 
+def rerender(con, days):
+    """The day query right after one of that day's cards changed: for each day, its cards are
+    built (as the host shows them), a Todo card of it is set to InProgress by an UPDATE,
+    committed (not timed), and the day is built again (timed). Returns the times."""
+    times = []
+    for day in days:
+        list_visits(con, [day])
+        start = datetime.combine(day, clock_time(), tzinfo=ZONE)
+        end = datetime.combine(day + timedelta(days=1), clock_time(), tzinfo=ZONE)
+        todo = con.execute(
+            "SELECT seq FROM visits WHERE start_ms >= ? AND start_ms < ? AND state = 'Todo'"
+            " ORDER BY start_ms, seq LIMIT 1",
+            (int(start.timestamp() * 1000), int(end.timestamp() * 1000))).fetchone()
+        if todo is None:
+            continue
+        with con:
+            con.execute("UPDATE visits SET state = 'InProgress' WHERE seq = ?", todo)
+        started = time.perf_counter()
+        list_visits(con, [day])
+        times.append(time.perf_counter() - started)
+    return times
+
+
 def peak_rss_mib():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -201,6 +225,12 @@ def main(argv):
             times.append(time.perf_counter() - started)
             cards += json.loads(text)["summary"]["visits"]
         print(json.dumps({"times": times, "cards": cards, "median": statistics.median(times)}))
+    elif command == "rerender":
+        db_path, *texts = args
+        con = sqlite3.connect(db_path)
+        list_visits(con, [date.fromisoformat(texts[0])])  # warm the statement cache and the page cache
+        times = rerender(con, [date.fromisoformat(t) for t in texts])
+        print(json.dumps({"times": times, "changes": len(times)}))
     else:
         raise SystemExit(f"unknown command {command!r}")
 

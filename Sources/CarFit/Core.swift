@@ -33,6 +33,8 @@ final class Core: Serializer, @unchecked Sendable {
     /// transfers.
     let http: HTTPClient
     let documents = DocumentCache()
+    /// The day list's answers kept ready for the host's re-render (`DayAnswers`).
+    let dayAnswers = DayAnswers()
     /// The change feed: commits, in-memory state changes, progress, prefetches.
     let events = EventHub()
     /// Keeps this database's pushes one at a time (with other cores and processes too).
@@ -76,6 +78,7 @@ final class Core: Serializer, @unchecked Sendable {
     var visits: VisitsService {
         var service = VisitsService(db: db, clock: clock, importThreads: config.importThreads)
         service.report = config.report
+        service.dayAnswers = dayAnswers
         return service
     }
     var calendar: CalendarService {

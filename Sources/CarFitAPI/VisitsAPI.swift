@@ -43,23 +43,59 @@ public enum VisitsAPI {
 
     /// `visits.list`: the cards of the asked days (else `selected`, the calendar's selection),
     /// each day once, in order, written straight from the stored rows with the washer's
-    /// changes, arrivals and attachment counts laid over them.
+    /// changes, arrivals and attachment counts laid over them. An answer asked again while the
+    /// database is unchanged, or written again after a change of its day (`renew`), is served
+    /// as kept (`DayAnswers`).
     public static func list(_ service: VisitsService, _ request: Fields, selected: [CivilDate]) throws(CarFitError) -> JSONBuffer {
         let r = try VisitsListRequest(request)
-        let dates = r.dates ?? selected
+        let key = DayAnswers.Key(dates: r.dates ?? selected, employeeId: r.employeeId, hour24: r.hour24 ?? service.clock.hour24)
+        guard let answers = service.dayAnswers else { return try write(service, key) }
+        let stamp = try service.db.changeStamp()
+        switch answers.lookup(key, at: stamp) {
+        case .kept(let text):
+            var out = JSONBuffer(capacity: text.count + 1)
+            text.withUnsafeBytes { out.append($0) }
+            return out
+        case .again:
+            let out = try write(service, key)
+            answers.keep(key, at: stamp, text: out.bytes)
+            return out
+        case .first:
+            return try write(service, key)
+        }
+    }
+
+    /// The day list of `key` written from the stored rows.
+    static func write(_ service: VisitsService, _ key: DayAnswers.Key) throws(CarFitError) -> JSONBuffer {
         let clock = service.clock
-        var writer = DayListWriter(clock: clock, hour24: r.hour24 ?? clock.hour24)
+        var writer = DayListWriter(clock: clock, hour24: key.hour24)
         // The overlays' tables are looked at once per call; an empty one is not queried per day.
-        let present = dates.isEmpty ? DayOverlays() : try service.presentOverlays()
-        for date in dates {
+        let present = key.dates.isEmpty ? DayOverlays() : try service.presentOverlays()
+        let employeeId = key.employeeId
+        for date in key.dates {
             let range = clock.dayRange(for: date)
             let overlay = try service.overlay(startingIn: range, present: present)
             try writer.writeDay(date, range: range, local: overlay.local, arrivals: overlay.arrivals,
                                 attachments: overlay.attachments, outbox: overlay.outbox) { range, add throws(CarFitError) in
-                try service.forEachVisit(startingIn: range, employeeId: r.employeeId, removed: present.removed, add)
+                try service.forEachVisit(startingIn: range, employeeId: employeeId, removed: present.removed, add)
             }
         }
         return writer.finish()
+    }
+
+    /// After the washer changed a card of `date`: the host's requests of that day
+    /// (`DayAnswers.shown`) are written again now, so the re-render that follows the change
+    /// is ready. A failure here drops them (the next ask writes them) and never fails the change.
+    static func renew(_ service: VisitsService, _ date: CivilDate) {
+        guard let answers = service.dayAnswers else { return }
+        let keys = answers.shown(date)
+        guard !keys.isEmpty else { return }
+        do throws(CarFitError) {
+            let stamp = try service.db.changeStamp()
+            for key in keys { answers.keep(key, at: stamp, text: try write(service, key).bytes) }
+        } catch {
+            for key in keys { answers.drop(key) }
+        }
     }
 
     /// `visits.plan`: the day plan (`DayPlan`).
@@ -71,7 +107,10 @@ public enum VisitsAPI {
     /// `{"visit": card}`, the changed visit's card as the list of its day shows it.
     public static func setState(_ service: VisitsService, _ request: Fields) throws(CarFitError) -> JSONBuffer {
         let r = try SetStateRequest(request)
-        return try card(service, try service.setState(keyText: r.key, to: r.state, reason: r.reason))
+        let change = try service.setState(keyText: r.key, to: r.state, reason: r.reason)
+        let answer = try card(service, change)
+        renew(service, change.date)
+        return answer
     }
 
     /// `visits.acknowledge`: the washer has seen the card's conflict (`OutboxService.acknowledge`),
@@ -80,7 +119,9 @@ public enum VisitsAPI {
     public static func acknowledge(_ service: VisitsService, _ request: Fields) throws(CarFitError) -> JSONBuffer {
         let r = try AcknowledgeRequest(request)
         let change = try service.outbox.acknowledge(keyText: r.key)
-        return try card(service, change, removedWithoutWork: true)
+        let answer = try card(service, change, removedWithoutWork: true)
+        renew(service, change.date)
+        return answer
     }
 
     /// `{"visit": card}` of the visit `change` names, as the list of its day shows it. With

@@ -15,6 +15,8 @@ public struct VisitsService {
     public let clock: Clock
     /// Threads a large import parses on besides the calling thread.
     public let importThreads: Int
+    /// The day list's answers the core keeps ready (`DayAnswers`); nil: every answer is written.
+    public var dayAnswers: DayAnswers?
     /// How long the washer's facts are kept, and the learned plans' sample minimum.
     public var report = ReportConfig() {
         didSet { outbox.report = report }

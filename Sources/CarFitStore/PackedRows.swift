@@ -10,6 +10,13 @@ import CarFitCore
 /// own size. The usual ids take less: a visitId that is a lower-case UUID is kept as its 16
 /// bytes, and an employeeId (a few dozen washers) once, each row holding its number.
 ///
+/// A large snapshot is handed back in runs: `inDayOrder` hands on the rows packed so far and
+/// lets their memory go, and the rows packed after them make the next run, their `seq` going
+/// on from the last. A row's repetition counts the rows of earlier runs too: those of its pair
+/// are counted by the caller's `earlier` (in the table the runs went to), asked only when an
+/// earlier run may have had the pair (a filter of the pairs handed on, and the largest start
+/// handed on: a document in day order never asks).
+///
 ///     visitId     varint: 0 none, 1 a UUID (16 bytes follow), n >= 2 text of n - 2 bytes
 ///     employeeId  varint: 0 none, 1 text (varint length and bytes follow), n >= 2 the n - 2nd
 ///                 of the employee ids kept once
@@ -27,33 +34,59 @@ final class PackedRows {
     private var cursor: UnsafeMutableRawPointer?
     private var left = 0
     static let chunkSize = 1 << 20
-    /// The employee ids kept once, and their numbers.
+    /// The `seq` of the next row (the rows of earlier runs included).
+    private var nextSeq: UInt32 = 0
+    /// The largest start of the rows of earlier runs (nil before the first run is handed on).
+    private var largestHandedOn: Int64?
+    /// The (start, visitId) pairs of earlier runs (`PairFilter`), made when a run is handed on
+    /// and more may follow.
+    private var handedOn: PairFilter?
+    /// The employee ids kept once (each its own allocation, kept across runs), and their numbers.
     private var employees: [UnsafeRawBufferPointer] = []
     private var employeeNumbers: [String: Int] = [:]
     /// Employee ids kept once at most (any others are kept in their rows).
     static let maxEmployees = 4096
     /// Where packed UUIDs are written out as text for their inserts: `textSlots` in turn, so that
     /// each stays valid while the rows after it are handed on.
-    private let uuidText = UnsafeMutableRawBufferPointer.allocate(byteCount: 36 * PackedRows.textSlots, alignment: 1)
+    private let uuidText = UnsafeMutableRawBufferPointer.allocate(byteCount: 36 * (PackedRows.textSlots + 1), alignment: 1)
     private var nextSlot = 0
     /// How many rows `inDayOrder` hands on while a visitId's text stays valid.
     static let textSlots = 64
 
-    var count: Int { entries.count }
+    /// Rows appended in all, those of earlier runs included.
+    var count: Int { Int(nextSeq) }
+
+    /// The memory the rows of the present run take (their chunks and entries), in bytes.
+    var runBytes: Int { chunks.count * PackedRows.chunkSize + entries.capacity * MemoryLayout<Entry>.stride }
+
+    /// Rows in the present run.
+    var runCount: Int { entries.count }
 
     deinit {
-        for chunk in chunks { chunk.deallocate() }
+        releaseRun()
+        for id in employees { id.baseAddress.map { UnsafeMutableRawPointer(mutating: $0).deallocate() } }
         uuidText.deallocate()
+    }
+
+    /// Lets the present run's rows go (their chunks; the entries' array is kept for the next):
+    /// the views `inDayOrder` handed on are no longer valid.
+    func releaseRun() {
+        for chunk in chunks { chunk.deallocate() }
+        chunks.removeAll(keepingCapacity: true)
+        cursor = nil
+        left = 0
+        entries.removeAll(keepingCapacity: true)
     }
 
     /// Appends a row starting at `start` (ms since the epoch): `row` as `appendVisitId`,
     /// `appendEmployeeId` and the card wrote it.
     func append(start: Int64, _ row: [UInt8]) throws(CarFitError) {
-        guard entries.count < Int(UInt32.max), row.count < Int(UInt32.max) else {
+        guard nextSeq < UInt32.max, row.count < Int(UInt32.max) else {
             throw CarFitError(.invalid, "The snapshot has too many visits to store at once.")
         }
         let at = row.withUnsafeBytes { keep($0) }
-        entries.append(Entry(start: start, row: at, seq: UInt32(entries.count), length: UInt32(row.count)))
+        entries.append(Entry(start: start, row: at, seq: nextSeq, length: UInt32(row.count)))
+        nextSeq += 1
     }
 
     /// A copy of `bytes` in the chunks.
@@ -99,7 +132,9 @@ final class PackedRows {
         id.withUTF8 { bytes in
             if employees.count < PackedRows.maxEmployees {
                 let number = employees.count
-                employees.append(UnsafeRawBufferPointer(start: keep(UnsafeRawBufferPointer(bytes)), count: bytes.count))
+                let copy = UnsafeMutableRawPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
+                if let base = bytes.baseAddress { copy.copyMemory(from: base, byteCount: bytes.count) }
+                employees.append(UnsafeRawBufferPointer(start: copy, count: bytes.count))
                 employeeNumbers[key] = number
                 VisitCard.varint(UInt64(number) + 2, &out)
             } else {
@@ -210,12 +245,14 @@ final class PackedRows {
                    card: UnsafeRawBufferPointer(rebasing: r.bytes[r.offset...]))
     }
 
-    /// The text of a packed visitId (valid for the next `textSlots - 1` calls).
-    private func visitIdText(_ packed: UnsafeRawBufferPointer?) -> UnsafeRawBufferPointer? {
+    /// The text of a packed visitId (valid for the next `textSlots - 1` calls), or with `probe`
+    /// written to a place of its own (valid until the next such call).
+    private func visitIdText(_ packed: UnsafeRawBufferPointer?, probe: Bool = false) -> UnsafeRawBufferPointer? {
         guard let packed, let tag = packed.first else { return nil }
         if tag == 1 {
-            let slot = UnsafeMutableRawBufferPointer(rebasing: uuidText[(nextSlot * 36)..<(nextSlot * 36 + 36)])
-            nextSlot = (nextSlot + 1) % PackedRows.textSlots
+            let at = probe ? PackedRows.textSlots : nextSlot
+            let slot = UnsafeMutableRawBufferPointer(rebasing: uuidText[(at * 36)..<(at * 36 + 36)])
+            if !probe { nextSlot = (nextSlot + 1) % PackedRows.textSlots }
             PackedRows.unpackUUID(UnsafeRawBufferPointer(rebasing: packed[1...]), into: slot)
             return UnsafeRawBufferPointer(slot)
         }
@@ -232,12 +269,26 @@ final class PackedRows {
         return memcmp(pa, pb, a.count) == 0
     }
 
-    /// Hands `body` every row in day order (start, then the order they came) with its
-    /// repetition: (start, seq, visitId, repetition, employeeId, card), views valid until the
-    /// rows are released, the visitId's for the next `textSlots - 1` rows.
-    func inDayOrder(_ body: (Int64, Int64, UnsafeRawBufferPointer?, Int64, UnsafeRawBufferPointer?,
+    /// Hands `body` every row of the present run in day order (start, then the order they came)
+    /// with its repetition: (start, seq, visitId, repetition, employeeId, card), views valid
+    /// until `releaseRun`, the visitId's for the next `textSlots - 1` rows. `earlier(start,
+    /// visitId, seq)` counts the rows of the pair in earlier runs, whose seqs are below `seq`
+    /// (asked only when there may be some); `more` says whether further runs may follow (their repetitions then need this
+    /// run's pairs).
+    func inDayOrder(more: Bool,
+                    earlier: (Int64, UnsafeRawBufferPointer?, Int64) throws(CarFitError) -> Int64,
+                    _ body: (Int64, Int64, UnsafeRawBufferPointer?, Int64, UnsafeRawBufferPointer?,
                              UnsafeRawBufferPointer) throws(CarFitError) -> Void) throws(CarFitError) {
         entries.sort { $0.start != $1.start ? $0.start < $1.start : $0.seq < $1.seq }
+        let previous = largestHandedOn
+        let firstSeq = Int64(nextSeq) - Int64(entries.count)
+        if more && handedOn == nil { handedOn = PairFilter() }
+        /// The rows of the pair in earlier runs: none unless one may have had it.
+        func before(_ row: Row) throws(CarFitError) -> Int64 {
+            guard let previous, row.start <= previous, let filter = handedOn,
+                  filter.mayContain(start: row.start, visitId: row.visitId) else { return 0 }
+            return try earlier(row.start, visitIdText(row.visitId, probe: true), firstSeq)
+        }
         var rows: [Row] = []
         var i = 0
         while i < entries.count {
@@ -253,20 +304,70 @@ final class PackedRows {
             }
             if rows.count <= 16 {
                 for (k, row) in rows.enumerated() {
-                    var repetition: Int64 = 0
+                    var repetition = try before(row)
                     for m in 0..<k where PackedRows.same(rows[m].visitId, row.visitId) { repetition += 1 }
+                    if more { handedOn?.insert(start: row.start, visitId: row.visitId) }
                     try body(row.start, row.seq, visitIdText(row.visitId), repetition, row.employeeId, row.card)
                 }
             } else {
                 var seen: [[UInt8]?: Int64] = [:]
                 for row in rows {
                     let id = row.visitId.map { [UInt8]($0) }
-                    let repetition = seen[id, default: 0]
+                    let repetition: Int64
+                    if let known = seen[id] { repetition = known } else { repetition = try before(row) }
                     seen[id] = repetition + 1
+                    if more { handedOn?.insert(start: row.start, visitId: row.visitId) }
                     try body(row.start, row.seq, visitIdText(row.visitId), repetition, row.employeeId, row.card)
                 }
             }
             i = j
         }
+        if let last = entries.last { largestHandedOn = max(previous ?? last.start, last.start) }
+    }
+}
+
+/// A fixed-size filter of (start, visitId) pairs (a Bloom filter of 4 MiB, three bits a pair):
+/// `mayContain` is true for every pair inserted, and for few others while the pairs are not
+/// many millions. Its memory does not grow with the pairs.
+struct PairFilter {
+    private var words: [UInt64]
+    private static let wordCount = 1 << 19
+    private static let mask = UInt64(wordCount * 64 - 1)
+
+    init() { words = [UInt64](repeating: 0, count: PairFilter.wordCount) }
+
+    /// A 64-bit hash of the pair (FNV-1a over the packed visitId, mixed with the start).
+    private static func hash(start: Int64, visitId: UnsafeRawBufferPointer?) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        if let visitId {
+            for byte in visitId {
+                h ^= UInt64(byte)
+                h = h &* 0x0000_0100_0000_01b3
+            }
+        } else {
+            h ^= 0xff
+        }
+        h ^= UInt64(bitPattern: start) &* 0x9e37_79b9_7f4a_7c15
+        // A finalizer (splitmix64's) so every bit depends on every input bit.
+        h = (h ^ (h >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        h = (h ^ (h >> 27)) &* 0x94d0_49bb_1331_11eb
+        return h ^ (h >> 31)
+    }
+
+    private static func bits(_ h: UInt64) -> (UInt64, UInt64, UInt64) {
+        (h & mask, (h >> 22) & mask, ((h >> 44) ^ (h &* 0x9e37_79b9_7f4a_7c15)) & mask)
+    }
+
+    mutating func insert(start: Int64, visitId: UnsafeRawBufferPointer?) {
+        let (a, b, c) = PairFilter.bits(PairFilter.hash(start: start, visitId: visitId))
+        words[Int(a >> 6)] |= 1 << (a & 63)
+        words[Int(b >> 6)] |= 1 << (b & 63)
+        words[Int(c >> 6)] |= 1 << (c & 63)
+    }
+
+    func mayContain(start: Int64, visitId: UnsafeRawBufferPointer?) -> Bool {
+        let (a, b, c) = PairFilter.bits(PairFilter.hash(start: start, visitId: visitId))
+        return words[Int(a >> 6)] & (1 << (a & 63)) != 0 && words[Int(b >> 6)] & (1 << (b & 63)) != 0
+            && words[Int(c >> 6)] & (1 << (c & 63)) != 0
     }
 }

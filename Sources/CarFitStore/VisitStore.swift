@@ -19,13 +19,18 @@ public struct VisitStore {
         }
     }
 
-    /// Starts writing a new snapshot (see `SnapshotWriter`), `hooks` run in its transaction.
-    public func beginSnapshot(_ hooks: SnapshotHooks) throws(CarFitError) -> SnapshotWriter { try SnapshotWriter(db, hooks: hooks) }
+    /// Starts writing a new snapshot (see `SnapshotWriter`), `hooks` run in its transaction;
+    /// `runBytes` bounds the memory of the rows packed before they are written.
+    public func beginSnapshot(_ hooks: SnapshotHooks,
+                              runBytes: Int = SnapshotWriter.defaultRunBytes) throws(CarFitError) -> SnapshotWriter {
+        try SnapshotWriter(db, hooks: hooks, runBytes: runBytes)
+    }
 
     /// Replaces every stored visit with `visits` in one transaction: on any failure the previous
     /// snapshot stays exactly as it was.
-    public func replaceAll(with visits: [Visit], hooks: SnapshotHooks) throws(CarFitError) {
-        let writer = try SnapshotWriter(db, hooks: hooks)
+    public func replaceAll(with visits: [Visit], hooks: SnapshotHooks,
+                           runBytes: Int = SnapshotWriter.defaultRunBytes) throws(CarFitError) {
+        let writer = try SnapshotWriter(db, hooks: hooks, runBytes: runBytes)
         do throws(CarFitError) {
             for v in visits { try writer.append(v) }
             try writer.commit()
@@ -41,7 +46,10 @@ public struct VisitStore {
     ///
     /// The table is kept in day order, so its rows are written in that order: `append` packs
     /// each record (its card, key and employee, about 130 bytes: `PackedRows`) into memory as
-    /// it comes, `commit` sorts them by start and writes them, each table page once.
+    /// it comes, and the packed rows are sorted by start and written, each table page once,
+    /// at `commit`, or earlier whenever they take `runBytes`: a snapshot of any size is written
+    /// in runs with the memory of one run at most (each later run is merged into the rows
+    /// already written; a document in day order just appends).
     public final class SnapshotWriter: RecordSink {
         private let db: Database
         private let level: Database.Transaction
@@ -50,10 +58,16 @@ public struct VisitStore {
         private var rows = PackedRows()
         /// The record being packed (reused).
         private var scratch: [UInt8] = []
+        /// The memory of packed rows past which they are written as a run.
+        let runBytes: Int
 
-        public init(_ db: Database, hooks: SnapshotHooks) throws(CarFitError) {
+        /// The memory of the packed rows of one run at most: 32 MiB (about 200,000 visits).
+        public static let defaultRunBytes = 32 << 20
+
+        public init(_ db: Database, hooks: SnapshotHooks, runBytes: Int = SnapshotWriter.defaultRunBytes) throws(CarFitError) {
             self.db = db
             self.hooks = hooks
+            self.runBytes = runBytes
             level = try db.beginTransaction()
             do throws(CarFitError) {
                 try hooks.willReplace()
@@ -74,18 +88,40 @@ public struct VisitStore {
             rows.appendEmployeeId(v.employeeId, &scratch)
             VisitCard.encode(v, into: &scratch)
             try rows.append(start: v.start.milliseconds, scratch)
+            if rows.runBytes >= runBytes { try write(more: true) }
         }
 
         public func commit() throws(CarFitError) {
             guard open else { return }
+            try write(more: false)
+            rows = PackedRows()
+            try hooks.stored()
+            try db.commit(level)
+            open = false
+        }
+
+        /// Writes the packed rows in day order and lets their memory go; `more` when rows may
+        /// follow. A row's repetition counts the rows of its pair written by earlier runs.
+        private func write(more: Bool) throws(CarFitError) {
             // Rows go in `batch` to a statement (SQLite's work per statement, once per batch),
             // the last ones one by one.
+            guard rows.runCount > 0 else { return }
             let batch = SnapshotWriter.batch
             let many = try db.statement(SnapshotWriter.insert(rows: batch))
             defer { many.reset() }
             var pending: [PackedRows.Parts] = []
             pending.reserveCapacity(batch)
-            try rows.inDayOrder { (start, seq, visitId, repetition, employeeId, card) throws(CarFitError) in
+            let db = db
+            // Rows of this run may be written already: only those of earlier runs are counted.
+            try rows.inDayOrder(more: more, earlier: { (start, visitId, runSeq) throws(CarFitError) -> Int64 in
+                let s = try db.statement("SELECT count(*) FROM visits WHERE start_ms = ?1 AND seq < ?3 AND visit_id IS ?2")
+                defer { s.reset() }
+                try s.bind(1, int: start)
+                try s.bindStatic(text: visitId, 2)
+                try s.bind(3, int: runSeq)
+                guard try s.step() else { return 0 }
+                return s.int(0) ?? 0
+            }) { (start, seq, visitId, repetition, employeeId, card) throws(CarFitError) in
                 pending.append(PackedRows.Parts(start: start, seq: seq, visitId: visitId, repetition: repetition,
                                                 employeeId: employeeId, card: card))
                 guard pending.count == batch else { return }
@@ -104,10 +140,7 @@ public struct VisitStore {
                     _ = try one.step()
                 }
             }
-            rows = PackedRows()
-            try hooks.stored()
-            try db.commit(level)
-            open = false
+            rows.releaseRun()
         }
 
         /// Rows inserted by one statement (`PackedRows.textSlots` at most).
