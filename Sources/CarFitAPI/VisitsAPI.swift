@@ -48,7 +48,7 @@ public enum VisitsAPI {
         let r = try VisitsListRequest(request)
         let dates = r.dates ?? selected
         let clock = service.clock
-        var writer = DayListWriter(clock: clock, hour24: r.hour24 ?? clock.hour24)
+        var writer = DayListWriter(clock: clock, hour24: r.hour24)
         // The overlays' tables are looked at once per call; an empty one is not queried per day.
         let present = dates.isEmpty ? DayOverlays() : try service.presentOverlays()
         for date in dates {
@@ -97,7 +97,7 @@ public enum VisitsAPI {
         }
         let kept = change.key
         guard let card = try DayListWriter.card(
-                change.key, on: change.date, clock: clock, hour24: clock.hour24,
+                change.key, on: change.date, clock: clock, hour24: nil,
                 local: overlay.local, arrivals: overlay.arrivals, attachments: overlay.attachments, outbox: overlay.outbox,
                 rows: { range, add throws(CarFitError) in
                     try service.forEachVisit(startingIn: range, removed: true, add)

@@ -4,9 +4,19 @@ public struct CatalogPage: Sendable {
     public var categories: [String]
     public var products: [Product]
 
-    public init(all products: [Product], category: String?, sort: CatalogSort) {
-        categories = Array(Set(products.compactMap(\.category))).sorted(by: SortKey.less)
+    /// With a locale's `collator`, names are ordered by it first (the categories too).
+    public init(all products: [Product], category: String?, sort: CatalogSort, collator: NameCollator? = nil) {
+        let names = Array(Set(products.compactMap(\.category)))
+        if let collator {
+            let keyed = names.map { (name: $0, key: collator.key($0)) }
+            categories = keyed.sorted { a, b in
+                let order = NameCollator.compare(a.key, b.key)
+                return order != 0 ? order < 0 : SortKey.less(a.name, b.name)
+            }.map(\.name)
+        } else {
+            categories = names.sorted(by: SortKey.less)
+        }
         let chosen = category.map { c in products.filter { $0.category == c } } ?? products
-        self.products = sort.apply(chosen)
+        self.products = sort.apply(chosen, collator: collator)
     }
 }

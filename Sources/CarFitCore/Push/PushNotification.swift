@@ -34,7 +34,7 @@ public struct PushNotification: Sendable, Equatable {
 
     /// The local start time as the card writes it.
     static func time(_ at: Instant, _ clock: Clock, hour24: Bool) -> String {
-        Clock.timeText(minuteOfDay: clock.localMinuteOfDay(at), hour24: hour24)
+        clock.display.timeText(minuteOfDay: clock.localMinuteOfDay(at), hour24: clock.display.isLocalized ? nil : hour24)
     }
 
     /// The notification of one of the planner's changes.
