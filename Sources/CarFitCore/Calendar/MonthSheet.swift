@@ -1,5 +1,5 @@
 /// The document of one month: the grid's shape, its days, and what is today and selected.
-public struct MonthSheet: Sendable {
+public struct MonthSheet: Sendable, Equatable {
     public static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
     public var month: YearMonth

@@ -120,3 +120,10 @@ public struct DisplayLocale: Sendable {
         return out
     }
 }
+
+extension DisplayLocale: Equatable {
+    /// The same locale, clock style and currency.
+    public static func == (a: DisplayLocale, b: DisplayLocale) -> Bool {
+        a.tag == b.tag && a.hour24 == b.hour24 && a.hour24Given == b.hour24Given && a.currency == b.currency
+    }
+}
