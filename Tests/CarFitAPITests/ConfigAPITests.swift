@@ -122,7 +122,7 @@ final class ConfigTests: XCTestCase {
             (["images": .obj(["concurency": 2])], "images.concurency",
              "Unknown config member images.concurency: did you mean images.concurrency?"),
             (["colour": "red"], "colour", "Unknown config member colour: the config takes database, now, timeZone, "
-             + "hour24, firstWeekday, sources, http, images, maxRequestBytes, importThreads, auth, road, attachments, report, "
+             + "hour24, firstWeekday, locale, currency, sources, http, images, maxRequestBytes, importThreads, auth, road, attachments, report, "
              + "reminders, zoneinfo."),
         ]
         for (pairs, field, message) in cases {
