@@ -109,6 +109,18 @@ final class LocaleTests: XCTestCase {
         XCTAssertEqual(plain.monthTitle(YearMonth(year: 2026, month: 3)!), "March 2026")
     }
 
+    func testEachPackedTableHasEveryField() {
+        for table in [LocaleTables.enUS, .enGB, .da, .nb, .sv, .de] {
+            XCTAssertEqual([table.dayPeriods.count, table.monthsFormat.count, table.monthsStandAlone.count, table.weekdays.count,
+                            table.currencyParts.count, table.currencySymbols.count], [2, 12, 12, 7, 4, 6])
+            XCTAssertFalse(table.currencySymbols.contains(""))
+            XCTAssertEqual(table.currencySymbols[4], "€")
+            XCTAssertTrue([0, 6].contains(table.firstWeekDay))
+            XCTAssertTrue(table.dateTimeLong.contains("{1}") && table.dateTimeLong.contains("{0}"))
+        }
+        XCTAssertEqual(LocaleTables.packedFieldCount, 53)
+    }
+
     func testTagsAreReadCaseInsensitivelyWithEitherSeparator() {
         XCTAssertEqual(SupportedLocale(tag: "EN_gb"), .enGB)
         XCTAssertEqual(SupportedLocale(tag: "no"), .nb)

@@ -8,11 +8,11 @@ public struct CatalogPage: Sendable {
     public init(all products: [Product], category: String?, sort: CatalogSort, collator: NameCollator? = nil) {
         let names = Array(Set(products.compactMap(\.category)))
         if let collator {
-            let keyed = names.map { (name: $0, key: collator.key($0)) }
-            categories = keyed.sorted { a, b in
-                let order = NameCollator.compare(a.key, b.key)
-                return order != 0 ? order < 0 : SortKey.less(a.name, b.name)
-            }.map(\.name)
+            let keys = names.map(collator.key)
+            categories = NameCollator.sortedPositions(names.count) { i, j in
+                let order = NameCollator.compare(keys[i], keys[j])
+                return order != 0 ? order < 0 : SortKey.less(names[i], names[j])
+            }.map { names[$0] }
         } else {
             categories = names.sorted(by: SortKey.less)
         }

@@ -31,10 +31,10 @@ public struct Employee: Sendable, Equatable {
     /// `collator`; the employees it ranks equal in `listOrder`.
     public static func sorted(_ employees: [Employee], collator: NameCollator?) -> [Int] {
         guard let collator else {
-            return employees.indices.sorted { listOrder(employees[$0], employees[$1]) }
+            return NameCollator.sortedPositions(employees.count) { listOrder(employees[$0], employees[$1]) }
         }
         let keys = employees.map { (last: collator.key($0.lastName), first: collator.key($0.firstName)) }
-        return employees.indices.sorted { i, j in
+        return NameCollator.sortedPositions(employees.count) { i, j in
             var order = NameCollator.compare(keys[i].last, keys[j].last)
             if order == 0 { order = NameCollator.compare(keys[i].first, keys[j].first) }
             return order != 0 ? order < 0 : listOrder(employees[i], employees[j])

@@ -1,18 +1,17 @@
 /// How the core writes what a washer reads: times of day, dates, month titles, weekday names
-/// and amounts of money. Without a config `locale` (`tables` nil) every text is 1.3's: `HH:mm`
-/// or `hh:mm AM`, English dates and names, no money texts. With one, each is what CLDR gives for
-/// that locale (the tables of `LocaleTables`, generated from the pinned CLDR data).
-public struct DisplayLocale: Sendable {
-    /// The config's tag, spelled as the config gave it; nil without a locale.
-    public let tag: String?
-    /// The locale's CLDR data; nil without a locale.
-    let tables: LocaleTables?
+/// and amounts of money, and in which order names go. Without a config `locale` every text is
+/// 1.3's: `HH:mm` or `hh:mm AM`, English dates and names, no money texts, 1.3's name order.
+/// With one, each is what CLDR gives for that locale (`LocaleTables`, generated from the pinned
+/// CLDR data) and names go in its collator's order (`NameCollator`). The core hands this one
+/// value (with its `Clock`) to every area that writes such a text.
+public struct DisplayLocale: Sendable, Equatable {
+    /// The config's locale; nil without one. The value holds no table itself (it is copied
+    /// with every clock): the tables are the locale's static ones.
+    public let locale: SupportedLocale?
     /// The clock style when no locale is set, and whether the config chose one (`hour24` given).
     public let hour24: Bool
     public let hour24Given: Bool
     public let currency: DisplayCurrency
-    /// The locale's name order; nil without a locale (1.3's order).
-    public let collator: NameCollator?
 
     /// 1.3's display: no locale, the given clock style.
     public init(hour24: Bool) {
@@ -20,16 +19,20 @@ public struct DisplayLocale: Sendable {
     }
 
     public init(locale: SupportedLocale?, hour24: Bool, hour24Given: Bool, currency: DisplayCurrency) {
-        tag = locale?.rawValue
-        tables = locale?.tables
+        self.locale = locale
         self.hour24 = hour24
         self.hour24Given = hour24Given
         self.currency = currency
-        collator = locale?.collator
     }
 
+    /// The locale's CLDR data; nil without a locale.
+    var tables: LocaleTables? { locale?.tables }
+
+    /// The locale's name order; nil without a locale (1.3's order).
+    public var collator: NameCollator? { locale?.collator }
+
     /// Whether a locale is set (the money texts are written only then).
-    public var isLocalized: Bool { tables != nil }
+    public var isLocalized: Bool { locale != nil }
 
     // MARK: Times and dates
 
@@ -118,12 +121,5 @@ public struct DisplayLocale: Sendable {
         var out = ""
         for c in part { if c == "¤" { out += symbol } else { out.append(c) } }
         return out
-    }
-}
-
-extension DisplayLocale: Equatable {
-    /// The same locale, clock style and currency.
-    public static func == (a: DisplayLocale, b: DisplayLocale) -> Bool {
-        a.tag == b.tag && a.hour24 == b.hour24 && a.hour24Given == b.hour24Given && a.currency == b.currency
     }
 }

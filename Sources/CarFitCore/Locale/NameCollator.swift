@@ -49,8 +49,8 @@ public struct NameCollator: Sendable {
         guard let k = NameCollator.index(of: cp, in: t.codePoints), k + 1 < t.starts.count else { return false }
         let start = Int(t.starts[k])
         let end = Int(t.starts[k + 1])
-        guard start <= end, end <= t.elements.count else { return false }
-        for e in t.elements[start..<end] { add(e, to: &key) }
+        guard start <= end, end <= t.primaries.count, end <= t.weights.count else { return false }
+        for k in start..<end { add(UInt64(t.primaries[k]) << 32 | UInt64(t.weights[k]), to: &key) }
         return true
     }
 
@@ -93,6 +93,12 @@ public struct NameCollator: Sendable {
     static func compare<T: Comparable>(_ a: [T], _ b: [T]) -> Int {
         for (x, y) in zip(a, b) where x != y { return x < y ? -1 : 1 }
         return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
+
+    /// The positions `0..<count` in the order `less` gives them (one sort for every list the
+    /// collator orders).
+    public static func sortedPositions(_ count: Int, by less: (Int, Int) -> Bool) -> [Int] {
+        Array(0..<max(0, count)).sorted(by: less)
     }
 
     /// -1, 0 or 1: the order of two names.
