@@ -1,5 +1,5 @@
 /// The CLDR data of one supported locale that `DisplayLocale` formats with, read from its packed
-/// text (`LocaleTables+Generated`, written by scripts/gen-locale-tables from the pinned CLDR
+/// text (`Generated/LocaleData.swift`, written by scripts/gen-locale-tables from the pinned CLDR
 /// data). Date patterns use CLDR's letters (`h`, `HH`, `mm`, `a`, `d`, `MMMM`, `LLLL`, `y`; text
 /// in single quotes is literal); currency parts hold `¤` where the currency's symbol goes.
 struct LocaleTables: Sendable {
