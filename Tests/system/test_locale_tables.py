@@ -1,4 +1,4 @@
-"""The locale tables: Sources/CarFitCore/Generated/LocaleData.swift and CollationTables.swift
+"""The locale tables: Sources/CarFitCore/Generated/LocaleData.swift and CollationData.swift
 are what scripts/gen-locale-tables writes from the CLDR and ICU data pinned in data/cldr/ (no
 network, no Babel, no ICU needed), and the pinned data are of the versions the header names."""
 import json
@@ -34,7 +34,7 @@ def test_a_changed_extract_makes_the_check_fail(tmp_path):
     for name in ("locales.json", "collation.json"):
         (copy / "data" / "cldr" / name).write_text((ROOT / "data" / "cldr" / name).read_text(encoding="utf-8"),
                                                    encoding="utf-8")
-    for name in ("LocaleData.swift", "CollationTables.swift"):
+    for name in ("LocaleData.swift", "CollationData.swift"):
         source = ROOT / "Sources" / "CarFitCore" / "Generated" / name
         (copy / "Sources" / "CarFitCore" / "Generated" / name).write_text(source.read_text(encoding="utf-8"),
                                                                          encoding="utf-8")

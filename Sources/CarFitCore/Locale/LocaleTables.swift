@@ -1,8 +1,9 @@
 /// The CLDR data of one supported locale that `DisplayLocale` formats with, read from its packed
 /// text (`Generated/LocaleData.swift`, written by scripts/gen-locale-tables from the pinned CLDR
 /// data). Date patterns use CLDR's letters (`h`, `HH`, `mm`, `a`, `d`, `MMMM`, `LLLL`, `y`; text
-/// in single quotes is literal); currency parts hold `¤` where the currency's symbol goes.
-struct LocaleTables: Sendable {
+/// in single quotes is literal); currency parts hold `¤` where the currency's symbol goes. A
+/// class: one shared instance per locale, never copied.
+final class LocaleTables: Sendable {
     let timeShort: String
     let timeHm: String
     let timeHm12: String
@@ -17,7 +18,7 @@ struct LocaleTables: Sendable {
     let monthsStandAlone: [String]
     /// Monday first.
     let weekdays: [String]
-    /// 0 Monday ... 6 Sunday.
+    /// 0 Monday or 6 Sunday (the only first days of these locales).
     let firstWeekDay: Int
     /// Positive prefix, positive suffix, negative prefix, negative suffix.
     let currencyParts: [String]
@@ -43,7 +44,7 @@ struct LocaleTables: Sendable {
         monthsFormat = next(12)
         monthsStandAlone = next(12)
         weekdays = next(7)
-        firstWeekDay = Int(one()) ?? 0
+        firstWeekDay = one() == "6" ? 6 : 0
         currencyParts = next(4)
         decimal = one()
         group = one()

@@ -36,22 +36,15 @@ public struct NameCollator: Sendable {
                 }
             }
             let cp = scalars[i]
-            if !elements(of: cp, in: table, into: &key), !elements(of: cp, in: root, into: &key) {
+            let known = table.forEachElement(of: cp) { add($0, to: &key) }
+                || (table !== root && root.forEachElement(of: cp) { add($0, to: &key) })
+            if !known {
                 // Outside the repertoire: after everything in it, by code point.
                 add(UInt64(0xFF00_0000 | (cp & 0x00FF_FFFF)) << 32 | 0x0505, to: &key)
             }
             i += 1
         }
         return key
-    }
-
-    private func elements(of cp: UInt32, in t: CollationTable, into key: inout Key) -> Bool {
-        guard let k = NameCollator.index(of: cp, in: t.codePoints), k + 1 < t.starts.count else { return false }
-        let start = Int(t.starts[k])
-        let end = Int(t.starts[k + 1])
-        guard start <= end, end <= t.primaries.count, end <= t.weights.count else { return false }
-        for k in start..<end { add(UInt64(t.primaries[k]) << 32 | UInt64(t.weights[k]), to: &key) }
-        return true
     }
 
     private func add(_ e: UInt64, to key: inout Key) {
@@ -97,6 +90,7 @@ public struct NameCollator: Sendable {
 
     /// The positions `0..<count` in the order `less` gives them (one sort for every list the
     /// collator orders).
+    @inline(never)
     public static func sortedPositions(_ count: Int, by less: (Int, Int) -> Bool) -> [Int] {
         Array(0..<max(0, count)).sorted(by: less)
     }

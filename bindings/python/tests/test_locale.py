@@ -200,3 +200,26 @@ def test_without_a_locale_the_currency_changes_nothing(lib):
         assert "Text\"" not in text
     assert json.loads(answers[0][1])["text"] == "4 March, 08:05"
     assert json.loads(answers[2][2])["text"] == "20 December 2017, 09:43 PM"
+
+
+@pytest.mark.parametrize("tag", sorted(FIXTURES))
+def test_card_start_times_and_notification_bodies(lib, sample, tag):
+    """visits.list writes each card's startTime as the locale does, in the config's clock style
+    or the request's; a visit at each of the fixture's minutes (UTC, so the minute is local)."""
+    fixture = FIXTURES[tag]
+    template = sample["data"][0]
+    visits = []
+    for i, row in enumerate(fixture["times"]):
+        visit = dict(template, visitId=f"00000000-0000-4000-8000-{i:012d}",
+                     startTimeUtc=instant("2026-06-15", row["minute"])[:-1])
+        visit["endTimeUtc"] = visit["startTimeUtc"]
+        visits.append(visit)
+    for config_style, config_hour24 in STYLES.items():
+        config = {} if config_hour24 is None else {"hour24": config_hour24}
+        with open_core(locale=fixture["config"], **config) as core:
+            core.call("visits.import", dict(sample, data=visits))
+            cards = core.call("visits.list", {"dates": ["2026-06-15"]})["days"][0]["visits"]
+            assert [c["startTime"] for c in cards] == [r[config_style] for r in fixture["times"]]
+            for style in ("hour24", "hour12"):
+                cards = core.call("visits.list", {"dates": ["2026-06-15"], "hour24": STYLES[style]})["days"][0]["visits"]
+                assert [c["startTime"] for c in cards] == [r[style] for r in fixture["times"]]
