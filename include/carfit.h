@@ -129,7 +129,35 @@ typedef struct carfit_core carfit_core;
  *            "timeZone"     IANA zone for local days and times ("UTC")
  *            "hour24"       true/false for 24h/12h times (from LC_ALL, LC_TIME, LANG, the
  *                           first set: en_US means 12h, en_GB or da_DK 24h; C/POSIX/none 24h)
- *            "firstWeekday" "monday" or "sunday" ("monday")
+ *            "firstWeekday" "monday" or "sunday" ("monday"; with "locale", the locale's first
+ *                           day of the week: "sunday" for en and en-US, else "monday")
+ *            "locale"       the language times, dates, month titles, weekday names and
+ *                           amounts are written in, a BCP 47 tag, case-insensitive, "-" or
+ *                           "_": "en" or "en-US", "en-GB", "da" or "da-DK", "nb", "nb-NO" or
+ *                           "no", "sv" or "sv-SE", "de" or "de-DE"; anything else is
+ *                           CARFIT_INVALID, field "locale", the message listing these tags.
+ *                           Without it every answer is as in 1.3. With it, the texts are
+ *                           CLDR 47's (as Babel 2.18.0 writes them, U+00A0 and U+202F
+ *                           included): a time of day ("startTime", notification and reminder
+ *                           bodies) in the locale's short time ("8:05 AM" in en-US, "08.05"
+ *                           in da), or its 24-hour ("Hm") or 12-hour ("hm") form when
+ *                           "hour24" is given (here or in the request: visits.list,
+ *                           articles.list, articles.format_date); an article's "published"
+ *                           as the locale's long date-time (the day without its year in the
+ *                           current year: "4. marts 08.05", "20. december 2017 21.43");
+ *                           the calendar's "title" ("marts 2026"), "weekdays" and each day's
+ *                           "weekday" ("man.") and "firstWeekday"; "priceText", "amountText"
+ *                           and "sumText" beside each amount ("1.234,50 kr."); and names
+ *                           (employees, products, categories) in the locale's order: ICU's
+ *                           collation for names of letters, spaces, hyphens and apostrophes
+ *                           (Danish and Norwegian: æ, ø, å after z and "aa" as å; Swedish:
+ *                           å, ä, ö after z; German and English: ä as a), names it ranks
+ *                           equal in 1.3's order. visits.plan times stay "HH:mm";
+ *                           sentences (titles, messages) stay English.
+ *            "currency"     the ISO 4217 currency of every amount, for the texts beside them
+ *                           with "locale": "USD", "DKK", "NOK", "SEK", "EUR" or "GBP" ("USD",
+ *                           the seeds' currency); anything else is CARFIT_INVALID, field
+ *                           "currency"
  *            "sources"      where each area's refresh fetches, http or https URLs (none):
  *                           {"visits", "articles", "catalog", "patterns", "visitUpdates"}
  *                           "locations" (where carfit_sync_push sends positions)
@@ -1193,9 +1221,12 @@ int carfit_catalog_refresh(carfit_core *core, const char *request, char **respon
  *          (Python's unicodedata and str.casefold for Latin, Greek and Cyrillic letters; Ø, Ł,
  *          Œ keep their own code points; other characters are their own keys); equal keys by
  *          the names' code points, then by id (integer ids first, by value); "-name" is the
- *          exact reverse.
+ *          exact reverse. With the config's "locale", names are compared by the locale's
+ *          collation first (see carfit_open), the ones it ranks equal in the order above.
  * Returns: {"categories": [every category, sorted the same way], "products": [{"id", "name",
- *          "category", "imageUrl": url or null, "price"}]}.
+ *          "category", "imageUrl": url or null, "price"}]}; with a "locale", each product
+ *          also has "priceText", its price in the config's "currency" as the locale writes
+ *          it ("$34.99", "34,99 kr.").
  * Errors:  CARFIT_INVALID (sort not one of the three, category not a string).
  */
 int carfit_catalog_list(carfit_core *core, const char *request, char **response);
@@ -1204,7 +1235,7 @@ int carfit_catalog_list(carfit_core *core, const char *request, char **response)
  * carfit_catalog_product (method "catalog.product") — one product.
  * Takes:   {"id": 101} (or "101").
  * Returns: {"product": {"id", "name", "category", "imageUrl", "price", "description",
- *          "hasDescription"}}; a missing or blank description reads "No description
+ *          "hasDescription"}} ("priceText" too with a "locale"); a missing or blank description reads "No description
  *          available." with hasDescription false.
  * Errors:  CARFIT_INVALID (id missing or not an integer or string); CARFIT_NOT_FOUND (field "id").
  */
@@ -1215,7 +1246,8 @@ int carfit_catalog_product(carfit_core *core, const char *request, char **respon
  * core (else CARFIT_UNAUTHORIZED, checked first after the request members' JSON types) and
  * answers
  *     {"cart": {"lines": [{"productId", "name", "imageUrl", "quantity"}], "totalQuantity": n}}
- * with lines in the order their products were first added. Carts are stored in the database;
+ * with lines in the order their products were first added; with the config's "locale", each
+ * line also has "priceText", its product's unit price as the locale writes it. Carts are stored in the database;
  * each change is one BEGIN IMMEDIATE transaction, so cores in several processes adding to one
  * cart at once lose nothing. A refused call changes nothing.
  */
@@ -1320,7 +1352,9 @@ int carfit_transactions_import(carfit_core *core, const char *request, char **re
  *          "shopping", "travel", ...others], "transactions": [transaction...], "count": 5,
  *          "sum": 74.28, "pinnedCount": 5}. Transactions newest date first, then by id.
  *          count is the number listed, pinned or not; sum adds the pinned ones only (the
- *          floating sum); pinnedCount (an extension) counts them.
+ *          floating sum); pinnedCount (an extension) counts them. With the config's "locale",
+ *          each transaction also has "amountText" and the answer "sumText": the amount and
+ *          the sum in the config's "currency" as the locale writes them ("-1.234,50 kr.").
  * Errors:  CARFIT_INVALID (category not a string, or empty; field "category").
  */
 int carfit_transactions_list(carfit_core *core, const char *request, char **response);
@@ -1329,7 +1363,8 @@ int carfit_transactions_list(carfit_core *core, const char *request, char **resp
  * carfit_transactions_pin (method "transactions.pin") — pin or unpin one transaction.
  *
  * Takes:   {"id": 3, "pinned": false}; both required ("pinned" true pins, false unpins).
- * Returns: {"transaction": transaction} as stored after the change.
+ * Returns: {"transaction": transaction} as stored after the change ("amountText" too with a
+ *          "locale").
  * Errors:  CARFIT_INVALID (id missing or not an integer or non-empty string, field "id";
  *          pinned missing or not a boolean, field "pinned"); CARFIT_NOT_FOUND (no transaction
  *          has that id with that type, field "id"). Nothing is changed on an error.
@@ -1346,7 +1381,9 @@ int carfit_transactions_pin(carfit_core *core, const char *request, char **respo
  *          count cover pinned transactions only; the top-level count (an extension) is the
  *          number of pinned transactions. share = total / grand total, rounded to 4 decimals
  *          (halves away from zero, computed exactly); 0 when the grand total is 0. With refunds
- *          a share may be negative or above 1.
+ *          a share may be negative or above 1. With the config's "locale", each category and
+ *          the answer also have "sumText", the total as the locale writes it in the
+ *          config's "currency".
  */
 int carfit_insights_get(carfit_core *core, const char *request, char **response);
 

@@ -86,7 +86,11 @@ final class Core: Serializer, @unchecked Sendable {
     }
     var employees: EmployeesService { EmployeesService(db: db, clock: clock, session: session) }
     var catalog: CatalogService { CatalogService(db: db, clock: clock, session: session, documents: documents) }
-    var transactions: TransactionsService { TransactionsService(transactions: TransactionStore(db)) }
+    var transactions: TransactionsService {
+        var service = TransactionsService(transactions: TransactionStore(db))
+        service.display = clock.display
+        return service
+    }
     var articles: ArticlesService { ArticlesService(articles: ArticleStore(db), clock: clock) }
     var sources: SourcesService { SourcesService(sources: SourceStore(db), clock: clock, config: config.sources) }
     var sync: SyncService {

@@ -28,7 +28,7 @@ public enum ArticlesAPI {
     }
 
     public static func list(_ service: ArticlesService, _ request: Fields) throws(CarFitError) -> JSON {
-        let hour24 = try request.bool("hour24") ?? service.clock.hour24
+        let hour24 = try request.bool("hour24")
         let (rows, updatedAt) = try service.list()
         var items: [JSON] = []
         for row in rows {

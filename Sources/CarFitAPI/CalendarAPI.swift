@@ -91,7 +91,7 @@ extension MonthSheet: APIResponse {
             days.append(.obj([
                 "date": .string(date.description),
                 "day": .int(Int64(d)),
-                "weekday": .string(MonthSheet.weekdayNames[date.weekdayIndex]),
+                "weekday": .string(weekdayName(date.weekdayIndex)),
                 "isToday": .bool(date == today),
                 "isSelected": .bool(selectedSet.contains(date)),
                 "visits": .int(Int64(visitCounts[date] ?? 0)),
@@ -100,7 +100,7 @@ extension MonthSheet: APIResponse {
         return .obj([
             "year": .int(Int64(month.year)),
             "month": .int(Int64(month.month)),
-            "title": .string(month.name + " " + String(month.year)),
+            "title": .string(title),
             "today": .str(today?.description),
             "selected": .array(selected.map { .string($0.description) }),
             "firstWeekday": .string(firstWeekday.rawValue),

@@ -28,12 +28,12 @@ public enum CatalogAPI {
 
     public static func list(_ service: CatalogService, _ request: Fields) throws(CarFitError) -> JSON {
         let r = try CatalogListRequest(request)
-        return ProductPage(page: try service.list(category: r.category, sort: r.sort)).json
+        return ProductPage(page: try service.list(category: r.category, sort: r.sort), display: service.clock.display).json
     }
 
     public static func product(_ service: CatalogService, _ request: Fields) throws(CarFitError) -> JSON {
         let r = try ProductRequest(request)
-        return ProductDetail(product: try service.product(r.id)).json
+        return ProductDetail(product: try service.product(r.id), display: service.clock.display).json
     }
 
     public static func add(_ service: CatalogService, _ request: Fields) throws(CarFitError) -> JSON {
@@ -73,7 +73,7 @@ public enum CatalogAPI {
     /// changes (`DocumentCache`).
     static func cart(_ service: CatalogService, _ employee: Int64) throws(CarFitError) -> JSON {
         try service.documents.document(.cart(employee: employee), at: try service.db.changeStamp()) { () throws(CarFitError) in
-            CartAnswer(lines: try service.cartLines(employee)).json
+            CartAnswer(lines: try service.cartLines(employee), display: service.clock.display).json
         }
     }
 }
@@ -143,16 +143,21 @@ func price(cents: Int64) -> JSON { .double(Double(cents) / 100) }
 /// `{"categories": [name], "products": [{"id", "name", "category", "imageUrl", "price"}]}`.
 public struct ProductPage: APIResponse {
     public var page: CatalogPage
-    public init(page: CatalogPage) { self.page = page }
+    /// How prices are written (`priceText` with a locale).
+    public var display: DisplayLocale
+    public init(page: CatalogPage, display: DisplayLocale = DisplayLocale(hour24: true)) {
+        self.page = page
+        self.display = display
+    }
     public var json: JSON {
         .obj(["categories": .array(page.categories.map(JSON.string)), "products": .array(page.products.map { product in
-            .obj([
+            .money(.obj([
                 "id": product.id.json,
                 "name": .string(product.name),
                 "category": .str(product.category),
                 "imageUrl": .str(product.imageUrl),
                 "price": price(cents: product.priceCents),
-            ])
+            ]), "priceText", cents: Int128(product.priceCents), display)
         })])
     }
 }
@@ -161,10 +166,15 @@ public struct ProductPage: APIResponse {
 /// "hasDescription"}`.
 public struct ProductDetail: APIResponse {
     public var product: Product
-    public init(product: Product) { self.product = product }
+    /// How the price is written (`priceText` with a locale).
+    public var display: DisplayLocale
+    public init(product: Product, display: DisplayLocale = DisplayLocale(hour24: true)) {
+        self.product = product
+        self.display = display
+    }
     public var json: JSON {
         let text = product.description?.trimmed ?? ""
-        return .obj(["product": .obj([
+        return .obj(["product": .money(.obj([
             "id": product.id.json,
             "name": .string(product.name),
             "category": .str(product.category),
@@ -172,7 +182,7 @@ public struct ProductDetail: APIResponse {
             "price": price(cents: product.priceCents),
             "description": .string(text.isEmpty ? Product.noDescription : text),
             "hasDescription": .bool(!text.isEmpty),
-        ])])
+        ]), "priceText", cents: Int128(product.priceCents), display)])
     }
 }
 
@@ -183,17 +193,29 @@ extension CartLineView: APIResponse {
               "quantity": .int(Int64(quantity))])
     }
 
+    /// As `json`, with the unit price's `priceText` when `display` has a locale.
+    public func json(_ display: DisplayLocale) -> JSON {
+        guard let priceCents else { return json }
+        return .money(json, "priceText", cents: Int128(priceCents), display)
+    }
+
     /// `{"lines": [...], "totalQuantity": n}`
-    static func cart(_ lines: [CartLineView]) -> JSON {
-        .obj(["lines": .array(lines.map(\.json)), "totalQuantity": .int(Int64(lines.reduce(0) { $0 + $1.quantity }))])
+    static func cart(_ lines: [CartLineView], display: DisplayLocale = DisplayLocale(hour24: true)) -> JSON {
+        .obj(["lines": .array(lines.map { $0.json(display) }),
+              "totalQuantity": .int(Int64(lines.reduce(0) { $0 + $1.quantity }))])
     }
 }
 
 /// `{"cart": {"lines", "totalQuantity"}}`: the cart operations.
 public struct CartAnswer: APIResponse {
     public var lines: [CartLineView]
-    public init(lines: [CartLineView]) { self.lines = lines }
-    public var json: JSON { .obj(["cart": CartLineView.cart(lines)]) }
+    /// How unit prices are written (`priceText` with a locale).
+    public var display: DisplayLocale
+    public init(lines: [CartLineView], display: DisplayLocale = DisplayLocale(hour24: true)) {
+        self.lines = lines
+        self.display = display
+    }
+    public var json: JSON { .obj(["cart": CartLineView.cart(lines, display: display)]) }
 }
 
 extension Order: APIResponse {

@@ -32,7 +32,23 @@ extension CoreConfig {
             timeZone = name
             zone = rules
         }
-        if let h = try f.bool("hour24") { hour24 = h }
+        if let h = try f.bool("hour24") {
+            hour24 = h
+            hour24Given = true
+        }
+        if let tag = try f.string("locale") {
+            guard let l = SupportedLocale(tag: tag) else {
+                throw .invalid("locale", "locale \"\(NearestName.printable(tag))\" is not supported: use one of \(SupportedLocale.acceptedTags.joined(separator: ", ")) (case-insensitive, \"-\" or \"_\").")
+            }
+            locale = l
+            if let first = display.firstWeekday { firstWeekday = first }
+        }
+        if let code = try f.string("currency") {
+            guard let c = DisplayCurrency(code: code) else {
+                throw .invalid("currency", "currency \"\(NearestName.printable(code))\" is not supported: use one of \(DisplayCurrency.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            currency = c
+        }
         if let w = try f.string("firstWeekday") {
             guard let day = Weekday(rawValue: w) else {
                 throw .invalid("firstWeekday", "firstWeekday must be \"monday\" or \"sunday\".")

@@ -11,16 +11,16 @@ public enum TransactionsAPI {
     }
 
     public static func list(_ service: TransactionsService, _ request: Fields) throws(CarFitError) -> JSON {
-        try service.list(category: try TransactionsListRequest(request).category).json
+        try service.list(category: try TransactionsListRequest(request).category).json(service.display)
     }
 
     public static func pin(_ service: TransactionsService, _ request: Fields) throws(CarFitError) -> JSON {
         let r = try PinRequest(request)
-        return PinnedAnswer(transaction: try service.pin(r.id, pinned: r.pinned)).json
+        return PinnedAnswer(transaction: try service.pin(r.id, pinned: r.pinned), display: service.display).json
     }
 
     public static func insights(_ service: TransactionsService) throws(CarFitError) -> JSON {
-        try service.insights().json
+        try service.insights().json(service.display)
     }
 }
 
@@ -67,10 +67,23 @@ extension TransactionID: APIResponse {
     }
 }
 
+extension JSON {
+    /// `object` with `member` set to the amount `cents` as `display` writes it, when it writes
+    /// amounts (with a locale); else `object` as it is.
+    static func money(_ object: JSON, _ member: String, cents: Int128, _ display: DisplayLocale) -> JSON {
+        guard let text = display.moneyText(cents: cents), case .object(var o) = object else { return object }
+        o[member] = .string(text)
+        return .object(o)
+    }
+}
+
 extension Transaction: APIResponse {
     /// `{"id", "name", "category", "amount", "date", "accountName", "provider", "pinned"}`
-    public var json: JSON {
-        .obj([
+    public var json: JSON { json(DisplayLocale(hour24: true)) }
+
+    /// As `json`, with `amountText` when `display` has a locale.
+    public func json(_ display: DisplayLocale) -> JSON {
+        .money(.obj([
             "id": id.json,
             "name": .str(name),
             "category": .string(category),
@@ -79,45 +92,55 @@ extension Transaction: APIResponse {
             "accountName": .str(accountName),
             "provider": .str(provider),
             "pinned": .bool(pinned),
-        ])
+        ]), "amountText", cents: Int128(amount.cents), display)
     }
 }
 
 /// `{"transaction"}`: `transactions.pin`.
 public struct PinnedAnswer: APIResponse {
     public var transaction: Transaction
-    public init(transaction: Transaction) { self.transaction = transaction }
-    public var json: JSON { .obj(["transaction": transaction.json]) }
+    public var display: DisplayLocale
+    public init(transaction: Transaction, display: DisplayLocale = DisplayLocale(hour24: true)) {
+        self.transaction = transaction
+        self.display = display
+    }
+    public var json: JSON { .obj(["transaction": transaction.json(display)]) }
 }
 
 extension TransactionList: APIResponse {
     /// `{"category", "categories", "transactions", "count", "sum", "pinnedCount"}`
-    public var json: JSON {
-        .obj([
+    public var json: JSON { json(DisplayLocale(hour24: true)) }
+
+    /// As `json`, with `amountText` and `sumText` when `display` has a locale.
+    public func json(_ display: DisplayLocale) -> JSON {
+        .money(.obj([
             "category": .string(category),
             "categories": .array(categories.map(JSON.string)),
-            "transactions": .array(transactions.map(\.json)),
+            "transactions": .array(transactions.map { $0.json(display) }),
             "count": .int(Int64(transactions.count)),
             "sum": .double(sum.double),
             "pinnedCount": .int(Int64(pinnedCount)),
-        ])
+        ]), "sumText", cents: sum.cents, display)
     }
 }
 
 extension Insights: APIResponse {
     /// `{"categories": [{"category", "total", "count", "share"}], "total", "count"}`
-    public var json: JSON {
-        .obj([
+    public var json: JSON { json(DisplayLocale(hour24: true)) }
+
+    /// As `json`, with `sumText` beside each total when `display` has a locale.
+    public func json(_ display: DisplayLocale) -> JSON {
+        .money(.obj([
             "categories": .array(rows.map { row in
-                .obj([
+                .money(.obj([
                     "category": .string(row.category),
                     "total": .double(row.total.double),
                     "count": .int(Int64(row.count)),
                     "share": .double(MoneySum.share(row.total, of: total)),
-                ])
+                ]), "sumText", cents: row.total.cents, display)
             }),
             "total": .double(total.double),
             "count": .int(Int64(count)),
-        ])
+        ]), "sumText", cents: total.cents, display)
     }
 }

@@ -48,7 +48,7 @@ public enum VisitsAPI {
     /// as kept (`DayAnswers`).
     public static func list(_ service: VisitsService, _ request: Fields, selected: [CivilDate]) throws(CarFitError) -> JSONBuffer {
         let r = try VisitsListRequest(request)
-        let key = DayAnswers.Key(dates: r.dates ?? selected, employeeId: r.employeeId, hour24: r.hour24 ?? service.clock.hour24)
+        let key = DayAnswers.Key(dates: r.dates ?? selected, employeeId: r.employeeId, hour24: r.hour24)
         guard let answers = service.dayAnswers else { return try write(service, key) }
         let stamp = try service.db.changeStamp()
         switch answers.lookup(key, at: stamp) {
@@ -138,7 +138,7 @@ public enum VisitsAPI {
         }
         let kept = change.key
         guard let card = try DayListWriter.card(
-                change.key, on: change.date, clock: clock, hour24: clock.hour24,
+                change.key, on: change.date, clock: clock, hour24: nil,
                 local: overlay.local, arrivals: overlay.arrivals, attachments: overlay.attachments, outbox: overlay.outbox,
                 rows: { range, add throws(CarFitError) in
                     try service.forEachVisit(startingIn: range, removed: true, add)

@@ -65,9 +65,9 @@ public struct ArticlesService {
         (try articles.all(), try articles.updatedAt())
     }
 
-    /// `instant` as an article's date text in the core's zone (12- or 24-hour: the host's
-    /// style unless `hour24` says); nil when it falls outside the years 1 to 9999 there.
+    /// `instant` as an article's date text in the core's zone and locale (12- or 24-hour: the
+    /// config's style, or the locale's, unless `hour24` says); nil when it falls outside the years 1 to 9999 there.
     public func formatDate(_ instant: Instant, hour24: Bool?) -> String? {
-        ArticleDate.text(instant, clock: clock, hour24: hour24 ?? clock.hour24)
+        ArticleDate.text(instant, clock: clock, hour24: hour24)
     }
 }

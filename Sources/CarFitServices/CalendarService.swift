@@ -25,7 +25,7 @@ public struct CalendarService {
         let stamp = try db.changeStamp()
         let counts = try documents.counts(of: month, at: stamp) { () throws(CarFitError) in try countVisits(in: month) }
         return MonthSheet(month: month, today: clock.today, selected: calendar.selectedDays,
-                          firstWeekday: firstWeekday, visitCounts: counts)
+                          firstWeekday: firstWeekday, visitCounts: counts, display: clock.display)
     }
 
     /// Shows the next month.

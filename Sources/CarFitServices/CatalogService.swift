@@ -54,7 +54,7 @@ public struct CatalogService {
 
     /// The categories and the products of `category` (all when nil) in the `sort` order.
     public func list(category: String?, sort: CatalogSort) throws(CarFitError) -> CatalogPage {
-        CatalogPage(all: try shop.products(), category: category, sort: sort)
+        CatalogPage(all: try shop.products(), category: category, sort: sort, collator: clock.display.collator)
     }
 
     /// The product `id`; an unknown one is `not_found`.
@@ -77,7 +77,11 @@ public struct CatalogService {
 
     /// The employee's cart lines, read from the store.
     public func cartLines(_ employeeId: Int64) throws(CarFitError) -> [CartLineView] {
-        try shop.cartLines(employeeId: employeeId).map(\.line)
+        try shop.cartLines(employeeId: employeeId).map { row in
+            var line = row.line
+            line.priceCents = row.priceCents
+            return line
+        }
     }
 
     /// Reads, changes and writes the cart in one BEGIN IMMEDIATE transaction, so concurrent

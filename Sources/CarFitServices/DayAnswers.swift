@@ -19,9 +19,9 @@ public final class DayAnswers {
     public struct Key: Hashable, Sendable {
         public var dates: [CivilDate]
         public var employeeId: String?
-        public var hour24: Bool
+        public var hour24: Bool?
 
-        public init(dates: [CivilDate], employeeId: String?, hour24: Bool) {
+        public init(dates: [CivilDate], employeeId: String?, hour24: Bool?) {
             self.dates = dates
             self.employeeId = employeeId
             self.hour24 = hour24

@@ -29,9 +29,10 @@ public struct EmployeesService {
     }
 
     /// Every employee with the number of bottles in their cart, in the list's order
-    /// (`Employee.listOrder`).
+    /// (`Employee.listOrder`, by the locale's collator first when there is one).
     public func list() throws(CarFitError) -> [(employee: Employee, cartQuantity: Int)] {
-        try shop.employeesWithCartQuantity().sorted { Employee.listOrder($0.employee, $1.employee) }
+        let rows = try shop.employeesWithCartQuantity()
+        return Employee.sorted(rows.map(\.employee), collator: clock.display.collator).map { rows[$0] }
     }
 
     /// The employee with the (normalized) `email`, nil when none has it.

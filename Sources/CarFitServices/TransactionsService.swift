@@ -4,6 +4,8 @@ import CarFitStore
 /// The transactions and insights use-cases.
 public struct TransactionsService {
     public let transactions: TransactionStore
+    /// How amounts are written (`amountText`, `sumText`).
+    public var display = DisplayLocale(hour24: true)
 
     public init(transactions: TransactionStore) {
         self.transactions = transactions

@@ -47,6 +47,29 @@ final class ConfigTests: XCTestCase {
         XCTAssertTrue(c.hour24)
     }
 
+    func testTheLocaleAndTheCurrency() throws {
+        let plain = try config(["currency": "DKK"])
+        XCTAssertNil(plain.locale)
+        XCTAssertFalse(plain.display.isLocalized)
+        let danish = try config(["locale": "da_dk", "currency": "DKK"])
+        XCTAssertEqual(danish.locale, .da)
+        XCTAssertEqual(danish.currency, .dkk)
+        XCTAssertFalse(danish.hour24Given)
+        XCTAssertEqual(try config(["locale": "en-US"]).firstWeekday, .sunday)
+        XCTAssertEqual(try config(["locale": "en-US", "firstWeekday": "monday"]).firstWeekday, .monday)
+        XCTAssertEqual(try config(["firstWeekday": "sunday", "locale": "de"]).firstWeekday, .sunday)
+        XCTAssertTrue(try config(["locale": "sv", "hour24": false]).hour24Given)
+        let locale = try XCTUnwrap(refusal(["locale": "fr-FR"]))
+        XCTAssertEqual(locale.status, .invalid)
+        XCTAssertEqual(locale.field, "locale")
+        XCTAssertEqual(locale.message, "locale \"fr-FR\" is not supported: use one of en, en-US, en-GB, da, da-DK, nb, nb-NO, "
+                       + "no, sv, sv-SE, de, de-DE (case-insensitive, \"-\" or \"_\").")
+        XCTAssertEqual(refusal(["locale": 7])?.field, "locale")
+        for code: JSON in ["CHF", "dkk", "", 1] {
+            XCTAssertEqual(refusal(["currency": code])?.field, "currency", "\(code)")
+        }
+    }
+
     func testEveryFieldIsChecked() {
         let cases: [(KeyValuePairs<String, JSON>, String)] = [
             (["now": "yesterday"], "now"), (["timeZone": "Nowhere/Land"], "timeZone"), (["hour24": 1], "hour24"),
@@ -122,7 +145,7 @@ final class ConfigTests: XCTestCase {
             (["images": .obj(["concurency": 2])], "images.concurency",
              "Unknown config member images.concurency: did you mean images.concurrency?"),
             (["colour": "red"], "colour", "Unknown config member colour: the config takes database, now, timeZone, "
-             + "hour24, firstWeekday, sources, http, images, maxRequestBytes, importThreads, auth, road, attachments, report, "
+             + "hour24, firstWeekday, locale, currency, sources, http, images, maxRequestBytes, importThreads, auth, road, attachments, report, "
              + "reminders, zoneinfo."),
         ]
         for (pairs, field, message) in cases {

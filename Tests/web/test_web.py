@@ -231,6 +231,20 @@ def test_api_forwards_results(app: App) -> None:
     assert visits["days"][0]["summary"]["visits"] == 3
 
 
+def test_the_app_in_another_language() -> None:
+    """--locale and --currency reach the core: the calendar's title, the cards' times and the
+    texts beside amounts are Danish."""
+    danish = App("--locale", "da", "--currency", "DKK")
+    try:
+        assert danish.ok("calendar.get")["title"] == "september 2020"
+        cards = danish.ok("visits.list", {"dates": [TODAY]})["days"][0]["visits"]
+        assert cards and all("." in card["startTime"] and ":" not in card["startTime"] for card in cards)
+        insights = danish.ok("insights.get")
+        assert insights["sumText"].endswith("\u00a0kr.")
+    finally:
+        danish.stop()
+
+
 @pytest.mark.parametrize(
     "method, request_text, status, code, field",
     [

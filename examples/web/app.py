@@ -54,6 +54,9 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (%(default)s)")
     p.add_argument("--now", help="fixed instant for the core's clock (default: the system clock)")
     p.add_argument("--time-zone", help="IANA zone of local days and times (default: the core's, UTC)")
+    p.add_argument("--locale", help="language of times, dates, month titles, amounts and name order: en, en-GB, "
+                   "da, nb, sv or de (default: none, the English texts of old)")
+    p.add_argument("--currency", help="currency of the amounts with --locale: USD, DKK, NOK, SEK, EUR or GBP (USD)")
     p.add_argument("--database", help="SQLite file to keep the data in; a file that does not exist yet is "
                    "created with the sample data (default: a temporary database with the sample data)")
     p.add_argument("--offline", action="store_true", help="start with the sample sources unreachable "
@@ -86,6 +89,10 @@ def open_core(args: argparse.Namespace, base_url: str, database: str) -> Core:
         config["now"] = args.now
     if args.time_zone:
         config["timeZone"] = args.time_zone
+    if args.locale:
+        config["locale"] = args.locale
+    if args.currency:
+        config["currency"] = args.currency
     return Core(config)
 
 

@@ -784,7 +784,8 @@ let carfitSchemaText: StaticString = #"""
           "transactions": {"type": "array", "items": {"$ref": "#/$defs/transaction"}},
           "count": {"type": "integer", "minimum": 0},
           "sum": {"type": "number"},
-          "pinnedCount": {"type": "integer", "minimum": 0}
+          "pinnedCount": {"type": "integer", "minimum": 0},
+          "sumText": {"$ref": "#/$defs/moneyText"}
         },
         "required": ["category", "categories", "transactions", "count", "sum", "pinnedCount"],
         "additionalProperties": false
@@ -822,13 +823,15 @@ let carfitSchemaText: StaticString = #"""
                 "category": {"type": "string"},
                 "total": {"type": "number"},
                 "count": {"type": "integer", "minimum": 0},
-                "share": {"type": "number"}
+                "share": {"type": "number"},
+                "sumText": {"$ref": "#/$defs/moneyText"}
               },
               "required": ["category", "total", "count", "share"],
               "additionalProperties": false
             }
           },
           "total": {"type": "number"},
+          "sumText": {"$ref": "#/$defs/moneyText"},
           "count": {"type": "integer", "minimum": 0}
         },
         "required": ["categories", "total", "count"],
@@ -1182,9 +1185,22 @@ let carfitSchemaText: StaticString = #"""
       },
       "hour24": {
         "type": ["boolean", "null"],
-        "description": "24h (true) or 12h (false) times; default from the locale."
+        "description": "24h (true) or 12h (false) times; default from the host's locale. With a config locale, given or not picks the locale's 24-hour, 12-hour or usual short time."
       },
-      "firstWeekday": {"type": ["string", "null"], "enum": ["monday", "sunday", null]},
+      "firstWeekday": {
+        "type": ["string", "null"],
+        "enum": ["monday", "sunday", null],
+        "description": "The first column of the calendar: \"monday\" or \"sunday\" (\"monday\"; with a locale, the locale's first day of the week)."
+      },
+      "locale": {
+        "type": ["string", "null"],
+        "description": "The language times, dates, month titles, weekday names and amounts are written in (CLDR 47): a BCP 47 tag, case-insensitive, \"-\" or \"_\": en or en-US, en-GB, da or da-DK, nb, nb-NO or no, sv or sv-SE, de or de-DE. Without it every text is as in 1.3."
+      },
+      "currency": {
+        "type": ["string", "null"],
+        "enum": ["USD", "DKK", "NOK", "SEK", "EUR", "GBP", null],
+        "description": "The ISO 4217 currency of every amount, for priceText, amountText and sumText with a locale (\"USD\", the seeds' currency)."
+      },
       "sources": {
         "type": ["object", "null"],
         "properties": {
@@ -1600,13 +1616,18 @@ let carfitSchemaText: StaticString = #"""
       "additionalProperties": false
     },
     "productId": {"type": ["integer", "string"], "description": "A product id as the catalog gave it."},
+    "moneyText": {
+      "type": "string",
+      "description": "An amount in the config's currency as the config's locale writes it (\"$34.99\", \"1.234,50 kr.\"); present only with a locale."
+    },
     "cartLine": {
       "type": "object",
       "properties": {
         "productId": {"$ref": "#/$defs/productId"},
         "name": {"type": "string"},
         "imageUrl": {"type": ["string", "null"]},
-        "quantity": {"type": "integer", "minimum": 1, "maximum": 999}
+        "quantity": {"type": "integer", "minimum": 1, "maximum": 999},
+        "priceText": {"$ref": "#/$defs/moneyText"}
       },
       "required": ["productId", "name", "imageUrl", "quantity"],
       "additionalProperties": false
@@ -1645,7 +1666,8 @@ let carfitSchemaText: StaticString = #"""
         "date": {"$ref": "#/$defs/date"},
         "accountName": {"type": ["string", "null"]},
         "provider": {"type": ["string", "null"]},
-        "pinned": {"type": "boolean"}
+        "pinned": {"type": "boolean"},
+        "amountText": {"$ref": "#/$defs/moneyText"}
       },
       "required": ["id", "name", "category", "amount", "date", "accountName", "provider", "pinned"],
       "additionalProperties": false
@@ -1969,7 +1991,8 @@ let carfitSchemaText: StaticString = #"""
         "name": {"type": "string"},
         "category": {"type": ["string", "null"]},
         "imageUrl": {"type": ["string", "null"]},
-        "price": {"type": "number", "minimum": 0}
+        "price": {"type": "number", "minimum": 0},
+        "priceText": {"$ref": "#/$defs/moneyText"}
       },
       "required": ["id", "name", "category", "imageUrl", "price"]
     },

@@ -28,9 +28,20 @@ public enum ArticleDate {
     /// The published text of `instant` by the clock's zone and "now". When the local day of
     /// `instant` or of now lies outside the years 1–9999 (only possible at the very ends of that
     /// range), nil.
-    public static func text(_ instant: Instant, clock: Clock, hour24: Bool) -> String? {
+    /// `hour24` is the request's clock style (nil: the config's); with a locale the text is the
+    /// locale's (`DisplayLocale.dateTimeText`).
+    public static func text(_ instant: Instant, clock: Clock, hour24: Bool?) -> String? {
         guard let date = clock.localDate(instant), let today = clock.today else { return nil }
-        return text(date: date, minuteOfDay: clock.localMinuteOfDay(instant), currentYear: today.year, hour24: hour24)
+        return text(date: date, minuteOfDay: clock.localMinuteOfDay(instant), currentYear: today.year,
+                    display: clock.display, hour24: hour24)
+    }
+
+    /// The published text of a local day and time as `display` writes it.
+    static func text(date: CivilDate, minuteOfDay: Int, currentYear: Int, display: DisplayLocale, hour24: Bool?) -> String {
+        if let localized = display.dateTimeText(date: date, minuteOfDay: minuteOfDay, currentYear: currentYear, hour24: hour24) {
+            return localized
+        }
+        return text(date: date, minuteOfDay: minuteOfDay, currentYear: currentYear, hour24: hour24 ?? display.hour24)
     }
 
     /// The published text of a local day and time, given the local year of now.
@@ -43,12 +54,12 @@ public enum ArticleDate {
 
     /// The published text for a list: as `text`, and where that is nil the UTC day and time
     /// with the year written out, so a stored article always has a text.
-    public static func listText(_ instant: Instant, clock: Clock, hour24: Bool) -> String {
+    public static func listText(_ instant: Instant, clock: Clock, hour24: Bool?) -> String {
         if let t = text(instant, clock: clock, hour24: hour24) { return t }
         let s = instant.seconds
         let days = s >= 0 ? s / 86_400 : (s - 86_399) / 86_400
         let minute = Int((s - days * 86_400) / 60)
         guard let date = CivilDate(dayNumber: Int(days)) else { return instant.iso }
-        return text(date: date, minuteOfDay: minute, currentYear: 0, hour24: hour24)
+        return text(date: date, minuteOfDay: minute, currentYear: 0, display: clock.display, hour24: hour24)
     }
 }

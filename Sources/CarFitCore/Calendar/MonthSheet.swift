@@ -8,9 +8,12 @@ public struct MonthSheet: Sendable, Equatable {
     public var firstWeekday: CoreConfig.Weekday
     /// Stored visits per local day of this month.
     public var visitCounts: [CivilDate: Int]
+    /// How the title and the weekday names are written.
+    public var display: DisplayLocale
 
     public init(month: YearMonth, today: CivilDate?, selected: [CivilDate], firstWeekday: CoreConfig.Weekday,
-                visitCounts: [CivilDate: Int]) {
+                visitCounts: [CivilDate: Int], display: DisplayLocale = DisplayLocale(hour24: true)) {
+        self.display = display
         self.month = month
         self.today = today
         self.selected = selected
@@ -28,6 +31,16 @@ public struct MonthSheet: Sendable, Equatable {
     }
 
     public var weekdays: [String] {
-        (0..<7).map { MonthSheet.weekdayNames[($0 + firstColumn) % 7] }
+        let names = display.weekdayNames
+        return (0..<7).map { names[($0 + firstColumn) % 7] }
     }
+
+    /// The short name of a day of the week (0 Monday ... 6 Sunday).
+    public func weekdayName(_ index: Int) -> String {
+        let names = display.weekdayNames
+        return names.indices.contains(index) ? names[index] : ""
+    }
+
+    /// The month's title: `"March 2026"`, or the locale's.
+    public var title: String { display.monthTitle(month) }
 }

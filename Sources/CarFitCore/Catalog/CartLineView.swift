@@ -4,8 +4,11 @@ public struct CartLineView: Sendable, Equatable {
     public var name: String
     public var imageUrl: String?
     public var quantity: Int
+    /// The product's unit price, for a cart's line (nil on an order's).
+    public var priceCents: Int64?
 
-    public init(productId: ProductID, name: String, imageUrl: String?, quantity: Int) {
+    public init(productId: ProductID, name: String, imageUrl: String?, quantity: Int, priceCents: Int64? = nil) {
+        self.priceCents = priceCents
         self.productId = productId
         self.name = name
         self.imageUrl = imageUrl

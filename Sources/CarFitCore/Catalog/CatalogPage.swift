@@ -4,9 +4,19 @@ public struct CatalogPage: Sendable {
     public var categories: [String]
     public var products: [Product]
 
-    public init(all products: [Product], category: String?, sort: CatalogSort) {
-        categories = Array(Set(products.compactMap(\.category))).sorted(by: SortKey.less)
+    /// With a locale's `collator`, names are ordered by it first (the categories too).
+    public init(all products: [Product], category: String?, sort: CatalogSort, collator: NameCollator? = nil) {
+        let names = Array(Set(products.compactMap(\.category)))
+        if let collator {
+            let keys = names.map(collator.key)
+            categories = NameCollator.sortedPositions(names.count) { i, j in
+                let order = NameCollator.compare(keys[i], keys[j])
+                return order != 0 ? order < 0 : SortKey.less(names[i], names[j])
+            }.map { names[$0] }
+        } else {
+            categories = names.sorted(by: SortKey.less)
+        }
         let chosen = category.map { c in products.filter { $0.category == c } } ?? products
-        self.products = sort.apply(chosen)
+        self.products = sort.apply(chosen, collator: collator)
     }
 }

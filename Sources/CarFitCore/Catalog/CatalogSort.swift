@@ -6,23 +6,26 @@ public enum CatalogSort: String, Sendable, CaseIterable {
 
     /// The name orders ignore case and accents (`SortKey`): by key, then by the name's code
     /// points, then by id (integer ids by value, before string ids by code points); `-name` is
-    /// the exact reverse.
-    public func apply(_ products: [Product]) -> [Product] {
+    /// the exact reverse. With a locale's `collator`, names are first compared by it, and the
+    /// names it ranks equal in that order.
+    public func apply(_ products: [Product], collator: NameCollator? = nil) -> [Product] {
         switch self {
         case .none:
             return products
         case .name, .nameDescending:
-            let keyed = products.enumerated().map {
-                (index: $0.offset, key: SortKey.key($0.element.name), name: SortKey.scalars($0.element.name), product: $0.element)
-            }
+            let keys = products.map { SortKey.key($0.name) }
+            let names = products.map { SortKey.scalars($0.name) }
+            let collation = collator.map { c in products.map { c.key($0.name) } }
             let descending = self == .nameDescending
-            return keyed.sorted { a, b in
-                var order = SortKey.compare(a.key, b.key)
-                if order == 0 { order = SortKey.compare(a.name, b.name) }
-                if order == 0 { order = CatalogSort.compare(a.product.id, b.product.id) }
-                if order == 0 { order = a.index < b.index ? -1 : (a.index > b.index ? 1 : 0) }
+            return NameCollator.sortedPositions(products.count) { i, j in
+                var order = 0
+                if let collation { order = NameCollator.compare(collation[i], collation[j]) }
+                if order == 0 { order = SortKey.compare(keys[i], keys[j]) }
+                if order == 0 { order = SortKey.compare(names[i], names[j]) }
+                if order == 0 { order = CatalogSort.compare(products[i].id, products[j].id) }
+                if order == 0 { order = i < j ? -1 : (i > j ? 1 : 0) }
                 return descending ? order > 0 : order < 0
-            }.map(\.product)
+            }.map { products[$0] }
         }
     }
 

@@ -3,7 +3,7 @@
 /// tests compare them with the header's documentation.
 public enum ConfigMembers {
     /// The config object itself.
-    public static let root = ["database", "now", "timeZone", "hour24", "firstWeekday", "sources", "http", "images",
+    public static let root = ["database", "now", "timeZone", "hour24", "firstWeekday", "locale", "currency", "sources", "http", "images",
                               "maxRequestBytes", "importThreads", "auth", "road", "attachments",
                               "report", "reminders", "zoneinfo"]
     /// `sources`: where each area is fetched from.

@@ -81,7 +81,19 @@ public struct CoreConfig: Sendable {
     /// The rules of `timeZone`, read from `zoneinfo` when the config is read.
     public var zone = ZoneRules.utc
     public var hour24: Bool
+    /// Whether the config gave `hour24` (with a locale, it then picks the locale's 24- or
+    /// 12-hour pattern over its usual one).
+    public var hour24Given = false
+    /// The config's `firstWeekday`, else the locale's first day of the week, else Monday.
     public var firstWeekday = Weekday.monday
+    /// The language times, dates and amounts are written in; nil: 1.3's texts.
+    public var locale: SupportedLocale?
+    /// The currency of every amount (`priceText`, `amountText`, `sumText` with a locale).
+    public var currency = DisplayCurrency.usd
+    /// How the core writes times, dates and amounts.
+    public var display: DisplayLocale {
+        DisplayLocale(locale: locale, hour24: hour24, hour24Given: hour24Given, currency: currency)
+    }
     public var sources = Sources()
     public var http = HTTP()
     /// `http.timeoutMs`, the wait the image pipeline and the refreshes are given.
@@ -117,6 +129,6 @@ public struct CoreConfig: Sendable {
 
     /// The clock of this config: `now` if set, else `hostNow`, the host's clock.
     public func clock(hostNow: @escaping @Sendable () -> Instant) throws(CarFitError) -> Clock {
-        Clock(zone: zone, zoneName: timeZone, fixedNow: now, hour24: hour24, hostNow: hostNow)
+        Clock(zone: zone, zoneName: timeZone, fixedNow: now, hour24: hour24, display: display, hostNow: hostNow)
     }
 }

@@ -26,4 +26,18 @@ public struct Employee: Sendable, Equatable {
         if byFirst != 0 { return byFirst < 0 }
         return a.id < b.id
     }
+
+    /// The list's order in a locale: last name, then first name, each by the locale's
+    /// `collator`; the employees it ranks equal in `listOrder`.
+    public static func sorted(_ employees: [Employee], collator: NameCollator?) -> [Int] {
+        guard let collator else {
+            return NameCollator.sortedPositions(employees.count) { listOrder(employees[$0], employees[$1]) }
+        }
+        let keys = employees.map { (last: collator.key($0.lastName), first: collator.key($0.firstName)) }
+        return NameCollator.sortedPositions(employees.count) { i, j in
+            var order = NameCollator.compare(keys[i].last, keys[j].last)
+            if order == 0 { order = NameCollator.compare(keys[i].first, keys[j].first) }
+            return order != 0 ? order < 0 : listOrder(employees[i], employees[j])
+        }
+    }
 }

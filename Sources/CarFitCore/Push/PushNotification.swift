@@ -32,9 +32,10 @@ public struct PushNotification: Sendable, Equatable {
     /// The card's link (`VisitKey.deepLink`), nil for a message.
     public var deepLink: String? { key?.deepLink }
 
-    /// The local start time as the card writes it.
+    /// The local start time as the card writes it: with a locale, the locale's time (the
+    /// config's clock style); without, `HH:mm` or the 12-hour form as `hour24` says.
     static func time(_ at: Instant, _ clock: Clock, hour24: Bool) -> String {
-        Clock.timeText(minuteOfDay: clock.localMinuteOfDay(at), hour24: hour24)
+        clock.display.timeText(minuteOfDay: clock.localMinuteOfDay(at), hour24: clock.display.isLocalized ? nil : hour24)
     }
 
     /// The notification of one of the planner's changes.

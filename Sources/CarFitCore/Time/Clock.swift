@@ -1,12 +1,15 @@
 /// The core's sense of time: "now" (fixed by the config, else the host's clock), the IANA zone
 /// that turns instants into local days and times (its rules read from a time zone database the
 /// layer below hands in, `ZoneFiles`),
-/// and the 12h/24h clock style.
+/// and how times and dates are written (`display`: the locale and the 12h/24h clock style).
 public struct Clock: Sendable {
     public let zone: ZoneRules
     public let zoneName: String
     public let fixedNow: Instant?
-    public let hour24: Bool
+    /// How times, dates, month titles and amounts are written.
+    public let display: DisplayLocale
+    /// The clock style without a locale (1.3's `hour24`).
+    public var hour24: Bool { display.hour24 }
     /// Reads the host's clock when `fixedNow` is nil. The boundary hands it in (the domain reads
     /// no clock itself); a clock with neither stands at the epoch.
     let hostNow: (@Sendable () -> Instant)?
@@ -23,11 +26,11 @@ public struct Clock: Sendable {
 
     /// A clock in a zone whose rules are loaded already.
     public init(zone: ZoneRules, zoneName: String, fixedNow: Instant? = nil, hour24: Bool = true,
-                hostNow: (@Sendable () -> Instant)? = nil) {
+                display: DisplayLocale? = nil, hostNow: (@Sendable () -> Instant)? = nil) {
         self.zone = zone
         self.zoneName = zoneName
         self.fixedNow = fixedNow
-        self.hour24 = hour24
+        self.display = display ?? DisplayLocale(hour24: hour24)
         self.hostNow = hostNow
     }
 
@@ -162,8 +165,10 @@ public struct Clock: Sendable {
         return 8
     }
 
+    /// The local time of day of an instant as `display` writes it; `hour24` a clock style the
+    /// request chose.
     public func timeText(_ instant: Instant, hour24: Bool? = nil) -> String {
-        Clock.timeText(minuteOfDay: localMinuteOfDay(instant), hour24: hour24 ?? self.hour24)
+        display.timeText(minuteOfDay: localMinuteOfDay(instant), hour24: hour24)
     }
 
     /// Whether the process locale uses a 24-hour clock: the first set of `LC_ALL`, `LC_TIME`,

@@ -15,13 +15,14 @@ import CarFitCore
 public struct DayListWriter: ~Copyable {
     private var out: JSONBuffer
     private let clock: Clock
-    private let hour24: Bool
+    private let hour24: Bool?
     private var total = DaySummary()
     private var days = 0
 
     /// `capacity`: bytes to start with, room for the busiest day of the sample data (about
     /// 270 kB of cards) so a day's list is written without growing and copying its text.
-    public init(clock: Clock, hour24: Bool, capacity: Int = 1 << 19) {
+    /// `hour24`: the request's clock style, nil for the config's.
+    public init(clock: Clock, hour24: Bool?, capacity: Int = 1 << 19) {
         self.clock = clock
         self.hour24 = hour24
         out = JSONBuffer(capacity: capacity)
@@ -51,7 +52,7 @@ public struct DayListWriter: ~Copyable {
         out.appendString(date.description)
         out.append(",\"visits\":[")
         let range = dayRange ?? clock.dayRange(for: date)
-        var day = DayCards(date: date, times: LocalTimes(clock: clock, over: range), hour24: hour24, local: local,
+        var day = DayCards(date: date, times: LocalTimes(clock: clock, over: range), display: clock.display, hour24: hour24, local: local,
                            attachments: attachments)
         day.arrivals = arrivals
         day.outbox = outbox
@@ -66,7 +67,7 @@ public struct DayListWriter: ~Copyable {
     /// (its distance from the day's card before it), or nothing when the day has no such
     /// card; answers whether it was written. For a writer made only for this.
     public static func card<E: Error>(
-        _ key: VisitKey, on date: CivilDate, clock: Clock, hour24: Bool,
+        _ key: VisitKey, on date: CivilDate, clock: Clock, hour24: Bool?,
         local: [VisitKey: ShownVisit],
         arrivals: [VisitKey: VisitArrival] = [:],
         attachments: [VisitKey: AttachmentCounts] = [:],
@@ -80,7 +81,7 @@ public struct DayListWriter: ~Copyable {
         let day = clock.dayRange(for: date)
         let end = key.start.milliseconds < day.upperBound ? key.start.milliseconds + 1 : day.upperBound
         let range = day.lowerBound..<max(day.lowerBound, end)
-        var cards = DayCards(date: date, times: LocalTimes(clock: clock, over: day), hour24: hour24,
+        var cards = DayCards(date: date, times: LocalTimes(clock: clock, over: day), display: clock.display, hour24: hour24,
                              local: local, attachments: attachments, only: key)
         cards.arrivals = arrivals
         cards.outbox = outbox
@@ -106,7 +107,10 @@ private struct DayCards {
     /// `Clock.date(localSeconds:)` answers `date` for.
     let localDay: Range<Int64>
     let times: LocalTimes
+    /// The clock style of 1.3's times.
     let hour24: Bool
+    /// The display of a locale's times, with the request's clock style; nil without a locale.
+    let localized: (display: DisplayLocale, hour24: Bool?)?
     var summary = DaySummary()
     var previous: Geodesic.Point?
     /// The washer's changes shown over this day's cards, by key.
@@ -125,13 +129,14 @@ private struct DayCards {
     private var isoDay = Int64.min
     private var isoDate = 0..<0
 
-    init(date: CivilDate, times: LocalTimes, hour24: Bool, local: [VisitKey: ShownVisit] = [:],
+    init(date: CivilDate, times: LocalTimes, display: DisplayLocale, hour24: Bool?, local: [VisitKey: ShownVisit] = [:],
          attachments: [VisitKey: AttachmentCounts] = [:], only: VisitKey? = nil) {
         self.date = date
         let midnight = Int64(date.dayNumber) * 86_400
         localDay = midnight..<midnight + 86_400
         self.times = times
-        self.hour24 = hour24
+        self.hour24 = hour24 ?? display.hour24
+        localized = display.isLocalized ? (display, hour24) : nil
         self.changed = local
         self.attachments = attachments
         self.only = only
@@ -174,14 +179,20 @@ private struct DayCards {
             out.append(VisitState.colorText(of: storedState))
         }
         out.append("\"")
-        // Times are digits, colons and letters: quoted as they are.
-        out.append(",\"startTime\":\"")
         let minute = Clock.minuteOfDay(localSeconds: local)
-        out.appendASCII(maxCount: Clock.timeTextMaxLength) { buffer in
-            var b = buffer.mutableSpan
-            return Clock.writeTimeText(minuteOfDay: minute, hour24: hour24, into: &b)
+        if let localized {
+            out.append(",\"startTime\":")
+            out.appendString(localized.display.timeText(minuteOfDay: minute, hour24: localized.hour24))
+            out.append(",\"startTimeUtc\":\"")
+        } else {
+            // Times are digits, colons and letters: quoted as they are.
+            out.append(",\"startTime\":\"")
+            out.appendASCII(maxCount: Clock.timeTextMaxLength) { buffer in
+                var b = buffer.mutableSpan
+                return Clock.writeTimeText(minuteOfDay: minute, hour24: hour24, into: &b)
+            }
+            out.append("\",\"startTimeUtc\":\"")
         }
-        out.append("\",\"startTimeUtc\":\"")
         let utcDay = row.start.utcDay
         if utcDay == isoDay {
             // The date as the card before wrote it, then this card's time of day.

@@ -721,14 +721,20 @@ class SessionGetResult(TypedDict):
     employee: Optional[Employee]
 
 
-class ProductMembers(TypedDict):
-    """The members of every product, which catalog.list's and catalog.product's compose."""
+class _ProductMembersRequired(TypedDict):
+    """The members ProductMembers always has."""
 
     id: Union[int, str]
     name: str
     category: Optional[str]
     imageUrl: Optional[str]
     price: float
+
+
+class ProductMembers(_ProductMembersRequired, total=False):
+    """The members of every product, which catalog.list's and catalog.product's compose."""
+
+    priceText: str
 
 
 class CatalogListResultProductsItem(ProductMembers):
@@ -755,13 +761,19 @@ class CatalogProductResult(TypedDict):
     product: CatalogProductResultProduct
 
 
-class CartLine(TypedDict):
-    """A member object of a response."""
+class _CartLineRequired(TypedDict):
+    """The members CartLine always has."""
 
     productId: Union[int, str]
     name: str
     imageUrl: Optional[str]
     quantity: int
+
+
+class CartLine(_CartLineRequired, total=False):
+    """A member object of a response."""
+
+    priceText: str
 
 
 class Cart(TypedDict):
@@ -800,8 +812,8 @@ class CartOrdersResult(TypedDict):
     orders: List[Order]
 
 
-class Transaction(TypedDict):
-    """A member object of a response."""
+class _TransactionRequired(TypedDict):
+    """The members Transaction always has."""
 
     id: Union[int, str]
     name: Optional[str]
@@ -813,8 +825,14 @@ class Transaction(TypedDict):
     pinned: bool
 
 
-class TransactionsListResult(TypedDict):
+class Transaction(_TransactionRequired, total=False):
     """A member object of a response."""
+
+    amountText: str
+
+
+class _TransactionsListResultRequired(TypedDict):
+    """The members TransactionsListResult always has."""
 
     category: str
     categories: List[str]
@@ -824,14 +842,20 @@ class TransactionsListResult(TypedDict):
     pinnedCount: int
 
 
+class TransactionsListResult(_TransactionsListResultRequired, total=False):
+    """A member object of a response."""
+
+    sumText: str
+
+
 class TransactionsPinResult(TypedDict):
     """A member object of a response."""
 
     transaction: Transaction
 
 
-class InsightsGetResultCategoriesItem(TypedDict):
-    """A member object of a response."""
+class _InsightsGetResultCategoriesItemRequired(TypedDict):
+    """The members InsightsGetResultCategoriesItem always has."""
 
     category: str
     total: float
@@ -839,12 +863,24 @@ class InsightsGetResultCategoriesItem(TypedDict):
     share: float
 
 
-class InsightsGetResult(TypedDict):
+class InsightsGetResultCategoriesItem(_InsightsGetResultCategoriesItemRequired, total=False):
     """A member object of a response."""
+
+    sumText: str
+
+
+class _InsightsGetResultRequired(TypedDict):
+    """The members InsightsGetResult always has."""
 
     categories: List[InsightsGetResultCategoriesItem]
     total: float
     count: int
+
+
+class InsightsGetResult(_InsightsGetResultRequired, total=False):
+    """A member object of a response."""
+
+    sumText: str
 
 
 class ArticlesImportResult(TypedDict):
@@ -1234,6 +1270,8 @@ class Config(TypedDict, total=False):
     timeZone: Optional[str]
     hour24: Optional[bool]
     firstWeekday: Optional[str]
+    locale: Optional[str]
+    currency: Optional[str]
     sources: Optional[ConfigSources]
     http: Optional[ConfigHttp]
     images: Optional[ConfigImages]

@@ -56,7 +56,13 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
       clock);
     - ``timeZone``: IANA zone of local days and times (``"UTC"``);
     - ``hour24``: True/False for 24h/12h times (from the locale: LC_ALL, LC_TIME, LANG);
-    - ``firstWeekday``: ``"monday"`` or ``"sunday"`` (``"monday"``);
+    - ``firstWeekday``: ``"monday"`` or ``"sunday"`` (``"monday"``; with ``locale``, the
+      locale's first day of the week);
+    - ``locale``: the language of times, dates, month titles, weekday names, the texts beside
+      amounts (``priceText``, ``amountText``, ``sumText``) and the order of names: ``"en"`` or
+      ``"en-US"``, ``"en-GB"``, ``"da"``, ``"nb"`` or ``"no"``, ``"sv"``, ``"de"`` (case-insensitive,
+      ``-`` or ``_``; none: the English texts of 1.3);
+    - ``currency``: ``"USD"``, ``"DKK"``, ``"NOK"``, ``"SEK"``, ``"EUR"`` or ``"GBP"`` (``"USD"``);
     - ``sources``: http or https URLs each area's refresh fetches from, ``{"visits": url,
       "articles": url, "catalog": url, "patterns": url, "visitUpdates": url, "locations": url,
       "attachments": url, "devices": url}`` (none; ``attachments`` is the base URL attachments

@@ -38,7 +38,8 @@ export function cachedImage(url, alt) {
   return image;
 }
 
-/** Money as the core sent it: the number it wrote, with its two decimal places. */
-export function money(amount) {
-  return Number(amount).toFixed(2);
+/** Money as the core sent it: its text in the core's locale and currency when it wrote one
+ * (the app started with --locale), else the number with its two decimal places. */
+export function money(amount, text) {
+  return typeof text === "string" ? text : Number(amount).toFixed(2);
 }

@@ -139,7 +139,7 @@ export const wine = {
         onclick: () => act(() => this.go("product:" + product.id)),
       }, h("div", { class: "label-art" }, cachedImage(product.imageUrl, product.name)),
         h("strong", {}, product.name), h("span", { class: "sub" }, product.category || ""),
-        h("span", { class: "price" }, money(product.price))))),
+        h("span", { class: "price" }, money(product.price, product.priceText))))),
       catalog.products.length ? null : h("p", { class: "empty" }, "No wines in this category."));
   },
 
@@ -151,7 +151,7 @@ export const wine = {
       h("div", {},
         h("p", { class: "sub" }, product.category || ""),
         h("h2", {}, product.name),
-        h("p", { class: "price" }, money(product.price)),
+        h("p", { class: "price" }, money(product.price, product.priceText)),
         h("p", { class: product.hasDescription ? "description" : "description sub" }, product.description),
         h("div", { class: "buy" }, quantity, h("button", {
           type: "button", class: "button", id: "add-to-cart",

@@ -2357,13 +2357,17 @@ public struct CatalogListResponseProductsItem: Codable, Sendable, Equatable {
     public var category: String?
     public var imageUrl: String?
     public var price: Double
+    /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
+    /// present only with a locale.
+    public var priceText: String?
 
-    public init(id: JSONValue, name: String, category: String? = nil, imageUrl: String? = nil, price: Double) {
+    public init(id: JSONValue, name: String, category: String? = nil, imageUrl: String? = nil, price: Double, priceText: String? = nil) {
         self.id = id
         self.name = name
         self.category = category
         self.imageUrl = imageUrl
         self.price = price
+        self.priceText = priceText
     }
 
     enum CodingKeys: String, CodingKey {
@@ -2372,6 +2376,7 @@ public struct CatalogListResponseProductsItem: Codable, Sendable, Equatable {
         case category
         case imageUrl
         case price
+        case priceText
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -2381,6 +2386,7 @@ public struct CatalogListResponseProductsItem: Codable, Sendable, Equatable {
         try container.encode(category, forKey: .category)
         try container.encode(imageUrl, forKey: .imageUrl)
         try container.encode(price, forKey: .price)
+        try container.encodeIfPresent(priceText, forKey: .priceText)
     }
 }
 
@@ -2422,15 +2428,19 @@ public struct CatalogProductResponseProduct: Codable, Sendable, Equatable {
     public var category: String?
     public var imageUrl: String?
     public var price: Double
+    /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
+    /// present only with a locale.
+    public var priceText: String?
     public var description: String
     public var hasDescription: Bool
 
-    public init(id: JSONValue, name: String, category: String? = nil, imageUrl: String? = nil, price: Double, description: String, hasDescription: Bool) {
+    public init(id: JSONValue, name: String, category: String? = nil, imageUrl: String? = nil, price: Double, priceText: String? = nil, description: String, hasDescription: Bool) {
         self.id = id
         self.name = name
         self.category = category
         self.imageUrl = imageUrl
         self.price = price
+        self.priceText = priceText
         self.description = description
         self.hasDescription = hasDescription
     }
@@ -2441,6 +2451,7 @@ public struct CatalogProductResponseProduct: Codable, Sendable, Equatable {
         case category
         case imageUrl
         case price
+        case priceText
         case description
         case hasDescription
     }
@@ -2452,6 +2463,7 @@ public struct CatalogProductResponseProduct: Codable, Sendable, Equatable {
         try container.encode(category, forKey: .category)
         try container.encode(imageUrl, forKey: .imageUrl)
         try container.encode(price, forKey: .price)
+        try container.encodeIfPresent(priceText, forKey: .priceText)
         try container.encode(description, forKey: .description)
         try container.encode(hasDescription, forKey: .hasDescription)
     }
@@ -2494,12 +2506,16 @@ public struct CartLine: Codable, Sendable, Equatable {
     public var name: String
     public var imageUrl: String?
     public var quantity: Int
+    /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
+    /// present only with a locale.
+    public var priceText: String?
 
-    public init(productId: JSONValue, name: String, imageUrl: String? = nil, quantity: Int) {
+    public init(productId: JSONValue, name: String, imageUrl: String? = nil, quantity: Int, priceText: String? = nil) {
         self.productId = productId
         self.name = name
         self.imageUrl = imageUrl
         self.quantity = quantity
+        self.priceText = priceText
     }
 
     enum CodingKeys: String, CodingKey {
@@ -2507,6 +2523,7 @@ public struct CartLine: Codable, Sendable, Equatable {
         case name
         case imageUrl
         case quantity
+        case priceText
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -2515,6 +2532,7 @@ public struct CartLine: Codable, Sendable, Equatable {
         try container.encode(name, forKey: .name)
         try container.encode(imageUrl, forKey: .imageUrl)
         try container.encode(quantity, forKey: .quantity)
+        try container.encodeIfPresent(priceText, forKey: .priceText)
     }
 }
 
@@ -2690,8 +2708,11 @@ public struct Transaction: Codable, Sendable, Equatable {
     public var accountName: String?
     public var provider: String?
     public var pinned: Bool
+    /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
+    /// present only with a locale.
+    public var amountText: String?
 
-    public init(id: JSONValue, name: String? = nil, category: String, amount: Double, date: String, accountName: String? = nil, provider: String? = nil, pinned: Bool) {
+    public init(id: JSONValue, name: String? = nil, category: String, amount: Double, date: String, accountName: String? = nil, provider: String? = nil, pinned: Bool, amountText: String? = nil) {
         self.id = id
         self.name = name
         self.category = category
@@ -2700,6 +2721,7 @@ public struct Transaction: Codable, Sendable, Equatable {
         self.accountName = accountName
         self.provider = provider
         self.pinned = pinned
+        self.amountText = amountText
     }
 
     enum CodingKeys: String, CodingKey {
@@ -2711,6 +2733,7 @@ public struct Transaction: Codable, Sendable, Equatable {
         case accountName
         case provider
         case pinned
+        case amountText
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -2723,6 +2746,7 @@ public struct Transaction: Codable, Sendable, Equatable {
         try container.encode(accountName, forKey: .accountName)
         try container.encode(provider, forKey: .provider)
         try container.encode(pinned, forKey: .pinned)
+        try container.encodeIfPresent(amountText, forKey: .amountText)
     }
 }
 
@@ -2734,14 +2758,18 @@ public struct TransactionsListResponse: Codable, Sendable, Equatable {
     public var count: Int
     public var sum: Double
     public var pinnedCount: Int
+    /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
+    /// present only with a locale.
+    public var sumText: String?
 
-    public init(category: String, categories: [String], transactions: [Transaction], count: Int, sum: Double, pinnedCount: Int) {
+    public init(category: String, categories: [String], transactions: [Transaction], count: Int, sum: Double, pinnedCount: Int, sumText: String? = nil) {
         self.category = category
         self.categories = categories
         self.transactions = transactions
         self.count = count
         self.sum = sum
         self.pinnedCount = pinnedCount
+        self.sumText = sumText
     }
 
     enum CodingKeys: String, CodingKey {
@@ -2751,6 +2779,7 @@ public struct TransactionsListResponse: Codable, Sendable, Equatable {
         case count
         case sum
         case pinnedCount
+        case sumText
     }
 }
 
@@ -2796,12 +2825,16 @@ public struct InsightsGetResponseCategoriesItem: Codable, Sendable, Equatable {
     public var total: Double
     public var count: Int
     public var share: Double
+    /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
+    /// present only with a locale.
+    public var sumText: String?
 
-    public init(category: String, total: Double, count: Int, share: Double) {
+    public init(category: String, total: Double, count: Int, share: Double, sumText: String? = nil) {
         self.category = category
         self.total = total
         self.count = count
         self.share = share
+        self.sumText = sumText
     }
 
     enum CodingKeys: String, CodingKey {
@@ -2809,6 +2842,7 @@ public struct InsightsGetResponseCategoriesItem: Codable, Sendable, Equatable {
         case total
         case count
         case share
+        case sumText
     }
 }
 
@@ -2816,17 +2850,22 @@ public struct InsightsGetResponseCategoriesItem: Codable, Sendable, Equatable {
 public struct InsightsGetResponse: Codable, Sendable, Equatable {
     public var categories: [InsightsGetResponseCategoriesItem]
     public var total: Double
+    /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
+    /// present only with a locale.
+    public var sumText: String?
     public var count: Int
 
-    public init(categories: [InsightsGetResponseCategoriesItem], total: Double, count: Int) {
+    public init(categories: [InsightsGetResponseCategoriesItem], total: Double, sumText: String? = nil, count: Int) {
         self.categories = categories
         self.total = total
+        self.sumText = sumText
         self.count = count
     }
 
     enum CodingKeys: String, CodingKey {
         case categories
         case total
+        case sumText
         case count
     }
 }

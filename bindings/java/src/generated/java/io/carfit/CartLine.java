@@ -7,10 +7,12 @@ package io.carfit;
  * @param name the member "name"
  * @param imageUrl the member "imageUrl"
  * @param quantity the member "quantity"
+ * @param priceText An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr."); present only with a locale.
  */
 public record CartLine(
         com.google.gson.JsonElement productId,
         String name,
         @SendsNull String imageUrl,
-        long quantity) {
+        long quantity,
+        String priceText) {
 }

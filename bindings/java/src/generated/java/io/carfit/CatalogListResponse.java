@@ -18,12 +18,14 @@ public record CatalogListResponse(
      * @param category the member "category"
      * @param imageUrl the member "imageUrl"
      * @param price the member "price"
+     * @param priceText An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr."); present only with a locale.
      */
     public static record Product(
             com.google.gson.JsonElement id,
             String name,
             @SendsNull String category,
             @SendsNull String imageUrl,
-            double price) {
+            double price,
+            String priceText) {
     }
 }

@@ -16,6 +16,7 @@ public record CatalogProductResponse(
      * @param category the member "category"
      * @param imageUrl the member "imageUrl"
      * @param price the member "price"
+     * @param priceText An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr."); present only with a locale.
      * @param description the member "description"
      * @param hasDescription the member "hasDescription"
      */
@@ -25,6 +26,7 @@ public record CatalogProductResponse(
             @SendsNull String category,
             @SendsNull String imageUrl,
             double price,
+            String priceText,
             String description,
             boolean hasDescription) {
     }

@@ -7,11 +7,13 @@ package io.carfit;
  *
  * @param categories the member "categories"
  * @param total the member "total"
+ * @param sumText An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr."); present only with a locale.
  * @param count the member "count"
  */
 public record InsightsGetResponse(
         java.util.List<InsightsGetResponse.Category> categories,
         double total,
+        String sumText,
         long count) {
 
     /**
@@ -19,11 +21,13 @@ public record InsightsGetResponse(
      * @param total the member "total"
      * @param count the member "count"
      * @param share the member "share"
+     * @param sumText An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr."); present only with a locale.
      */
     public static record Category(
             String category,
             double total,
             long count,
-            double share) {
+            double share,
+            String sumText) {
     }
 }

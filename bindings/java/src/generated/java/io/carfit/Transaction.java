@@ -11,6 +11,7 @@ package io.carfit;
  * @param accountName the member "accountName"
  * @param provider the member "provider"
  * @param pinned the member "pinned"
+ * @param amountText An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr."); present only with a locale.
  */
 public record Transaction(
         com.google.gson.JsonElement id,
@@ -20,5 +21,6 @@ public record Transaction(
         String date,
         @SendsNull String accountName,
         @SendsNull String provider,
-        boolean pinned) {
+        boolean pinned,
+        String amountText) {
 }

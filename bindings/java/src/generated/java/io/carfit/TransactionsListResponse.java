@@ -11,6 +11,7 @@ package io.carfit;
  * @param count the member "count"
  * @param sum the member "sum"
  * @param pinnedCount the member "pinnedCount"
+ * @param sumText An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr."); present only with a locale.
  */
 public record TransactionsListResponse(
         String category,
@@ -18,5 +19,6 @@ public record TransactionsListResponse(
         java.util.List<Transaction> transactions,
         long count,
         double sum,
-        long pinnedCount) {
+        long pinnedCount,
+        String sumText) {
 }
