@@ -317,7 +317,7 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  *          "startTimeUtc", "expectedTime", "tasks", "taskMinutes", "address", "phone",
  *          "latitude", "longitude", "employeeId", "distanceMeters", "distanceKm", "key",
  *          "pending", "timeUsedMinutes", "arrivedAt", "departedAt", "suggestion", "navigation",
- *          "attachments", "removed", "conflict"}:
+ *          "attachments", "removed", "conflict", "nextStates"}:
  *            state        "Todo", "InProgress", "Done", "Rejected" in any source spelling and
  *                         case ("ToDo", "in_progress"); other values as given; null if absent
  *            stateColor   #4E77D6, #F5C709, #25A87B, #EF6565; #8E8E93 for others
@@ -364,6 +364,11 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  *                         answer, the newest), kept until carfit_visits_acknowledge. The card's
  *                         state is the snapshot's again (see carfit_sync_push); the conflict
  *                         says what the washer had done
+ *            nextStates   the states carfit_visits_set_state accepts from the card's state, in
+ *                         the order Todo, InProgress, Done, Rejected: ["InProgress",
+ *                         "Rejected"] for Todo, ["Todo", "Done", "Rejected"] for InProgress,
+ *                         [] for Done, Rejected, any other or no state, and for a visit
+ *                         without a visitId (which the update server could not name)
  *          A visit belongs to the local day of its start in the core's zone; cards are in
  *          start order, equal starts in snapshot order.
  * Errors:  CARFIT_INVALID (a date that does not exist, e.g. "dates[1]" for "2020-02-30").
@@ -944,7 +949,7 @@ int carfit_visits_detach(carfit_core *core, const char *request, char **response
  *          "removed", sorted by leaveAt, then key (code points). A reminder is {"id": "leave:"
  *          + key, "key", "name", "leaveAt", "arriveBy", "travelMinutes", "distanceMeters",
  *          "late", "title": "Time to leave", "body", "deepLink", "navigation"}:
- *            arriveBy        the visit's startTimeUtc
+ *            arriveBy        the visit's startTimeUtc, as its card writes it (to the second)
  *            origin          the previous card of the date (start-time order) with
  *                            coordinates, whatever its state (a removed one too); none for
  *                            the first. For today, the next visit's (the earliest card that

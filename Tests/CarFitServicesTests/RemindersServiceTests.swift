@@ -136,6 +136,9 @@ final class RemindersServiceTests: XCTestCase {
         XCTAssertEqual(r["travelMinutes"], .null, "the first card has no origin")
         XCTAssertEqual(r["leaveAt"], .string(ReportServiceTests.iso(start - 5 * 60_000)))
         XCTAssertEqual(r["late"], false)
+        // The visit's start as its card writes startTimeUtc: to the second.
+        XCTAssertEqual(r["arriveBy"], .string(Instant(milliseconds: start).iso))
+        XCTAssertEqual(r["arriveBy"], "2020-09-10T09:00:00Z")
         XCTAssertEqual(r["navigation"]?.objectValue?["geo"], "geo:55.77883,12.52124")
         XCTAssertEqual(refusal { () throws(CarFitError) in _ = try RemindersAPI.list(RemindersService(visits: f.visits, config: RemindersConfig()),
                                                            try ServiceFixture.fields(#"{"date": "2020-9-1"}"#)) }?.field, "date")
