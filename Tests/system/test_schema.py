@@ -20,7 +20,7 @@ LIBRARY = Path(os.environ.get("CARFIT_LIBRARY", ROOT / ".build" / "release" / "l
 GENERATED = ["include/carfit.schema.json", "Sources/CarFit/Generated/SchemaText.swift",
              "Sources/CarFit/Generated/RequestTypes.swift", "Sources/CarFit/Generated/RequestDescriptions.swift",
              "Sources/CarFitCore/Generated/Status.swift", "Sources/CarFitCore/Generated/VisitTransitions.swift",
-             "bindings/python/carfit/_generated.py", "examples/web/core_api.py",
+             "bindings/python/carfit/_generated.py", "examples/web/core_api.py", "include/carfit.planner.openapi.json",
              "bindings/python/carfit/errors.py", "README.md", "fuzz/methods.txt", "examples/web/methods.json",
              "bindings/swift/Sources/CarFitKit/Generated/Status.swift",
              "bindings/swift/Sources/CarFitKit/Generated/Types.swift",
@@ -28,7 +28,8 @@ GENERATED = ["include/carfit.schema.json", "Sources/CarFit/Generated/SchemaText.
 #: Hand-written files with a region the generator writes (the statuses).
 WITH_REGIONS = ["bindings/python/carfit/errors.py", "README.md", "examples/web/core_api.py"]
 #: The generator and the modules it imports.
-GENERATOR_FILES = ["scripts/gen-schema", "scripts/contract_model.py", "scripts/gen_java.py", "scripts/gen_swift_kit.py"]
+GENERATOR_FILES = ["scripts/gen-schema", "scripts/contract_model.py", "scripts/gen_java.py", "scripts/gen_swift_kit.py",
+                   "scripts/gen_openapi.py"]
 
 
 @pytest.fixture(scope="module")
