@@ -1177,7 +1177,8 @@ int carfit_catalog_import(carfit_core *core, const char *request, char **respons
  *          config's "sources": {"catalog": url}, answering either catalog shape (the wine.com
  *          {"Products": {"List": [...]}} or {"products": [...]}). Conditional as
  *          carfit_visits_refresh (carfit_catalog_import drops the validators).
- * Returns: as carfit_catalog_import; a 304 answers {"imported": 0, "notModified": true}.
+ * Returns: as carfit_catalog_import; a 304 answers {"imported": 0, "notModified": true}, a
+ *          fresh cache (maxAgeSeconds) {"imported": 0, "fresh": true}.
  * Errors:  CARFIT_INVALID (no catalog source configured; field "sources.catalog");
  *          CARFIT_UNAVAILABLE for every network or document failure, with the "reason" and
  *          "url" of carfit_visits_refresh; CARFIT_UNAUTHORIZED for a 401 or 403 answer, as
@@ -1395,7 +1396,8 @@ int carfit_articles_import(carfit_core *core, const char *request, char **respon
  * Takes:   {"maxAgeSeconds": n}, optional, as for carfit_visits_refresh; the source is the
  *          config's "sources": {"articles": url}. Conditional as carfit_visits_refresh
  *          (carfit_articles_import drops the validators).
- * Returns: as carfit_articles_import; a 304 answers {"imported": 0, "notModified": true}.
+ * Returns: as carfit_articles_import; a 304 answers {"imported": 0, "notModified": true}, a
+ *          fresh cache (maxAgeSeconds) {"imported": 0, "fresh": true}.
  * Errors:  CARFIT_INVALID (no articles source configured; field "sources.articles");
  *          CARFIT_UNAVAILABLE for every network or document failure, exactly as
  *          carfit_visits_refresh (same "reason" and "url" members; a document refused by
@@ -1488,7 +1490,9 @@ int carfit_patterns_import(carfit_core *core, const char *request, char **respon
  *          document as carfit_patterns_import takes it.
  * Returns: {"added": patterns new to the pool, "pool": its size, "failed": requests that
  *          failed or did not answer a patterns document}. A pattern whose imageUrl is already
- *          pooled is not added again (it updates its title and colours).
+ *          pooled is not added again (it updates its title and colours). A fresh pool
+ *          (maxAgeSeconds since the last success) answers {"imported": 0, "fresh": true}
+ *          without a request.
  * Errors:  CARFIT_INVALID (no patterns source configured, field "sources.patterns"; count out
  *          of range, field "count"); CARFIT_UNAVAILABLE only when every request failed (the
  *          "reason" and "url" of one of them, as carfit_visits_refresh; CARFIT_UNAUTHORIZED

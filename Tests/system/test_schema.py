@@ -360,3 +360,55 @@ def test_the_fuzzers_and_the_web_apps_methods_come_from_the_schema(schema):
     assert web == [key for key in reached if key in web] and set(web) < set(reached)
     assert not [key for key in web if key.endswith(".import") or key in ("events.wait", "visits.attach")]
     assert {"visits.list", "cart.add", "session.login", "sources.status"} <= set(web)
+
+
+def header_sections():
+    """Each function symbol of the header -> the text of its section (the section's prose and
+    every function comment in it), where its shared shapes are documented."""
+    text = HEADER.read_text(encoding="utf-8")
+    found = {}
+    for section in re.split(r"\n/\* -{20,}", text):
+        for symbol in re.findall(r"^int (carfit_[a-z0-9_]+)\(", section, re.M):
+            found[symbol] = section
+    return found
+
+
+def members_of(schema, node, seen=()):
+    """The member names of an object schema: its properties, those of what it composes
+    ($ref, allOf) and of its variants (oneOf, anyOf), with their schemas."""
+    if not isinstance(node, dict):
+        return {}
+    if isinstance(node.get("$ref"), str):
+        if node["$ref"] in seen:
+            return {}
+        target = schema
+        for part in node["$ref"][2:].split("/"):
+            target = target[part]
+        return {**members_of(schema, target, seen + (node["$ref"],)), **node.get("properties", {})}
+    out = dict(node.get("properties", {}))
+    for key in ("allOf", "oneOf", "anyOf"):
+        for part in node.get(key, []):
+            out.update(members_of(schema, part, seen))
+    return out
+
+
+def test_the_headers_documentation_names_every_member_of_the_model(schema):
+    """The header's per-function documentation agrees with the model: each operation's comment
+    names its method, and its section documents every request member and every response member
+    (as "name", or as a member list's `name  text` line). A member of a shared definition
+    whose description scopes it to another operation ("visits.import: ...") is that one's."""
+    sections = header_sections()
+    missing = []
+    for key, entry in schema["operations"].items():
+        section = sections.get(entry["symbol"])
+        assert section is not None, entry["symbol"]
+        if key != "images.data":
+            assert f'{entry["symbol"]} (method "{key}")' in section, key
+        for where in ("request", "response"):
+            for name, member in members_of(schema, entry[where]).items():
+                scope = re.match(r"^([a-z]+\.[a-z_]+): ", (member or {}).get("description", ""))
+                if scope and scope.group(1) != key:
+                    continue
+                if f'"{name}"' not in section and not re.search(rf"^ \*\s+{re.escape(name)}\s{{2,}}\S", section, re.M):
+                    missing.append(f"{key} {where} {name}")
+    assert missing == []
