@@ -412,3 +412,26 @@ def test_the_headers_documentation_names_every_member_of_the_model(schema):
                 if f'"{name}"' not in section and not re.search(rf"^ \*\s+{re.escape(name)}\s{{2,}}\S", section, re.M):
                     missing.append(f"{key} {where} {name}")
     assert missing == []
+
+
+def test_the_config_checks_are_generated_from_the_schema(schema, tmp_path):
+    """The config's members and the bounds of its numbers are the schema's: generated into
+    ConfigMembers.swift, which the config reader uses (it writes no bound of its own)."""
+    generated = (ROOT / "Sources/CarFitCore/Generated/ConfigMembers.swift").read_text(encoding="utf-8")
+    for name, member in schema["config"]["properties"].items():
+        assert f'"{name}"' in generated.split("public static let root", 1)[1].split("\n", 1)[0]
+        for inner in member.get("properties", {}):
+            assert f'"{inner}"' in generated
+    assert "public static let httpTimeoutMs: ClosedRange<Int64> = 1...600_000" in generated
+    reader = (ROOT / "Sources/CarFitAPI/ConfigAPI.swift").read_text(encoding="utf-8")
+    assert not re.search(r"\bin: -?[0-9]", reader), "a bound written by hand"
+    assert not (ROOT / "Sources/CarFitCore/Config/ConfigMembers.swift").exists()
+    # A fragment that adds a member or moves a bound changes the generated checks.
+    copy = copy_of_the_tree(tmp_path)
+    (copy / "schema/operations/zz-config.json").write_text(json.dumps({"config": {"properties": {
+        "http": {"properties": {"retries": {"type": ["integer", "null"], "minimum": 0, "maximum": 9}}}}}}))
+    run = generate(copy, tmp_path / "out")
+    assert run.returncode == 0, run.stderr
+    out = (tmp_path / "out/Sources/CarFitCore/Generated/ConfigMembers.swift").read_text()
+    assert '"minBytesPerSecond", "retries"]' in out
+    assert "public static let httpRetries: ClosedRange<Int64> = 0...9" in out
