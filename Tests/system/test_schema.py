@@ -20,6 +20,7 @@ LIBRARY = Path(os.environ.get("CARFIT_LIBRARY", ROOT / ".build" / "release" / "l
 GENERATED = ["include/carfit.schema.json", "Sources/CarFit/Generated/SchemaText.swift",
              "Sources/CarFit/Generated/RequestTypes.swift", "Sources/CarFit/Generated/RequestDescriptions.swift",
              "Sources/CarFitCore/Generated/Status.swift", "Sources/CarFitCore/Generated/VisitTransitions.swift",
+             "Sources/CarFitCore/Generated/ConfigMembers.swift",
              "bindings/python/carfit/_generated.py", "examples/web/core_api.py", "include/carfit.planner.openapi.json",
              "bindings/python/carfit/errors.py", "README.md", "fuzz/methods.txt", "examples/web/methods.json",
              "bindings/swift/Sources/CarFitKit/Generated/Status.swift",
