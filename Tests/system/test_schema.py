@@ -20,7 +20,7 @@ LIBRARY = Path(os.environ.get("CARFIT_LIBRARY", ROOT / ".build" / "release" / "l
 GENERATED = ["include/carfit.schema.json", "Sources/CarFit/Generated/SchemaText.swift",
              "Sources/CarFit/Generated/RequestTypes.swift", "Sources/CarFit/Generated/RequestDescriptions.swift",
              "Sources/CarFitCore/Generated/Status.swift", "Sources/CarFitCore/Generated/VisitTransitions.swift",
-             "Sources/CarFitCore/Generated/ConfigMembers.swift",
+             "Sources/CarFitCore/Generated/ConfigMembers.swift", "Sources/CarFit/Generated/Exports.swift",
              "bindings/python/carfit/_generated.py", "examples/web/core_api.py", "include/carfit.planner.openapi.json",
              "bindings/python/carfit/errors.py", "README.md", "fuzz/methods.txt", "examples/web/methods.json",
              "bindings/swift/Sources/CarFitKit/Generated/Status.swift",
@@ -436,3 +436,14 @@ def test_the_config_checks_are_generated_from_the_schema(schema, tmp_path):
     out = (tmp_path / "out/Sources/CarFitCore/Generated/ConfigMembers.swift").read_text()
     assert '"minBytesPerSecond", "retries"]' in out
     assert "public static let httpRetries: ClosedRange<Int64> = 0...9" in out
+
+
+def test_every_operations_export_is_generated_from_the_header():
+    """Adding an operation writes no export by hand: each request operation of the header has
+    its one-line export in the generated file, and no hand-written file declares one."""
+    generated = (ROOT / "Sources/CarFit/Generated/Exports.swift").read_text(encoding="utf-8")
+    exported = re.findall(r"^@c public func (carfit_[a-z0-9_]+)\(", generated, re.M)
+    assert exported == [name for name in header_operations() if name != "carfit_images_data"]
+    for path in (ROOT / "Sources/CarFit/Exports").glob("*.swift"):
+        text = path.read_text(encoding="utf-8")
+        assert "Boundary.export(core, request, response)" not in text, path.name
