@@ -7,7 +7,9 @@
 #                                         links libcarfit.so.MAJOR and libcarfit.so, the header,
 #                                         $(LIBDIR)/pkgconfig/carfit.pc, the CMake package
 #                                         $(LIBDIR)/cmake/carfit (target carfit::carfit) and the
-#                                         schema $(DATADIR)/carfit/carfit.schema.json
+#                                         schema $(DATADIR)/carfit/carfit.schema.json with the
+#                                         planner's wire API beside it,
+#                                         $(DATADIR)/carfit/carfit.planner.openapi.json
 #   make uninstall PREFIX=... DESTDIR=... removes what install put there (same variables)
 #
 # LIBDIR defaults to $(PREFIX)/lib; a relative LIBDIR (lib/x86_64-linux-gnu) is taken under
@@ -35,6 +37,7 @@ override LIBDIR := $(if $(filter /%,$(LIBDIR)),$(LIBDIR),$(PREFIX)/$(LIBDIR))
 override INCLUDEDIR := $(if $(filter /%,$(INCLUDEDIR)),$(INCLUDEDIR),$(PREFIX)/$(INCLUDEDIR))
 override DATADIR := $(if $(filter /%,$(DATADIR)),$(DATADIR),$(PREFIX)/$(DATADIR))
 SCHEMA := $(HERE)/include/carfit.schema.json
+OPENAPI := $(HERE)/include/carfit.planner.openapi.json
 SCHEMADIR := $(DATADIR)/carfit
 CMAKEDIR := $(LIBDIR)/cmake/carfit
 PKGCONFIGDIR := $(LIBDIR)/pkgconfig
@@ -103,6 +106,7 @@ install: library $(STAGE)/$(REALNAME) $(STAGE)/carfit.pc $(STAGE)/carfitConfig.c
 	ln -sfn $(SONAME) '$(DESTDIR)$(LIBDIR)/libcarfit.so'
 	$(INSTALL) -m 644 $(HEADER) '$(DESTDIR)$(INCLUDEDIR)/carfit.h'
 	$(INSTALL) -m 644 $(SCHEMA) '$(DESTDIR)$(SCHEMADIR)/carfit.schema.json'
+	$(INSTALL) -m 644 $(OPENAPI) '$(DESTDIR)$(SCHEMADIR)/carfit.planner.openapi.json'
 	$(INSTALL) -m 644 $(STAGE)/carfit.pc '$(DESTDIR)$(PKGCONFIGDIR)/carfit.pc'
 	$(INSTALL) -m 644 $(STAGE)/carfitConfig.cmake $(STAGE)/carfitConfigVersion.cmake '$(DESTDIR)$(CMAKEDIR)/'
 
@@ -110,6 +114,6 @@ uninstall:
 	rm -f '$(DESTDIR)$(LIBDIR)/$(REALNAME)' '$(DESTDIR)$(LIBDIR)/$(SONAME)' '$(DESTDIR)$(LIBDIR)/libcarfit.so'
 	rm -f '$(DESTDIR)$(INCLUDEDIR)/carfit.h' '$(DESTDIR)$(PKGCONFIGDIR)/carfit.pc'
 	rm -f '$(DESTDIR)$(CMAKEDIR)/carfitConfig.cmake' '$(DESTDIR)$(CMAKEDIR)/carfitConfigVersion.cmake'
-	rm -f '$(DESTDIR)$(SCHEMADIR)/carfit.schema.json'
+	rm -f '$(DESTDIR)$(SCHEMADIR)/carfit.schema.json' '$(DESTDIR)$(SCHEMADIR)/carfit.planner.openapi.json'
 	rmdir '$(DESTDIR)$(CMAKEDIR)' 2>/dev/null || true
 	rmdir '$(DESTDIR)$(SCHEMADIR)' 2>/dev/null || true

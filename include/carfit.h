@@ -345,7 +345,7 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  *          "startTimeUtc", "expectedTime", "tasks", "taskMinutes", "address", "phone",
  *          "latitude", "longitude", "employeeId", "distanceMeters", "distanceKm", "key",
  *          "pending", "timeUsedMinutes", "arrivedAt", "departedAt", "suggestion", "navigation",
- *          "attachments", "removed", "conflict"}:
+ *          "attachments", "removed", "conflict", "nextStates"}:
  *            state        "Todo", "InProgress", "Done", "Rejected" in any source spelling and
  *                         case ("ToDo", "in_progress"); other values as given; null if absent
  *            stateColor   #4E77D6, #F5C709, #25A87B, #EF6565; #8E8E93 for others
@@ -392,6 +392,11 @@ int carfit_visits_import(carfit_core *core, const char *request, char **response
  *                         answer, the newest), kept until carfit_visits_acknowledge. The card's
  *                         state is the snapshot's again (see carfit_sync_push); the conflict
  *                         says what the washer had done
+ *            nextStates   the states carfit_visits_set_state accepts from the card's state, in
+ *                         the order Todo, InProgress, Done, Rejected: ["InProgress",
+ *                         "Rejected"] for Todo, ["Todo", "Done", "Rejected"] for InProgress,
+ *                         [] for Done, Rejected, any other or no state, and for a visit
+ *                         without a visitId (which the update server could not name)
  *          A visit belongs to the local day of its start in the core's zone; cards are in
  *          start order, equal starts in snapshot order.
  * Errors:  CARFIT_INVALID (a date that does not exist, e.g. "dates[1]" for "2020-02-30").
@@ -972,7 +977,7 @@ int carfit_visits_detach(carfit_core *core, const char *request, char **response
  *          "removed", sorted by leaveAt, then key (code points). A reminder is {"id": "leave:"
  *          + key, "key", "name", "leaveAt", "arriveBy", "travelMinutes", "distanceMeters",
  *          "late", "title": "Time to leave", "body", "deepLink", "navigation"}:
- *            arriveBy        the visit's startTimeUtc
+ *            arriveBy        the visit's startTimeUtc, as its card writes it (to the second)
  *            origin          the previous card of the date (start-time order) with
  *                            coordinates, whatever its state (a removed one too); none for
  *                            the first. For today, the next visit's (the earliest card that
@@ -1200,7 +1205,8 @@ int carfit_catalog_import(carfit_core *core, const char *request, char **respons
  *          config's "sources": {"catalog": url}, answering either catalog shape (the wine.com
  *          {"Products": {"List": [...]}} or {"products": [...]}). Conditional as
  *          carfit_visits_refresh (carfit_catalog_import drops the validators).
- * Returns: as carfit_catalog_import; a 304 answers {"imported": 0, "notModified": true}.
+ * Returns: as carfit_catalog_import; a 304 answers {"imported": 0, "notModified": true}, a
+ *          fresh cache (maxAgeSeconds) {"imported": 0, "fresh": true}.
  * Errors:  CARFIT_INVALID (no catalog source configured; field "sources.catalog");
  *          CARFIT_UNAVAILABLE for every network or document failure, with the "reason" and
  *          "url" of carfit_visits_refresh; CARFIT_UNAUTHORIZED for a 401 or 403 answer, as
@@ -1427,7 +1433,8 @@ int carfit_articles_import(carfit_core *core, const char *request, char **respon
  * Takes:   {"maxAgeSeconds": n}, optional, as for carfit_visits_refresh; the source is the
  *          config's "sources": {"articles": url}. Conditional as carfit_visits_refresh
  *          (carfit_articles_import drops the validators).
- * Returns: as carfit_articles_import; a 304 answers {"imported": 0, "notModified": true}.
+ * Returns: as carfit_articles_import; a 304 answers {"imported": 0, "notModified": true}, a
+ *          fresh cache (maxAgeSeconds) {"imported": 0, "fresh": true}.
  * Errors:  CARFIT_INVALID (no articles source configured; field "sources.articles");
  *          CARFIT_UNAVAILABLE for every network or document failure, exactly as
  *          carfit_visits_refresh (same "reason" and "url" members; a document refused by
@@ -1520,7 +1527,9 @@ int carfit_patterns_import(carfit_core *core, const char *request, char **respon
  *          document as carfit_patterns_import takes it.
  * Returns: {"added": patterns new to the pool, "pool": its size, "failed": requests that
  *          failed or did not answer a patterns document}. A pattern whose imageUrl is already
- *          pooled is not added again (it updates its title and colours).
+ *          pooled is not added again (it updates its title and colours). A fresh pool
+ *          (maxAgeSeconds since the last success) answers {"imported": 0, "fresh": true}
+ *          without a request.
  * Errors:  CARFIT_INVALID (no patterns source configured, field "sources.patterns"; count out
  *          of range, field "count"); CARFIT_UNAVAILABLE only when every request failed (the
  *          "reason" and "url" of one of them, as carfit_visits_refresh; CARFIT_UNAUTHORIZED

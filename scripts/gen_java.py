@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
+import contract_model
+
 PACKAGE = "io.carfit"
 OUT_DIR = "bindings/java/src/generated/java/io/carfit"
 INDEX = "bindings/java/src/generated/GENERATED.txt"
@@ -326,7 +328,8 @@ class Model:
     def definition(self, reference: str, target: Dict[str, Any]) -> str:
         if reference in self.by_ref:
             return self.by_ref[reference]
-        name = camel(reference.rsplit("/", 1)[-1])
+        # The document's own roots have the names the other packages give them.
+        name = contract_model.ROOT_NAMES.get(reference) or camel(reference.rsplit("/", 1)[-1])
         self.by_ref[reference] = name
         if self.is_sealed(target):
             self.sealed(target, None, name)
@@ -501,22 +504,12 @@ class Model:
         return out
 
 
-def header_statuses(text: str, error) -> List[Tuple[str, int, str]]:
-    """(NAME, value, comment) of each CARFIT_<STATUS> macro, in the header's order."""
-    section = text.split("Status codes", 1)[-1]
-    found = re.findall(r"^#define CARFIT_([A-Z_]+)\s+(\d+)\s*/\*(.*?)\*/", section, re.M | re.S)
-    statuses = [(name, int(value), " ".join(comment.split())) for name, value, comment in found
-                if not name.startswith("VERSION")]
-    if not statuses or statuses[0][0] != "OK":
-        raise error("cannot read the CARFIT_* status macros (CARFIT_OK first) from include/carfit.h")
-    return statuses
-
-
 def java_file(body: List[str]) -> str:
     return "\n".join([f"// {HEADER_NOTE}", "", f"package {PACKAGE};", "", *body, ""])
 
 
-def files(document: Dict[str, Any], header_text: str, error=ValueError) -> Dict[str, str]:
+def files(document: Dict[str, Any], header_text: str, error=ValueError,
+          statuses: Optional[List[contract_model.Status]] = None) -> Dict[str, str]:
     model = Model(document, error)
     from_header = re.findall(r"^int (carfit_[a-z0-9_]+)\(([^)]*)\);", re.sub(r"/\*.*?\*/", "", header_text, flags=re.S),
                              re.M)
@@ -587,7 +580,7 @@ def files(document: Dict[str, Any], header_text: str, error=ValueError) -> Dict[
     out[f"{OUT_DIR}/Operations.java"] = java_file(lines)
 
     # The statuses and their exceptions.
-    statuses = header_statuses(header_text, error)
+    statuses = [(s.macro, s.value, s.comment) for s in (statuses or contract_model.header_statuses(header_text))]
     lines = ["/** The statuses of every libcarfit function (the header's CARFIT_* values). */", "public enum Status {"]
     for i, (name, value, comment) in enumerate(statuses):
         lines += javadoc(comment, "    ")

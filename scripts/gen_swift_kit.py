@@ -34,6 +34,8 @@ import re
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
+import contract_model
+
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = ROOT / "include" / "carfit.h"
 OUT_DIR = "bindings/swift/Sources/CarFitKit/Generated"
@@ -211,8 +213,8 @@ class SwiftTypes:
             target = self.resolve(reference)
             if self.is_struct(target):
                 if reference not in self.by_ref:
-                    base = upper_camel(reference.rsplit("/", 1)[-1])
-                    if base in RESERVED_TYPES and reference != "#/$defs/event":
+                    base = contract_model.definition_name(reference)
+                    if base in RESERVED_TYPES and reference not in ("#/$defs/event", *contract_model.ROOT_NAMES):
                         base = "CarFit" + base
                     self.by_ref[reference] = self.struct(target, base)
                 return self.by_ref[reference]
@@ -334,20 +336,9 @@ class SwiftTypes:
         return name, None
 
 
-def statuses(header_text: str) -> List[Tuple[str, int, str]]:
-    """(macro suffix, value, comment) of each status macro, in value order."""
-    # A comment may go on over several lines: all of it, its white space joined.
-    found = [(macro, value, " ".join(comment.split())) for macro, value, comment in
-             re.findall(r"^#define CARFIT_([A-Z_]+)[ \t]+(\d+)[ \t]*/\*(.*?)\*/", header_text, re.M | re.S)]
-    out = [(macro, int(value), text.strip()) for macro, value, text in found
-           if not macro.startswith("VERSION") and macro != "H"]
-    return sorted(out, key=lambda item: item[1])
-
-
-def status_file(header_text: str) -> str:
+def status_file(entries: List[Tuple[str, int, str]]) -> str:
     lines = [f"// {GENERATED}", "", "/// The status of a call: the CARFIT_* status macros of carfit.h (values fixed forever).",
              "public enum CarFitStatus: Int32, Sendable, CaseIterable, Codable {"]
-    entries = statuses(header_text)
     for macro, value, text in entries:
         lines += comment(text, "    ")
         lines.append(f"    case {identifier(lower_camel(macro.lower()))} = {value}")
@@ -361,9 +352,12 @@ def status_file(header_text: str) -> str:
     return "\n".join(lines)
 
 
-def generate(document: Dict[str, Any], functions, header_text: Optional[str] = None) -> Dict[str, str]:
+def generate(document: Dict[str, Any], functions, header_text: Optional[str] = None,
+             statuses: Optional[List[contract_model.Status]] = None) -> Dict[str, str]:
     if header_text is None:
         header_text = HEADER.read_text(encoding="utf-8")
+    if statuses is None:
+        statuses = contract_model.header_statuses(header_text)
     shaped = {name for _, name, params in functions if params == OPERATION_SHAPE}
     types = SwiftTypes(document)
     event = types.swift_type(document["event"], "Event")
@@ -408,7 +402,7 @@ def generate(document: Dict[str, Any], functions, header_text: Optional[str] = N
         ops.append(f"        ({swift_string(key)}, {swift_string(lower_camel(key))}),")
     ops += ["    ]", "}", ""]
     return {
-        f"{OUT_DIR}/Status.swift": status_file(header_text),
+        f"{OUT_DIR}/Status.swift": status_file([(s.macro, s.value, s.comment) for s in statuses]),
         f"{OUT_DIR}/Types.swift": types_text,
         f"{OUT_DIR}/Operations.swift": "\n".join(ops),
     }

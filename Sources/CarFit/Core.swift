@@ -10,18 +10,6 @@ import CarFitStore
 /// pipeline, its change feed, and the services of each area built on them. Calls on one core
 /// are serialised by its lock, so a host may call from several threads at once; waiting for the
 /// change feed does not take the lock.
-/// An area whose source is one document, downloaded (conditionally) and imported by its
-/// `refresh(url:http:validators:lock:progress:commit:)`.
-protocol DocumentRefresh {
-    associatedtype Answer: APIResponse
-    func refresh(url: String, http: HTTPClient, validators: SourceValidators, lock: some Serializer,
-                 progress: ProgressReporter?, commit: RefreshCommit) throws(CarFitError) -> RefreshOutcome<Answer>
-}
-
-extension VisitsService: DocumentRefresh {}
-extension ArticlesService: DocumentRefresh {}
-extension CatalogService: DocumentRefresh {}
-
 final class Core: Serializer, @unchecked Sendable {
     let config: CoreConfig
     let clock: Clock
@@ -137,21 +125,8 @@ final class Core: Serializer, @unchecked Sendable {
         }
     }
 
-    /// Runs `body`, a refresh whose download (and import) report into the change feed as
-    /// `operation`'s progress through the reporter it is given: the size is learnt from the
-    /// response (its declared length, else its bytes once more than 1 MiB arrived). The
-    /// complete report is made only once `body` succeeded, so a failed refresh ends without one.
-    func downloading<Imported>(_ operation: String,
-                               _ body: (ProgressReporter) throws(CarFitError) -> RefreshOutcome<Imported>)
-        throws(CarFitError) -> RefreshOutcome<Imported> {
-        let feed = events
-        let reporter = ProgressReporter(clock: SystemMonotonicClock()) { done, total in
-            feed.publish(.progress(operation: operation, done: done, total: total))
-        }
-        let outcome = try body(reporter)
-        reporter.finish()
-        return outcome
-    }
+    /// The refreshes of the core's sources (`RefreshService`), under the core's lock.
+    var refresher: RefreshService<Core> { RefreshService(sources: sources, events: events, http: http, lock: self) }
 
     /// The sources a refresh operation fetches.
     enum Source: String {
@@ -159,9 +134,8 @@ final class Core: Serializer, @unchecked Sendable {
     }
 
     /// The refresh operation of `source`: its request read (`RefreshRequest`, and the
-    /// patterns' `PatternsRefreshRequest`), one refresh run (`refresh(_:url:maxAge:conditional:_:)`)
-    /// with the area's fetch and import, its answer (`RefreshAnswer`). A source without a
-    /// configured URL is `invalid` before anything else.
+    /// patterns' `PatternsRefreshRequest`), the service's refresh of it, its answer
+    /// (`RefreshAnswer`). A source without a configured URL is `invalid` before anything else.
     func refresh(_ source: Source, _ request: Fields) throws(CarFitError) -> JSON {
         let name = source.rawValue
         let configured: String? = switch source {
@@ -172,76 +146,21 @@ final class Core: Serializer, @unchecked Sendable {
         }
         let url = try SourcesService.configured(name, configured)
         let maxAge = try RefreshRequest(request).maxAgeSeconds
+        let refresher = refresher
         switch source {
-        case .visits: return VisitsRefreshAnswer(try refreshVisits(url: url, maxAge: maxAge)).json
-        case .articles: return try refresh(name, url: url, maxAge: maxAge, document: articles)
-        case .catalog: return try refresh(name, url: url, maxAge: maxAge, document: catalog)
+        case .visits: return VisitsRefreshAnswer(try refresher.document(name, url: url, maxAge: maxAge, area: visits)).json
+        case .articles: return RefreshAnswer(try refresher.document(name, url: url, maxAge: maxAge, area: articles)).json
+        case .catalog: return RefreshAnswer(try refresher.document(name, url: url, maxAge: maxAge, area: catalog)).json
         case .patterns:
             let count = try PatternsRefreshRequest(request).count
-            let (http, images) = (http, images)
-            let concurrency = config.images.concurrency
-            return RefreshAnswer(try refresh(name, url: url, maxAge: maxAge, conditional: false) {
-                url, _, _, commit throws(CarFitError) in
-                try images.refresh(count: count, url: url, http: http, concurrency: concurrency, lock: self, commit: commit)
-            }).json
+            return RefreshAnswer(try refresher.patterns(url: url, maxAge: maxAge, count: count,
+                                                        concurrency: config.images.concurrency, images: images)).json
         }
     }
 
-    /// The refresh of the visits from `url` (the configured `sources.visits`), typed: what a
-    /// push that refreshes reads its changes from.
-    func refreshVisits(url: String, maxAge: Int64?) throws(CarFitError) -> RefreshOutcome<ImportSummary> {
-        let http = http
-        let area = visits
-        return try refresh("visits", url: url, maxAge: maxAge, conditional: true) {
-            url, validators, progress, commit throws(CarFitError) in
-            try area.refresh(url: url, http: http, validators: validators, lock: self, progress: progress, commit: commit)
-        }
-    }
-
-    /// The visits refresh a push runs: a conditional request whatever the last success's age;
-    /// the changes it stored (none for a 304). No configured `sources.visits` is `invalid`.
+    /// The visits refresh a push runs (`RefreshService.visitsForPush`).
     func refreshVisitsForPush() throws(CarFitError) -> [VisitChange] {
-        let url = try SourcesService.configured("visits", config.sources.visits)
-        switch try refreshVisits(url: url, maxAge: nil) {
-        case .fresh, .notModified: return []
-        case .stored(let summary): return summary.changes ?? []
-        }
-    }
-
-    /// The refresh of a source that is one document (visits, articles, catalog): a conditional
-    /// request, the area's download and import of it, reporting its progress.
-    private func refresh(_ name: String, url: String, maxAge: Int64?,
-                         document area: some DocumentRefresh) throws(CarFitError) -> JSON {
-        let http = http
-        return RefreshAnswer(try refresh(name, url: url, maxAge: maxAge, conditional: true) {
-            url, validators, progress, commit throws(CarFitError) in
-            try area.refresh(url: url, http: http, validators: validators, lock: self, progress: progress, commit: commit)
-        }).json
-    }
-
-    /// One refresh of source `name` from `url`: the sources' bookkeeping (`SourcesService.refresh`,
-    /// which takes the core's lock itself) around `attempt`, which gets the validators to send,
-    /// the reporter of "<name>.refresh"'s progress (`downloading`) and the record of its success
-    /// to run in its import's transaction. Publishes the attempt's `source` event from its
-    /// outcome: `ok`, `not_modified`, or `failed` when it throws; none when it made no request
-    /// (`fresh`, or a request refused as `invalid` or `misuse` before asking the network).
-    func refresh<Imported>(_ name: String, url: String, maxAge: Int64?, conditional: Bool,
-                           _ attempt: (String, SourceValidators, ProgressReporter, RefreshCommit) throws(CarFitError)
-                               -> RefreshOutcome<Imported>) throws(CarFitError) -> RefreshOutcome<Imported> {
-        let outcome: RefreshOutcome<Imported>
-        do throws(CarFitError) {
-            outcome = try sources.refresh(name, url: url, maxAge: maxAge, conditional: conditional, lock: self) {
-                url, validators, commit throws(CarFitError) in
-                try withoutActuallyEscaping(commit) { (commit) throws(CarFitError) in
-                    try downloading("\(name).refresh") { progress throws(CarFitError) in try attempt(url, validators, progress, commit) }
-                }
-            }
-        } catch {
-            if SourcesService.isAttemptFailure(error) { events.publish(.source(source: name, status: "failed")) }
-            throw error
-        }
-        if let status = outcome.eventStatus { events.publish(.source(source: name, status: status)) }
-        return outcome
+        try refresher.visitsForPush(visits, configured: config.sources.visits)
     }
 
     /// Whether another connection committed to the database since the last look; nil when the

@@ -68,10 +68,10 @@ extension CoreConfig {
         }
         if let h = try f.object("http") {
             try ConfigReader.check(h, known: ConfigMembers.http)
-            if let t = try h.int("timeoutMs", in: 1...600_000) { http.timeoutMs = Int(t) }
-            if let t = try h.int("totalTimeoutMs", in: 1...3_600_000) { http.totalTimeoutMs = Int(t) }
-            if let b = try h.int("maxBodyBytes", in: 1...(1 << 40)) { http.maxBodyBytes = b }
-            if let r = try h.int("minBytesPerSecond", in: 0...(1 << 40)) { http.minBytesPerSecond = Int(r) }
+            if let t = try h.int("timeoutMs", in: ConfigLimits.httpTimeoutMs) { http.timeoutMs = Int(t) }
+            if let t = try h.int("totalTimeoutMs", in: ConfigLimits.httpTotalTimeoutMs) { http.totalTimeoutMs = Int(t) }
+            if let b = try h.int("maxBodyBytes", in: ConfigLimits.httpMaxBodyBytes) { http.maxBodyBytes = b }
+            if let r = try h.int("minBytesPerSecond", in: ConfigLimits.httpMinBytesPerSecond) { http.minBytesPerSecond = Int(r) }
         }
         if let i = try f.object("images") {
             try ConfigReader.check(i, known: ConfigMembers.images)
@@ -79,9 +79,9 @@ extension CoreConfig {
                 guard !dir.isEmpty, !dir.utf8.contains(0) else { throw .invalid(i.path("directory"), "images.directory must be a directory path.") }
                 images.directory = dir
             }
-            if let m = try i.int("memoryBytes", in: 0...(1 << 40)) { images.memoryBytes = m }
-            if let d = try i.int("diskBytes", in: 0...(1 << 46)) { images.diskBytes = d }
-            if let c = try i.int("concurrency", in: 1...64) { images.concurrency = Int(c) }
+            if let m = try i.int("memoryBytes", in: ConfigLimits.imagesMemoryBytes) { images.memoryBytes = m }
+            if let d = try i.int("diskBytes", in: ConfigLimits.imagesDiskBytes) { images.diskBytes = d }
+            if let c = try i.int("concurrency", in: ConfigLimits.imagesConcurrency) { images.concurrency = Int(c) }
         }
         if let a = try f.object("auth") {
             try ConfigReader.check(a, known: ConfigMembers.auth)
@@ -95,11 +95,11 @@ extension CoreConfig {
                 }
                 attachments.directory = dir
             }
-            if let m = try a.int("maxBytes", in: 1...(1 << 40)) { attachments.maxBytes = m }
-            if let q = try a.int("quotaBytes", in: 1...(1 << 50)) { attachments.quotaBytes = q }
+            if let m = try a.int("maxBytes", in: ConfigLimits.attachmentsMaxBytes) { attachments.maxBytes = m }
+            if let q = try a.int("quotaBytes", in: ConfigLimits.attachmentsQuotaBytes) { attachments.quotaBytes = q }
         }
-        if let m = try f.int("maxRequestBytes", in: 1...(1 << 40)) { maxRequestBytes = Int(m) }
-        if let t = try f.int("importThreads", in: 0...64) { importThreads = Int(t) }
+        if let m = try f.int("maxRequestBytes", in: ConfigLimits.maxRequestBytes) { maxRequestBytes = Int(m) }
+        if let t = try f.int("importThreads", in: ConfigLimits.importThreads) { importThreads = Int(t) }
         if let r = try f.object("road") { road = try RoadConfig(r) }
         if let r = try f.object("report") { report = try ReportConfig(r) }
         if let r = try f.object("reminders") { reminders = try RemindersConfig(r) }
@@ -111,8 +111,8 @@ extension ReportConfig {
     public init(_ f: Fields) throws(CarFitError) {
         self.init()
         try ConfigReader.check(f, known: ConfigMembers.report)
-        if let d = try f.int("keepDays", in: 1...3_650) { keepDays = d }
-        if let n = try f.int("minSamples", in: 1...50) { minSamples = Int(n) }
+        if let d = try f.int("keepDays", in: ConfigLimits.reportKeepDays) { keepDays = d }
+        if let n = try f.int("minSamples", in: ConfigLimits.reportMinSamples) { minSamples = Int(n) }
     }
 }
 
@@ -121,13 +121,10 @@ extension RemindersConfig {
     public init(_ f: Fields) throws(CarFitError) {
         self.init()
         try ConfigReader.check(f, known: ConfigMembers.reminders)
-        if let b = try f.int("bufferMinutes", in: 0...240) { bufferMinutes = b }
-        if let s = try f.number("speedKmh", in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) {
-            guard s > 0, s <= 300 else { throw .invalid(f.path("speedKmh"), "\(f.path("speedKmh")) must be more than 0 and at most 300 (km/h).") }
-            speedKmh = s
-        }
-        if let d = try f.number("detourFactor", in: 1...10) { detourFactor = d }
-        if let a = try f.int("positionMaxAgeSeconds", in: 0...86_400) { positionMaxAgeSeconds = a }
+        if let b = try f.int("bufferMinutes", in: ConfigLimits.remindersBufferMinutes) { bufferMinutes = b }
+        if let s = try f.number("speedKmh", within: ConfigLimits.remindersSpeedKmh) { speedKmh = s }
+        if let d = try f.number("detourFactor", within: ConfigLimits.remindersDetourFactor) { detourFactor = d }
+        if let a = try f.int("positionMaxAgeSeconds", in: ConfigLimits.remindersPositionMaxAgeSeconds) { positionMaxAgeSeconds = a }
     }
 }
 
@@ -136,13 +133,27 @@ extension RoadConfig {
     public init(_ f: Fields) throws(CarFitError) {
         self.init()
         try ConfigReader.check(f, known: ConfigMembers.road)
-        if let r = try f.number("arrivalRadiusMeters", in: 1...100_000) { arrivalRadiusMeters = r }
-        if let d = try f.int("dwellSeconds", in: 0...86_400) { dwellSeconds = d }
-        if let a = try f.number("maxAccuracyMeters", in: 0...10_000) { maxAccuracyMeters = a }
-        if let m = try f.number("minDistanceMeters", in: 0...100_000) { minDistanceMeters = m }
-        if let s = try f.int("minIntervalSeconds", in: 0...86_400) { minIntervalSeconds = s }
+        if let r = try f.number("arrivalRadiusMeters", within: ConfigLimits.roadArrivalRadiusMeters) { arrivalRadiusMeters = r }
+        if let d = try f.int("dwellSeconds", in: ConfigLimits.roadDwellSeconds) { dwellSeconds = d }
+        if let a = try f.number("maxAccuracyMeters", within: ConfigLimits.roadMaxAccuracyMeters) { maxAccuracyMeters = a }
+        if let m = try f.number("minDistanceMeters", within: ConfigLimits.roadMinDistanceMeters) { minDistanceMeters = m }
+        if let s = try f.int("minIntervalSeconds", in: ConfigLimits.roadMinIntervalSeconds) { minIntervalSeconds = s }
         if let a = try f.bool("autoStart") { autoStart = a }
-        if let t = try f.int("trailDays", in: 0...3_650) { trailDays = t }
+        if let t = try f.int("trailDays", in: ConfigLimits.roadTrailDays) { trailDays = t }
+    }
+}
+
+extension Fields {
+    /// A finite number within `bounds` (the schema's, `ConfigLimits`), or nil when absent.
+    func number(_ key: String, within bounds: ConfigLimits.Bounds) throws(CarFitError) -> Double? {
+        if let range = bounds.closed { return try number(key, in: range) }
+        guard let value = try number(key, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) else { return nil }
+        guard bounds.contains(value) else {
+            let low = bounds.lowIncluded ? "at least \(ConfigReader.text(bounds.low))" : "more than \(ConfigReader.text(bounds.low))"
+            let high = bounds.highIncluded ? "at most \(ConfigReader.text(bounds.high))" : "less than \(ConfigReader.text(bounds.high))"
+            throw .invalid(path(key), "\(path(key)) must be \(low) and \(high).")
+        }
+        return value
     }
 }
 
@@ -162,6 +173,12 @@ enum ConfigReader {
             let within = f.path.isEmpty ? "the config" : f.path
             throw .invalid(f.path(key), "Unknown config member \(shown): \(within) takes \(names).")
         }
+    }
+
+    /// A bound as a message writes it: 300, 0.5.
+    static func text(_ value: Double) -> String {
+        if value.rounded() == value, let whole = Int64(exactly: value) { return String(whole) }
+        return String(value)
     }
 
     /// An absolute http or https URL, or nil when absent.

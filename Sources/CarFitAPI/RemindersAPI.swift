@@ -13,7 +13,8 @@ public enum RemindersAPI {
     }
 
     /// `{"id", "key", "name", "leaveAt", "arriveBy", "travelMinutes", "distanceMeters", "late",
-    /// "title", "body", "deepLink", "navigation"}`
+    /// "title", "body", "deepLink", "navigation"}`; `arriveBy` as the card writes its
+    /// `startTimeUtc` (to the second).
     static func reminder(of r: LeaveReminders.Reminder, clock: Clock) -> JSON {
         let key = r.card.key.text
         var body = r.card.name.isEmpty ? "Visit" : r.card.name
@@ -21,7 +22,7 @@ public enum RemindersAPI {
         if !r.card.address.isEmpty { body += ", " + r.card.address }
         return .obj([
             "id": .string("leave:" + key), "key": .string(key), "name": .string(r.card.name),
-            "leaveAt": .string(OutboxMutation.iso(r.leaveAt)), "arriveBy": .string(OutboxMutation.iso(r.arriveBy)),
+            "leaveAt": .string(OutboxMutation.iso(r.leaveAt)), "arriveBy": .string(r.arriveBy.iso),
             "travelMinutes": r.travelMinutes.map(JSON.int) ?? .null, "distanceMeters": .int(r.distanceMeters),
             "late": .bool(r.late), "title": "Time to leave", "body": .string(body),
             "deepLink": .string(r.card.key.deepLink),

@@ -52,4 +52,15 @@ final class VisitTransitionTests: XCTestCase {
             }
         }
     }
+
+    /// A card's `nextStates`: exactly the targets the rules allow, in the states' order.
+    func testNextStatesAreTheAllowedTargets() {
+        for from in VisitState.allCases {
+            let expected = VisitState.allCases.filter { allowed.contains("\(from.rawValue)>\($0.rawValue)") }
+            XCTAssertEqual(VisitTransition.next(from: from), expected, "\(from)")
+        }
+        XCTAssertEqual(VisitTransition.next(from: .todo), [.inProgress, .rejected])
+        XCTAssertEqual(VisitTransition.next(from: .inProgress), [.todo, .done, .rejected])
+        XCTAssertEqual(VisitTransition.next(from: nil), [])
+    }
 }

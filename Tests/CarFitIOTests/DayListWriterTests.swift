@@ -243,7 +243,8 @@ final class DayListWriterTests: XCTestCase {
             "arrivedAt":null,"departedAt":null,"suggestion":null,"navigation":{"geo":"geo:55.77883,12.52124",\
             "google":"https://www.google.com/maps/dir/?api=1&destination=55.77883,12.52124",\
             "apple":"https://maps.apple.com/?daddr=55.77883,12.52124"},\
-            "attachments":{"photos":0,"signatures":0,"notes":0,"pending":0},"removed":false,"conflict":null},\
+            "attachments":{"photos":0,"signatures":0,"notes":0,"pending":0},"removed":false,"conflict":null,\
+            "nextStates":["InProgress","Rejected"]},\
             {"visitId":null,"name":"Tone \\"T\\" Ås","state":"Cancelled","stateColor":"#8E8E93","startTime":"09:05 AM",\
             "startTimeUtc":"2020-09-10T07:05:00Z","expectedTime":"08:00/10:00","tasks":"Vask, Voks","taskMinutes":5,\
             "address":"Akademivej 15 Lyngby","phone":null,"latitude":55.77453,"longitude":12.51967,"employeeId":"e1",\
@@ -251,7 +252,7 @@ final class DayListWriterTests: XCTestCase {
             "arrivedAt":null,"departedAt":null,"suggestion":null,"navigation":{"geo":"geo:55.77453,12.51967",\
             "google":"https://www.google.com/maps/dir/?api=1&destination=55.77453,12.51967",\
             "apple":"https://maps.apple.com/?daddr=55.77453,12.51967"},\
-            "attachments":{"photos":0,"signatures":0,"notes":0,"pending":0},"removed":false,"conflict":null}],\
+            "attachments":{"photos":0,"signatures":0,"notes":0,"pending":0},"removed":false,"conflict":null,"nextStates":[]}],\
             "summary":{"visits":2,"taskMinutes":75,"distanceMeters":489,"distanceKm":0.5}}],\
             "summary":{"visits":2,"taskMinutes":75,"distanceMeters":489,"distanceKm":0.5}}
             """)

@@ -72,7 +72,14 @@ extension DaySheet.Card {
             "attachments": AttachmentCounts().json,
             "removed": .bool(false),
             "conflict": .null,
+            "nextStates": .array(nextStates.map { .string($0.rawValue) }),
         ])
+    }
+
+    /// The states the card's visit may become (none without a visitId).
+    var nextStates: [VisitState] {
+        guard visit.visitId != nil else { return [] }
+        return VisitTransition.next(from: visit.state.flatMap(VisitState.init(source:)))
     }
 
     /// The navigation links from the card's own number texts, null without both coordinates.

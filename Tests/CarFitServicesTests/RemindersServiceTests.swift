@@ -136,8 +136,30 @@ final class RemindersServiceTests: XCTestCase {
         XCTAssertEqual(r["travelMinutes"], .null, "the first card has no origin")
         XCTAssertEqual(r["leaveAt"], .string(ReportServiceTests.iso(start - 5 * 60_000)))
         XCTAssertEqual(r["late"], false)
+        // The visit's start as its card writes startTimeUtc: to the second.
+        XCTAssertEqual(r["arriveBy"], .string(Instant(milliseconds: start).iso))
+        XCTAssertEqual(r["arriveBy"], "2020-09-10T09:00:00Z")
         XCTAssertEqual(r["navigation"]?.objectValue?["geo"], "geo:55.77883,12.52124")
         XCTAssertEqual(refusal { () throws(CarFitError) in _ = try RemindersAPI.list(RemindersService(visits: f.visits, config: RemindersConfig()),
                                                            try ServiceFixture.fields(#"{"date": "2020-9-1"}"#)) }?.field, "date")
+    }
+
+    /// `arriveBy` is the card's `startTimeUtc` as the card writes it: to the second, also for a
+    /// start with a fraction of a second.
+    func testArriveByIsTheCardsStartTimeUtc() throws {
+        let f = try ServiceFixture()
+        let start = ReportServiceTests.day0 + 9 * 3_600_000 + 250
+        try f.importVisits(ReportServiceTests.document([
+            ReportServiceTests.record(id: "v", startMs: start, latitude: 55.77883, longitude: 12.52124),
+        ]))
+        let json = try RemindersAPI.list(RemindersService(visits: f.visits, config: RemindersConfig()),
+                                         try ServiceFixture.fields(#"{"date": "2020-09-10"}"#))
+        guard case .array(let items)? = json.objectValue?["reminders"], let r = items.first?.objectValue else {
+            return XCTFail("no reminder")
+        }
+        XCTAssertEqual(r["arriveBy"], "2020-09-10T09:00:00Z")
+        // The card writes its startTimeUtc as the instant's `iso` (DayListWriter).
+        let visit = try XCTUnwrap(try f.visits.visitsOn(try XCTUnwrap(CivilDate(iso: "2020-09-10")), employeeId: nil).first)
+        XCTAssertEqual(r["arriveBy"], .string(visit.start.iso))
     }
 }

@@ -353,6 +353,7 @@ final class VisitsServiceTests: XCTestCase {
         XCTAssertEqual(column(cards, "name"), ["Tone Holtermann", "Kenn Jørgensen", "Mads Kolding"])
         XCTAssertEqual(column(cards, "state"), ["Done", "InProgress", "Todo"])
         XCTAssertEqual(column(cards, "stateColor"), ["#25A87B", "#F5C709", "#4E77D6"])
+        XCTAssertEqual(column(cards, "nextStates"), [[], ["Todo", "Done", "Rejected"], ["InProgress", "Rejected"]])
         XCTAssertEqual(column(cards, "startTime"), ["10:05", "10:40", "11:15"])
         XCTAssertEqual(column(cards, "startTimeUtc"), ["2020-09-10T08:05:00Z", "2020-09-10T08:40:00Z", "2020-09-10T09:15:00Z"])
         XCTAssertEqual(column(cards, "expectedTime"), ["08:00/10:00", .null, .null])
@@ -381,7 +382,7 @@ final class VisitsServiceTests: XCTestCase {
                                 "google": "https://www.google.com/maps/dir/?api=1&destination=55.77453,12.51967",
                                 "apple": "https://maps.apple.com/?daddr=55.77453,12.51967"]),
             "attachments": .obj(["photos": 0, "signatures": 0, "notes": 0, "pending": 0]),
-            "removed": false, "conflict": .null,
+            "removed": false, "conflict": .null, "nextStates": ["Todo", "Done", "Rejected"],
         ])
         XCTAssertEqual(cards.count, 3)
         XCTAssertEqual(cards.dropFirst().first.map(JSON.object), kenn)

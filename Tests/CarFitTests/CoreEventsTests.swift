@@ -25,7 +25,7 @@ final class CoreEventsTests: XCTestCase {
         defer { core.close() }
         func run(_ name: String, maxAge: Int64? = nil,
                  _ attempt: @escaping (RefreshCommit) throws(CarFitError) -> RefreshOutcome<Int>) throws(CarFitError) {
-            _ = try core.refresh(name, url: "http://127.0.0.1:1/\(name)", maxAge: maxAge, conditional: true) {
+            _ = try core.refresher.run(name, url: "http://127.0.0.1:1/\(name)", maxAge: maxAge, conditional: true) {
                 _, _, _, commit throws(CarFitError) in try attempt(commit)
             }
         }

@@ -190,6 +190,23 @@ def test_every_transition_by_the_server_rules(sample, current, allowed):
             assert visits(s)[0]["visitState"] == expected
 
 
+def test_the_rules_are_the_contracts_state_machine(tmp_path):
+    """The server restates no rules: they are the contract's $defs/visitState (the same the
+    library's cards say as nextStates), read from the file."""
+    import sync_server
+
+    contract = json.loads((REPO_ROOT / "include" / "carfit.schema.json").read_text(encoding="utf-8"))
+    machine = contract["$defs"]["visitState"]
+    assert sync_server.STATES == tuple(machine["enum"])
+    assert sync_server.TRANSITIONS == {s: frozenset(machine["nextStates"].get(s, ())) for s in machine["enum"]}
+    # Another machine in the file is what the server then follows.
+    machine["nextStates"] = {"Todo": ["Done"]}
+    changed = tmp_path / "carfit.schema.json"
+    changed.write_text(json.dumps(contract), encoding="utf-8")
+    states, transitions = sync_server.visit_state_machine(changed)
+    assert transitions == {"Todo": {"Done"}, "InProgress": set(), "Done": set(), "Rejected": set()}
+
+
 def test_malformed_fields_are_rejected_not_applied(server, sample):
     record = todo_records(sample)[0]
     bad = [

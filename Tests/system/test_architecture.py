@@ -262,3 +262,14 @@ def test_only_the_outbox_service_uses_the_outbox_store():
     store_users = [p.relative_to(ROOT).as_posix() for p in sorted((SOURCES / "CarFitStore").glob("*.swift"))
                    if p.name != "SyncStore.swift" and re.search(r"\bSyncStore\(", p.read_text())]
     assert store_users == []
+
+
+def test_the_boundary_leaves_the_refresh_orchestration_to_the_services():
+    """A refresh's bookkeeping, progress and events are RefreshService's: the boundary's core
+    reads the request, calls the service and writes the answer."""
+    core = (SOURCES / "CarFit" / "Core.swift").read_text(encoding="utf-8")
+    assert "RefreshService(" in core
+    for orchestration in ("sources.refresh(", "ProgressReporter(clock:", ".source(source:", "withoutActuallyEscaping"):
+        assert orchestration not in core, orchestration
+    service = (SOURCES / "CarFitServices" / "RefreshService.swift").read_text(encoding="utf-8")
+    assert "sources.refresh(" in service and ".source(source:" in service

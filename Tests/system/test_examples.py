@@ -138,3 +138,22 @@ def test_the_proof_example_uploads_both_attachments_to_a_server(tmp_path):
     assert "pushed: 2 uploaded, 0 pending" in result.stdout
     assert result.stdout.count(" uploaded\n") == 2
     assert len(server.stored) == 2
+
+
+def test_the_sample_documents_are_not_copied_into_the_tree():
+    """The sample documents live once, in examples/data: tests and packages read them there
+    (a copy would go stale the day the sample changes)."""
+    import hashlib
+
+    data = ROOT / "examples" / "data"
+    samples = {hashlib.sha256(p.read_bytes()).hexdigest(): p.name for p in data.glob("*") if p.is_file()}
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    copies = []
+    for name in filter(None, tracked.decode().split("\0")):
+        path = ROOT / name
+        if path.parent == data or not path.is_file() or path.stat().st_size < 256:
+            continue
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if digest in samples:
+            copies.append(f"{name} (a copy of examples/data/{samples[digest]})")
+    assert copies == []

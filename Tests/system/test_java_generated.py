@@ -35,8 +35,8 @@ def test_the_statuses_come_from_the_headers_macros():
 
 def tree_with_a_new_operation(tmp_path: Path) -> Path:
     copy = tmp_path / "repo"
-    for name in ["scripts/gen-schema", "scripts/gen_java.py", "scripts/gen_swift_kit.py", "include/carfit.h",
-                 "bindings/python/carfit/errors.py", "README.md"]:
+    for name in ["scripts/gen-schema", "scripts/contract_model.py", "scripts/gen_openapi.py", "scripts/gen_java.py", "scripts/gen_swift_kit.py", "include/carfit.h",
+                 "bindings/python/carfit/errors.py", "README.md", "examples/web/core_api.py"]:
         (copy / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, copy / name)
     shutil.copytree(ROOT / "schema", copy / "schema")

@@ -19,13 +19,18 @@ GENERATOR = ROOT / "scripts" / "gen-schema"
 LIBRARY = Path(os.environ.get("CARFIT_LIBRARY", ROOT / ".build" / "release" / "libcarfit.so"))
 GENERATED = ["include/carfit.schema.json", "Sources/CarFit/Generated/SchemaText.swift",
              "Sources/CarFit/Generated/RequestTypes.swift", "Sources/CarFit/Generated/RequestDescriptions.swift",
-             "Sources/CarFitCore/Generated/Status.swift", "bindings/python/carfit/_generated.py",
+             "Sources/CarFitCore/Generated/Status.swift", "Sources/CarFitCore/Generated/VisitTransitions.swift",
+             "Sources/CarFitCore/Generated/ConfigMembers.swift", "Sources/CarFit/Generated/Exports.swift",
+             "bindings/python/carfit/_generated.py", "examples/web/core_api.py", "include/carfit.planner.openapi.json",
              "bindings/python/carfit/errors.py", "README.md", "fuzz/methods.txt", "examples/web/methods.json",
              "bindings/swift/Sources/CarFitKit/Generated/Status.swift",
              "bindings/swift/Sources/CarFitKit/Generated/Types.swift",
              "bindings/swift/Sources/CarFitKit/Generated/Operations.swift"]
 #: Hand-written files with a region the generator writes (the statuses).
-WITH_REGIONS = ["bindings/python/carfit/errors.py", "README.md"]
+WITH_REGIONS = ["bindings/python/carfit/errors.py", "README.md", "examples/web/core_api.py"]
+#: The generator and the modules it imports.
+GENERATOR_FILES = ["scripts/gen-schema", "scripts/contract_model.py", "scripts/gen_java.py", "scripts/gen_swift_kit.py",
+                   "scripts/gen_openapi.py"]
 
 
 @pytest.fixture(scope="module")
@@ -40,16 +45,21 @@ def header_operations():
 
 
 def test_every_generated_file_is_up_to_date(tmp_path):
+    """Every file the generator writes (whatever it is: the list is the generator's) is the one
+    in the repository."""
     subprocess.run([sys.executable, str(GENERATOR), "--out", str(tmp_path)], check=True)
-    stale = [name for name in GENERATED
-             if (tmp_path / name).read_text(encoding="utf-8") != (ROOT / name).read_text(encoding="utf-8")]
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
+    assert set(GENERATED) <= set(written)
+    stale = [name for name in written
+             if not (ROOT / name).is_file()
+             or (tmp_path / name).read_text(encoding="utf-8") != (ROOT / name).read_text(encoding="utf-8")]
     assert stale == [], f"stale (run scripts/gen-schema): {stale}"
 
 
 def copy_of_the_tree(tmp_path):
     """The generator reads the header and fragments of the tree it lives in: a copy to change."""
     copy = tmp_path / "repo"
-    for name in ["scripts/gen-schema", "scripts/gen_java.py", "scripts/gen_swift_kit.py", "include/carfit.h", *WITH_REGIONS]:
+    for name in [*GENERATOR_FILES, "include/carfit.h", *WITH_REGIONS]:
         (copy / name).parent.mkdir(parents=True, exist_ok=True)
         (copy / name).write_bytes((ROOT / name).read_bytes())
     subprocess.run(["cp", "-r", str(ROOT / "schema"), str(copy / "schema")], check=True)
@@ -88,18 +98,68 @@ def test_the_statuses_are_written_once_in_the_header(tmp_path):
                         "#define CARFIT_MISUSE        9")
     text = text.replace("#define CARFIT_INTERNAL      9", "#define CARFIT_INTERNAL      10")
     header.write_text(text)
+    # A host that answers over HTTP must be told its HTTP status: the generator says so.
+    run = generate(copy, tmp_path / "out")
+    assert run.returncode == 1 and "no HTTP status for ['too_late']" in run.stderr, run.stderr
+    model = copy / "scripts/contract_model.py"
+    model.write_text(model.read_text().replace('HTTP_STATUS = {\n', 'HTTP_STATUS = {\n    "too_late": 504,\n'))
     run = generate(copy, tmp_path / "out")
     assert run.returncode == 0, run.stderr
     out = tmp_path / "out"
+    assert '"too_late": 504,' in (out / "examples/web/core_api.py").read_text()
     assert "case tooLate = 8" in (out / "Sources/CarFitCore/Generated/Status.swift").read_text()
     assert "case `internal` = 10" in (out / "Sources/CarFitCore/Generated/Status.swift").read_text()
     errors = (out / "bindings/python/carfit/errors.py").read_text()
     assert "class TooLateError(CarfitError):" in errors and "    8: \"too_late\"," in errors
     assert "| 8 | too_late | the deadline passed |" in (out / "README.md").read_text()
+    # The error document's codes too; the web example's HTTP statuses need one for it first.
+    contract = json.loads((out / "include/carfit.schema.json").read_text())
+    assert "too_late" in contract["$defs"]["errorDocument"]["properties"]["error"]["properties"]["code"]["enum"]
     # An operation may now list it among its errors.
     (copy / "schema/operations/zz.json").write_text(json.dumps({"operations": {"sync.push": {"errors": ["too_late"]}}}))
     run = generate(copy, tmp_path / "out2")
     assert run.returncode == 0, run.stderr
+
+
+def test_the_error_codes_are_the_headers_statuses(schema):
+    """The error document's code lists every status but ok, from the header (schema/ does not
+    keep the list)."""
+    header = HEADER.read_text(encoding="utf-8")
+    macros = re.findall(r"^#define CARFIT_([A-Z_]+)\s+(\d+)\s*/\*", header, re.M)
+    names = [name.lower() for name, _ in sorted(macros, key=lambda m: int(m[1])) if not name.startswith("VERSION")]
+    assert schema["error"] == {"$ref": "#/$defs/errorDocument"}
+    assert schema["$defs"]["errorDocument"]["properties"]["error"]["properties"]["code"]["enum"] == names[1:]
+    base = json.loads((ROOT / "schema/base.json").read_text(encoding="utf-8"))
+    assert "enum" not in base["error"]["properties"]["error"]["properties"]["code"]
+
+
+def test_push_receive_refresh_error_is_the_error_document(schema):
+    """A refresh's failure in push.receive is checked as the error document (closed, its code one
+    of the statuses), not as any object."""
+    jsonschema = pytest.importorskip("jsonschema")
+    validator = jsonschema.Draft202012Validator({**schema, "$ref": "#/operations/push.receive/response"})
+    answer = {"duplicate": False, "gap": False, "refreshed": False, "changes": [], "notifications": [],
+              "refreshError": {"error": {"code": "unavailable", "message": "The server did not answer.",
+                                         "reason": "timeout", "url": "http://127.0.0.1:9/visits"}}}
+    assert list(validator.iter_errors(answer)) == []
+    assert list(validator.iter_errors({**answer, "refreshError": None})) == []
+    for wrong in [{"error": {"code": "gone", "message": "x"}}, {"error": {"code": "unavailable"}},
+                  {"error": {"code": "unavailable", "message": "x", "extra": 1}}, {"error": "text"}]:
+        assert list(validator.iter_errors({**answer, "refreshError": wrong})), wrong
+
+
+def test_the_visit_state_machine_is_written_once(schema):
+    """$defs/visitState's nextStates is the state machine: the library's transitions are
+    generated from it and a card's nextStates lists its targets."""
+    machine = schema["$defs"]["visitState"]
+    assert machine["nextStates"]["Todo"] == ["InProgress", "Rejected"]
+    assert schema["$defs"]["card"]["properties"]["nextStates"]["items"] == {"$ref": "#/$defs/visitState"}
+    generated = (ROOT / "Sources/CarFitCore/Generated/VisitTransitions.swift").read_text(encoding="utf-8")
+    for state, targets in machine["nextStates"].items():
+        lower = lambda name: name[:1].lower() + name[1:]
+        assert f"case .{lower(state)}?: [{', '.join('.' + lower(t) for t in targets)}]" in generated
+    hand = (ROOT / "Sources/CarFitCore/Sync/VisitTransition.swift").read_text(encoding="utf-8")
+    assert ".inProgress?, .done" not in hand and "case (.todo?" not in hand, "the rules are not restated by hand"
 
 
 def test_the_request_descriptions_and_checks_come_from_the_schema(schema):
@@ -301,3 +361,89 @@ def test_the_fuzzers_and_the_web_apps_methods_come_from_the_schema(schema):
     assert web == [key for key in reached if key in web] and set(web) < set(reached)
     assert not [key for key in web if key.endswith(".import") or key in ("events.wait", "visits.attach")]
     assert {"visits.list", "cart.add", "session.login", "sources.status"} <= set(web)
+
+
+def header_sections():
+    """Each function symbol of the header -> the text of its section (the section's prose and
+    every function comment in it), where its shared shapes are documented."""
+    text = HEADER.read_text(encoding="utf-8")
+    found = {}
+    for section in re.split(r"\n/\* -{20,}", text):
+        for symbol in re.findall(r"^int (carfit_[a-z0-9_]+)\(", section, re.M):
+            found[symbol] = section
+    return found
+
+
+def members_of(schema, node, seen=()):
+    """The member names of an object schema: its properties, those of what it composes
+    ($ref, allOf) and of its variants (oneOf, anyOf), with their schemas."""
+    if not isinstance(node, dict):
+        return {}
+    if isinstance(node.get("$ref"), str):
+        if node["$ref"] in seen:
+            return {}
+        target = schema
+        for part in node["$ref"][2:].split("/"):
+            target = target[part]
+        return {**members_of(schema, target, seen + (node["$ref"],)), **node.get("properties", {})}
+    out = dict(node.get("properties", {}))
+    for key in ("allOf", "oneOf", "anyOf"):
+        for part in node.get(key, []):
+            out.update(members_of(schema, part, seen))
+    return out
+
+
+def test_the_headers_documentation_names_every_member_of_the_model(schema):
+    """The header's per-function documentation agrees with the model: each operation's comment
+    names its method, and its section documents every request member and every response member
+    (as "name", or as a member list's `name  text` line). A member of a shared definition
+    whose description scopes it to another operation ("visits.import: ...") is that one's."""
+    sections = header_sections()
+    missing = []
+    for key, entry in schema["operations"].items():
+        section = sections.get(entry["symbol"])
+        assert section is not None, entry["symbol"]
+        if key != "images.data":
+            assert f'{entry["symbol"]} (method "{key}")' in section, key
+        for where in ("request", "response"):
+            for name, member in members_of(schema, entry[where]).items():
+                scope = re.match(r"^([a-z]+\.[a-z_]+): ", (member or {}).get("description", ""))
+                if scope and scope.group(1) != key:
+                    continue
+                if f'"{name}"' not in section and not re.search(rf"^ \*\s+{re.escape(name)}\s{{2,}}\S", section, re.M):
+                    missing.append(f"{key} {where} {name}")
+    assert missing == []
+
+
+def test_the_config_checks_are_generated_from_the_schema(schema, tmp_path):
+    """The config's members and the bounds of its numbers are the schema's: generated into
+    ConfigMembers.swift, which the config reader uses (it writes no bound of its own)."""
+    generated = (ROOT / "Sources/CarFitCore/Generated/ConfigMembers.swift").read_text(encoding="utf-8")
+    for name, member in schema["config"]["properties"].items():
+        assert f'"{name}"' in generated.split("public static let root", 1)[1].split("\n", 1)[0]
+        for inner in member.get("properties", {}):
+            assert f'"{inner}"' in generated
+    assert "public static let httpTimeoutMs: ClosedRange<Int64> = 1...600_000" in generated
+    reader = (ROOT / "Sources/CarFitAPI/ConfigAPI.swift").read_text(encoding="utf-8")
+    assert not re.search(r"\bin: -?[0-9]", reader), "a bound written by hand"
+    assert not (ROOT / "Sources/CarFitCore/Config/ConfigMembers.swift").exists()
+    # A fragment that adds a member or moves a bound changes the generated checks.
+    copy = copy_of_the_tree(tmp_path)
+    (copy / "schema/operations/zz-config.json").write_text(json.dumps({"config": {"properties": {
+        "http": {"properties": {"retries": {"type": ["integer", "null"], "minimum": 0, "maximum": 9}}}}}}))
+    run = generate(copy, tmp_path / "out")
+    assert run.returncode == 0, run.stderr
+    out = (tmp_path / "out/Sources/CarFitCore/Generated/ConfigMembers.swift").read_text()
+    assert '"minBytesPerSecond", "retries"]' in out
+    assert "public static let httpRetries: ClosedRange<Int64> = 0...9" in out
+
+
+def test_every_operations_export_is_generated_from_the_header():
+    """Adding an operation writes no export by hand: each request operation of the header has
+    its one-line export in the generated file, and no hand-written file declares one."""
+    generated = (ROOT / "Sources/CarFit/Generated/Exports.swift").read_text(encoding="utf-8")
+    exported = re.findall(r"^@c public func (carfit_[a-z0-9_]+)\(", generated, re.M)
+    assert exported == [name for name in header_operations() if name != "carfit_images_data"]
+    for path in (ROOT / "Sources/CarFit/Exports").glob("*.swift"):
+        text = path.read_text(encoding="utf-8")
+        assert "Boundary.export(core, request, response)" not in text, path.name

@@ -172,3 +172,16 @@ def test_every_status_of_the_header_has_an_http_status() -> None:
                    if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "HTTP_STATUS" for t in node.targets))
     assert set(mapping) == codes
     assert all(400 <= status <= 599 for status in mapping.values())
+
+
+def test_the_state_buttons_come_from_the_cards_next_states(modules: Dict[Path, Module]) -> None:
+    """The app restates no state machine: a card's buttons are its `nextStates`, and no module
+    keeps a table from a state to the states it may become."""
+    contract = json.loads((REPO_ROOT / "include" / "carfit.schema.json").read_text(encoding="utf-8"))
+    states = set(contract["$defs"]["visitState"]["enum"])
+    readers = [m.name for m in modules.values() if re.search(r"\.nextStates\b", m.code)]
+    assert readers, "no module reads a card's nextStates"
+    for module in modules.values():
+        for key in re.findall(r'([\w$]+|"#\d+")\s*:\s*\[', module.code):
+            name = module.literal(key) if key.startswith('"#') else key
+            assert name not in states, f"{module.name} maps the state {name} to a list (a state machine of its own)"

@@ -40,6 +40,6 @@ let package = Package(
         .systemLibrary(name: "CCarFit", path: "Sources/CCarFit", pkgConfig: "carfit"),
         .target(name: "CarFitKit", dependencies: ["CCarFit"],
                 linkerSettings: repositoryBuild.map { [.unsafeFlags(["-L", $0, "-Xlinker", "-rpath", "-Xlinker", $0])] } ?? []),
-        .testTarget(name: "CarFitKitTests", dependencies: ["CarFitKit"], exclude: ["Resources"]),
+        .testTarget(name: "CarFitKitTests", dependencies: ["CarFitKit"]),
     ]
 )

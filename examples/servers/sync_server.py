@@ -31,8 +31,8 @@ The protocol, as a real server would do it:
   it left. A visit is named by ``visitId`` and ``startTimeUtc`` (compared as instants; a time
   without a zone is UTC); a pair the snapshot repeats is one visit on the server, and a change
   applies to every record of the pair. An unknown visit, a state the rules do not allow from the
-  visit's present state (``TRANSITIONS``: the core's own rules, include/carfit.h's
-  ``carfit_visits_set_state``), or a field of the wrong type is rejected with a reason. A body that is
+  visit's present state (``TRANSITIONS``: the core's own rules, read from the state machine
+  of include/carfit.schema.json), or a field of the wrong type is rejected with a reason. A body that is
   not such a document (not JSON, no ``mutations`` array, a mutation without a string
   ``mutationId``) is answered 400 and applies nothing.
 * ``POST <any path>`` with ``{"clientId", "points": [{"id", "latitude", "longitude",
@@ -106,16 +106,21 @@ MAX_BODY_BYTES = 64 * 1024 * 1024
 SOCKET_TIMEOUT_S = 10.0
 #: How many requests `/_state` remembers.
 MAX_REQUESTS_KEPT = 10_000
-#: The states a mutation may ask for.
-STATES = ("Todo", "InProgress", "Done", "Rejected")
-#: Allowed changes, the core's (Sources/CarFitCore/Sync/VisitTransition.swift): from -> the
-#: states it may become. A change to the state a visit already has is refused too.
-TRANSITIONS = {
-    "Todo": {"InProgress", "Rejected"},
-    "InProgress": {"Done", "Rejected", "Todo"},
-    "Done": set(),
-    "Rejected": set(),
-}
+#: The library's contract, whose ``$defs/visitState`` is the visit state machine.
+CONTRACT = Path(__file__).resolve().parents[2] / "include" / "carfit.schema.json"
+
+
+def visit_state_machine(contract: Path = CONTRACT) -> tuple[tuple[str, ...], dict[str, frozenset[str]]]:
+    """The states a mutation may ask for, and each state -> the states it may become: the
+    contract's ``$defs/visitState`` (its ``enum`` and ``nextStates``), the rules the library's
+    ``visits.set_state`` and the cards' ``nextStates`` follow. A change to the state a visit
+    already has is refused too."""
+    definition = json.loads(contract.read_text(encoding="utf-8"))["$defs"]["visitState"]
+    states = tuple(definition["enum"])
+    return states, {state: frozenset(definition["nextStates"].get(state, ())) for state in states}
+
+
+STATES, TRANSITIONS = visit_state_machine()
 #: The start of Unix time, for exact millisecond arithmetic.
 EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
 #: The fault kinds `/_control` arms.
@@ -492,7 +497,7 @@ class SyncServer:
             return "startTimeUtc must be an ISO 8601 instant."
         state = m.get("state")
         if state not in STATES:
-            return "state must be one of Todo, InProgress, Done, Rejected."
+            return f"state must be one of {', '.join(STATES)}."
         if parse_instant(m.get("at")) is None:
             return "at must be an ISO 8601 instant."
         used = m.get("timeUsedMinutes")

@@ -306,22 +306,8 @@ let carfitSchemaText: StaticString = #"""
           "gap": {"type": "boolean"},
           "refreshed": {"type": "boolean"},
           "refreshError": {
-            "oneOf": [
-              {"type": "null"},
-              {
-                "type": "object",
-                "description": "The refresh's whole error document, as a failed call answers it.",
-                "properties": {
-                  "error": {
-                    "type": "object",
-                    "description": "code, message and the members of the error document (see error).",
-                    "additionalProperties": {}
-                  }
-                },
-                "required": ["error"],
-                "additionalProperties": false
-              }
-            ]
+            "description": "The refresh's whole error document, as a failed call answers it; null when the refresh succeeded or did not run.",
+            "oneOf": [{"type": "null"}, {"$ref": "#/$defs/errorDocument"}]
           },
           "changes": {"type": "array", "items": {"$ref": "#/$defs/visitChange"}},
           "notifications": {"type": "array", "items": {"$ref": "#/$defs/pushNotification"}}
@@ -1317,63 +1303,7 @@ let carfitSchemaText: StaticString = #"""
     },
     "additionalProperties": false
   },
-  "error": {
-    "type": "object",
-    "description": "The error document of every failed call.",
-    "properties": {
-      "error": {
-        "type": "object",
-        "properties": {
-          "code": {
-            "type": "string",
-            "enum": [
-              "bad_json",
-              "invalid",
-              "not_found",
-              "conflict",
-              "unauthorized",
-              "unavailable",
-              "storage",
-              "misuse",
-              "internal"
-            ],
-            "description": "The status name."
-          },
-          "message": {"type": "string", "description": "One sentence a user could act on."},
-          "field": {
-            "type": "string",
-            "description": "The offending request member, a dotted path (\"data[3].houseOwnerLatitude\")."
-          },
-          "line": {
-            "type": "integer",
-            "description": "bad_json, and a fetched body that is not JSON: jansson's line."
-          },
-          "column": {"type": "integer", "description": "As line: jansson's column."},
-          "position": {"type": "integer", "description": "As line: jansson's byte position."},
-          "reason": {
-            "type": "string",
-            "description": "Why a network operation failed (refused, timeout, dns, network, transport, no_response, too_large, redirects, storage, http_status, empty, html, truncated, not_json, not_document, rejected, malformed, busy, ...)."
-          },
-          "url": {"type": "string", "description": "The URL of a failed fetch or push."},
-          "httpStatus": {"type": "integer", "description": "The non-2xx status a server answered."},
-          "rejected": {
-            "type": "array",
-            "items": {"$ref": "#/$defs/rejection"},
-            "description": "An import of records of which none was valid: why each was refused."
-          },
-          "documentField": {
-            "type": "string",
-            "description": "A fetched document refused as a whole: the member it lacks."
-          },
-          "lockedUntil": {"$ref": "#/$defs/instant"}
-        },
-        "required": ["code", "message"],
-        "additionalProperties": false
-      }
-    },
-    "required": ["error"],
-    "additionalProperties": false
-  },
+  "error": {"$ref": "#/$defs/errorDocument"},
   "event": {"$ref": "#/$defs/event"},
   "$defs": {
     "date": {
@@ -1484,6 +1414,12 @@ let carfitSchemaText: StaticString = #"""
         },
         "timeUsedMinutes": {"type": ["integer", "null"], "minimum": 0},
         "attachments": {"$ref": "#/$defs/attachmentCounts"},
+        "nextStates": {
+          "type": "array",
+          "description": "The states visits.set_state accepts from the card's present state (the state machine of $defs/visitState), in the order Todo, InProgress, Done, Rejected: Todo may become InProgress or Rejected, InProgress may become Todo, Done or Rejected; empty for Done, Rejected, another or no state, and for a visit without a visitId (which the update server could not name).",
+          "items": {"$ref": "#/$defs/visitState"},
+          "uniqueItems": true
+        },
         "arrivedAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
         "departedAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
         "suggestion": {"enum": ["start", "finish", null]},
@@ -1529,6 +1465,7 @@ let carfitSchemaText: StaticString = #"""
         "pending",
         "timeUsedMinutes",
         "attachments",
+        "nextStates",
         "arrivedAt",
         "departedAt",
         "suggestion",
@@ -2003,6 +1940,17 @@ let carfitSchemaText: StaticString = #"""
       "required": ["cart"],
       "additionalProperties": false
     },
+    "visitState": {
+      "type": "string",
+      "description": "One of the four states a visit moves between. nextStates (not a validation keyword) is the state machine, the one place it is written: the states each state may become by visits.set_state, in this list's order; a state missing from it may become none.",
+      "enum": ["Todo", "InProgress", "Done", "Rejected"],
+      "nextStates": {
+        "Todo": ["InProgress", "Rejected"],
+        "InProgress": ["Todo", "Done", "Rejected"],
+        "Done": [],
+        "Rejected": []
+      }
+    },
     "day": {
       "type": "object",
       "description": "One day of visits.list: its cards in start order and its summary.",
@@ -2269,6 +2217,63 @@ let carfitSchemaText: StaticString = #"""
         "medianMinutes": {"type": "number", "minimum": 0},
         "p80Minutes": {"type": "number", "minimum": 0}
       }
+    },
+    "errorDocument": {
+      "type": "object",
+      "description": "The error document of every failed call.",
+      "properties": {
+        "error": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "type": "string",
+              "description": "The status name: one of the header's statuses but ok (scripts/gen-schema lists them from its CARFIT_* macros).",
+              "enum": [
+                "bad_json",
+                "invalid",
+                "not_found",
+                "conflict",
+                "unauthorized",
+                "unavailable",
+                "storage",
+                "misuse",
+                "internal"
+              ]
+            },
+            "message": {"type": "string", "description": "One sentence a user could act on."},
+            "field": {
+              "type": "string",
+              "description": "The offending request member, a dotted path (\"data[3].houseOwnerLatitude\")."
+            },
+            "line": {
+              "type": "integer",
+              "description": "bad_json, and a fetched body that is not JSON: jansson's line."
+            },
+            "column": {"type": "integer", "description": "As line: jansson's column."},
+            "position": {"type": "integer", "description": "As line: jansson's byte position."},
+            "reason": {
+              "type": "string",
+              "description": "Why a network operation failed (refused, timeout, dns, network, transport, no_response, too_large, redirects, storage, http_status, empty, html, truncated, not_json, not_document, rejected, malformed, busy, ...)."
+            },
+            "url": {"type": "string", "description": "The URL of a failed fetch or push."},
+            "httpStatus": {"type": "integer", "description": "The non-2xx status a server answered."},
+            "rejected": {
+              "type": "array",
+              "items": {"$ref": "#/$defs/rejection"},
+              "description": "An import of records of which none was valid: why each was refused."
+            },
+            "documentField": {
+              "type": "string",
+              "description": "A fetched document refused as a whole: the member it lacks."
+            },
+            "lockedUntil": {"$ref": "#/$defs/instant"}
+          },
+          "required": ["code", "message"],
+          "additionalProperties": false
+        }
+      },
+      "required": ["error"],
+      "additionalProperties": false
     }
   }
 }

@@ -15,15 +15,10 @@ public enum VisitTransition {
         return state
     }
 
-    /// Whether a visit in state `current` may become `target`.
+    /// Whether a visit in state `current` may become `target` (`next(from:)`, generated from
+    /// the schema's state machine).
     public static func allows(from current: VisitState?, to target: VisitState) -> Bool {
-        switch (current, target) {
-        case (.todo?, .inProgress), (.todo?, .rejected),
-             (.inProgress?, .done), (.inProgress?, .rejected), (.inProgress?, .todo):
-            return true
-        default:
-            return false
-        }
+        next(from: current).contains(target)
     }
 
     /// Checks a change of a visit whose shown state is `current` (stored text, nil: none);

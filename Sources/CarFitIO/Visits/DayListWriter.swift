@@ -250,7 +250,29 @@ private struct DayCards {
             out.append("{\"photos\":0,\"signatures\":0,\"notes\":0,\"pending\":0}")
         }
         Self.outboxMembers(key.flatMap { outbox[$0] }, &out)
+        // A visit without a visitId takes no change (the update server could not name it).
+        Self.nextStates(row.visitId == nil ? nil : state, &out)
         out.append("}")
+    }
+
+    /// `"nextStates"` of a card whose shown state is `state` (nil: unknown or none, or a visit
+    /// that takes no change): the states `VisitTransition.next` lets it become.
+    static func nextStates(_ state: VisitState?, _ out: inout JSONBuffer) {
+        let index: Int
+        switch state {
+        case .todo?: index = 0
+        case .inProgress?: index = 1
+        case .done?: index = 2
+        case .rejected?: index = 3
+        case nil: index = 4
+        }
+        nextStatesTexts[index].withUnsafeBytes { out.append($0) }
+    }
+
+    /// The text `nextStates` writes for Todo, InProgress, Done, Rejected and none, in that order.
+    private static let nextStatesTexts: [[UInt8]] = [VisitState.todo, .inProgress, .done, .rejected, nil].map { state in
+        let names = VisitTransition.next(from: state).map { "\"\($0.rawValue)\"" }
+        return Array(",\"nextStates\":[\(names.joined(separator: ","))]".utf8)
     }
 
     /// `"removed", "conflict"` of a card.

@@ -236,6 +236,7 @@ class Card(TypedDict):
     pending: bool
     timeUsedMinutes: Optional[int]
     attachments: AttachmentCounts
+    nextStates: List[str]
     arrivedAt: Optional[str]
     departedAt: Optional[str]
     suggestion: Any
@@ -447,10 +448,32 @@ class LocationStatusResult(TypedDict):
     lastPushAt: Optional[str]
 
 
-class PushReceiveResultRefreshError2(TypedDict):
-    """The refresh's whole error document, as a failed call answers it."""
+class _ErrorDocumentErrorRequired(TypedDict):
+    """The members ErrorDocumentError always has."""
 
-    error: Dict[str, Any]
+    code: str
+    message: str
+
+
+class ErrorDocumentError(_ErrorDocumentErrorRequired, total=False):
+    """A member object of a response."""
+
+    field: str
+    line: int
+    column: int
+    position: int
+    reason: str
+    url: str
+    httpStatus: int
+    rejected: List[Rejection]
+    documentField: str
+    lockedUntil: str
+
+
+class ErrorDocument(TypedDict):
+    """The error document of every failed call."""
+
+    error: ErrorDocumentError
 
 
 class PushNotificationNavigation2(TypedDict):
@@ -480,7 +503,7 @@ class PushReceiveResult(TypedDict):
     duplicate: bool
     gap: bool
     refreshed: bool
-    refreshError: Optional[PushReceiveResultRefreshError2]
+    refreshError: Optional[ErrorDocument]
     changes: List[VisitChange]
     notifications: List[PushNotification]
 
@@ -1159,34 +1182,6 @@ class EventsWaitResult(TypedDict):
 
     events: List[Union[EventChanged, EventProgress, EventSource, EventImage, EventGap, EventAuth, EventArrival, EventDeparture, EventConflict]]
     last: int
-
-
-class _ErrorDocumentErrorRequired(TypedDict):
-    """The members ErrorDocumentError always has."""
-
-    code: str
-    message: str
-
-
-class ErrorDocumentError(_ErrorDocumentErrorRequired, total=False):
-    """A member object of a response."""
-
-    field: str
-    line: int
-    column: int
-    position: int
-    reason: str
-    url: str
-    httpStatus: int
-    rejected: List[Rejection]
-    documentField: str
-    lockedUntil: str
-
-
-class ErrorDocument(TypedDict):
-    """The error document of every failed call."""
-
-    error: ErrorDocumentError
 
 
 class ConfigSources(TypedDict, total=False):

@@ -196,9 +196,8 @@ class VisitsMixin(EventsMixin):
 
         Args:
             key: the card's ``key``.
-            state: ``"InProgress"``, ``"Done"``, ``"Rejected"`` or ``"Todo"``. Allowed: Todo to
-                InProgress, InProgress to Done, Todo or InProgress to Rejected, InProgress to
-                Todo.
+            state: ``"InProgress"``, ``"Done"``, ``"Rejected"`` or ``"Todo"``: one of the
+                card's ``nextStates`` (the states the core accepts from the one it shows).
             reason: optional text kept with a Rejected change (at most 1000 characters).
 
         Returns:

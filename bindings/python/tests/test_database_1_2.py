@@ -28,10 +28,13 @@ def test_a_1_2_database_answers_as_it_did(lib, tmp_path):
     try:
         assert core.call("articles.list") == expected["articles"]
         assert core.sync_status() == expected["sync"]
-        # 1.3 adds two members to every card: whether the planner removed it, and its conflict.
+        # 1.3 adds two members to every card: whether the planner removed it, and its conflict;
+        # 1.4 the states it may become (the contract's state machine).
+        machine = json.loads((FIXTURES.parents[2] / "include/carfit.schema.json").read_text())["$defs"]["visitState"]
         for day in expected["visits"]["days"]:
             for card in day["visits"]:
-                card.update(removed=False, conflict=None)
+                card.update(removed=False, conflict=None,
+                            nextStates=machine["nextStates"].get(card["state"], []) if card["visitId"] else [])
         assert core.list_visits(["2020-09-10"]) == expected["visits"]
         tags = expected["articles"]["articles"][0]["tags"]
         assert tags == ["tyres", "winter", 3, 2.5, True, None, {"a": [1, "b"], "c": {}}, []]

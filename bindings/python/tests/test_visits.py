@@ -180,3 +180,34 @@ def test_large_snapshot_keeps_the_day_order(lib, sample, tmp_path):
         assert core.list_visits(dates=["2020-09-10"]) == day
     assert _index_columns(path) == expected
     assert _in_day_order(_day_plan(path))
+
+
+STATES = ["Todo", "InProgress", "Done", "Rejected"]
+
+
+def test_a_card_names_exactly_the_states_it_may_move_to(lib):
+    """`nextStates` is what visits.set_state accepts: every state a card names is taken, every
+    other refused, and the changed card names those of its new state."""
+    records = [{"visitId": f"v{i}", "startTimeUtc": f"2020-09-10T{8 + i:02d}:00:00Z", "visitState": state,
+                "houseOwnerFirstName": f"Owner {i}"}
+               for i, state in enumerate(STATES + ["Cancelled", None, "ToDo"])]
+    records.append({"startTimeUtc": "2020-09-10T16:00:00Z", "visitState": "Todo", "houseOwnerFirstName": "No id"})
+    expected = {"Todo": ["InProgress", "Rejected"], "InProgress": ["Todo", "Done", "Rejected"],
+                "Done": [], "Rejected": [], "Cancelled": [], None: []}
+    with carfit.Core(DAY_CONFIG) as core:
+        core.import_visits({"data": records})
+        cards = core.list_visits(dates=["2020-09-10"])["days"][0]["visits"]
+    assert len(cards) == len(records)
+    for card in cards:
+        want = [] if card["visitId"] is None else expected[card["state"]]
+        assert card["nextStates"] == want, card["name"]
+        for target in STATES:
+            with carfit.Core(DAY_CONFIG) as core:
+                core.import_visits({"data": records})
+                if target in card["nextStates"]:
+                    changed = core.set_visit_state(card["key"], target)["visit"]
+                    assert changed["state"] == target
+                    assert changed["nextStates"] == expected[target]
+                else:
+                    with pytest.raises((carfit.ConflictError, carfit.InvalidError)):
+                        core.set_visit_state(card["key"], target)

@@ -6,7 +6,7 @@ import Testing
     /// 100 calls at once from 100 tasks, each answered correctly.
     @Test func hundredConcurrentCalls() async throws {
         let core = try Core(configJSON: dayConfig())
-        _ = try await core.visitsImport(try resource("visits.json", as: VisitsImportRequest.self))
+        _ = try await core.visitsImport(try resource("carfit.json", as: VisitsImportRequest.self))
         let dates = ["2020-09-10", "2020-09-11", "2020-09-30"]
         let counts = try await withThrowingTaskGroup(of: (String, Int).self) { group in
             for i in 0..<100 {

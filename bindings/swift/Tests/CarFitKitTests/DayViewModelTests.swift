@@ -50,7 +50,7 @@ import Testing
         defer { model.stopObserving() }
         let loads = model.loads
         // Another part of the host imports the day: the model sees it through the change feed.
-        _ = try await core.visitsImport(try resource("visits.json", as: VisitsImportRequest.self))
+        _ = try await core.visitsImport(try resource("carfit.json", as: VisitsImportRequest.self))
         #expect(await eventually { !model.cards.isEmpty })
         #expect(model.loads > loads)
     }

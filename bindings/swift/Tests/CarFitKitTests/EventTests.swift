@@ -6,7 +6,7 @@ import Testing
     /// The stream starts after the events already published and delivers the next change.
     @Test func startsAfterThePublishedEvents() async throws {
         let core = try Core(configJSON: dayConfig())
-        _ = try await core.visitsImport(try resource("visits.json", as: VisitsImportRequest.self))
+        _ = try await core.visitsImport(try resource("carfit.json", as: VisitsImportRequest.self))
         let published = try await core.eventsWait(EventsWaitRequest(after: 0, timeoutMs: 0)).last
         #expect(published >= 1)
         let stream = core.events(areas: ["employees"])

@@ -12,7 +12,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let core = try Core(configJSON: dayConfig(database: directory.appendingPathComponent("day.db").path,
                                                   sources: ["visits": server.url("visits.json")]))
-        let visitsFile = try resource("visits.json", as: VisitsImportRequest.self)
+        let visitsFile = try resource("carfit.json", as: VisitsImportRequest.self)
         let catalogFile = try resource("catalog.json", as: CatalogImportRequest.self)
         let transactionsFile = try resource("transactions.json", as: TransactionsImportRequest.self)
         let articlesFile = try resource("articles.json", as: ArticlesImportRequest.self)

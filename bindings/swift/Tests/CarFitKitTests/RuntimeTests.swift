@@ -8,7 +8,7 @@ import Testing
 @Suite struct RuntimeTests {
     @Test func twoSwiftRuntimesUnderLoad() async throws {
         let core = try Core(configJSON: dayConfig())
-        _ = try await core.visitsImport(try resource("visits.json", as: VisitsImportRequest.self))
+        _ = try await core.visitsImport(try resource("carfit.json", as: VisitsImportRequest.self))
         let stream = core.events()
         let reader = Task { () -> Int in
             var seen = 0

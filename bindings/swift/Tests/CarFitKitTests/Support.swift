@@ -2,8 +2,10 @@ import CarFitKit
 import Foundation
 import Testing
 
-/// The test resources (copies of the repository's example data).
-let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources")
+/// The repository's example data (examples/data), read where it is: the visits document
+/// (`carfit.json`), the catalog, transactions, articles and patterns.
+let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../../../../examples/data").standardizedFileURL
 
 /// The example day: 2020-09-10 in Copenhagen, 24h, by a fixed clock.
 func dayConfig(database: String = ":memory:", sources: [String: String] = [:]) -> String {
@@ -37,7 +39,7 @@ final class FileServer {
 
     init() throws {
         directory = try temporaryDirectory()
-        try FileManager.default.copyItem(at: resources.appendingPathComponent("visits.json"),
+        try FileManager.default.copyItem(at: resources.appendingPathComponent("carfit.json"),
                                          to: directory.appendingPathComponent("visits.json"))
         try pngBytes.write(to: directory.appendingPathComponent("dot.png"))
         let pipe = Pipe()

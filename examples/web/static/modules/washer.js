@@ -5,11 +5,9 @@ import { api, busy, showMessage } from "./calls.js";
 import { day } from "./day.js";
 import { $, h } from "./dom.js";
 
-/** The state buttons of a card: the changes the core allows from the state the card shows. */
-const STATE_BUTTONS = {
-  Todo: [["InProgress", "Start"], ["Rejected", "Reject…"]],
-  InProgress: [["Done", "Finish"], ["Todo", "Undo start"], ["Rejected", "Reject…"]],
-};
+/** The label of the button that moves a card to a state, in the order the buttons are shown.
+ *  Which buttons a card gets is the card's own "nextStates" (the changes the core accepts). */
+const STATE_LABELS = [["InProgress", "Start"], ["Done", "Finish"], ["Todo", "Undo start"], ["Rejected", "Reject…"]];
 
 /** The washer's changes: state buttons on the cards, and the sync of what they left pending. */
 export const washer = {
@@ -22,8 +20,8 @@ export const washer = {
       element.querySelector(".card-meta").append(
         h("span", { class: "time-used" }, "took " + card.timeUsedMinutes + " min"));
     }
-    // The update server names visits by visitId: a card without one cannot change state.
-    const buttons = card.visitId ? STATE_BUTTONS[card.state] || [] : [];
+    const next = new Set(card.nextStates);
+    const buttons = STATE_LABELS.filter(([state]) => next.has(state));
     const slot = element.querySelector('[data-hook="card-actions"]');
     for (const [state, label] of buttons) {
       slot.append(h("button", {

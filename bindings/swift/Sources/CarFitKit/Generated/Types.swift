@@ -115,7 +115,8 @@ public struct Rejection: Codable, Sendable, Equatable {
 
 /// A member object of the contract (ErrorDocumentError).
 public struct ErrorDocumentError: Codable, Sendable, Equatable {
-    /// The status name.
+    /// The status name: one of the header's statuses but ok (scripts/gen-schema lists them from its CARFIT_*
+    /// macros).
     public var code: String
     /// One sentence a user could act on.
     public var message: String
@@ -397,6 +398,11 @@ public struct Card: Codable, Sendable, Equatable {
     public var timeUsedMinutes: Int?
     /// A card's "attachments" member.
     public var attachments: AttachmentCounts
+    /// The states visits.set_state accepts from the card's present state (the state machine of
+    /// $defs/visitState), in the order Todo, InProgress, Done, Rejected: Todo may become InProgress or
+    /// Rejected, InProgress may become Todo, Done or Rejected; empty for Done, Rejected, another or no state,
+    /// and for a visit without a visitId (which the update server could not name).
+    public var nextStates: [String]
     public var arrivedAt: String?
     public var departedAt: String?
     public var suggestion: String?
@@ -406,7 +412,7 @@ public struct Card: Codable, Sendable, Equatable {
     public var removed: Bool
     public var conflict: Conflict?
 
-    public init(visitId: String? = nil, name: String, state: String? = nil, stateColor: String, startTime: String, startTimeUtc: String, expectedTime: String? = nil, tasks: String, taskMinutes: Int, address: String, phone: String? = nil, latitude: Double? = nil, longitude: Double? = nil, employeeId: String? = nil, distanceMeters: Int? = nil, distanceKm: Double? = nil, key: String, pending: Bool, timeUsedMinutes: Int? = nil, attachments: AttachmentCounts, arrivedAt: String? = nil, departedAt: String? = nil, suggestion: String? = nil, navigation: CardNavigation? = nil, removed: Bool, conflict: Conflict? = nil) {
+    public init(visitId: String? = nil, name: String, state: String? = nil, stateColor: String, startTime: String, startTimeUtc: String, expectedTime: String? = nil, tasks: String, taskMinutes: Int, address: String, phone: String? = nil, latitude: Double? = nil, longitude: Double? = nil, employeeId: String? = nil, distanceMeters: Int? = nil, distanceKm: Double? = nil, key: String, pending: Bool, timeUsedMinutes: Int? = nil, attachments: AttachmentCounts, nextStates: [String], arrivedAt: String? = nil, departedAt: String? = nil, suggestion: String? = nil, navigation: CardNavigation? = nil, removed: Bool, conflict: Conflict? = nil) {
         self.visitId = visitId
         self.name = name
         self.state = state
@@ -427,6 +433,7 @@ public struct Card: Codable, Sendable, Equatable {
         self.pending = pending
         self.timeUsedMinutes = timeUsedMinutes
         self.attachments = attachments
+        self.nextStates = nextStates
         self.arrivedAt = arrivedAt
         self.departedAt = departedAt
         self.suggestion = suggestion
@@ -456,6 +463,7 @@ public struct Card: Codable, Sendable, Equatable {
         case pending
         case timeUsedMinutes
         case attachments
+        case nextStates
         case arrivedAt
         case departedAt
         case suggestion
@@ -486,6 +494,7 @@ public struct Card: Codable, Sendable, Equatable {
         try container.encode(pending, forKey: .pending)
         try container.encode(timeUsedMinutes, forKey: .timeUsedMinutes)
         try container.encode(attachments, forKey: .attachments)
+        try container.encode(nextStates, forKey: .nextStates)
         try container.encode(arrivedAt, forKey: .arrivedAt)
         try container.encode(departedAt, forKey: .departedAt)
         try container.encode(suggestion, forKey: .suggestion)
@@ -1232,20 +1241,6 @@ public struct PushReceiveRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// The refresh's whole error document, as a failed call answers it.
-public struct PushReceiveResponseRefreshError: Codable, Sendable, Equatable {
-    /// code, message and the members of the error document (see error).
-    public var error: [String: JSONValue]
-
-    public init(error: [String: JSONValue]) {
-        self.error = error
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case error
-    }
-}
-
 /// A member object of the contract (PushNotificationNavigation).
 public struct PushNotificationNavigation: Codable, Sendable, Equatable {
     public var geo: String
@@ -1316,11 +1311,13 @@ public struct PushReceiveResponse: Codable, Sendable, Equatable {
     public var duplicate: Bool
     public var gap: Bool
     public var refreshed: Bool
-    public var refreshError: PushReceiveResponseRefreshError?
+    /// The refresh's whole error document, as a failed call answers it; null when the refresh succeeded or
+    /// did not run.
+    public var refreshError: ErrorDocument?
     public var changes: [VisitChange]
     public var notifications: [PushNotification]
 
-    public init(duplicate: Bool, gap: Bool, refreshed: Bool, refreshError: PushReceiveResponseRefreshError? = nil, changes: [VisitChange], notifications: [PushNotification]) {
+    public init(duplicate: Bool, gap: Bool, refreshed: Bool, refreshError: ErrorDocument? = nil, changes: [VisitChange], notifications: [PushNotification]) {
         self.duplicate = duplicate
         self.gap = gap
         self.refreshed = refreshed

@@ -25,6 +25,7 @@ package io.carfit;
  * @param pending A state change of this visit waits to reach the update server.
  * @param timeUsedMinutes the member "timeUsedMinutes"
  * @param attachments A card's "attachments" member.
+ * @param nextStates The states visits.set_state accepts from the card's present state (the state machine of $defs/visitState), in the order Todo, InProgress, Done, Rejected: Todo may become InProgress or Rejected, InProgress may become Todo, Done or Rejected; empty for Done, Rejected, another or no state, and for a visit without a visitId (which the update server could not name).
  * @param arrivedAt the member "arrivedAt"
  * @param departedAt the member "departedAt"
  * @param suggestion the member "suggestion"
@@ -53,6 +54,7 @@ public record Card(
         boolean pending,
         @SendsNull Long timeUsedMinutes,
         AttachmentCounts attachments,
+        java.util.List<VisitState> nextStates,
         @SendsNull String arrivedAt,
         @SendsNull String departedAt,
         @SendsNull Card.Suggestion suggestion,

@@ -8,7 +8,7 @@ package io.carfit;
  * @param duplicate the member "duplicate"
  * @param gap the member "gap"
  * @param refreshed the member "refreshed"
- * @param refreshError the member "refreshError"
+ * @param refreshError The refresh's whole error document, as a failed call answers it; null when the refresh succeeded or did not run.
  * @param changes the member "changes"
  * @param notifications the member "notifications"
  */
@@ -16,16 +16,7 @@ public record PushReceiveResponse(
         boolean duplicate,
         boolean gap,
         boolean refreshed,
-        @SendsNull PushReceiveResponse.RefreshError refreshError,
+        @SendsNull ErrorDocument refreshError,
         java.util.List<VisitChange> changes,
         java.util.List<PushNotification> notifications) {
-
-    /**
-     * The refresh's whole error document, as a failed call answers it.
-     *
-     * @param error code, message and the members of the error document (see error).
-     */
-    public static record RefreshError(
-            java.util.Map<String, com.google.gson.JsonElement> error) {
-    }
 }
