@@ -16,6 +16,8 @@ public struct PushDeliveryOptions: Sendable {
     public var queueFailureMillis: Int64 = 5_000
     /// Each request's time limit (the OAuth token request's and the push's).
     public var requestTimeoutMillis: Int64 = 15_000
+    /// How long a new connection may take (TCP and TLS), failed attempts retried within it.
+    public var connectTimeoutMillis: Int64 = 10_000
 
     public init() {}
 }
@@ -137,7 +139,7 @@ final class PushTransport: Sendable {
             if !trust.isEmpty { tls.additionalTrustRoots = [.certificates(trust)] }
             configuration.tlsConfiguration = tls
             configuration.redirectConfiguration = .disallow
-            configuration.timeout = .init(connect: .seconds(10), read: timeout)
+            configuration.timeout = .init(connect: .milliseconds(max(1, options.connectTimeoutMillis)), read: timeout)
             configuration.httpVersion = .automatic
             let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
             clients.append(made)

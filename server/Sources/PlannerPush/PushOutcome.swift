@@ -99,7 +99,7 @@ enum NetworkFailure {
             case .readTimeout, .deadlineExceeded: return "network: timeout"
             case .remoteConnectionClosed: return "network: connection closed"
             case .cancelled: return "network: cancelled"
-            default: return "network: " + JSONText.reason(String(describing: client))
+            default: return "network: " + name(client)
             }
         }
         if let io = error as? IOError {
@@ -107,17 +107,28 @@ enum NetworkFailure {
             case ECONNRESET: return "network: connection reset"
             case ECONNREFUSED: return "network: connection refused"
             case EPIPE: return "network: broken pipe"
-            default: return "network: " + JSONText.reason(String(describing: io))
+            default: return "network: " + name(io)
             }
         }
         if let channel = error as? ChannelError {
             switch channel {
             case .connectTimeout: return "network: connect timeout"
             case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed: return "network: connection closed"
-            default: return "network: " + JSONText.reason(String(describing: channel))
+            default: return "network: " + name(channel)
             }
         }
-        if error is NIOSSLError || error is BoringSSLError { return "network: TLS " + JSONText.reason(String(describing: error)) }
-        return "network: " + JSONText.reason(String(describing: error))
+        if let tls = error as? NIOSSLError {
+            if case .handshakeFailed = tls { return "network: TLS handshake failed" }
+            return "network: TLS " + name(tls)
+        }
+        if error is BoringSSLError { return "network: TLS " + name(error) }
+        return "network: " + name(error)
+    }
+
+    /// An error's case or type name, without its details (`handshakeFailed(…)` → `handshakeFailed`).
+    static func name(_ error: any Error) -> String {
+        let text = String(describing: error)
+        let head = text.prefix { $0 != "(" && $0 != ":" && $0 != "\n" }
+        return JSONText.reason(head.isEmpty ? String(describing: type(of: error)) : String(head))
     }
 }

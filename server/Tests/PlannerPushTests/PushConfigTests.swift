@@ -122,5 +122,6 @@ final class RetryPolicyTests: XCTestCase {
         XCTAssertEqual(JSONText.base64url([]), "")
         XCTAssertEqual(JSONText.string("a\"b\\c\n\u{1}"), #""a\"b\\c\n\u0001""#)
         XCTAssertEqual(FCMSender.formEncode("a b/c:d=é"), "a%20b%2Fc%3Ad%3D%C3%A9")
+        XCTAssertEqual(APNsSender.pathSegment("ab/../x?y#z"), "ab%2F..%2Fx%3Fy%23z", "a token stays one path segment")
     }
 }
