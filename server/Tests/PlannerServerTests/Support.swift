@@ -133,23 +133,29 @@ final class PostgresCluster: @unchecked Sendable {
     /// Whether the cluster can run here (PostgreSQL 15 installed).
     static var available: Bool { FileManager.default.isExecutableFile(atPath: bin + "/initdb") }
 
+    /// Runs a command to its end (posix_spawn and waitpid, its output through a temporary
+    /// file: a server it starts may keep the output open); its output.
     @discardableResult
     static func run(_ arguments: [String], asPostgres: Bool) throws -> String {
-        let process = Process()
-        let pipe = Pipe()
-        if asPostgres && getuid() == 0 {
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", "postgres", "--"] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: arguments[0])
-            process.arguments = Array(arguments.dropFirst())
-        }
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let argv = (asPostgres && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + arguments
+        let log = NSTemporaryDirectory() + "planner-cmd-" + UUID().uuidString
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var cArgs = argv.map { strdup($0) } + [nil]
+        defer { for p in cArgs { free(p) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, argv[0], &actions, nil, &cArgs, environ)
+        guard rc == 0 else { throw StoreError("cannot run \(argv[0]): errno \(rc)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(atPath: log)
+        // Exited normally with status 0.
+        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else {
             throw StoreError("\(arguments.first ?? "") failed: \(output.suffix(400))")
         }
         return output
