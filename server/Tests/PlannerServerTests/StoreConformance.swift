@@ -226,6 +226,23 @@ struct Conformance {
         try await assertEqual(await store.snapshot(washerId: ada.id, window: window).count, 1)
     }
 
+    /// Several processes starting at once on a new database: every one migrates it (or finds it
+    /// migrated), and all then see one another's writes.
+    static func concurrentMigrations(_ backend: Backend) async throws {
+        let url = try newDatabase(backend)
+        let stores = try await withThrowingTaskGroup(of: SQLPlannerStore.self) { group in
+            for _ in 0..<6 { group.addTask { try await url.open(logger: PlannerCommand.quietLogger) } }
+            var all: [SQLPlannerStore] = []
+            for try await store in group { all.append(store) }
+            return all
+        }
+        let washer = try await stores[0].addWasher(id: "w1", name: "Ada", tokenHash: "h", now: 0)
+        for store in stores {
+            try await assertEqual(await store.washer(id: "w1"), washer)
+            await store.close()
+        }
+    }
+
     func migrationsTwice() async throws {
         try await store.migrate()
         try await store.migrate()
@@ -245,6 +262,7 @@ final class SQLiteStoreTests: XCTestCase, @unchecked Sendable {
     func testSeqAcrossConcurrentChanges() async throws { try await suite().seqAcrossConcurrentChanges() }
     func testPlannerVisits() async throws { try await suite().plannerVisits() }
     func testMigrationsTwice() async throws { try await suite().migrationsTwice() }
+    func testConcurrentMigrations() async throws { try await Conformance.concurrentMigrations(.sqlite) }
 }
 
 final class PostgresStoreTests: XCTestCase, @unchecked Sendable {
@@ -261,4 +279,8 @@ final class PostgresStoreTests: XCTestCase, @unchecked Sendable {
     func testSeqAcrossConcurrentChanges() async throws { try await suite().seqAcrossConcurrentChanges() }
     func testPlannerVisits() async throws { try await suite().plannerVisits() }
     func testMigrationsTwice() async throws { try await suite().migrationsTwice() }
+    func testConcurrentMigrations() async throws {
+        _ = try await suite()
+        try await Conformance.concurrentMigrations(.postgres)
+    }
 }

@@ -42,13 +42,14 @@ enum Backend: String, CaseIterable {
 /// A fresh store on a backend: SQLite in a temporary file, or a new database of the test
 /// cluster (`PostgresCluster`).
 func makeStore(_ backend: Backend) async throws -> SQLPlannerStore {
+    try await newDatabase(backend).open(logger: PlannerCommand.quietLogger)
+}
+
+/// A new empty database of a backend (not yet migrated).
+func newDatabase(_ backend: Backend) throws -> DatabaseURL {
     switch backend {
-    case .sqlite:
-        let dir = try temporaryDirectory()
-        return try await DatabaseURL.sqlite(path: dir + "/planner.sqlite").open()
-    case .postgres:
-        let url = try PostgresCluster.shared.newDatabase()
-        return try await DatabaseURL.postgres(url: url).open(logger: PlannerCommand.quietLogger)
+    case .sqlite: return .sqlite(path: try temporaryDirectory() + "/planner.sqlite")
+    case .postgres: return .postgres(url: try PostgresCluster.shared.newDatabase())
     }
 }
 

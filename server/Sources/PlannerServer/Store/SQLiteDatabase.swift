@@ -29,7 +29,7 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
         var attempt = 0
         while true {
             attempt += 1
-            try await connection.blocking { try $0.exec(readOnly ? "BEGIN" : "BEGIN IMMEDIATE") }
+            try await begin(connection, write: !readOnly)
             do {
                 let value = try await body(connection)
                 try await connection.blocking { try $0.exec("COMMIT") }
@@ -38,6 +38,22 @@ public final class SQLiteDatabase: SQLDatabase, @unchecked Sendable {
                 try? await connection.blocking { try $0.exec("ROLLBACK") }
                 if let failure = error as? SQLiteError, failure.isBusy, attempt < 5 { continue }
                 throw error
+            }
+        }
+    }
+
+    /// Begins a transaction; a write waits for another writer (of any process) by sleeping
+    /// between tries, not in SQLite's busy handler, so no thread is held while it waits (up to 15 s).
+    func begin(_ connection: SQLiteConnection, write: Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(15)
+        var pause = 1
+        while true {
+            do {
+                try await connection.blocking { try $0.exec(write ? "BEGIN IMMEDIATE" : "BEGIN") }
+                return
+            } catch let error as SQLiteError where error.isBusy && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(pause))
+                pause = min(pause * 2, 20)
             }
         }
     }
@@ -110,13 +126,23 @@ final class SQLiteConnection: SQLExecutor, @unchecked Sendable {
             throw StoreError("cannot open the SQLite database \(path): \(message)")
         }
         handle = db
-        sqlite3_busy_timeout(db, 10_000)
+        // Short: a writer waits in `SQLiteDatabase.begin`, off the thread.
+        sqlite3_busy_timeout(db, 50)
         do {
-            try exec("PRAGMA journal_mode=WAL")
-            try exec("PRAGMA synchronous=NORMAL")
-            try exec("PRAGMA foreign_keys=ON")
-            // A file that is not a database fails here.
-            try exec("SELECT count(*) FROM sqlite_master")
+            for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
+                           // A file that is not a database fails here.
+                           "SELECT count(*) FROM sqlite_master"] {
+                var tries = 0
+                while true {
+                    do {
+                        try exec(pragma)
+                        break
+                    } catch let error as SQLiteError where error.isBusy && tries < 300 {
+                        tries += 1
+                        usleep(20_000)
+                    }
+                }
+            }
         } catch {
             sqlite3_close(db)
             handle = nil
