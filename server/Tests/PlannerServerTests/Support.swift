@@ -16,10 +16,27 @@ final class TestClock: @unchecked Sendable {
     }
 }
 
-/// A temporary directory removed at the end of the test.
+/// The temporary directories the tests made, removed when the test process exits.
+final class TemporaryDirectories: @unchecked Sendable {
+    static let shared = TemporaryDirectories()
+    private let lock = NSLock()
+    private var paths: [String] = []
+
+    private init() {
+        atexit {
+            for path in TemporaryDirectories.shared.taken() { try? FileManager.default.removeItem(atPath: path) }
+        }
+    }
+
+    func add(_ path: String) { lock.withLock { paths.append(path) } }
+    func taken() -> [String] { lock.withLock { defer { paths = [] }; return paths } }
+}
+
+/// A temporary directory, removed when the test process exits.
 func temporaryDirectory() throws -> String {
     let path = NSTemporaryDirectory() + "planner-test-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    TemporaryDirectories.shared.add(path)
     return path
 }
 
