@@ -180,8 +180,30 @@ typedef struct carfit_core carfit_core;
  *                           a "timeZone" that is not a valid TZif file under it, or that
  *                           leaves it (a ".." component, an absolute path, a link out of
  *                           it) is CARFIT_INVALID, field "timeZone". "UTC" needs no file.
+ *            "encryption"   encryption at rest: {"key": 64 hexadecimal digits, either case}, a
+ *                           256-bit key (absent: plaintext). With a key the database, its
+ *                           "-wal" and "-journal" files and SQLite's temporary files are
+ *                           encrypted (ChaCha20-Poly1305 in 4 KiB blocks, a key derived per
+ *                           file from the key and a random salt; "-shm" holds no stored data
+ *                           and stays plain): no file starts with or contains SQLite's header
+ *                           or any stored text. The library's SQLite is built in, so a host
+ *                           that loaded another SQLite first changes nothing. The key is held
+ *                           in memory only: never written, logged, or put in an error or
+ *                           event. Keep it in the platform's keystore: on iOS a random key
+ *                           (SecRandomCopyBytes) stored as a Keychain generic password
+ *                           (kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly); on Android a
+ *                           random key wrapped by an Android Keystore key (AES-GCM) and kept
+ *                           wrapped in the app's private storage. A lost key means the data is
+ *                           lost: nothing can decrypt the files without it (delete them and
+ *                           refresh from the planner). An encrypted database opened without a
+ *                           key is CARFIT_UNAUTHORIZED with "reason": "key_required" (as is a
+ *                           file that does not start with SQLite's header), with another key
+ *                           CARFIT_UNAUTHORIZED with "reason": "wrong_key" (field "encryption"
+ *                           both); a refused open creates, changes and removes no file. A key
+ *                           that is not 64 hexadecimal digits is CARFIT_INVALID, field
+ *                           "encryption.key" (the message never quotes it).
  *          The config is strict, unlike requests: a member not listed here (also inside
- *          sources, http, images, auth, road, report and reminders) is CARFIT_INVALID with its dotted path in field
+ *          sources, http, images, auth, road, report, reminders and encryption) is CARFIT_INVALID with its dotted path in field
  *          ("timezone", "sources.vists") and a message naming the nearest known member when
  *          one is close ("Unknown config member timezone: did you mean timeZone?"), else the
  *          members that object takes. A null member reads as absent.
@@ -198,7 +220,8 @@ typedef struct carfit_core carfit_core;
  *          a libcarfit database or is encrypted or damaged, it was written by a newer
  *          libcarfit, the disk is full, another program holds it locked; or field
  *          "images.directory": the image directory cannot be created or written),
- *          CARFIT_MISUSE (core is NULL).
+ *          CARFIT_UNAUTHORIZED (field "encryption", "reason" "key_required" or
+ *          "wrong_key": see "encryption"), CARFIT_MISUSE (core is NULL).
  * Opening selects today (by the core's clock and zone) and displays its month.
  * Private files: every file and directory the core creates (the database and its "-wal",
  * "-shm" and "-journal" files, "<database>-sync.lock", the attachments directory and every file

@@ -47,7 +47,7 @@ final class Core: Serializer, @unchecked Sendable {
         clock = try config.clock(hostNow: {
             Instant(milliseconds: SystemClock.wallMilliseconds())
         })
-        db = try Database(path: config.database)
+        db = try Database(path: config.database, key: config.encryptionKey)
         pushLock = PushLock(database: config.database)
         guard let today = clock.today else {
             throw CarFitError(.invalid, "now lies outside the years 1 to 9999.", field: "now")

@@ -37,6 +37,8 @@ public final class Database {
     /// The tables each committed transaction wrote, for the change feed (see `ChangeTracker`).
     private let tracker = ChangeTracker()
     public let path: String
+    /// The key the files are encrypted under, nil for a plaintext (or in-memory) database.
+    public let key: EncryptionKey?
     /// How long a statement waits for another connection's lock before failing.
     let busyTimeoutMs: Int32
     /// The last SQLite failure reported, to tell it apart from other errors while opening.
@@ -52,13 +54,19 @@ public final class Database {
     /// A failure is `storage` with `field` "database" and a message saying what is in the way
     /// (a missing directory, permissions, a read-only file or disk, a file that is not a
     /// database, a full disk, another program's lock).
-    public init(path: String, busyTimeoutMs: Int32 = 10_000) throws(CarFitError) {
+    ///
+    /// With `key`, the file, its WAL and journal and SQLite's temporary files are encrypted
+    /// (`DatabaseCrypt`); an encrypted file opened without its key is refused as `unauthorized`
+    /// before any file is created or changed.
+    public init(path: String, busyTimeoutMs: Int32 = 10_000, key: EncryptionKey? = nil) throws(CarFitError) {
         self.path = path
         self.busyTimeoutMs = busyTimeoutMs
+        let vfs = try DatabaseCrypt.vfs(path: path, key: key)
+        self.key = vfs == nil ? nil : key
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         DatabaseFiles.prepare(path)
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(path, &db, flags, vfs)
         handle = db
         guard rc == SQLITE_OK, let db else {
             let failure = StorageFailure(path: path, code: rc, systemError: db.map { sqlite3_system_errno($0) } ?? 0,

@@ -176,7 +176,7 @@ final class ConfigTests: XCTestCase {
         }
         XCTAssertEqual(documented, ConfigMembers.root)
         for member in ConfigMembers.sources + ConfigMembers.http + ConfigMembers.images + ConfigMembers.auth + ConfigMembers.road + ConfigMembers.attachments
-                + ConfigMembers.report + ConfigMembers.reminders {
+                + ConfigMembers.report + ConfigMembers.reminders + ConfigMembers.encryption {
             XCTAssertTrue(block.contains("\"\(member)\""), "carfit_open's comment does not name \(member)")
         }
     }

@@ -13,7 +13,7 @@ PLATFORM = {"Glibc", "Darwin"}
 # Target -> the modules it may import (and the targets it may depend on).
 ALLOWED = {
     "CJansson": set(),
-    "CSQLite": set(),
+    "CSQLite": {"CCrypto"},
     "CCarFit": set(),
     "CCurl": set(),
     "CCrypto": set(),

@@ -1297,6 +1297,20 @@ let carfitSchemaText: StaticString = #"""
           "minSamples": {"type": ["integer", "null"], "minimum": 1, "maximum": 50}
         },
         "additionalProperties": false
+      },
+      "encryption": {
+        "type": ["object", "null"],
+        "description": "Encryption at rest: with a key, the database, its WAL and journal and SQLite's temporary files are encrypted (ChaCha20-Poly1305). Absent: plaintext. An encrypted database opened without a key is unauthorized (reason key_required), with another key unauthorized (reason wrong_key); a refused open creates, changes and removes no file.",
+        "properties": {
+          "key": {
+            "type": "string",
+            "minLength": 64,
+            "maxLength": 64,
+            "description": "The 256-bit key as 64 hexadecimal digits (either case), kept by the host in the platform's keystore; held in memory only, never written, logged or quoted in an error."
+          }
+        },
+        "required": ["key"],
+        "additionalProperties": false
       }
     },
     "additionalProperties": false
@@ -1336,7 +1350,7 @@ let carfitSchemaText: StaticString = #"""
           "position": {"type": "integer", "description": "As line: jansson's byte position."},
           "reason": {
             "type": "string",
-            "description": "Why a network operation failed (refused, timeout, dns, network, transport, no_response, too_large, redirects, storage, http_status, empty, html, truncated, not_json, not_document, rejected, malformed, busy, ...)."
+            "description": "Why a network operation failed (refused, timeout, dns, network, transport, no_response, too_large, redirects, storage, http_status, empty, html, truncated, not_json, not_document, rejected, malformed, busy, ...); an unauthorized open of an encrypted database: key_required (no key was given) or wrong_key (another key)."
           },
           "url": {"type": "string", "description": "The URL of a failed fetch or push."},
           "httpStatus": {"type": "integer", "description": "The non-2xx status a server answered."},

@@ -5,7 +5,7 @@ public enum ConfigMembers {
     /// The config object itself.
     public static let root = ["database", "now", "timeZone", "hour24", "firstWeekday", "sources", "http", "images",
                               "maxRequestBytes", "importThreads", "auth", "road", "attachments",
-                              "report", "reminders", "zoneinfo"]
+                              "report", "reminders", "zoneinfo", "encryption"]
     /// `sources`: where each area is fetched from.
     public static let sources = ["visits", "articles", "catalog", "patterns", "visitUpdates", "locations", "attachments", "devices"]
     /// `http`: the limits on every transfer.
@@ -24,6 +24,9 @@ public enum ConfigMembers {
 
     /// `reminders`: the time to leave for each visit.
     public static let reminders = ["bufferMinutes", "speedKmh", "detourFactor", "positionMaxAgeSeconds"]
+
+    /// `encryption`: the key everything stored is encrypted under.
+    public static let encryption = ["key"]
 
     /// `attachments`: where attached files are kept, and their limits.
     public static let attachments = ["directory", "maxBytes", "quotaBytes"]

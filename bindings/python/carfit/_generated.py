@@ -1226,6 +1226,12 @@ class ConfigReport(TypedDict, total=False):
     minSamples: Optional[int]
 
 
+class ConfigEncryption(TypedDict):
+    """Encryption at rest: with a key, the database, its WAL and journal and SQLite's temporary files are encrypted (ChaCha20-Poly1305). Absent: plaintext. An encrypted database opened without a key is unauthorized (reason key_required), with another key unauthorized (reason wrong_key); a refused open creates, changes and removes no file."""
+
+    key: str
+
+
 class Config(TypedDict, total=False):
     """The config of carfit_open. Strict: an unknown member (also inside sources, http and images) is invalid. A null member reads as absent."""
 
@@ -1245,6 +1251,7 @@ class Config(TypedDict, total=False):
     road: Optional[ConfigRoad]
     reminders: Optional[ConfigReminders]
     report: Optional[ConfigReport]
+    encryption: Optional[ConfigEncryption]
 
 
 Event = Union[EventChanged, EventProgress, EventSource, EventImage, EventGap, EventAuth, EventArrival, EventDeparture, EventConflict]

@@ -129,7 +129,8 @@ public struct ErrorDocumentError: Codable, Sendable, Equatable {
     public var position: Int?
     /// Why a network operation failed (refused, timeout, dns, network, transport, no_response, too_large,
     /// redirects, storage, http_status, empty, html, truncated, not_json, not_document, rejected, malformed,
-    /// busy, ...).
+    /// busy, ...); an unauthorized open of an encrypted database: key_required (no key was given) or
+    /// wrong_key (another key).
     public var reason: String?
     /// The URL of a failed fetch or push.
     public var url: String?

@@ -1,0 +1,162 @@
+import CSQLite
+import CarFitCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The encryption of a database's files: which SQLite VFS opens them, and the refusals that come
+/// before anything is created or changed. With a key, the database, its WAL and journal, and
+/// SQLite's temporary files go through the encrypting VFS (Sources/CSQLite/carfit_crypt.c:
+/// ChaCha20-Poly1305 blocks under a key derived per file from the key and a random salt).
+public enum DatabaseCrypt {
+    /// What the file at `path` holds.
+    public enum Contents: Equatable, Sendable {
+        case empty, plaintext, encrypted(keyMatches: Bool), foreign, unreadable
+    }
+
+    /// Reads the start of the file at `path` (nothing is created or changed).
+    public static func probe(_ path: String, key: EncryptionKey?) -> Contents {
+        let answer = withKey(key) { cf_crypt_probe(path, $0) }
+        switch answer {
+        case CF_PROBE_EMPTY: return .empty
+        case CF_PROBE_PLAIN: return .plaintext
+        case CF_PROBE_KEY_OK: return .encrypted(keyMatches: true)
+        case CF_PROBE_OTHER_KEY: return .encrypted(keyMatches: false)
+        case CF_PROBE_FOREIGN: return .foreign
+        default: return .unreadable
+        }
+    }
+
+    /// `unauthorized` with `reason` "key_required": an encrypted database (or a file without
+    /// SQLite's header, which may be one) opened without a key.
+    public static func keyRequired(_ path: String) -> CarFitError {
+        CarFitError(.unauthorized, "Cannot open \(StorageFailure.shown(path)): the file is encrypted, or is not a libcarfit "
+                    + "database. Open it with its key (encryption.key), or choose another path.",
+                    field: "encryption", details: .init(reason: "key_required"))
+    }
+
+    /// `unauthorized` with `reason` "wrong_key": the key given is not the database's (or another
+    /// core changed it: reopen with the new key).
+    public static func wrongKey(_ path: String) -> CarFitError {
+        CarFitError(.unauthorized, "Cannot open \(StorageFailure.shown(path)): it is encrypted under another key. "
+                    + "Open it with its key (encryption.key).",
+                    field: "encryption", details: .init(reason: "wrong_key"))
+    }
+
+    /// The name of the VFS that opens the database at `path` (nil: SQLite's default, plaintext),
+    /// after the refusals: an encrypted file without a key, a key that is not the file's.
+    static func vfs(path: String, key: EncryptionKey?) throws(CarFitError) -> String? {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return nil }
+        let contents = probe(path, key: key)
+        guard let key else {
+            switch contents {
+            case .encrypted, .foreign: throw keyRequired(path)
+            default: return nil
+            }
+        }
+        switch contents {
+        case .encrypted(keyMatches: false): throw wrongKey(path)
+        case .plaintext:
+            let name = try vfsName(key)
+            try encryptInPlace(path, vfs: name)
+            return name
+        default: return try vfsName(key)
+        }
+    }
+
+    /// The name the encrypted copy of a plaintext database is built under, beside it.
+    static func pendingName(_ path: String) -> String { path + "-encrypting" }
+
+    /// Encrypts the plaintext database at `path`: an encrypted copy is built beside it
+    /// (`VACUUM INTO` through the VFS `vfs`), made durable, and renamed over the plaintext file
+    /// in one step. A crash before the rename leaves the plaintext database as it was (the next
+    /// open starts over); after it, the encrypted one is complete.
+    static func encryptInPlace(_ path: String, vfs: String) throws(CarFitError) {
+        let pending = pendingName(path)
+        for leftover in [pending, pending + "-journal", pending + "-wal", pending + "-shm"] { _ = unlink(leftover) }
+        var db: OpaquePointer?
+        var rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+        if rc == SQLITE_OK, let db {
+            sqlite3_busy_timeout(db, 10_000)
+            rc = sqlite3_exec(db, "VACUUM INTO '\(uri(pending, vfs: vfs))'", nil, nil, nil)
+        }
+        let closed = sqlite3_close_v2(db)
+        var failure: String?
+        if rc != SQLITE_OK || closed != SQLITE_OK {
+            failure = "the encrypted copy could not be written (\(String(cString: sqlite3_errstr(rc != SQLITE_OK ? rc : closed))))"
+        } else if fileSize(path + "-wal") > 0 {
+            // Another program still has the plaintext database open: its commits would be lost.
+            failure = "another program has it open; close it and try again"
+        } else if !sync(pending) || rename(pending, path) != 0 {
+            failure = "the encrypted copy could not be put in its place"
+        }
+        if let failure {
+            for leftover in [pending, pending + "-journal"] { _ = unlink(leftover) }
+            throw CarFitError(.storage, "Cannot encrypt \(StorageFailure.shown(path)): \(failure).", field: "database")
+        }
+        _ = unlink(path + "-shm")
+        syncDirectory(of: path)
+    }
+
+    /// A `file:` URI of `path` that opens it through `vfs` (every byte but unreserved ones
+    /// percent-encoded, so the URI needs no quoting in SQL).
+    static func uri(_ path: String, vfs: String) -> String {
+        var out = "file:"
+        let hex = Array("0123456789ABCDEF".utf8)
+        for b in path.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                out += "%"
+                out.unicodeScalars.append(Unicode.Scalar(hex[Int(b >> 4)]))
+                out.unicodeScalars.append(Unicode.Scalar(hex[Int(b & 15)]))
+            }
+        }
+        return out + "?vfs=" + vfs
+    }
+
+    static func fileSize(_ path: String) -> Int64 {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return 0 }
+        return Int64(info.st_size)
+    }
+
+    static func sync(_ path: String) -> Bool {
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { _ = close(fd) }
+        return fsync(fd) == 0
+    }
+
+    static func syncDirectory(of path: String) {
+        var directory = "."
+        if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) {
+            directory = slash == path.utf8.startIndex ? "/" : String(path[..<slash])
+        }
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        _ = close(fd)
+    }
+
+    /// Registers (once per key) the encrypting VFS for `key` and answers its name.
+    static func vfsName(_ key: EncryptionKey) throws(CarFitError) -> String {
+        var name = [CChar](repeating: 0, count: 64)
+        let rc = withKey(key) { k in name.withUnsafeMutableBufferPointer { cf_crypt_vfs(k, $0.baseAddress, Int32($0.count)) } }
+        guard rc == SQLITE_OK else { throw CarFitError(.storage, "The database's encryption could not be set up.", field: "database") }
+        return String(cString: name)
+    }
+
+    /// Whether `key` still opens the encrypted file at `path` (true for a file without an
+    /// encryption header, which has nothing to say).
+    public static func keyStillMatches(_ path: String, key: EncryptionKey) -> Bool {
+        withKey(key) { cf_crypt_key_matches(path, $0) } != 0
+    }
+
+    private static func withKey<R>(_ key: EncryptionKey?, _ body: (UnsafePointer<UInt8>?) -> R) -> R {
+        guard let key else { return body(nil) }
+        return key.bytes.withUnsafeBufferPointer { body($0.baseAddress) }
+    }
+}
