@@ -48,7 +48,9 @@ let package = Package(
         .target(name: "CTextScan"),
         .target(name: "CarFitCore", swiftSettings: swiftCode),
         .target(name: "CarFitSystem", dependencies: ["CarFitCore"], swiftSettings: swiftCode),
-        .target(name: "CarFitIO", dependencies: ["CJansson", "CarFitCore", "CarFitSystem", "CCrypto", "CTextScan"], swiftSettings: swiftCode),
+        // Sealed files: the chunked ChaCha20-Poly1305 of attachments, downloads and cached images.
+        .target(name: "CCipher", dependencies: ["CCrypto"]),
+        .target(name: "CarFitIO", dependencies: ["CJansson", "CarFitCore", "CarFitSystem", "CCrypto", "CCipher", "CTextScan"], swiftSettings: swiftCode),
         .target(name: "CarFitStore", dependencies: ["CSQLite", "CarFitCore"], swiftSettings: swiftCode),
         .target(name: "CarFitNet", dependencies: ["CarFitCore", "CarFitSystem", "CarFitHTTP"], swiftSettings: swiftCode),
         .target(name: "CarFitServices", dependencies: ["CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"], swiftSettings: swiftCode),

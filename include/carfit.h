@@ -1770,6 +1770,32 @@ int carfit_auth_status(carfit_core *core, const char *request, char **response);
  */
 int carfit_events_wait(carfit_core *core, const char *request, char **response);
 
+/* ---------------------------------------------------------------------------------------------
+ * Storage: encryption at rest
+ *
+ * A core opened with "encryption" (see carfit_open) keeps its database, WAL and journal
+ * encrypted under the key. The key can change, or encryption end, while the core is open.
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_storage_rekey (method "storage.rekey") — put the database under a new key, or back in
+ * plaintext.
+ *
+ * Takes:   {"key": 64 hexadecimal digits (either case), or null: plaintext}.
+ * Returns: {"encrypted": true | false}, once the database is under the new key. A copy under
+ *          the new key is built beside the database, made durable and renamed over it in one
+ *          step: a crash (kill -9 at any moment) leaves either the old files or the new ones
+ *          complete, so exactly one of the old and the new key opens everything (a host tries
+ *          the new, then the old); the next open drops what the interrupted run left. This core
+ *          keeps working under the new key. Every other core open on the same database answers
+ *          CARFIT_UNAUTHORIZED with "reason": "wrong_key" to any call from then on: close it and
+ *          open again with the new key. The key is never written, logged or quoted.
+ * Errors:  CARFIT_INVALID (key missing or not 64 hexadecimal digits, field "key"; an in-memory
+ *          database), CARFIT_STORAGE (the copy could not be written: the old key still opens
+ *          the database, which is as it was).
+ */
+int carfit_storage_rekey(carfit_core *core, const char *request, char **response);
+
 #ifdef __cplusplus
 }
 #endif

@@ -263,6 +263,26 @@ final class Core: Serializer, @unchecked Sendable {
         return try body()
     }
 
+    /// `storage.rekey`: `{"key": new key | null}` → `{"encrypted"}`.
+    func rekey(_ request: Fields) throws(CarFitError) -> JSON {
+        var newKey: EncryptionKey?
+        if let text = try request.string("key") {
+            // The message never quotes the key.
+            guard let key = EncryptionKey(hex: text) else {
+                throw .invalid(request.path("key"), "key must be 64 hexadecimal digits (a 256-bit key), or null.")
+            }
+            newKey = key
+        }
+        try db.rekey(to: newKey)
+        return .obj(["encrypted": .bool(db.key != nil)])
+    }
+
+    /// `unauthorized` (`wrong_key`) once another core put new files in place of this core's
+    /// database (a change of key): this core must be opened again.
+    func checkFiles() throws(CarFitError) {
+        guard db.isCurrentFile else { throw DatabaseCrypt.wrongKey(db.path) }
+    }
+
     /// The core's lock, for a use-case that takes it itself.
     func locked<Result>(_ body: () throws(CarFitError) -> Result) throws(CarFitError) -> Result {
         try serialized(body)

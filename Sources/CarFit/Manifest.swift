@@ -165,6 +165,10 @@ enum Manifest {
         // Events
         Operation("events.wait", "carfit_events_wait", .selfLocking,
                   .object { core, request throws(CarFitError) in try EventsAPI.wait(core.feed, request) }),
+
+        // Storage
+        Operation("storage.rekey", "carfit_storage_rekey", .serialized,
+                  .object { core, request throws(CarFitError) in try core.rekey(request) }),
     ]
 
     /// The operations `carfit_call` reaches, by method name.

@@ -15,6 +15,14 @@ public enum AttachmentsAPI {
         return .obj(["attachments": .array(found.map { $0.json(withPath: true) })])
     }
 
+    /// `carfit_visits_attachment_data`: `{"id"}` → the stored copy's original bytes.
+    public static func data(_ service: AttachmentsService, _ request: Fields) throws(CarFitError) -> (bytes: [UInt8], response: JSON) {
+        let id = try request.requiredString("id")
+        let (attachment, bytes) = try service.data(id: id)
+        return (bytes, .obj(["id": .string(attachment.id), "bytes": .int(Int64(bytes.count)),
+                             "contentType": .string(attachment.contentType)]))
+    }
+
     public static func detach(_ service: AttachmentsService, _ request: Fields) throws(CarFitError) -> JSON {
         .obj(["attachment": try service.detach(id: try request.requiredString("id")).json(withPath: false)])
     }

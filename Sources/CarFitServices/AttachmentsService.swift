@@ -107,6 +107,18 @@ public struct AttachmentsService {
         return found
     }
 
+    /// The attachment `id` and the bytes of its stored copy: `not_found` for no such attachment
+    /// or one whose copy was evicted, `storage` when the copy cannot be read.
+    public func data(id: String) throws(CarFitError) -> (Attachment, [UInt8]) {
+        guard let found = try store.attachment(id: id, directory: directory?.path) else {
+            throw CarFitError(.notFound, "No attachment has the id \"\(id.prefix(80))\".", field: "id")
+        }
+        guard let path = found.path, let directory else {
+            throw CarFitError(.notFound, "The stored copy of this attachment was removed after its upload.", field: "id")
+        }
+        return (found, try directory.contents(path: path, limit: max(found.bytes, 0)))
+    }
+
     /// Removes the attachment `id` not yet uploaded, and its file; `conflict` once uploaded.
     public func detach(id: String) throws(CarFitError) -> Attachment {
         let store = store

@@ -46,7 +46,7 @@ public enum DatabaseCrypt {
     /// The name of the VFS that opens the database at `path` (nil: SQLite's default, plaintext),
     /// after the refusals: an encrypted file without a key, a key that is not the file's.
     static func vfs(path: String, key: EncryptionKey?) throws(CarFitError) -> String? {
-        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return nil }
+        guard isFilePath(path) else { return nil }
         let contents = probe(path, key: key)
         guard let key else {
             switch contents {
@@ -55,7 +55,8 @@ public enum DatabaseCrypt {
             }
         }
         switch contents {
-        case .encrypted(keyMatches: false): throw wrongKey(path)
+        // A file that is neither SQLite's nor encrypted by this library: the key does not open it.
+        case .encrypted(keyMatches: false), .foreign: throw wrongKey(path)
         case .plaintext:
             let name = try vfsName(key)
             try encryptInPlace(path, vfs: name)
@@ -67,36 +68,117 @@ public enum DatabaseCrypt {
     /// The name the encrypted copy of a plaintext database is built under, beside it.
     static func pendingName(_ path: String) -> String { path + "-encrypting" }
 
-    /// Encrypts the plaintext database at `path`: an encrypted copy is built beside it
-    /// (`VACUUM INTO` through the VFS `vfs`), made durable, and renamed over the plaintext file
+    /// Encrypts the plaintext database at `path`: an encrypted copy is built beside it (SQLite's
+    /// backup, written through the VFS `vfs`), made durable, and renamed over the plaintext file
     /// in one step. A crash before the rename leaves the plaintext database as it was (the next
     /// open starts over); after it, the encrypted one is complete.
     static func encryptInPlace(_ path: String, vfs: String) throws(CarFitError) {
-        let pending = pendingName(path)
-        for leftover in [pending, pending + "-journal", pending + "-wal", pending + "-shm"] { _ = unlink(leftover) }
         var db: OpaquePointer?
-        var rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
-        if rc == SQLITE_OK, let db {
-            sqlite3_busy_timeout(db, 10_000)
-            rc = sqlite3_exec(db, "VACUUM INTO '\(uri(pending, vfs: vfs))'", nil, nil, nil)
+        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let source = db else {
+            sqlite3_close_v2(db)
+            throw CarFitError(.storage, "Cannot encrypt \(StorageFailure.shown(path)): \(String(cString: sqlite3_errstr(rc))).", field: "database")
+        }
+        sqlite3_busy_timeout(source, 10_000)
+        do throws(CarFitError) {
+            try copy(from: source, path: path, to: vfs)
+        } catch {
+            sqlite3_close_v2(source)
+            throw error
+        }
+        sqlite3_close_v2(source)
+        if fileSize(path + "-wal") > 0 {
+            // Another program still has the plaintext database open: its commits would be lost.
+            removePending(path)
+            throw CarFitError(.storage, "Cannot encrypt \(StorageFailure.shown(path)): another program has it open; close it and try again.",
+                              field: "database")
+        }
+        guard putInPlace(path) else {
+            throw CarFitError(.storage, "Cannot encrypt \(StorageFailure.shown(path)): the encrypted copy could not be put in its place.",
+                              field: "database")
+        }
+    }
+
+    /// Copies the database of connection `source` (a consistent snapshot) to the pending file
+    /// beside `path`, through `vfs` (nil: plaintext), and makes it durable.
+    static func copy(from source: OpaquePointer, path: String, to vfs: String?) throws(CarFitError) {
+        let pending = pendingName(path)
+        removePending(path)
+        var db: OpaquePointer?
+        var rc = sqlite3_open_v2(pending, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, vfs)
+        if rc == SQLITE_OK, let target = db {
+            if let backup = sqlite3_backup_init(target, "main", source, "main") {
+                repeat {
+                    rc = sqlite3_backup_step(backup, -1)
+                    if rc == SQLITE_BUSY || rc == SQLITE_LOCKED { sqlite3_sleep(20) }
+                } while rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED
+                let finished = sqlite3_backup_finish(backup)
+                rc = rc == SQLITE_DONE ? finished : rc
+            } else {
+                rc = sqlite3_errcode(target)
+            }
         }
         let closed = sqlite3_close_v2(db)
-        var failure: String?
-        if rc != SQLITE_OK || closed != SQLITE_OK {
-            failure = "the encrypted copy could not be written (\(String(cString: sqlite3_errstr(rc != SQLITE_OK ? rc : closed))))"
-        } else if fileSize(path + "-wal") > 0 {
-            // Another program still has the plaintext database open: its commits would be lost.
-            failure = "another program has it open; close it and try again"
-        } else if !sync(pending) || rename(pending, path) != 0 {
-            failure = "the encrypted copy could not be put in its place"
+        if rc == SQLITE_OK { rc = closed }
+        guard rc == SQLITE_OK, sync(pending) else {
+            removePending(path)
+            throw CarFitError(.storage, "Cannot write the new copy of \(StorageFailure.shown(path)) (\(String(cString: sqlite3_errstr(rc)))).",
+                              field: "database")
         }
-        if let failure {
-            for leftover in [pending, pending + "-journal"] { _ = unlink(leftover) }
-            throw CarFitError(.storage, "Cannot encrypt \(StorageFailure.shown(path)): \(failure).", field: "database")
-        }
-        _ = unlink(path + "-shm")
-        syncDirectory(of: path)
     }
+
+    /// Renames the pending copy over `path` (the one step that decides which set is live), then
+    /// removes the old file's WAL and shared memory, which belong to the file replaced.
+    static func putInPlace(_ path: String) -> Bool {
+        guard rename(pendingName(path), path) == 0 else {
+            removePending(path)
+            return false
+        }
+        syncDirectory(of: path)
+        _ = unlink(path + "-wal")
+        _ = unlink(path + "-shm")
+        return true
+    }
+
+    static func removePending(_ path: String) {
+        let pending = pendingName(path)
+        for leftover in [pending, pending + "-journal", pending + "-wal", pending + "-shm"] { _ = unlink(leftover) }
+    }
+
+    /// Finishes what a crash interrupted, once the open is allowed: a pending copy that never
+    /// took the database's place is removed, and a WAL left by the file a rename replaced (of
+    /// another key, or plaintext beside an encrypted file) is dropped with its shared memory.
+    static func finishInterrupted(_ path: String, key: EncryptionKey?) {
+        guard isFilePath(path) else { return }
+        if fileSize(pendingName(path)) >= 0 { removePending(path) }
+        let wal = path + "-wal"
+        guard fileSize(wal) > 0 else { return }
+        let stale: Bool
+        switch probe(wal, key: key) {
+        case .encrypted(let matches): stale = key == nil || !matches
+        case .empty, .unreadable: stale = false
+        default: stale = key != nil  // plaintext beside an encrypted file
+        }
+        if stale {
+            _ = unlink(wal)
+            _ = unlink(path + "-shm")
+        }
+    }
+
+    /// A file's device and inode.
+    public struct Identity: Equatable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    static func identity(_ path: String) -> Identity? {
+        guard isFilePath(path) else { return nil }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    static func isFilePath(_ path: String) -> Bool { !path.isEmpty && path != ":memory:" && !path.hasPrefix("file:") }
 
     /// A `file:` URI of `path` that opens it through `vfs` (every byte but unreserved ones
     /// percent-encoded, so the URI needs no quoting in SQL).
@@ -117,9 +199,10 @@ public enum DatabaseCrypt {
         return out + "?vfs=" + vfs
     }
 
+    /// The size of the file at `path`, -1 when there is none.
     static func fileSize(_ path: String) -> Int64 {
         var info = stat()
-        guard stat(path, &info) == 0 else { return 0 }
+        guard stat(path, &info) == 0 else { return -1 }
         return Int64(info.st_size)
     }
 

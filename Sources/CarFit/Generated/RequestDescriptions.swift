@@ -63,5 +63,6 @@ enum RequestDescriptions {
         "auth.set": "token (or null), scheme?",
         "auth.status": "none",
         "events.wait": "after?, timeoutMs?",
+        "storage.rekey": "key (or null)",
     ]
 }

@@ -212,5 +212,8 @@ enum RequestTypes {
             RequestMember(["after"], types: 66, minimum: 0.0),
             RequestMember(["timeoutMs"], types: 66, minimum: 0.0, maximum: 60000.0),
         ],
+        "carfit_storage_rekey": [
+            RequestMember(["key"], types: 65, required: true, minLength: 64, maxLength: 64),
+        ],
     ]
 }

@@ -169,6 +169,30 @@ public struct AttachmentDirectory: Sendable {
         return try writer.finish(contentType: ContentSniffer.text)
     }
 
+    /// The whole content of the stored copy at `path` (at most `limit` bytes are expected; a
+    /// longer file is read to its end all the same): `storage` when it cannot be read.
+    public func contents(path file: String, limit: Int64) throws(CarFitError) -> [UInt8] {
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw CarFitError(.storage, "The stored copy of the attachment could not be read: \(Self.reason(errno)).")
+        }
+        defer { close(fd) }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(Int(clamping: limit))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkBytes, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, Self.chunkBytes)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CarFitError(.storage, "The stored copy of the attachment could not be read: \(Self.reason(errno)).")
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        }
+        return bytes
+    }
+
     static func reason(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)

@@ -88,6 +88,7 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_auth_set": OPERATION,
     "carfit_auth_status": OPERATION,
     "carfit_events_wait": OPERATION,
+    "carfit_storage_rekey": OPERATION,
 }
 
 #: The operations carfit_call reaches, in header order: method name -> C symbol.
@@ -150,6 +151,7 @@ OPERATIONS: Dict[str, str] = {
     "auth.set": "carfit_auth_set",
     "auth.status": "carfit_auth_status",
     "events.wait": "carfit_events_wait",
+    "storage.rekey": "carfit_storage_rekey",
 }
 
 
@@ -1125,6 +1127,12 @@ class EventsWaitResult(TypedDict):
     last: int
 
 
+class StorageRekeyResult(TypedDict):
+    """A member object of a response."""
+
+    encrypted: bool
+
+
 class _ErrorDocumentErrorRequired(TypedDict):
     """The members ErrorDocumentError always has."""
 
@@ -1317,6 +1325,7 @@ RESULTS: Dict[str, Any] = {
     "auth.set": AuthState,
     "auth.status": AuthState,
     "events.wait": EventsWaitResult,
+    "storage.rekey": StorageRekeyResult,
 }
 
 

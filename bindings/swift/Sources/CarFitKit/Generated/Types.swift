@@ -3561,3 +3561,36 @@ public struct EventsWaitResponse: Codable, Sendable, Equatable {
         case last
     }
 }
+
+/// A member object of the contract (StorageRekeyRequest).
+public struct StorageRekeyRequest: Codable, Sendable, Equatable {
+    /// The new 256-bit key as 64 hexadecimal digits (either case), or null for plaintext.
+    public var key: String?
+
+    public init(key: String? = nil) {
+        self.key = key
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case key
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+    }
+}
+
+/// A member object of the contract (StorageRekeyResponse).
+public struct StorageRekeyResponse: Codable, Sendable, Equatable {
+    /// Whether the database is now encrypted.
+    public var encrypted: Bool
+
+    public init(encrypted: Bool) {
+        self.encrypted = encrypted
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case encrypted
+    }
+}
