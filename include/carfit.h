@@ -185,8 +185,16 @@ typedef struct carfit_core carfit_core;
  *                           "-wal" and "-journal" files and SQLite's temporary files are
  *                           encrypted (ChaCha20-Poly1305 in 4 KiB blocks, a key derived per
  *                           file from the key and a random salt; "-shm" holds no stored data
- *                           and stays plain): no file starts with or contains SQLite's header
- *                           or any stored text. The library's SQLite is built in, so a host
+ *                           and stays plain), and so is every attached file (sealed in
+ *                           ChaCha20-Poly1305 chunks of 64 KiB, each chunk's nonce bound to its
+ *                           index and the last one marked, a key per file; read them with
+ *                           carfit_visits_attachment_data, and an upload still sends the
+ *                           original bytes and their SHA-256); images are cached in memory
+ *                           only (the disk cache holds none, and what it held is dropped). A
+ *                           plaintext database opened with a key is encrypted in place, its
+ *                           attachments after it: a kill -9 at any moment leaves the old
+ *                           plaintext database or the new encrypted one complete, and the next
+ *                           open finishes the work. The library's SQLite is built in, so a host
  *                           that loaded another SQLite first changes nothing. The key is held
  *                           in memory only: never written, logged, or put in an error or
  *                           event. Keep it in the platform's keystore: on iOS a random key
@@ -948,6 +956,24 @@ int carfit_visits_attachments(carfit_core *core, const char *request, char **res
  *          id. CARFIT_CONFLICT ("id"): it was uploaded already. CARFIT_STORAGE.
  */
 int carfit_visits_detach(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_visits_attachment_data — the original bytes of an attachment's stored copy, whatever
+ * the encryption (see "encryption" in carfit_open): with a key the copy holds ciphertext and
+ * carfit_visits_attachments gives no path, so a host shows a photo or a note from these bytes.
+ * (No method name: carfit_call cannot return bytes.)
+ *
+ * Takes:   core; request {"id": attachment id} (borrowed); bytes and length, where the bytes
+ *          and their count are stored (neither may be NULL); response as for operations.
+ * Returns: CARFIT_OK, *bytes a new buffer of *length bytes (the caller frees it with
+ *          carfit_free), and the response {"id", "bytes": n, "contentType"}. On failure
+ *          *bytes is NULL and *length 0.
+ * Errors:  CARFIT_INVALID (id missing, field "id"), CARFIT_NOT_FOUND (no attachment has that
+ *          id, or its copy was removed after its upload, field "id"), CARFIT_STORAGE (the
+ *          stored copy cannot be read, or does not decrypt), CARFIT_MISUSE (core, bytes or
+ *          length NULL).
+ */
+int carfit_visits_attachment_data(carfit_core *core, const char *request, unsigned char **bytes, size_t *length, char **response);
 
 /* ---------------------------------------------------------------------------------------------
  * Reminders: time to leave

@@ -575,6 +575,8 @@ def files(document: Dict[str, Any], header_text: str, error=ValueError) -> Dict[
             lines += javadoc(f"{key}: {summary} Fails with the exception of its status ({errors}, misuse).", "    ")
             lines += [f"    public final {response} {method}({request} request) {{",
                       f"        return invoke({java_string(key)}, request, {response}.class);", "    }"]
+        elif key != "images.data":
+            continue  # carfit_visits_attachment_data: not in the Java package yet
         else:
             lines += javadoc(f"{key}: {summary} The answer ({method}WithBytes gives the bytes too). Fails with the "
                              f"exception of its status ({errors}, misuse).", "    ")

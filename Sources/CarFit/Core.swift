@@ -26,6 +26,9 @@ final class Core: Serializer, @unchecked Sendable {
     let config: CoreConfig
     let clock: Clock
     let db: Database
+    /// The key the files beside the database are sealed under, kept inside the database
+    /// (`FilesKey`); nil until the database is first encrypted.
+    private var filesKey: [UInt8]?
     var calendarState: CalendarState
     let session = Session()
     let imagePipeline: ImagePipeline
@@ -48,6 +51,7 @@ final class Core: Serializer, @unchecked Sendable {
             Instant(milliseconds: SystemClock.wallMilliseconds())
         })
         db = try Database(path: config.database, key: config.encryptionKey)
+        filesKey = db.key != nil ? try FilesKey.ensure(db) : try FilesKey.load(db)
         pushLock = PushLock(database: config.database)
         guard let today = clock.today else {
             throw CarFitError(.invalid, "now lies outside the years 1 to 9999.", field: "now")
@@ -60,7 +64,11 @@ final class Core: Serializer, @unchecked Sendable {
                           maxBodyBytes: config.http.maxBodyBytes,
                           minBytesPerSecond: config.http.minBytesPerSecond, auth: auth)
         do throws(ImageDirectoryError) {
-            imagePipeline = try ImagePipeline(config: config.images, http: http)
+            var images = config.images
+            // With a key no image is kept on disk (the memory cache only), and what a core
+            // without one cached there is dropped.
+            if config.encryptionKey != nil { images.diskBytes = 0 }
+            imagePipeline = try ImagePipeline(config: images, http: http)
         } catch {
             throw CarFitError(error)
         }
@@ -106,12 +114,12 @@ final class Core: Serializer, @unchecked Sendable {
     var feed: EventsService { EventsService(hub: events) }
     var auth: AuthService { AuthService(auth: http.auth) }
     var attachments: AttachmentsService {
-        AttachmentsService(db: db, clock: clock, config: config.attachments, directory: config.attachmentsDirectory)
+        AttachmentsService(db: db, clock: clock, config: config.attachments, directory: config.attachmentsDirectory, seal: fileSeal)
     }
     /// The attachments' part of a push, nil when no upload URL is configured.
     var attachmentUpload: AttachmentUpload? {
         config.sources.attachments.map { base in
-            AttachmentUpload(base: base, db: db, directory: config.attachmentsDirectory) { [events] total in
+            AttachmentUpload(base: base, db: db, directory: config.attachmentsDirectory, seal: fileSeal) { [events] total in
                 ProgressReporter(total: Int64(total), clock: SystemMonotonicClock()) { done, total in
                     events.publish(.progress(operation: "attachments.upload", done: done, total: total))
                 }
@@ -263,18 +271,18 @@ final class Core: Serializer, @unchecked Sendable {
         return try body()
     }
 
-    /// `storage.rekey`: `{"key": new key | null}` → `{"encrypted"}`.
-    func rekey(_ request: Fields) throws(CarFitError) -> JSON {
-        var newKey: EncryptionKey?
-        if let text = try request.string("key") {
-            // The message never quotes the key.
-            guard let key = EncryptionKey(hex: text) else {
-                throw .invalid(request.path("key"), "key must be 64 hexadecimal digits (a 256-bit key), or null.")
-            }
-            newKey = key
-        }
+    /// How the files beside the database are written and read: sealed under the files key
+    /// while the database is encrypted (`FileSeal`).
+    var fileSeal: FileSeal { FileSeal(key: filesKey, sealsNew: db.key != nil) }
+
+    /// Puts the database under `newKey` (nil: plaintext), then the attachments' copies; answers
+    /// whether the database is now encrypted.
+    func rekey(to newKey: EncryptionKey?) throws(CarFitError) -> Bool {
         try db.rekey(to: newKey)
-        return .obj(["encrypted": .bool(db.key != nil)])
+        if db.key != nil && filesKey == nil { filesKey = try FilesKey.ensure(db) }
+        // The attachments follow: sealed under an encrypted database, plaintext again without.
+        attachments.directory?.convert()
+        return db.key != nil
     }
 
     /// `unauthorized` (`wrong_key`) once another core put new files in place of this core's

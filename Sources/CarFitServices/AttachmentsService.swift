@@ -15,13 +15,13 @@ public struct AttachmentsService {
     /// The attachments directory; nil for an in-memory database without a configured one.
     public let directory: AttachmentDirectory?
 
-    public init(db: Database, clock: Clock, config: CoreConfig.Attachments, directory: String?) {
+    public init(db: Database, clock: Clock, config: CoreConfig.Attachments, directory: String?, seal: FileSeal = .plain) {
         self.db = db
         store = AttachmentStore(db)
         visits = VisitStore(db)
         self.clock = clock
         self.config = config
-        self.directory = directory.map(AttachmentDirectory.init(path:))
+        self.directory = directory.map { AttachmentDirectory(path: $0, seal: seal) }
     }
 
     private func notFound(_ keyText: String) -> CarFitError {
@@ -92,6 +92,7 @@ public struct AttachmentsService {
         guard let directory else { return }
         directory.narrow()
         directory.removeTemporaries()
+        directory.convert()
         let candidates = directory.storedNames().filter(UUIDv4.isValid)
         guard !candidates.isEmpty, let missing = try? store.unknown(candidates), !missing.isEmpty else { return }
         let store = store

@@ -35,7 +35,8 @@ def test_library_exists():
 
 #: The header's functions that are not operations reachable through carfit_call.
 NOT_OPERATIONS = {"carfit_open", "carfit_close", "carfit_free", "carfit_version", "carfit_version_number",
-                  "carfit_status_name", "carfit_call", "carfit_schema", "carfit_images_data"}
+                  "carfit_status_name", "carfit_call", "carfit_schema", "carfit_images_data",
+                  "carfit_visits_attachment_data"}
 
 
 def test_exports_exactly_the_header_functions():

@@ -13,3 +13,4 @@ public typealias CarfitResponse = UnsafeMutablePointer<UnsafeMutablePointer<CCha
 @c public func carfit_visits_attach(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
 @c public func carfit_visits_attachments(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
 @c public func carfit_visits_detach(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
+@c public func carfit_visits_attachment_data(_ core: OpaquePointer?, _ request: CarfitRequest?, _ bytes: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, _ length: UnsafeMutablePointer<UInt>?, _ response: CarfitResponse?) -> Int32 { Boundary.binary(core, request, bytes, length, response) }

@@ -75,6 +75,9 @@ enum RequestTypes {
         "carfit_visits_detach": [
             RequestMember(["id"], types: 1, required: true),
         ],
+        "carfit_visits_attachment_data": [
+            RequestMember(["id"], types: 1, required: true),
+        ],
         "carfit_reminders_list": [
             RequestMember(["date"], types: 65),
         ],

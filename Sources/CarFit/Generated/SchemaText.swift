@@ -410,6 +410,26 @@ let carfitSchemaText: StaticString = #"""
       "response": {"$ref": "#/$defs/attachmentAnswer"},
       "errors": ["bad_json", "invalid", "not_found", "conflict", "unauthorized", "storage"]
     },
+    "visits.attachment_data": {
+      "symbol": "carfit_visits_attachment_data",
+      "summary": "The original bytes of an attachment's stored copy, whatever the encryption (no method name: the bytes come in an out-parameter).",
+      "request": {
+        "type": "object",
+        "properties": {"id": {"type": "string", "description": "The attachment's id."}},
+        "required": ["id"]
+      },
+      "response": {
+        "type": "object",
+        "properties": {
+          "id": {"type": "string", "description": "The attachment's id."},
+          "bytes": {"type": "integer", "minimum": 0, "description": "How many bytes were given."},
+          "contentType": {"type": "string", "description": "The attachment's content type."}
+        },
+        "required": ["id", "bytes", "contentType"],
+        "additionalProperties": false
+      },
+      "errors": ["bad_json", "invalid", "not_found", "storage"]
+    },
     "reminders.list": {
       "symbol": "carfit_reminders_list",
       "summary": "When to leave for each open visit of a day: the travel from the previous visit (or, for today's next visit, from the washer's fresh position), sorted by leaveAt.",
@@ -1940,7 +1960,7 @@ let carfitSchemaText: StaticString = #"""
       "properties": {
         "path": {
           "type": ["string", "null"],
-          "description": "The core's copy; null once evicted after its upload."
+          "description": "The core's copy; null once evicted after its upload, and while the core has an encryption key (the copy holds ciphertext: carfit_visits_attachment_data gives its bytes)."
         }
       },
       "required": ["path"],

@@ -45,6 +45,7 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_visits_attach": OPERATION,
     "carfit_visits_attachments": OPERATION,
     "carfit_visits_detach": OPERATION,
+    "carfit_visits_attachment_data": (ctypes.c_int, (ctypes.c_void_p, ctypes.c_char_p, _OUT, ctypes.POINTER(ctypes.c_size_t), _OUT)),
     "carfit_reminders_list": OPERATION,
     "carfit_report_day": OPERATION,
     "carfit_report_durations": OPERATION,
@@ -548,6 +549,14 @@ class VisitsAttachmentsResult(TypedDict):
     """A member object of a response."""
 
     attachments: List[ListedAttachment]
+
+
+class VisitsAttachmentDataResult(TypedDict):
+    """A member object of a response."""
+
+    id: str
+    bytes: int
+    contentType: str
 
 
 class ReminderNavigation1(TypedDict):
@@ -1282,6 +1291,7 @@ RESULTS: Dict[str, Any] = {
     "visits.attach": AttachmentAnswer,
     "visits.attachments": VisitsAttachmentsResult,
     "visits.detach": AttachmentAnswer,
+    "visits.attachment_data": VisitsAttachmentDataResult,
     "reminders.list": RemindersListResult,
     "report.day": ReportDayResult,
     "report.durations": ReportDurationsResult,

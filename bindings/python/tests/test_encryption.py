@@ -307,3 +307,85 @@ def test_kill_mid_rekey_leaves_one_key_that_opens_everything(tmp_path, delay_ms)
     if opened is not None:
         assert found == {}
     assert not (tmp_path / "carfit.db-encrypting").exists()
+
+
+NOTE = "Gate code 4711 behind the Holtermann garage"
+PHOTO = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + b"Holtermann-photo " * 9000  # over two 64 KiB chunks
+
+
+def attach_both(core: carfit.Core, tmp_path: Path):
+    photo_file = tmp_path / "outside" / "photo.jpg"
+    photo_file.parent.mkdir(exist_ok=True)
+    photo_file.write_bytes(PHOTO)
+    photo = core.attach(VISIT, "photo", file=str(photo_file))["attachment"]
+    note = core.attach(VISIT, "note", text=NOTE)["attachment"]
+    photo_file.unlink()
+    return photo, note
+
+
+def test_attachments_are_sealed_and_read_back_whole(tmp_path):
+    database = tmp_path / "db" / "carfit.db"
+    database.parent.mkdir()
+    with carfit.Core(config(database)) as core:
+        fill(core)
+        photo, note = attach_both(core, tmp_path)
+        listed = core.attachments(VISIT)["attachments"]
+        assert [a["path"] for a in listed] == [None, None]
+        data, info = core.attachment_data(photo["id"])
+        assert data == PHOTO and info == {"id": photo["id"], "bytes": len(PHOTO), "contentType": "image/jpeg"}
+        assert core.attachment_data(note["id"])[0] == NOTE.encode()
+        assert leaks(tmp_path / "db") == {}
+    stored = list((tmp_path / "db" / "carfit.db-attachments").iterdir())
+    assert len(stored) == 2 and all(not f.read_bytes().startswith(b"\xff\xd8") for f in stored)
+    with carfit.Core(config(database)) as core, pytest.raises(carfit.NotFoundError):
+        core.attachment_data("no-such-id")
+
+
+def test_a_plaintext_set_is_sealed_at_open_and_unsealed_by_a_rekey_to_null(tmp_path):
+    database = tmp_path / "db" / "carfit.db"
+    database.parent.mkdir()
+    with carfit.Core(config(database, key=None)) as core:
+        fill(core)
+        photo, note = attach_both(core, tmp_path)
+        assert all(a["path"] for a in core.attachments(VISIT)["attachments"])
+    assert leaks(tmp_path / "db") != {}
+    with carfit.Core(config(database)) as core:
+        assert leaks(tmp_path / "db") == {}
+        assert core.attachment_data(photo["id"])[0] == PHOTO
+        assert rekey(core, OTHER_KEY) == {"encrypted": True}
+        assert core.attachment_data(note["id"])[0] == NOTE.encode()
+        assert rekey(core, None) == {"encrypted": False}
+        paths = [a["path"] for a in core.attachments(VISIT)["attachments"]]
+        assert Path(paths[0]).read_bytes() == PHOTO and Path(paths[1]).read_bytes() == NOTE.encode()
+
+
+def test_an_upload_sends_the_original_bytes_and_their_sha256(tmp_path):
+    from attachment_server import AttachmentServer
+    server = AttachmentServer().start()
+    try:
+        database = tmp_path / "db" / "carfit.db"
+        database.parent.mkdir()
+        cfg = dict(config(database), sources={"attachments": server.url()})
+        with carfit.Core(cfg) as core:
+            fill(core)
+            photo, note = attach_both(core, tmp_path)
+            answer = core.push()
+            assert answer["attachments"] == {"uploaded": 2, "pending": 0, "failed": 0}
+        assert server.bodies[photo["id"]] == PHOTO
+        assert server.bodies[note["id"]] == NOTE.encode()
+        headers = server.stored[photo["id"]]["headers"]
+        assert headers["x-carfit-sha256"] == hashlib.sha256(PHOTO).hexdigest()
+        assert headers["content-length"] == str(len(PHOTO))
+        assert leaks(tmp_path / "db") == {}
+    finally:
+        server.stop()
+
+
+def test_with_a_key_no_image_is_cached_on_disk(tmp_path):
+    database = tmp_path / "carfit.db"
+    images = tmp_path / "images"
+    images.mkdir()
+    (images / "0123456789abcdef.img").write_bytes(b"\x89PNG\r\n\x1a\n" + b"Holtermann" * 10)
+    with carfit.Core(config(database)) as core:
+        assert core.call("images.stats")["disk"]["limit"] == 0
+    assert list(images.iterdir()) == []

@@ -385,6 +385,7 @@ public enum Operations {
         ("visits.attach", "visitsAttach"),
         ("visits.attachments", "visitsAttachments"),
         ("visits.detach", "visitsDetach"),
+        ("visits.attachment_data", "visitsAttachmentData"),
         ("reminders.list", "remindersList"),
         ("report.day", "reportDay"),
         ("report.durations", "reportDurations"),

@@ -1545,7 +1545,8 @@ public struct ListedAttachment: Codable, Sendable, Equatable {
     public var uploaded: Bool
     /// Why the upload server refused it for good (present only then).
     public var failed: String?
-    /// The core's copy; null once evicted after its upload.
+    /// The core's copy; null once evicted after its upload, and while the core has an encryption key (the
+    /// copy holds ciphertext: carfit_visits_attachment_data gives its bytes).
     public var path: String?
 
     public init(id: String, key: String, kind: String, contentType: String, bytes: Int, sha256: String, at: String, uploaded: Bool, failed: String? = nil, path: String? = nil) {
@@ -1612,6 +1613,42 @@ public struct VisitsDetachRequest: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case id
+    }
+}
+
+/// A member object of the contract (VisitsAttachmentDataRequest).
+public struct VisitsAttachmentDataRequest: Codable, Sendable, Equatable {
+    /// The attachment's id.
+    public var id: String
+
+    public init(id: String) {
+        self.id = id
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id
+    }
+}
+
+/// A member object of the contract (VisitsAttachmentDataResponse).
+public struct VisitsAttachmentDataResponse: Codable, Sendable, Equatable {
+    /// The attachment's id.
+    public var id: String
+    /// How many bytes were given.
+    public var bytes: Int
+    /// The attachment's content type.
+    public var contentType: String
+
+    public init(id: String, bytes: Int, contentType: String) {
+        self.id = id
+        self.bytes = bytes
+        self.contentType = contentType
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case bytes
+        case contentType
     }
 }
 

@@ -44,6 +44,7 @@ public abstract sealed class Operations permits Core {
             "visits.attach",
             "visits.attachments",
             "visits.detach",
+            "visits.attachment_data",
             "reminders.list",
             "report.day",
             "report.durations",
@@ -221,6 +222,7 @@ public abstract sealed class Operations permits Core {
     public final VisitsDetachResponse visitsDetach(VisitsDetachRequest request) {
         return invoke("visits.detach", request, VisitsDetachResponse.class);
     }
+
 
     /**
      * reminders.list: When to leave for each open visit of a day: the travel from the previous visit
