@@ -445,8 +445,3 @@ int cf_crypt_probe(const char *path, const unsigned char *key) {
     keyCheck(key, h + CF_SALT_OFF, check);
     return CRYPTO_memcmp(check, h + CF_CHECK_OFF, 16) == 0 ? CF_PROBE_KEY_OK : CF_PROBE_OTHER_KEY;
 }
-
-int cf_crypt_key_matches(const char *path, const unsigned char *key) {
-    int p = cf_crypt_probe(path, key);
-    return p == CF_PROBE_KEY_OK ? 1 : p == CF_PROBE_OTHER_KEY ? 0 : -1;
-}

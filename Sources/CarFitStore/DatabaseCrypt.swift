@@ -180,25 +180,6 @@ public enum DatabaseCrypt {
 
     static func isFilePath(_ path: String) -> Bool { !path.isEmpty && path != ":memory:" && !path.hasPrefix("file:") }
 
-    /// A `file:` URI of `path` that opens it through `vfs` (every byte but unreserved ones
-    /// percent-encoded, so the URI needs no quoting in SQL).
-    static func uri(_ path: String, vfs: String) -> String {
-        var out = "file:"
-        let hex = Array("0123456789ABCDEF".utf8)
-        for b in path.utf8 {
-            switch b {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
-                out.unicodeScalars.append(Unicode.Scalar(b))
-            default:
-                out += "%"
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(b >> 4)]))
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(b & 15)]))
-            }
-        }
-        return out + "?vfs=" + vfs
-    }
-
     /// The size of the file at `path`, -1 when there is none.
     static func fileSize(_ path: String) -> Int64 {
         var info = stat()
@@ -230,12 +211,6 @@ public enum DatabaseCrypt {
         let rc = withKey(key) { k in name.withUnsafeMutableBufferPointer { cf_crypt_vfs(k, $0.baseAddress, Int32($0.count)) } }
         guard rc == SQLITE_OK else { throw CarFitError(.storage, "The database's encryption could not be set up.", field: "database") }
         return String(cString: name)
-    }
-
-    /// Whether `key` still opens the encrypted file at `path` (true for a file without an
-    /// encryption header, which has nothing to say).
-    public static func keyStillMatches(_ path: String, key: EncryptionKey) -> Bool {
-        withKey(key) { cf_crypt_key_matches(path, $0) } != 0
     }
 
     private static func withKey<R>(_ key: EncryptionKey?, _ body: (UnsafePointer<UInt8>?) -> R) -> R {

@@ -123,7 +123,7 @@ final class ConfigTests: XCTestCase {
              "Unknown config member images.concurency: did you mean images.concurrency?"),
             (["colour": "red"], "colour", "Unknown config member colour: the config takes database, now, timeZone, "
              + "hour24, firstWeekday, sources, http, images, maxRequestBytes, importThreads, auth, road, attachments, report, "
-             + "reminders, zoneinfo."),
+             + "reminders, zoneinfo, encryption."),
         ]
         for (pairs, field, message) in cases {
             let error = try XCTUnwrap(refusal(pairs), field)

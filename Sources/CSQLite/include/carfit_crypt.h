@@ -25,9 +25,4 @@ int cf_crypt_vfs(const unsigned char *key, char *name, int cap);
 __attribute__((visibility("hidden")))
 int cf_crypt_probe(const char *path, const unsigned char *key);
 
-/* Whether `key` opens the encrypted file at `path` (1), not (0), or the file has no encryption
- * header (-1): the cheap check a connection repeats to notice another one's rekey. */
-__attribute__((visibility("hidden")))
-int cf_crypt_key_matches(const char *path, const unsigned char *key);
-
 #endif
