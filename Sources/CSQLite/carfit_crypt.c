@@ -12,7 +12,8 @@
  * without decrypting anything. The logical size is the number of whole physical blocks times
  * 4096 (a torn block at the end, left by a crash mid-extension, is not counted).
  *
- * Writes that cover part of a block read, decrypt, patch and encrypt the whole block. A block that
+ * Writes that cover part of a block read, decrypt, patch and encrypt the whole block. In a WAL
+ * a frame's header is encrypted together with the page written right after it. A block that
  * fails authentication is an I/O error in the database; in a WAL or journal it reads as zeros
  * (after a retry, in case a concurrent writer was caught mid-write), which SQLite's own frame and
  * record checksums then refuse, as they refuse a torn tail in a plaintext WAL. The shared-memory
@@ -64,6 +65,8 @@ typedef struct CfFile {
     unsigned char fileKey[32];
     EVP_CIPHER_CTX *enc, *dec;
     sqlite3_int64 cachedBlock; /* the block in `plain`, or -1 */
+    int writeBack;             /* WAL: a frame's header is encrypted with the page that follows it */
+    int dirty;                 /* `plain` holds a write not yet encrypted and written */
     unsigned char plain[CF_B];
     unsigned char phys[CF_PB];
 } CfFile;
@@ -149,10 +152,39 @@ static int allZero(const unsigned char *p, size_t n) {
     return 1;
 }
 
+static int writeBlock(CfFile *f, sqlite3_int64 block);
+
+/* Encrypts and writes the block held back by write-back, if any. */
+static int flush(CfFile *f) {
+    if (!f->dirty) return SQLITE_OK;
+    f->dirty = 0;
+    return writeBlock(f, f->cachedBlock);
+}
+
+/* Flushes, then forgets the block in `plain` (another connection may change the file). */
+static int forget(CfFile *f) {
+    int rc = flush(f);
+    f->cachedBlock = -1;
+    return rc;
+}
+
+/* Whether the block in `plain` is still the file's. A WAL is written by other connections between
+ * this one's transactions, and its handle hears of none of their locks: a block in memory is
+ * taken only while the file still holds the nonce this handle last wrote or read there (a
+ * rewrite draws a new one). */
+static int cacheCurrent(CfFile *f) {
+    if (f->cachedBlock < 0) return 0;
+    if (!f->writeBack || f->dirty) return 1;
+    unsigned char nonce[CF_NONCE];
+    int rc = f->real->pMethods->xRead(f->real, nonce, CF_NONCE, CF_HDR + f->cachedBlock * (sqlite3_int64)CF_PB);
+    return rc == SQLITE_OK && memcmp(nonce, f->phys, CF_NONCE) == 0;
+}
+
 /* Reads block `block` into f->plain. *present is 0 when the block lies past the end of the file. */
 static int readBlock(CfFile *f, sqlite3_int64 block, int *present) {
-    if (f->cachedBlock == block) { *present = 1; return SQLITE_OK; }
-    f->cachedBlock = -1;
+    if (f->cachedBlock == block && cacheCurrent(f)) { *present = 1; return SQLITE_OK; }
+    int rc = forget(f);
+    if (rc != SQLITE_OK) return rc;
     for (int attempt = 0; ; attempt++) {
         int rc = f->real->pMethods->xRead(f->real, f->phys, CF_PB, CF_HDR + block * (sqlite3_int64)CF_PB);
         if (rc == SQLITE_IOERR_SHORT_READ) { memset(f->plain, 0, CF_B); *present = 0; return SQLITE_OK; }
@@ -190,7 +222,9 @@ static int writeBlock(CfFile *f, sqlite3_int64 block) {
 
 static int cfClose(sqlite3_file *pFile) {
     CfFile *f = (CfFile *)pFile;
+    int flushed = f->real->pMethods ? flush(f) : SQLITE_OK;
     int rc = f->real->pMethods ? f->real->pMethods->xClose(f->real) : SQLITE_OK;
+    if (rc == SQLITE_OK) rc = flushed;
     EVP_CIPHER_CTX_free(f->enc);
     EVP_CIPHER_CTX_free(f->dec);
     OPENSSL_cleanse(f->fileKey, sizeof f->fileKey);
@@ -222,25 +256,39 @@ static int cfWrite(sqlite3_file *pFile, const void *in, int amt, sqlite3_int64 o
     int rc = ensureHeader(f);
     if (rc != SQLITE_OK) return rc;
     const unsigned char *src = in;
+    /* In a WAL only a frame's header (24 bytes) is held back, to be encrypted with the page
+     * written right after it: every other write is in the file when it returns, so a failure
+     * is the write's, and nothing waits across transactions. */
+    int holdBack = f->writeBack && amt == 24 && off >= 32;
     while (amt > 0) {
         sqlite3_int64 block = off / CF_B;
         int within = (int)(off % CF_B), n = CF_B - within < amt ? CF_B - within : amt, present = 0;
+        if (f->cachedBlock != block) {
+            rc = forget(f);
+            if (rc != SQLITE_OK) return rc;
+        }
         if (n < CF_B) {
             rc = readBlock(f, block, &present);
             if (rc != SQLITE_OK) return rc;
         }
         memcpy(f->plain + within, src, (size_t)n);
-        rc = writeBlock(f, block);
-        if (rc != SQLITE_OK) return rc;
+        if (f->writeBack) {
+            f->cachedBlock = block;
+            f->dirty = 1;
+        } else {
+            rc = writeBlock(f, block);
+            if (rc != SQLITE_OK) return rc;
+        }
         src += n; off += n; amt -= n;
     }
-    return SQLITE_OK;
+    return holdBack ? SQLITE_OK : flush(f);
 }
 
 static int cfTruncate(sqlite3_file *pFile, sqlite3_int64 size) {
     CfFile *f = (CfFile *)pFile;
-    f->cachedBlock = -1;
-    int rc = loadHeader(f);
+    int rc = forget(f);
+    if (rc != SQLITE_OK) return rc;
+    rc = loadHeader(f);
     if (rc != SQLITE_OK) return rc;
     if (!f->haveHeader) return f->real->pMethods->xTruncate(f->real, 0);
     sqlite3_int64 blocks = (size + CF_B - 1) / CF_B;
@@ -249,12 +297,16 @@ static int cfTruncate(sqlite3_file *pFile, sqlite3_int64 size) {
 
 static int cfSync(sqlite3_file *pFile, int flags) {
     CfFile *f = (CfFile *)pFile;
+    int rc = flush(f);
+    if (rc != SQLITE_OK) return rc;
     return f->real->pMethods->xSync(f->real, flags);
 }
 
 static int cfFileSize(sqlite3_file *pFile, sqlite3_int64 *size) {
     CfFile *f = (CfFile *)pFile;
-    int rc = loadHeader(f);
+    int rc = flush(f);
+    if (rc != SQLITE_OK) return rc;
+    rc = loadHeader(f);
     if (rc != SQLITE_OK) return rc;
     sqlite3_int64 n = physSize(f, &rc);
     if (rc != SQLITE_OK) return rc;
@@ -264,13 +316,15 @@ static int cfFileSize(sqlite3_file *pFile, sqlite3_int64 *size) {
 
 static int cfLock(sqlite3_file *pFile, int lock) {
     CfFile *f = (CfFile *)pFile;
-    f->cachedBlock = -1;
+    int rc = forget(f);
+    if (rc != SQLITE_OK) return rc;
     return f->real->pMethods->xLock(f->real, lock);
 }
 
 static int cfUnlock(sqlite3_file *pFile, int lock) {
     CfFile *f = (CfFile *)pFile;
-    f->cachedBlock = -1;
+    int rc = forget(f);
+    if (rc != SQLITE_OK) return rc;
     return f->real->pMethods->xUnlock(f->real, lock);
 }
 
@@ -346,6 +400,7 @@ static int cfOpen(sqlite3_vfs *pVfs, sqlite3_filename name, sqlite3_file *pFile,
         f->master = v->master;
     }
     f->lenient = (flags & (SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_TEMP_DB | SQLITE_OPEN_TRANSIENT_DB)) == 0;
+    f->writeBack = (flags & SQLITE_OPEN_WAL) != 0;
     f->enc = EVP_CIPHER_CTX_new();
     f->dec = EVP_CIPHER_CTX_new();
     if (!f->enc || !f->dec) { EVP_CIPHER_CTX_free(f->enc); EVP_CIPHER_CTX_free(f->dec); return SQLITE_NOMEM; }

@@ -389,3 +389,21 @@ def test_with_a_key_no_image_is_cached_on_disk(tmp_path):
     with carfit.Core(config(database)) as core:
         assert core.call("images.stats")["disk"]["limit"] == 0
     assert list(images.iterdir()) == []
+
+
+def test_two_processes_write_the_same_encrypted_database(tmp_path):
+    # Both write the WAL between each other's transactions: every read and write stays whole.
+    database = tmp_path / "carfit.db"
+    with carfit.Core(config(database)) as core:
+        fill(core)
+    children = [child(config(database), rounds=12) for _ in range(2)]
+    for process in children:
+        assert process.stdout.readline().strip() == "open", process.stderr.read()
+    for process in children:
+        assert process.stdout.readline().strip() == "done", process.stderr.read()
+        process.communicate("", timeout=120)
+        assert process.returncode == 0
+    with carfit.Core(config(database)) as core:
+        day = core.list_visits(dates=["2020-09-10"])["days"][0]["visits"]
+        assert any("Holtermann" in json.dumps(v) for v in day)
+    assert leaks(tmp_path) == {}
