@@ -190,7 +190,9 @@ typedef struct carfit_core carfit_core;
  *                           index and the last one marked, a key per file; read them with
  *                           carfit_visits_attachment_data, and an upload still sends the
  *                           original bytes and their SHA-256); images are cached in memory
- *                           only (the disk cache holds none, and what it held is dropped). A
+ *                           only (the disk cache holds none, and what it held is dropped).
+ *                           Not yet encrypted: the temporary file a refresh downloads its
+ *                           document to ($TMPDIR, 0600), removed once it is imported. A
  *                           plaintext database opened with a key is encrypted in place, its
  *                           attachments after it: a kill -9 at any moment leaves the old
  *                           plaintext database or the new encrypted one complete, and the next
