@@ -407,3 +407,41 @@ def test_two_processes_write_the_same_encrypted_database(tmp_path):
         day = core.list_visits(dates=["2020-09-10"])["days"][0]["visits"]
         assert any("Holtermann" in json.dumps(v) for v in day)
     assert leaks(tmp_path) == {}
+
+
+OPEN_CHILD = textwrap.dedent("""
+    import json, sys
+    sys.path.insert(0, {binding!r})
+    import carfit
+    core = carfit.Core(json.loads(sys.argv[1]))
+    print("open", flush=True)
+    sys.stdin.read()
+""")
+
+
+@pytest.mark.parametrize("delay_ms", [0, 20, 60, 120, 250])
+def test_kill_during_encryption_at_open_leaves_one_whole_set(tmp_path, delay_ms):
+    database = tmp_path / "db" / "carfit.db"
+    database.parent.mkdir()
+    with carfit.Core(config(database, key=None)) as core:
+        fill(core)
+        photo, note = attach_both(core, tmp_path)
+    directory = tmp_path / "db" / "carfit.db-attachments"
+    before = {f.name: f.read_bytes() for f in directory.iterdir()}
+    code = OPEN_CHILD.format(binding=str(REPO_ROOT / "bindings" / "python"))
+    env = dict(os.environ, CARFIT_LIBRARY=str(carfit._lib.find_library()))
+    process = subprocess.Popen([sys.executable, "-c", code, json.dumps(config(database))], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(delay_ms / 1000)
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+    if database.read_bytes().startswith(SQLITE_HEADER):
+        # The encrypted database never took its place: every attachment is as it was.
+        assert {f.name: f.read_bytes() for f in directory.iterdir() if not f.name.startswith(".")} == before
+    # Either way the key opens everything now, and the next open finished the work.
+    with carfit.Core(config(database)) as core:
+        assert core.attachment_data(photo["id"])[0] == PHOTO
+        assert core.attachment_data(note["id"])[0] == NOTE.encode()
+        day = core.list_visits(dates=["2020-09-10"])["days"][0]["visits"]
+        assert any("Holtermann" in json.dumps(v) for v in day)
+    assert leaks(tmp_path / "db") == {}
