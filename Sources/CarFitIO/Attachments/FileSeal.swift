@@ -79,22 +79,23 @@ public final class SealedReader {
     /// A reader of the file open at `fd` (at its start): `storage` when it is sealed under
     /// another key, or sealed and the core has no key.
     public init(fd: Int32, seal: FileSeal) throws(CarFitError) {
+        // Every refusal comes before a property is set, so nothing needs undoing.
+        var opened: OpaquePointer?
+        if FileSeal.isSealed(fd: fd) {
+            guard let key = seal.key else {
+                throw CarFitError(.storage, "The stored copy is encrypted, and the core has no key for it.")
+            }
+            var status: Int32 = 0
+            opened = key.withUnsafeBufferPointer { cf_open_begin(fd, $0.baseAddress, &status) }
+            guard opened != nil else {
+                throw CarFitError(.storage, status == CF_SEALED_WRONG_KEY
+                    ? "The stored copy is encrypted under another key."
+                    : "The stored copy could not be read.")
+            }
+        }
         self.fd = fd
+        opener = opened
         chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(CF_SEAL_CHUNK), alignment: 16)
-        guard FileSeal.isSealed(fd: fd) else { return }
-        guard let key = seal.key else {
-            chunk.deallocate()
-            throw CarFitError(.storage, "The stored copy is encrypted, and the core has no key for it.")
-        }
-        var status: Int32 = 0
-        let o = key.withUnsafeBufferPointer { cf_open_begin(fd, $0.baseAddress, &status) }
-        guard let o else {
-            chunk.deallocate()
-            throw CarFitError(.storage, status == CF_SEALED_WRONG_KEY
-                ? "The stored copy is encrypted under another key."
-                : "The stored copy could not be read.")
-        }
-        opener = o
     }
 
     deinit {
@@ -185,8 +186,8 @@ public final class SealedFeed {
             }
         }
         guard started else {
-            _ = Glibc.close(pair[0])
-            _ = Glibc.close(pair[1])
+            // readEnd is closed by deinit.
+            _ = Glibc.close(writeEnd)
             _ = Glibc.close(source)
             return nil
         }
