@@ -17,6 +17,9 @@ public abstract sealed class Operations permits Core {
     /** Runs an operation the header gives a shape of its own (its bytes besides the answer). */
     abstract ImageData invokeImage(String method, Object request);
 
+    /** Runs carfit_visits_attachment_data (an attachment's bytes besides the answer). */
+    abstract AttachmentData invokeAttachment(String method, Object request);
+
     /** The sealed interfaces of the contract, read by the member "kind" of their objects. */
     static final java.util.List<Class<?>> SEALED = java.util.List.of(Event.class);
 
@@ -223,6 +226,23 @@ public abstract sealed class Operations permits Core {
         return invoke("visits.detach", request, VisitsDetachResponse.class);
     }
 
+    /**
+     * visits.attachment_data: The original bytes of an attachment's stored copy, whatever the
+     * encryption (no method name: the bytes come in an out-parameter). The answer
+     * (visitsAttachmentDataWithBytes gives the bytes too). Fails with the exception of its status
+     * (bad_json, invalid, not_found, storage, misuse).
+     */
+    public final VisitsAttachmentDataResponse visitsAttachmentData(VisitsAttachmentDataRequest request) {
+        return invokeAttachment("visits.attachment_data", request).response();
+    }
+
+    /**
+     * visits.attachment_data: the answer VisitsAttachmentDataResponse and the bytes. Fails as
+     * visitsAttachmentData.
+     */
+    public final AttachmentData visitsAttachmentDataWithBytes(VisitsAttachmentDataRequest request) {
+        return invokeAttachment("visits.attachment_data", request);
+    }
 
     /**
      * reminders.list: When to leave for each open visit of a day: the travel from the previous visit
