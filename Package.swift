@@ -4,7 +4,8 @@ import PackageDescription
 // libcarfit: the headless core of the CarFit washer app, shipped as a C-ABI shared library.
 // docs/ARCHITECTURE.md describes the layers; Tests/system/test_architecture.py holds them.
 //
-//   CJansson, CSQLite   system libraries (Debian: libjansson-dev, libsqlite3-dev)
+//   CJansson            system library (Debian: libjansson-dev)
+//   CSQLite             SQLite built in: the amalgamation from Debian's source package, symbols hidden
 //   CCrypto             libcrypto (Debian: libssl-dev), the SHA-256 of attachments
 //   CCarFit             include/carfit.h as a module (the version macros)
 //   CTextScan           C: byte scans of UTF-8 text for the encoder (what to escape, UTF-8 checks), 16 bytes at a time
@@ -36,15 +37,20 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CJansson", path: "Sources/CJansson", pkgConfig: "jansson",
                        providers: [.apt(["libjansson-dev"])]),
-        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
-                       providers: [.apt(["libsqlite3-dev"])]),
+        // SQLite built in (sqlite3.c, the amalgamation; csqlite.c holds its options): every
+        // sqlite3_ symbol hidden, so the library neither exports one nor binds to a host's SQLite.
+        // carfit_crypt.c: the encrypting VFS (ChaCha20-Poly1305 on libcrypto) for a keyed database.
+        .target(name: "CSQLite", dependencies: ["CCrypto"], exclude: ["sqlite3.c"],
+                cSettings: [.unsafeFlags(["-Wno-everything"])]),
         // include/carfit.h as a module: the library reads its version from the header's macros.
         .systemLibrary(name: "CCarFit", path: "Sources/CCarFit"),
         // Byte scans of UTF-8 text for the encoder, sixteen bytes at a time (SSE2 on x86-64).
         .target(name: "CTextScan"),
         .target(name: "CarFitCore", swiftSettings: swiftCode),
         .target(name: "CarFitSystem", dependencies: ["CarFitCore"], swiftSettings: swiftCode),
-        .target(name: "CarFitIO", dependencies: ["CJansson", "CarFitCore", "CarFitSystem", "CCrypto", "CTextScan"], swiftSettings: swiftCode),
+        // Sealed files: the chunked ChaCha20-Poly1305 of attachments, downloads and cached images.
+        .target(name: "CCipher", dependencies: ["CCrypto"]),
+        .target(name: "CarFitIO", dependencies: ["CJansson", "CarFitCore", "CarFitSystem", "CCrypto", "CCipher", "CTextScan"], swiftSettings: swiftCode),
         .target(name: "CarFitStore", dependencies: ["CSQLite", "CarFitCore"], swiftSettings: swiftCode),
         .target(name: "CarFitNet", dependencies: ["CarFitCore", "CarFitSystem", "CarFitHTTP"], swiftSettings: swiftCode),
         .target(name: "CarFitServices", dependencies: ["CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"], swiftSettings: swiftCode),

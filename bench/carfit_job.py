@@ -7,6 +7,8 @@
     python3 bench/carfit_job.py day-query DB.sqlite 2020-09-10 [2020-09-11 ...]
     python3 bench/carfit_job.py rerender DB.sqlite 2020-09-10 [2020-09-11 ...]
 
+With CARFIT_BENCH_KEY set (64 hexadecimal digits) the database is encrypted under that key.
+
 Each command prints one JSON line of measurements (``bench/run.py`` reads it). The library is
 found as the binding finds it (``$CARFIT_LIBRARY``, else the repository's build folder). With
 ``$CARFIT_BENCH_KEY`` set (64 hexadecimal digits), the core is opened with that encryption key.
@@ -30,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bindings" / "pytho
 import carfit  # noqa: E402
 
 CONFIG = {"now": "2020-09-10T07:00:00Z", "timeZone": "Europe/Copenhagen", "hour24": True}
+# CARFIT_BENCH_KEY (64 hexadecimal digits): the same measurements on an encrypted database.
 if os.environ.get("CARFIT_BENCH_KEY"):
     CONFIG["encryption"] = {"key": os.environ["CARFIT_BENCH_KEY"]}
 

@@ -208,8 +208,40 @@ typedef struct carfit_core carfit_core;
  *                           a "timeZone" that is not a valid TZif file under it, or that
  *                           leaves it (a ".." component, an absolute path, a link out of
  *                           it) is CARFIT_INVALID, field "timeZone". "UTC" needs no file.
+ *            "encryption"   encryption at rest: {"key": 64 hexadecimal digits, either case}, a
+ *                           256-bit key (absent: plaintext). With a key the database, its
+ *                           "-wal" and "-journal" files and SQLite's temporary files are
+ *                           encrypted (ChaCha20-Poly1305 in 4 KiB blocks, a key derived per
+ *                           file from the key and a random salt; "-shm" holds no stored data
+ *                           and stays plain), and so is every attached file (sealed in
+ *                           ChaCha20-Poly1305 chunks of 64 KiB, each chunk's nonce bound to its
+ *                           index and the last one marked, a key per file; read them with
+ *                           carfit_visits_attachment_data, and an upload still sends the
+ *                           original bytes and their SHA-256); images are cached in memory
+ *                           only (the disk cache holds none, and what it held is dropped).
+ *                           Not yet encrypted: the temporary file a refresh downloads its
+ *                           document to ($TMPDIR, 0600), removed once it is imported. A
+ *                           plaintext database opened with a key is encrypted in place, its
+ *                           attachments after it: a kill -9 at any moment leaves the old
+ *                           plaintext database or the new encrypted one complete, and the next
+ *                           open finishes the work. The library's SQLite is built in, so a host
+ *                           that loaded another SQLite first changes nothing. The key is held
+ *                           in memory only: never written, logged, or put in an error or
+ *                           event. Keep it in the platform's keystore: on iOS a random key
+ *                           (SecRandomCopyBytes) stored as a Keychain generic password
+ *                           (kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly); on Android a
+ *                           random key wrapped by an Android Keystore key (AES-GCM) and kept
+ *                           wrapped in the app's private storage. A lost key means the data is
+ *                           lost: nothing can decrypt the files without it (delete them and
+ *                           refresh from the planner). An encrypted database opened without a
+ *                           key is CARFIT_UNAUTHORIZED with "reason": "key_required" (as is a
+ *                           file that does not start with SQLite's header), with another key
+ *                           CARFIT_UNAUTHORIZED with "reason": "wrong_key" (field "encryption"
+ *                           both); a refused open creates, changes and removes no file. A key
+ *                           that is not 64 hexadecimal digits is CARFIT_INVALID, field
+ *                           "encryption.key" (the message never quotes it).
  *          The config is strict, unlike requests: a member not listed here (also inside
- *          sources, http, images, auth, road, report and reminders) is CARFIT_INVALID with its dotted path in field
+ *          sources, http, images, auth, road, report, reminders and encryption) is CARFIT_INVALID with its dotted path in field
  *          ("timezone", "sources.vists") and a message naming the nearest known member when
  *          one is close ("Unknown config member timezone: did you mean timeZone?"), else the
  *          members that object takes. A null member reads as absent.
@@ -226,7 +258,8 @@ typedef struct carfit_core carfit_core;
  *          a libcarfit database or is encrypted or damaged, it was written by a newer
  *          libcarfit, the disk is full, another program holds it locked; or field
  *          "images.directory": the image directory cannot be created or written),
- *          CARFIT_MISUSE (core is NULL).
+ *          CARFIT_UNAUTHORIZED (field "encryption", "reason" "key_required" or
+ *          "wrong_key": see "encryption"), CARFIT_MISUSE (core is NULL).
  * Opening selects today (by the core's clock and zone) and displays its month.
  * Private files: every file and directory the core creates (the database and its "-wal",
  * "-shm" and "-journal" files, "<database>-sync.lock", the attachments directory and every file
@@ -958,6 +991,24 @@ int carfit_visits_attachments(carfit_core *core, const char *request, char **res
  *          id. CARFIT_CONFLICT ("id"): it was uploaded already. CARFIT_STORAGE.
  */
 int carfit_visits_detach(carfit_core *core, const char *request, char **response);
+
+/*
+ * carfit_visits_attachment_data — the original bytes of an attachment's stored copy, whatever
+ * the encryption (see "encryption" in carfit_open): with a key the copy holds ciphertext and
+ * carfit_visits_attachments gives no path, so a host shows a photo or a note from these bytes.
+ * (No method name: carfit_call cannot return bytes.)
+ *
+ * Takes:   core; request {"id": attachment id} (borrowed); bytes and length, where the bytes
+ *          and their count are stored (neither may be NULL); response as for operations.
+ * Returns: CARFIT_OK, *bytes a new buffer of *length bytes (the caller frees it with
+ *          carfit_free), and the response {"id", "bytes": n, "contentType"}. On failure
+ *          *bytes is NULL and *length 0.
+ * Errors:  CARFIT_INVALID (id missing, field "id"), CARFIT_NOT_FOUND (no attachment has that
+ *          id, or its copy was removed after its upload, field "id"), CARFIT_STORAGE (the
+ *          stored copy cannot be read, or does not decrypt), CARFIT_MISUSE (core, bytes or
+ *          length NULL).
+ */
+int carfit_visits_attachment_data(carfit_core *core, const char *request, unsigned char **bytes, size_t *length, char **response);
 
 /* ---------------------------------------------------------------------------------------------
  * Reminders: time to leave
@@ -1792,6 +1843,32 @@ int carfit_auth_status(carfit_core *core, const char *request, char **response);
  * Threads. It does not take the core's lock: other calls on the core run while it waits.
  */
 int carfit_events_wait(carfit_core *core, const char *request, char **response);
+
+/* ---------------------------------------------------------------------------------------------
+ * Storage: encryption at rest
+ *
+ * A core opened with "encryption" (see carfit_open) keeps its database, WAL and journal
+ * encrypted under the key. The key can change, or encryption end, while the core is open.
+ * ------------------------------------------------------------------------------------------- */
+
+/*
+ * carfit_storage_rekey (method "storage.rekey") — put the database under a new key, or back in
+ * plaintext.
+ *
+ * Takes:   {"key": 64 hexadecimal digits (either case), or null: plaintext}.
+ * Returns: {"encrypted": true | false}, once the database is under the new key. A copy under
+ *          the new key is built beside the database, made durable and renamed over it in one
+ *          step: a crash (kill -9 at any moment) leaves either the old files or the new ones
+ *          complete, so exactly one of the old and the new key opens everything (a host tries
+ *          the new, then the old); the next open drops what the interrupted run left. This core
+ *          keeps working under the new key. Every other core open on the same database answers
+ *          CARFIT_UNAUTHORIZED with "reason": "wrong_key" to any call from then on: close it and
+ *          open again with the new key. The key is never written, logged or quoted.
+ * Errors:  CARFIT_INVALID (key missing or not 64 hexadecimal digits, field "key"; an in-memory
+ *          database), CARFIT_STORAGE (the copy could not be written: the old key still opens
+ *          the database, which is as it was).
+ */
+int carfit_storage_rekey(carfit_core *core, const char *request, char **response);
 
 #ifdef __cplusplus
 }

@@ -548,6 +548,8 @@ def files(document: Dict[str, Any], header_text: str, error=ValueError,
              "    abstract <T> T invoke(String method, Object request, Class<T> response);", "",
              "    /** Runs an operation the header gives a shape of its own (its bytes besides the answer). */",
              "    abstract ImageData invokeImage(String method, Object request);", "",
+             "    /** Runs carfit_visits_attachment_data (an attachment's bytes besides the answer). */",
+             "    abstract AttachmentData invokeAttachment(String method, Object request);", "",
              "    /** The sealed interfaces of the contract, read by the member \"kind\" of their objects. */",
              "    static final java.util.List<Class<?>> SEALED = java.util.List.of(" + ", ".join(
                  f"{d.qualified()}.class" for d in model.sealed_decls) + ");", "",
@@ -568,6 +570,14 @@ def files(document: Dict[str, Any], header_text: str, error=ValueError,
             lines += javadoc(f"{key}: {summary} Fails with the exception of its status ({errors}, misuse).", "    ")
             lines += [f"    public final {response} {method}({request} request) {{",
                       f"        return invoke({java_string(key)}, request, {response}.class);", "    }"]
+        elif key == "visits.attachment_data":
+            lines += javadoc(f"{key}: {summary} The answer ({method}WithBytes gives the bytes too). Fails with the "
+                             f"exception of its status ({errors}, misuse).", "    ")
+            lines += [f"    public final {response} {method}({request} request) {{",
+                      f"        return invokeAttachment({java_string(key)}, request).response();", "    }", ""]
+            lines += javadoc(f"{key}: the answer {response} and the bytes. Fails as {method}.", "    ")
+            lines += [f"    public final AttachmentData {method}WithBytes({request} request) {{",
+                      f"        return invokeAttachment({java_string(key)}, request);", "    }"]
         else:
             lines += javadoc(f"{key}: {summary} The answer ({method}WithBytes gives the bytes too). Fails with the "
                              f"exception of its status ({errors}, misuse).", "    ")

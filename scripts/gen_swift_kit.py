@@ -386,7 +386,7 @@ def generate(document: Dict[str, Any], functions, header_text: Optional[str] = N
     ops = [f"// {GENERATED}", "", "extension Core {"]
     for key, entry, request, response in entries:
         if entry["symbol"] not in shaped:
-            continue  # its own C shape (carfit_images_data): written by hand
+            continue  # the bytes-out shape (carfit_images_data, carfit_visits_attachment_data): written by hand
         ops += comment(entry.get("summary"), "    ")
         ops.append(f"    /// Method \"{key}\" (`{entry['symbol']}`); its statuses: {', '.join(entry.get('errors', []))}.")
         ops.append(f"    public func {lower_camel(key)}(_ request: {request}) async throws(CarFitError) -> {response} {{")

@@ -99,6 +99,7 @@ enum Boundary {
         guard let core = Handles.shared.core(handle) else {
             throw CarFitError(.misuse, handle == nil ? "The core is NULL." : "The core is closed or not a core.")
         }
+        try core.checkFiles()
         return core
     }
 

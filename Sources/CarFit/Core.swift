@@ -14,6 +14,9 @@ final class Core: Serializer, @unchecked Sendable {
     let config: CoreConfig
     let clock: Clock
     let db: Database
+    /// The key the files beside the database are sealed under, kept inside the database
+    /// (`FilesKey`); nil until the database is first encrypted.
+    private var filesKey: [UInt8]?
     var calendarState: CalendarState
     let session = Session()
     let imagePipeline: ImagePipeline
@@ -37,7 +40,8 @@ final class Core: Serializer, @unchecked Sendable {
         clock = try config.clock(hostNow: {
             Instant(milliseconds: SystemClock.wallMilliseconds())
         })
-        db = try Database(path: config.database)
+        db = try Database(path: config.database, key: config.encryptionKey)
+        filesKey = db.key != nil ? try FilesKey.ensure(db) : try FilesKey.load(db)
         pushLock = PushLock(database: config.database)
         guard let today = clock.today else {
             throw CarFitError(.invalid, "now lies outside the years 1 to 9999.", field: "now")
@@ -50,7 +54,11 @@ final class Core: Serializer, @unchecked Sendable {
                           maxBodyBytes: config.http.maxBodyBytes,
                           minBytesPerSecond: config.http.minBytesPerSecond, auth: auth)
         do throws(ImageDirectoryError) {
-            imagePipeline = try ImagePipeline(config: config.images, http: http)
+            var images = config.images
+            // With a key no image is kept on disk (the memory cache only), and what a core
+            // without one cached there is dropped.
+            if config.encryptionKey != nil { images.diskBytes = 0 }
+            imagePipeline = try ImagePipeline(config: images, http: http)
         } catch {
             throw CarFitError(error)
         }
@@ -101,12 +109,12 @@ final class Core: Serializer, @unchecked Sendable {
     var feed: EventsService { EventsService(hub: events) }
     var auth: AuthService { AuthService(auth: http.auth) }
     var attachments: AttachmentsService {
-        AttachmentsService(db: db, clock: clock, config: config.attachments, directory: config.attachmentsDirectory)
+        AttachmentsService(db: db, clock: clock, config: config.attachments, directory: config.attachmentsDirectory, seal: fileSeal)
     }
     /// The attachments' part of a push, nil when no upload URL is configured.
     var attachmentUpload: AttachmentUpload? {
         config.sources.attachments.map { base in
-            AttachmentUpload(base: base, db: db, directory: config.attachmentsDirectory) { [events] total in
+            AttachmentUpload(base: base, db: db, directory: config.attachmentsDirectory, seal: fileSeal) { [events] total in
                 ProgressReporter(total: Int64(total), clock: SystemMonotonicClock()) { done, total in
                     events.publish(.progress(operation: "attachments.upload", done: done, total: total))
                 }
@@ -187,6 +195,26 @@ final class Core: Serializer, @unchecked Sendable {
             if calendarState != calendar { events.publish(.changed(areas: ["calendar"], external: false)) }
         }
         return try body()
+    }
+
+    /// How the files beside the database are written and read: sealed under the files key
+    /// while the database is encrypted (`FileSeal`).
+    var fileSeal: FileSeal { FileSeal(key: filesKey, sealsNew: db.key != nil) }
+
+    /// Puts the database under `newKey` (nil: plaintext), then the attachments' copies; answers
+    /// whether the database is now encrypted.
+    func rekey(to newKey: EncryptionKey?) throws(CarFitError) -> Bool {
+        try db.rekey(to: newKey)
+        if db.key != nil && filesKey == nil { filesKey = try FilesKey.ensure(db) }
+        // The attachments follow: sealed under an encrypted database, plaintext again without.
+        attachments.directory?.convert()
+        return db.key != nil
+    }
+
+    /// `unauthorized` (`wrong_key`) once another core put new files in place of this core's
+    /// database (a change of key): this core must be opened again.
+    func checkFiles() throws(CarFitError) {
+        guard db.isCurrentFile else { throw DatabaseCrypt.wrongKey(db.path) }
     }
 
     /// The core's lock, for a use-case that takes it itself.

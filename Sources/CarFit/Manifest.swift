@@ -57,6 +57,8 @@ enum Manifest {
                   .object { core, request throws(CarFitError) in try AttachmentsAPI.list(core.attachments, request) }),
         Operation("visits.detach", "carfit_visits_detach", .serialized,
                   .object { core, request throws(CarFitError) in try AttachmentsAPI.detach(core.attachments, request) }),
+        Operation(nil, "carfit_visits_attachment_data", .selfLocking,
+                  .binary { core, request throws(CarFitError) in try AttachmentsAPI.data(core.attachments, request, lock: core) }),
 
         // Reminders
         Operation("reminders.list", "carfit_reminders_list", .serialized,
@@ -165,6 +167,10 @@ enum Manifest {
         // Events
         Operation("events.wait", "carfit_events_wait", .selfLocking,
                   .object { core, request throws(CarFitError) in try EventsAPI.wait(core.feed, request) }),
+
+        // Storage
+        Operation("storage.rekey", "carfit_storage_rekey", .serialized,
+                  .object { core, request throws(CarFitError) in try StorageAPI.rekey(core.rekey, request) }),
     ]
 
     /// The operations `carfit_call` reaches, by method name.

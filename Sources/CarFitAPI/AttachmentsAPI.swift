@@ -12,7 +12,22 @@ public enum AttachmentsAPI {
 
     public static func list(_ service: AttachmentsService, _ request: Fields) throws(CarFitError) -> JSON {
         let found = try service.list(keyText: try request.requiredString("key"))
-        return .obj(["attachments": .array(found.map { $0.json(withPath: true) })])
+        // A sealed copy holds ciphertext: no path to it (carfit_visits_attachment_data reads it).
+        let sealed = service.directory?.seal.sealsNew ?? false
+        return .obj(["attachments": .array(found.map { attachment in
+            var shown = attachment
+            if sealed { shown.path = nil }
+            return shown.json(withPath: true)
+        })])
+    }
+
+    /// `carfit_visits_attachment_data`: `{"id"}` → the stored copy's original bytes, read
+    /// holding `lock`.
+    public static func data(_ service: AttachmentsService, _ request: Fields, lock: some Serializer) throws(CarFitError) -> (bytes: [UInt8], response: JSON) {
+        let id = try request.requiredString("id")
+        let (attachment, bytes) = try lock.locked { () throws(CarFitError) in try service.data(id: id) }
+        return (bytes, .obj(["id": .string(attachment.id), "bytes": .int(Int64(bytes.count)),
+                             "contentType": .string(attachment.contentType)]))
     }
 
     public static func detach(_ service: AttachmentsService, _ request: Fields) throws(CarFitError) -> JSON {

@@ -15,6 +15,14 @@ extension CoreConfig {
             guard !db.isEmpty, !db.utf8.contains(0) else { throw .invalid("database", "database must be a file path or \":memory:\".") }
             database = db
         }
+        if let e = try f.object("encryption") {
+            try ConfigReader.check(e, known: ConfigMembers.encryption)
+            // The message never quotes the key.
+            guard let text = try e.string("key"), let key = EncryptionKey(hex: text) else {
+                throw .invalid(e.path("key"), "encryption.key must be 64 hexadecimal digits (a 256-bit key).")
+            }
+            encryptionKey = key
+        }
         if let text = try f.string("now") {
             guard let instant = Instant(iso: text) else {
                 throw .invalid("now", "now must be an ISO 8601 instant such as \"2020-09-10T08:05:00Z\".")

@@ -17,13 +17,17 @@ public struct AttachmentUpload {
     public let base: String
     public let store: AttachmentStore
     public let directory: String?
+    /// How the stored copies are read (a sealed copy is decrypted as it is sent).
+    public let seal: FileSeal
     /// A reporter of the bytes sent, given the pending attachments' total (nil for 1 MiB or less).
     public let progress: (Int) -> ProgressReporter?
 
-    public init(base: String, db: Database, directory: String?, progress: @escaping (Int) -> ProgressReporter?) {
+    public init(base: String, db: Database, directory: String?, seal: FileSeal = .plain,
+                progress: @escaping (Int) -> ProgressReporter?) {
         self.base = base
         store = AttachmentStore(db)
         self.directory = directory
+        self.seal = seal
         self.progress = progress
     }
 
@@ -62,6 +66,16 @@ public struct AttachmentUpload {
                 continue
             }
             defer { close(fd) }
+            // A sealed copy reaches the server as its original bytes, decrypted as they are sent.
+            let feed = FileSeal.isSealed(fd: fd) ? SealedFeed(fd: fd, seal: seal) : nil
+            if FileSeal.isSealed(fd: fd) && feed == nil {
+                try lock.locked { () throws(CarFitError) in
+                    try store.markFailed(id: attachment.id, reason: "The stored copy of this attachment cannot be decrypted.")
+                }
+                counts.failed += 1
+                continue
+            }
+            let body = feed?.readEnd ?? fd
             var headers = [HTTPHeader("X-Carfit-Sha256", attachment.sha256),
                            HTTPHeader("X-Carfit-Start-Time-Utc", OutboxMutation.iso(attachment.key.start)),
                            HTTPHeader("X-Carfit-Kind", attachment.kind.rawValue)]
@@ -72,7 +86,7 @@ public struct AttachmentUpload {
             let before = done
             let answer: HTTPResponseBody
             do throws(HTTPError) {
-                answer = try client.source(.putFile(target, file: .init(fd: fd, length: attachment.bytes),
+                answer = try client.source(.putFile(target, file: .init(fd: body, length: attachment.bytes),
                                                     contentType: attachment.contentType, headers: headers),
                                            source: "attachments", maxBytes: AttachmentUpload.maxAnswerBytes,
                                            sent: { bytes in reporter?.advance(to: before + min(bytes, attachment.bytes)) })

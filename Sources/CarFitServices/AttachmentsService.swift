@@ -15,13 +15,13 @@ public struct AttachmentsService {
     /// The attachments directory; nil for an in-memory database without a configured one.
     public let directory: AttachmentDirectory?
 
-    public init(db: Database, clock: Clock, config: CoreConfig.Attachments, directory: String?) {
+    public init(db: Database, clock: Clock, config: CoreConfig.Attachments, directory: String?, seal: FileSeal = .plain) {
         self.db = db
         store = AttachmentStore(db)
         visits = VisitStore(db)
         self.clock = clock
         self.config = config
-        self.directory = directory.map(AttachmentDirectory.init(path:))
+        self.directory = directory.map { AttachmentDirectory(path: $0, seal: seal) }
     }
 
     private func notFound(_ keyText: String) -> CarFitError {
@@ -92,6 +92,7 @@ public struct AttachmentsService {
         guard let directory else { return }
         directory.narrow()
         directory.removeTemporaries()
+        directory.convert()
         let candidates = directory.storedNames().filter(UUIDv4.isValid)
         guard !candidates.isEmpty, let missing = try? store.unknown(candidates), !missing.isEmpty else { return }
         let store = store
@@ -105,6 +106,18 @@ public struct AttachmentsService {
         let found = try store.attachments(of: key, directory: directory?.path)
         if found.isEmpty, try visits.visit(key) == nil { throw notFound(keyText) }
         return found
+    }
+
+    /// The attachment `id` and the bytes of its stored copy: `not_found` for no such attachment
+    /// or one whose copy was evicted, `storage` when the copy cannot be read.
+    public func data(id: String) throws(CarFitError) -> (Attachment, [UInt8]) {
+        guard let found = try store.attachment(id: id, directory: directory?.path) else {
+            throw CarFitError(.notFound, "No attachment has the id \"\(id.prefix(80))\".", field: "id")
+        }
+        guard let path = found.path, let directory else {
+            throw CarFitError(.notFound, "The stored copy of this attachment was removed after its upload.", field: "id")
+        }
+        return (found, try directory.contents(path: path, limit: max(found.bytes, 0)))
     }
 
     /// Removes the attachment `id` not yet uploaded, and its file; `conflict` once uploaded.

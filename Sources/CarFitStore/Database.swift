@@ -37,6 +37,10 @@ public final class Database {
     /// The tables each committed transaction wrote, for the change feed (see `ChangeTracker`).
     private let tracker = ChangeTracker()
     public let path: String
+    /// The key the files are encrypted under, nil for a plaintext (or in-memory) database.
+    public private(set) var key: EncryptionKey?
+    /// The database file (device, inode) this connection opened; nil in memory.
+    private var fileIdentity: DatabaseCrypt.Identity?
     /// How long a statement waits for another connection's lock before failing.
     let busyTimeoutMs: Int32
     /// The last SQLite failure reported, to tell it apart from other errors while opening.
@@ -52,13 +56,26 @@ public final class Database {
     /// A failure is `storage` with `field` "database" and a message saying what is in the way
     /// (a missing directory, permissions, a read-only file or disk, a file that is not a
     /// database, a full disk, another program's lock).
-    public init(path: String, busyTimeoutMs: Int32 = 10_000) throws(CarFitError) {
+    ///
+    /// With `key`, the file, its WAL and journal and SQLite's temporary files are encrypted
+    /// (`DatabaseCrypt`); an encrypted file opened without its key is refused as `unauthorized`
+    /// before any file is created or changed.
+    public init(path: String, busyTimeoutMs: Int32 = 10_000, key: EncryptionKey? = nil) throws(CarFitError) {
         self.path = path
         self.busyTimeoutMs = busyTimeoutMs
+        let vfs = try DatabaseCrypt.vfs(path: path, key: key)
+        self.key = vfs == nil ? nil : key
+        DatabaseFiles.prepare(path)
+        DatabaseCrypt.finishInterrupted(path, key: vfs == nil ? nil : key)
+        try connect(vfs: vfs)
+    }
+
+    /// Opens the connection to `path` through `vfs` (nil: SQLite's default), sets it up and
+    /// migrates the schema; on failure the connection is closed and the error says why.
+    private func connect(vfs: String?) throws(CarFitError) {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        DatabaseFiles.prepare(path)
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(path, &db, flags, vfs)
         handle = db
         guard rc == SQLITE_OK, let db else {
             let failure = StorageFailure(path: path, code: rc, systemError: db.map { sqlite3_system_errno($0) } ?? 0,
@@ -67,6 +84,7 @@ public final class Database {
             close()
             throw failure.openError
         }
+        fileIdentity = DatabaseCrypt.identity(path)
         sqlite3_busy_timeout(db, busyTimeoutMs)
         sqlite3_extended_result_codes(db, 1)
         tracker.install(on: db)
@@ -100,6 +118,41 @@ public final class Database {
     }
 
     deinit { close() }
+
+    /// Whether the file at `path` is still the one this connection opened: false once another
+    /// connection put a new file in its place (a change of key).
+    public var isCurrentFile: Bool {
+        guard let fileIdentity else { return true }
+        return DatabaseCrypt.identity(path) == fileIdentity
+    }
+
+    /// Puts the database under `newKey` (nil: plaintext): a copy under the new key is built
+    /// beside the file, made durable and renamed over it in one step, then this connection
+    /// reopens on it. A crash before the rename leaves the old files as they were; after it, the
+    /// new ones are complete (a stale WAL of the old key is dropped at the next open). Other
+    /// connections to the old file see `isCurrentFile` false from then on.
+    public func rekey(to newKey: EncryptionKey?) throws(CarFitError) {
+        guard let handle, DatabaseCrypt.isFilePath(path) else {
+            throw CarFitError(.invalid, "An in-memory database has no files to encrypt.", field: "key")
+        }
+        guard levels.isEmpty, sqlite3_get_autocommit(handle) != 0 else {
+            throw CarFitError(.internal, "The key cannot change inside a transaction.")
+        }
+        let vfs = try newKey.map(DatabaseCrypt.vfsName)
+        let oldVfs = try key.map(DatabaseCrypt.vfsName)
+        try DatabaseCrypt.copy(from: handle, path: path, to: vfs)
+        let observer = tracker.observer
+        close()
+        let placed = DatabaseCrypt.putInPlace(path)
+        if placed { key = newKey }
+        // Whether or not the copy was placed, the connection reopens on what is now the file.
+        try connect(vfs: placed ? vfs : oldVfs)
+        tracker.observer = observer
+        if !placed {
+            throw CarFitError(.storage, "Cannot change the key of \(StorageFailure.shown(path)): the new copy could not be put in its place.",
+                              field: "database")
+        }
+    }
 
     /// Finalises the idle statements and closes the connection. Safe to call twice. A
     /// `Statement` still held finalises its own when released (SQLite keeps the connection

@@ -112,7 +112,9 @@ final class ConventionTests: ABITestCase {
         XCTAssertEqual(Reply(status, lib.take(response)).code, "misuse")
     }
 
-    func testNotADatabaseFileIsStorage() throws {
+    /// A file without SQLite's header may be an encrypted database: without a key it is
+    /// unauthorized (reason key_required), and left as it is.
+    func testNotADatabaseFileNeedsAKey() throws {
         let path = NSTemporaryDirectory() + "carfit-notadb-\(UUID().uuidString)"
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -120,8 +122,9 @@ final class ConventionTests: ABITestCase {
         var response: UnsafeMutablePointer<CChar>?
         let status = lib.openFn(#"{"database": "\#(path)"}"#, &core, &response)
         let reply = Reply(status, lib.take(response))
-        XCTAssertEqual(status, 7)
-        XCTAssertEqual(reply.field, "database")
+        XCTAssertEqual(status, 5)
+        XCTAssertEqual(reply.field, "encryption")
+        XCTAssertTrue(reply.text?.contains("key_required") ?? false)
         XCTAssertNil(core)
         // The file is untouched.
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), Data(repeating: 0x41, count: 4096))
@@ -244,7 +247,7 @@ final class ConventionTests: ABITestCase {
         let probes = try OperationProbes.all()
         // Exact: every operation of the header has a probe and every probe an operation.
         XCTAssertEqual(declared.keys.sorted(), probes.keys.sorted())
-        XCTAssertEqual(declared.count, 58)
+        XCTAssertEqual(declared.count, 59)
 
         for (method, symbol) in declared.sorted(by: { $0.key < $1.key }) {
             guard let probe = probes[method] else { continue }

@@ -389,6 +389,12 @@ enum OperationProbes {
                 XCTAssertEqual(events.map { $0.int("seq") ?? 0 }, Array(1...events.count), m)
                 XCTAssertEqual(r.int("last"), events.count, m)
             },
+
+            // Storage: the prepared core is in memory, with no files to encrypt.
+            "storage.rekey": OperationProbe(request: #"{"key": null}"#, status: 2) { r, _, m in
+                XCTAssertEqual(r.field, "key", m)
+                XCTAssertTrue(r.text?.contains("in-memory database") ?? false, m)
+            },
         ]
     }
 }

@@ -146,7 +146,7 @@ final class ConfigTests: XCTestCase {
              "Unknown config member images.concurency: did you mean images.concurrency?"),
             (["colour": "red"], "colour", "Unknown config member colour: the config takes database, now, timeZone, "
              + "hour24, firstWeekday, locale, currency, sources, http, images, maxRequestBytes, importThreads, auth, road, attachments, report, "
-             + "reminders, zoneinfo."),
+             + "reminders, zoneinfo, encryption."),
         ]
         for (pairs, field, message) in cases {
             let error = try XCTUnwrap(refusal(pairs), field)
@@ -199,7 +199,7 @@ final class ConfigTests: XCTestCase {
         }
         XCTAssertEqual(documented, ConfigMembers.root)
         for member in ConfigMembers.sources + ConfigMembers.http + ConfigMembers.images + ConfigMembers.auth + ConfigMembers.road + ConfigMembers.attachments
-                + ConfigMembers.report + ConfigMembers.reminders {
+                + ConfigMembers.report + ConfigMembers.reminders + ConfigMembers.encryption {
             XCTAssertTrue(block.contains("\"\(member)\""), "carfit_open's comment does not name \(member)")
         }
     }

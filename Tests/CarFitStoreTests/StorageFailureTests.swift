@@ -54,11 +54,14 @@ final class StorageFailureTests: XCTestCase {
         defer { TestDatabase.remove(path) }
         let text = Data(String(repeating: "these are my notes, not a database\n", count: 200).utf8)
         try text.write(to: URL(fileURLWithPath: path))
+        // A file without SQLite's header may be an encrypted database: opened without a key, a
+        // key is asked for, and the file is left as it is.
         let error = try XCTUnwrap(openRefusal(path))
-        XCTAssertEqual(error.status, .storage)
-        XCTAssertEqual(error.field, "database")
-        XCTAssertEqual(error.message, "Cannot open the database \"\(path)\": the file is not a libcarfit database, or it is "
-                       + "encrypted or damaged. Choose another path, or move the file away to start with an empty database.")
+        XCTAssertEqual(error.status, .unauthorized)
+        XCTAssertEqual(error.reason, "key_required")
+        XCTAssertEqual(error.field, "encryption")
+        XCTAssertEqual(error.message, "Cannot open the database \"\(path)\": the file is encrypted, or is not a libcarfit "
+                       + "database. Open it with its key (encryption.key), or choose another path.")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), text)
         assertPlain(error.message)
     }

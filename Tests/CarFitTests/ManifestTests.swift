@@ -191,6 +191,7 @@ final class ManifestTests: XCTestCase {
             Step(method: "auth.status", request: "{}"),
             Step(method: "auth.set", request: #"{"token": "manifest-token"}"#),
             Step(method: "events.wait", request: #"{"after": 1, "timeoutMs": 0}"#),
+            Step(method: "storage.rekey", request: #"{"key": null}"#),
         ]
     }
 }

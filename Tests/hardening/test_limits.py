@@ -53,7 +53,7 @@ def test_the_header_lists_the_operations(lib):
     """Every declared operation has its method name and the other way round, the library
     exports each one, and carfit_call knows each name (an unknown one is misuse on "method")."""
     assert NAMED == DECLARED
-    assert len(METHODS) == 58
+    assert len(METHODS) == 59
     for method in METHODS:
         assert hasattr(lib, "carfit_" + method.replace(".", "_")), method
     with carfit.Core(DAY_CONFIG) as core:
@@ -158,6 +158,7 @@ AT_DEPTH = {
     "images.prefetch": (2, "urls"), "images.cancel": (2, "urls"), "images.stats": (0, None),
     "sources.status": (0, None),
     "events.wait": (0, None),
+    "storage.rekey": (2, "key"),
 }
 
 

@@ -13,15 +13,16 @@ PLATFORM = {"Glibc", "Darwin"}
 # Target -> the modules it may import (and the targets it may depend on).
 ALLOWED = {
     "CJansson": set(),
-    "CSQLite": set(),
+    "CSQLite": {"CCrypto"},
     "CCarFit": set(),
     "CCurl": set(),
     "CCrypto": set(),
+    "CCipher": {"CCrypto"},
     "CTextScan": set(),
     "CarFitHTTP": {"CCurl", "Synchronization"} | PLATFORM,
     "CarFitCore": {"Glibc", "Darwin"},
     "CarFitSystem": {"CarFitCore", "Synchronization"} | PLATFORM,
-    "CarFitIO": {"CarFitCore", "CarFitSystem", "CJansson", "CCrypto", "CTextScan"} | PLATFORM,
+    "CarFitIO": {"CarFitCore", "CarFitSystem", "CJansson", "CCrypto", "CCipher", "CTextScan"} | PLATFORM,
     "CarFitStore": {"CarFitCore", "CSQLite"} | PLATFORM,
     "CarFitNet": {"CarFitCore", "CarFitSystem", "CarFitHTTP"} | PLATFORM,
     "CarFitServices": {"CarFitCore", "CarFitSystem", "CarFitIO", "CarFitStore", "CarFitNet", "CarFitHTTP"} | PLATFORM,

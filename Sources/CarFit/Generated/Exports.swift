@@ -22,6 +22,7 @@ public typealias CarfitResponse = UnsafeMutablePointer<UnsafeMutablePointer<CCha
 @c public func carfit_visits_attach(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
 @c public func carfit_visits_attachments(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
 @c public func carfit_visits_detach(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
+@c public func carfit_visits_attachment_data(_ core: OpaquePointer?, _ request: CarfitRequest?, _ bytes: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, _ length: UnsafeMutablePointer<UInt>?, _ response: CarfitResponse?) -> Int32 { Boundary.binary(core, request, bytes, length, response) }
 @c public func carfit_reminders_list(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
 @c public func carfit_report_day(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
 @c public func carfit_report_durations(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
@@ -57,6 +58,7 @@ public typealias CarfitResponse = UnsafeMutablePointer<UnsafeMutablePointer<CCha
 @c public func carfit_patterns_import(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
 @c public func carfit_patterns_refresh(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
 @c public func carfit_carousel_generate(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
+@c public func carfit_images_data(_ core: OpaquePointer?, _ request: CarfitRequest?, _ bytes: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, _ length: UnsafeMutablePointer<UInt>?, _ response: CarfitResponse?) -> Int32 { Boundary.binary(core, request, bytes, length, response) }
 @c public func carfit_images_prefetch(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
 @c public func carfit_images_cancel(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
 @c public func carfit_images_stats(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
@@ -64,3 +66,4 @@ public typealias CarfitResponse = UnsafeMutablePointer<UnsafeMutablePointer<CCha
 @c public func carfit_auth_set(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
 @c public func carfit_auth_status(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
 @c public func carfit_events_wait(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }
+@c public func carfit_storage_rekey(_ core: OpaquePointer?, _ request: CarfitRequest?, _ response: CarfitResponse?) -> Int32 { Boundary.export(core, request, response) }

@@ -20,6 +20,7 @@ enum RequestDescriptions {
         "visits.attach": "key, kind, file?, text?",
         "visits.attachments": "key",
         "visits.detach": "id",
+        "visits.attachment_data": "id",
         "reminders.list": "date?",
         "report.day": "date?",
         "report.durations": "none",
@@ -63,5 +64,6 @@ enum RequestDescriptions {
         "auth.set": "token (or null), scheme?",
         "auth.status": "none",
         "events.wait": "after?, timeoutMs?",
+        "storage.rekey": "key (or null)",
     ]
 }

@@ -75,6 +75,9 @@ enum RequestTypes {
         "carfit_visits_detach": [
             RequestMember(["id"], types: 1, required: true),
         ],
+        "carfit_visits_attachment_data": [
+            RequestMember(["id"], types: 1, required: true),
+        ],
         "carfit_reminders_list": [
             RequestMember(["date"], types: 65),
         ],
@@ -211,6 +214,9 @@ enum RequestTypes {
         "carfit_events_wait": [
             RequestMember(["after"], types: 66, minimum: 0.0),
             RequestMember(["timeoutMs"], types: 66, minimum: 0.0, maximum: 60000.0),
+        ],
+        "carfit_storage_rekey": [
+            RequestMember(["key"], types: 65, required: true, minLength: 64, maxLength: 64),
         ],
     ]
 }

@@ -29,7 +29,7 @@ let carfitSchemaText: StaticString = #"""
         "anyOf": [{"required": ["data"]}, {"required": ["file"]}]
       },
       "response": {"$ref": "#/$defs/importResult"},
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "visits.list": {
       "symbol": "carfit_visits_list",
@@ -51,7 +51,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["days", "summary"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "visits.refresh": {
       "symbol": "carfit_visits_refresh",
@@ -131,7 +131,7 @@ let carfitSchemaText: StaticString = #"""
         ],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "visits.set_state": {
       "symbol": "carfit_visits_set_state",
@@ -151,7 +151,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["visit"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "not_found", "conflict", "storage"]
+      "errors": ["bad_json", "invalid", "not_found", "conflict", "unauthorized", "storage"]
     },
     "visits.acknowledge": {
       "symbol": "carfit_visits_acknowledge",
@@ -163,7 +163,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["visit"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "not_found", "conflict", "storage"]
+      "errors": ["bad_json", "invalid", "not_found", "conflict", "unauthorized", "storage"]
     },
     "sync.push": {
       "symbol": "carfit_sync_push",
@@ -227,7 +227,7 @@ let carfitSchemaText: StaticString = #"""
         ],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "location.report": {
       "symbol": "carfit_location_report",
@@ -256,7 +256,7 @@ let carfitSchemaText: StaticString = #"""
           "position": {"oneOf": [{"$ref": "#/$defs/position"}, {"type": "null"}]}
         }
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "location.status": {
       "symbol": "carfit_location_status",
@@ -280,7 +280,7 @@ let carfitSchemaText: StaticString = #"""
           "lastPushAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]}
         }
       },
-      "errors": ["bad_json", "storage"]
+      "errors": ["bad_json", "unauthorized", "storage"]
     },
     "push.receive": {
       "symbol": "carfit_push_receive",
@@ -315,7 +315,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["duplicate", "gap", "refreshed", "refreshError", "changes", "notifications"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "not_found", "storage"]
+      "errors": ["bad_json", "invalid", "not_found", "unauthorized", "storage"]
     },
     "push.register": {
       "symbol": "carfit_push_register",
@@ -336,7 +336,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["device"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "push.status": {
       "symbol": "carfit_push_status",
@@ -352,7 +352,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["device", "lastSeq", "received"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "storage"]
+      "errors": ["bad_json", "unauthorized", "storage"]
     },
     "visits.attach": {
       "symbol": "carfit_visits_attach",
@@ -375,7 +375,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["key", "kind"]
       },
       "response": {"$ref": "#/$defs/attachmentAnswer"},
-      "errors": ["bad_json", "invalid", "not_found", "conflict", "storage"]
+      "errors": ["bad_json", "invalid", "not_found", "conflict", "unauthorized", "storage"]
     },
     "visits.attachments": {
       "symbol": "carfit_visits_attachments",
@@ -387,14 +387,34 @@ let carfitSchemaText: StaticString = #"""
         "required": ["attachments"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "not_found", "storage"]
+      "errors": ["bad_json", "invalid", "not_found", "unauthorized", "storage"]
     },
     "visits.detach": {
       "symbol": "carfit_visits_detach",
       "summary": "Remove an attachment not yet uploaded, and its stored copy.",
       "request": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
       "response": {"$ref": "#/$defs/attachmentAnswer"},
-      "errors": ["bad_json", "invalid", "not_found", "conflict", "storage"]
+      "errors": ["bad_json", "invalid", "not_found", "conflict", "unauthorized", "storage"]
+    },
+    "visits.attachment_data": {
+      "symbol": "carfit_visits_attachment_data",
+      "summary": "The original bytes of an attachment's stored copy, whatever the encryption (no method name: the bytes come in an out-parameter).",
+      "request": {
+        "type": "object",
+        "properties": {"id": {"type": "string", "description": "The attachment's id."}},
+        "required": ["id"]
+      },
+      "response": {
+        "type": "object",
+        "properties": {
+          "id": {"type": "string", "description": "The attachment's id."},
+          "bytes": {"type": "integer", "minimum": 0, "description": "How many bytes were given."},
+          "contentType": {"type": "string", "description": "The attachment's content type."}
+        },
+        "required": ["id", "bytes", "contentType"],
+        "additionalProperties": false
+      },
+      "errors": ["bad_json", "invalid", "not_found", "storage"]
     },
     "reminders.list": {
       "symbol": "carfit_reminders_list",
@@ -418,7 +438,7 @@ let carfitSchemaText: StaticString = #"""
           "reminders": {"type": "array", "items": {"$ref": "#/$defs/reminder"}}
         }
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "report.day": {
       "symbol": "carfit_report_day",
@@ -443,7 +463,7 @@ let carfitSchemaText: StaticString = #"""
           "totals": {"$ref": "#/$defs/reportTotals"}
         }
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "report.durations": {
       "symbol": "carfit_report_durations",
@@ -455,28 +475,28 @@ let carfitSchemaText: StaticString = #"""
         "required": ["tasks"],
         "properties": {"tasks": {"type": "array", "items": {"$ref": "#/$defs/taskDuration"}}}
       },
-      "errors": ["bad_json", "storage"]
+      "errors": ["bad_json", "unauthorized", "storage"]
     },
     "calendar.get": {
       "symbol": "carfit_calendar_get",
       "summary": "The displayed month.",
       "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
       "response": {"$ref": "#/$defs/month"},
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "calendar.next": {
       "symbol": "carfit_calendar_next",
       "summary": "Display the next month.",
       "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
       "response": {"$ref": "#/$defs/month"},
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "calendar.previous": {
       "symbol": "carfit_calendar_previous",
       "summary": "Display the previous month.",
       "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
       "response": {"$ref": "#/$defs/month"},
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "calendar.select": {
       "symbol": "carfit_calendar_select",
@@ -490,7 +510,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["date"]
       },
       "response": {"$ref": "#/$defs/month"},
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "calendar.month": {
       "symbol": "carfit_calendar_month",
@@ -504,7 +524,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["year", "month"]
       },
       "response": {"$ref": "#/$defs/month"},
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "employees.create": {
       "symbol": "carfit_employees_create",
@@ -521,7 +541,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["pin", "firstName", "lastName"]
       },
       "response": {"$ref": "#/$defs/employeeAnswer"},
-      "errors": ["bad_json", "invalid", "conflict", "storage"]
+      "errors": ["bad_json", "invalid", "conflict", "unauthorized", "storage"]
     },
     "employees.list": {
       "symbol": "carfit_employees_list",
@@ -545,7 +565,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["employees"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "employees.recover_pin": {
       "symbol": "carfit_employees_recover_pin",
@@ -561,7 +581,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["pin", "firstName", "lastName"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "not_found", "storage"]
+      "errors": ["bad_json", "invalid", "not_found", "unauthorized", "storage"]
     },
     "session.login": {
       "symbol": "carfit_session_login",
@@ -580,7 +600,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["employee"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "session.get": {
       "symbol": "carfit_session_get",
@@ -592,7 +612,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["employee"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "catalog.import": {
       "symbol": "carfit_catalog_import",
@@ -610,7 +630,7 @@ let carfitSchemaText: StaticString = #"""
         "anyOf": [{"required": ["Products"]}, {"required": ["products"]}]
       },
       "response": {"$ref": "#/$defs/importResult"},
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "catalog.refresh": {
       "symbol": "carfit_catalog_refresh",
@@ -645,7 +665,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["categories", "products"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "catalog.product": {
       "symbol": "carfit_catalog_product",
@@ -665,7 +685,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["product"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "not_found", "storage"]
+      "errors": ["bad_json", "invalid", "not_found", "unauthorized", "storage"]
     },
     "cart.add": {
       "symbol": "carfit_cart_add",
@@ -756,7 +776,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["transactions"]
       },
       "response": {"$ref": "#/$defs/importResult"},
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "transactions.list": {
       "symbol": "carfit_transactions_list",
@@ -776,7 +796,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["category", "categories", "transactions", "count", "sum", "pinnedCount"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "transactions.pin": {
       "symbol": "carfit_transactions_pin",
@@ -792,7 +812,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["transaction"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "not_found", "storage"]
+      "errors": ["bad_json", "invalid", "not_found", "unauthorized", "storage"]
     },
     "insights.get": {
       "symbol": "carfit_insights_get",
@@ -823,7 +843,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["categories", "total", "count"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "articles.import": {
       "symbol": "carfit_articles_import",
@@ -841,7 +861,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["content"]
       },
       "response": {"$ref": "#/$defs/articlesImportResult"},
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "articles.refresh": {
       "symbol": "carfit_articles_refresh",
@@ -863,7 +883,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["articles", "updatedAt"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "articles.format_date": {
       "symbol": "carfit_articles_format_date",
@@ -879,7 +899,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["text"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "patterns.import": {
       "symbol": "carfit_patterns_import",
@@ -906,7 +926,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["imported", "rejected", "pool"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "patterns.refresh": {
       "symbol": "carfit_patterns_refresh",
@@ -986,7 +1006,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["rows"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "images.data": {
       "symbol": "carfit_images_data",
@@ -1003,7 +1023,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["url", "bytes", "source", "contentType"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "unavailable", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "unavailable", "storage"]
     },
     "images.prefetch": {
       "symbol": "carfit_images_prefetch",
@@ -1022,7 +1042,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["queued"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "images.cancel": {
       "symbol": "carfit_images_cancel",
@@ -1038,7 +1058,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["cancelled"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "images.stats": {
       "symbol": "carfit_images_stats",
@@ -1074,7 +1094,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["memory", "disk", "requests", "prefetch"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "sources.status": {
       "symbol": "carfit_sources_status",
@@ -1093,7 +1113,7 @@ let carfitSchemaText: StaticString = #"""
         "required": ["offline", "sources"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
     "auth.set": {
       "symbol": "carfit_auth_set",
@@ -1125,14 +1145,14 @@ let carfitSchemaText: StaticString = #"""
         }
       },
       "response": {"$ref": "#/$defs/authState"},
-      "errors": ["bad_json", "invalid"]
+      "errors": ["bad_json", "invalid", "unauthorized"]
     },
     "auth.status": {
       "symbol": "carfit_auth_status",
       "summary": "Whether a token is set and whether a source answered 401 or 403 since it was set (or since opening); never the token itself.",
       "request": {"type": "object"},
       "response": {"$ref": "#/$defs/authState"},
-      "errors": ["bad_json"]
+      "errors": ["bad_json", "unauthorized"]
     },
     "events.wait": {
       "symbol": "carfit_events_wait",
@@ -1153,7 +1173,32 @@ let carfitSchemaText: StaticString = #"""
         "required": ["events", "last"],
         "additionalProperties": false
       },
-      "errors": ["bad_json", "invalid", "storage"]
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
+    },
+    "storage.rekey": {
+      "symbol": "carfit_storage_rekey",
+      "summary": "Put the database under a new key, or back in plaintext (null); other cores on it answer unauthorized (wrong_key) from then on.",
+      "request": {
+        "type": "object",
+        "properties": {
+          "key": {
+            "type": ["string", "null"],
+            "minLength": 64,
+            "maxLength": 64,
+            "description": "The new 256-bit key as 64 hexadecimal digits (either case), or null for plaintext."
+          }
+        },
+        "required": ["key"]
+      },
+      "response": {
+        "type": "object",
+        "properties": {
+          "encrypted": {"type": "boolean", "description": "Whether the database is now encrypted."}
+        },
+        "required": ["encrypted"],
+        "additionalProperties": false
+      },
+      "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     }
   },
   "config": {
@@ -1298,6 +1343,20 @@ let carfitSchemaText: StaticString = #"""
           "keepDays": {"type": ["integer", "null"], "minimum": 1, "maximum": 3650},
           "minSamples": {"type": ["integer", "null"], "minimum": 1, "maximum": 50}
         },
+        "additionalProperties": false
+      },
+      "encryption": {
+        "type": ["object", "null"],
+        "description": "Encryption at rest: with a key, the database, its WAL and journal and SQLite's temporary files are encrypted (ChaCha20-Poly1305). Absent: plaintext. An encrypted database opened without a key is unauthorized (reason key_required), with another key unauthorized (reason wrong_key); a refused open creates, changes and removes no file.",
+        "properties": {
+          "key": {
+            "type": "string",
+            "minLength": 64,
+            "maxLength": 64,
+            "description": "The 256-bit key as 64 hexadecimal digits (either case), kept by the host in the platform's keystore; held in memory only, never written, logged or quoted in an error."
+          }
+        },
+        "required": ["key"],
         "additionalProperties": false
       }
     },
@@ -1860,7 +1919,7 @@ let carfitSchemaText: StaticString = #"""
       "properties": {
         "path": {
           "type": ["string", "null"],
-          "description": "The core's copy; null once evicted after its upload."
+          "description": "The core's copy; null once evicted after its upload, and while the core has an encryption key (the copy holds ciphertext: carfit_visits_attachment_data gives its bytes)."
         }
       },
       "required": ["path"],
@@ -2253,7 +2312,7 @@ let carfitSchemaText: StaticString = #"""
             "position": {"type": "integer", "description": "As line: jansson's byte position."},
             "reason": {
               "type": "string",
-              "description": "Why a network operation failed (refused, timeout, dns, network, transport, no_response, too_large, redirects, storage, http_status, empty, html, truncated, not_json, not_document, rejected, malformed, busy, ...)."
+              "description": "Why a network operation failed (refused, timeout, dns, network, transport, no_response, too_large, redirects, storage, http_status, empty, html, truncated, not_json, not_document, rejected, malformed, busy, ...); an unauthorized open of an encrypted database: key_required (no key was given) or wrong_key (another key)."
             },
             "url": {"type": "string", "description": "The URL of a failed fetch or push."},
             "httpStatus": {"type": "integer", "description": "The non-2xx status a server answered."},

@@ -73,6 +73,8 @@ public struct CoreConfig: Sendable {
     }
 
     public var database = ":memory:"
+    /// `encryption.key`: with a key, everything the core stores is encrypted under it.
+    public var encryptionKey: EncryptionKey?
     public var now: Instant?
     public var timeZone = "UTC"
     /// The directory of TZif files `timeZone` names one of: the time zone database's default

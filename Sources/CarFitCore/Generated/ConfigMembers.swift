@@ -5,7 +5,7 @@
 /// from them.
 public enum ConfigMembers {
     /// The config object itself, in the order carfit_open's comment documents it.
-    public static let root = ["database", "now", "timeZone", "hour24", "firstWeekday", "locale", "currency", "sources", "http", "images", "maxRequestBytes", "importThreads", "auth", "road", "attachments", "report", "reminders", "zoneinfo"]
+    public static let root = ["database", "now", "timeZone", "hour24", "firstWeekday", "locale", "currency", "sources", "http", "images", "maxRequestBytes", "importThreads", "auth", "road", "attachments", "report", "reminders", "zoneinfo", "encryption"]
     /// `sources`.
     public static let sources = ["visits", "articles", "catalog", "patterns", "visitUpdates", "attachments", "locations", "devices"]
     /// `http`.
@@ -22,6 +22,8 @@ public enum ConfigMembers {
     public static let reminders = ["bufferMinutes", "speedKmh", "detourFactor", "positionMaxAgeSeconds"]
     /// `report`: How long the washer's facts are kept and how many samples a learned plan needs.
     public static let report = ["keepDays", "minSamples"]
+    /// `encryption`: Encryption at rest: with a key, the database, its WAL and journal and SQLite's temporary files are encrypted (ChaCha20-Poly1305). Absent: plaintext. An encrypted database opened without a key is unauthorized (reason key_required), with another key unauthorized (reason wrong_key); a refused open creates, changes and removes no file.
+    public static let encryption = ["key"]
 }
 
 /// The bounds of the config's numbers (the schema's minimum and maximum, and the exclusive

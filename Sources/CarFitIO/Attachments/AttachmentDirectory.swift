@@ -12,10 +12,17 @@ import Glibc
 /// same directory leaves a copy in progress alone; the kernel drops the lock of a dead process.
 /// The directory (and each parent it creates) is 0700 and every file in it 0600, whatever the
 /// umask; `narrow` takes what an earlier version left open to others back when a core opens.
+///
+/// Every copy is written and read through `seal`: sealed (encrypted in chunks) while the
+/// database is encrypted, as it is otherwise (`FileSeal`).
 public struct AttachmentDirectory: Sendable {
     public let path: String
+    public let seal: FileSeal
 
-    public init(path: String) { self.path = path }
+    public init(path: String, seal: FileSeal = .plain) {
+        self.path = path
+        self.seal = seal
+    }
 
     /// The bytes a copy reads and writes at a time.
     static let chunkBytes = 256 * 1024
@@ -169,6 +176,45 @@ public struct AttachmentDirectory: Sendable {
         return try writer.finish(contentType: ContentSniffer.text)
     }
 
+    /// The whole content of the stored copy at `path` (at most `limit` bytes are expected; a
+    /// longer file is read to its end all the same): `storage` when it cannot be read.
+    public func contents(path file: String, limit: Int64) throws(CarFitError) -> [UInt8] {
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw CarFitError(.storage, "The stored copy of the attachment could not be read: \(Self.reason(errno)).")
+        }
+        defer { close(fd) }
+        return try SealedReader(fd: fd, seal: seal).readAll(expected: limit)
+    }
+
+    /// Brings every stored copy to the seal's form (sealed while the database is encrypted, as
+    /// it is otherwise), one file at a time: each is rewritten under its temporary name,
+    /// flushed and renamed over the old one, so a crash leaves every file whole in one form or
+    /// the other and the next open goes on. A copy that cannot be converted now (its temporary
+    /// held by another process, a read failure) is left as it is, readable all the same.
+    public func convert() {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkBytes, alignment: 16)
+        defer { buffer.deallocate() }
+        for name in storedNames() {
+            let fd = open(filePath(id: name), O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            guard FileSeal.isSealed(fd: fd) != seal.sealsNew,
+                  let reader = try? SealedReader(fd: fd, seal: seal),
+                  let writer = try? StagingWriter(directory: self, id: name) else { continue }
+            do throws(CarFitError) {
+                while true {
+                    let n = try reader.read(into: buffer)
+                    if n == 0 { break }
+                    try writer.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                }
+                try writer.finish(contentType: ContentSniffer.text).commit()
+            } catch {
+                writer.discard()
+            }
+        }
+    }
+
     static func reason(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)
@@ -209,6 +255,7 @@ final class StagingWriter {
     let directory: AttachmentDirectory
     let id: String
     private var fd: Int32
+    private var output: SealedWriter?
     private let hash = SHA256()
     private var count: Int64 = 0
 
@@ -222,28 +269,29 @@ final class StagingWriter {
         }
         // Held until the copy is renamed or removed: a core opening meanwhile leaves it alone.
         flock(fd, LOCK_EX)
+        output = SealedWriter(fd: fd, seal: directory.seal)
+        if output == nil {
+            let code = errno
+            discard()
+            throw CarFitError(.storage, "The attachment could not be written to \(directory.path.prefix(300)): \(AttachmentDirectory.reason(code)).")
+        }
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(CarFitError) {
         hash.update(bytes)
         count += Int64(bytes.count)
-        guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(fd, base + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else {
-                let code = written < 0 ? errno : EIO
-                discard()
-                throw CarFitError(.storage, "The attachment could not be written to \(directory.path.prefix(300)): \(AttachmentDirectory.reason(code)).")
-            }
-            offset += written
+        let code = output?.write(bytes) ?? EBADF
+        guard code == 0 else {
+            discard()
+            throw CarFitError(.storage, "The attachment could not be written to \(directory.path.prefix(300)): \(AttachmentDirectory.reason(code)).")
         }
     }
 
     /// Flushes and closes the temporary file.
     func finish(contentType: String) throws(CarFitError) -> StagedAttachment {
-        let synced = fsync(fd) == 0 ? 0 : errno
+        let sealed = output?.finish() ?? EBADF
+        output = nil
+        let synced = sealed != 0 ? sealed : fsync(fd) == 0 ? 0 : errno
         let closed = close(fd) == 0 ? 0 : errno
         fd = -1
         let code = synced != 0 ? synced : closed
@@ -260,6 +308,7 @@ final class StagingWriter {
 
     /// Closes and removes the temporary file.
     func discard() {
+        output = nil
         if fd >= 0 { close(fd) }
         fd = -1
         unlink(directory.temporaryPath(id: id))

@@ -45,6 +45,7 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_visits_attach": OPERATION,
     "carfit_visits_attachments": OPERATION,
     "carfit_visits_detach": OPERATION,
+    "carfit_visits_attachment_data": (ctypes.c_int, (ctypes.c_void_p, ctypes.c_char_p, _OUT, ctypes.POINTER(ctypes.c_size_t), _OUT)),
     "carfit_reminders_list": OPERATION,
     "carfit_report_day": OPERATION,
     "carfit_report_durations": OPERATION,
@@ -88,6 +89,7 @@ FUNCTIONS: Dict[str, Signature] = {
     "carfit_auth_set": OPERATION,
     "carfit_auth_status": OPERATION,
     "carfit_events_wait": OPERATION,
+    "carfit_storage_rekey": OPERATION,
 }
 
 #: The operations carfit_call reaches, in header order: method name -> C symbol.
@@ -150,6 +152,7 @@ OPERATIONS: Dict[str, str] = {
     "auth.set": "carfit_auth_set",
     "auth.status": "carfit_auth_status",
     "events.wait": "carfit_events_wait",
+    "storage.rekey": "carfit_storage_rekey",
 }
 
 
@@ -569,6 +572,14 @@ class VisitsAttachmentsResult(TypedDict):
     """A member object of a response."""
 
     attachments: List[ListedAttachment]
+
+
+class VisitsAttachmentDataResult(TypedDict):
+    """A member object of a response."""
+
+    id: str
+    bytes: int
+    contentType: str
 
 
 class ReminderNavigation1(TypedDict):
@@ -1184,6 +1195,12 @@ class EventsWaitResult(TypedDict):
     last: int
 
 
+class StorageRekeyResult(TypedDict):
+    """A member object of a response."""
+
+    encrypted: bool
+
+
 class ConfigSources(TypedDict, total=False):
     """A member object of a response."""
 
@@ -1257,6 +1274,12 @@ class ConfigReport(TypedDict, total=False):
     minSamples: Optional[int]
 
 
+class ConfigEncryption(TypedDict):
+    """Encryption at rest: with a key, the database, its WAL and journal and SQLite's temporary files are encrypted (ChaCha20-Poly1305). Absent: plaintext. An encrypted database opened without a key is unauthorized (reason key_required), with another key unauthorized (reason wrong_key); a refused open creates, changes and removes no file."""
+
+    key: str
+
+
 class Config(TypedDict, total=False):
     """The config of carfit_open. Strict: an unknown member (also inside sources, http and images) is invalid. A null member reads as absent."""
 
@@ -1278,6 +1301,7 @@ class Config(TypedDict, total=False):
     road: Optional[ConfigRoad]
     reminders: Optional[ConfigReminders]
     report: Optional[ConfigReport]
+    encryption: Optional[ConfigEncryption]
 
 
 Event = Union[EventChanged, EventProgress, EventSource, EventImage, EventGap, EventAuth, EventArrival, EventDeparture, EventConflict]
@@ -1300,6 +1324,7 @@ RESULTS: Dict[str, Any] = {
     "visits.attach": AttachmentAnswer,
     "visits.attachments": VisitsAttachmentsResult,
     "visits.detach": AttachmentAnswer,
+    "visits.attachment_data": VisitsAttachmentDataResult,
     "reminders.list": RemindersListResult,
     "report.day": ReportDayResult,
     "report.durations": ReportDurationsResult,
@@ -1343,6 +1368,7 @@ RESULTS: Dict[str, Any] = {
     "auth.set": AuthState,
     "auth.status": AuthState,
     "events.wait": EventsWaitResult,
+    "storage.rekey": StorageRekeyResult,
 }
 
 

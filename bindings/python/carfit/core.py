@@ -92,7 +92,12 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
     - ``reminders``: time to leave, ``{"bufferMinutes": 5, "speedKmh": 30, "detourFactor": 1.3,
       "positionMaxAgeSeconds": 900}`` (these defaults);
     - ``zoneinfo``: the directory of time zone files (TZif) ``timeZone`` names one of
-      (``$TZDIR``, else ``"/usr/share/zoneinfo"``).
+      (``$TZDIR``, else ``"/usr/share/zoneinfo"``);
+    - ``encryption``: ``{"key": 64 hexadecimal digits}``, a 256-bit key the host keeps in the
+      platform's keystore: the database, its WAL and journal and the attached files are stored
+      encrypted (see ``storage.rekey`` to change it). An encrypted database opened without its
+      key raises :class:`~carfit.UnauthorizedError` with ``reason`` "key_required" or
+      "wrong_key", and no file is touched.
 
     The config is strict: a member not listed here (also inside ``sources``, ``http``,
     ``images``, ``auth``, ``road``, ``report`` and ``reminders``) raises :class:`~carfit.InvalidError` naming it in ``field``, with the nearest

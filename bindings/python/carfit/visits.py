@@ -4,12 +4,15 @@
 
 from __future__ import annotations
 
+import ctypes
+import json
 import os
-from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Union, cast
+from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from ._area import Document, document_argument, members, string_list
 from ._generated import VisitsPlanResult
 from .events import EventsMixin, ProgressCallback
+from .errors import InternalError, error_from_response
 from .documents import AttachmentList, AttachmentResult, ImportResult, VisitChange, VisitList
 
 __all__ = ["VisitsMixin", "Point"]
@@ -263,6 +266,33 @@ class VisitsMixin(EventsMixin):
         """A visit's attachments in the order attached (``visits.attachments``), each with
         the ``path`` of the core's copy (None once evicted after its upload)."""
         return cast(AttachmentList, self._call("visits.attachments", members(key=key)))
+
+    def attachment_data(self, attachment_id: str) -> Tuple[bytes, Dict[str, Any]]:
+        """The original bytes of an attachment's copy, whatever the encryption
+        (``carfit_visits_attachment_data``): ``(data, {"id", "bytes", "contentType"})``.
+
+        Raises:
+            NotFoundError: no attachment has the id, or its copy was removed after its upload.
+            StorageError: the copy cannot be read or does not decrypt.
+        """
+        request = json.dumps({"id": attachment_id}, ensure_ascii=False).encode("utf-8")
+        data_ptr = ctypes.c_void_p()
+        length = ctypes.c_size_t(0)
+        response = ctypes.c_void_p()
+        status = self._lib.carfit_visits_attachment_data(
+            self._handle, request, ctypes.byref(data_ptr), ctypes.byref(length), ctypes.byref(response)
+        )
+        try:
+            data = ctypes.string_at(data_ptr.value, length.value) if data_ptr.value else b""
+        finally:
+            if data_ptr.value:
+                self._lib.carfit_free(data_ptr.value)
+        document = self._take(response)
+        if status != 0:
+            raise error_from_response(status, document)
+        if document is None:
+            raise InternalError(9, {"message": "carfit_visits_attachment_data returned no response."})
+        return data, document
 
     def detach(self, attachment_id: str) -> AttachmentResult:
         """Remove an attachment not yet uploaded, and its copy (``visits.detach``).

@@ -83,9 +83,10 @@ def test_loaded_library_declares_every_function(lib):
 
 def test_operations_are_the_operation_shaped_functions():
     assert "carfit_visits_refresh" in _lib.OPERATIONS and "carfit_images_data" not in _lib.OPERATIONS
-    # Not operations: open, close, free, version, version_number, status_name, call, schema
-    # and images_data (bytes out).
-    assert len(_lib.OPERATIONS) == len(set(_lib.OPERATIONS)) == len(_lib.FUNCTIONS) - 9
+    assert "carfit_visits_attachment_data" not in _lib.OPERATIONS
+    # Not operations: open, close, free, version, version_number, status_name, call, schema,
+    # images_data and visits_attachment_data (bytes out).
+    assert len(_lib.OPERATIONS) == len(set(_lib.OPERATIONS)) == len(_lib.FUNCTIONS) - 10
 
 
 # -- version check at load --------------------------------------------------------------------

@@ -85,7 +85,7 @@ def nest(path: Tuple[str, ...], value: Any) -> Dict[str, Any]:
 
 
 def call(core: carfit.Core, method: str, request: Any) -> None:
-    if method == "images.data":
+    if method in ("images.data", "visits.attachment_data"):
         symbol = SCHEMA["operations"][method]["symbol"]
         data, length, response = ctypes.c_void_p(), ctypes.c_size_t(0), ctypes.c_void_p()
         status = getattr(core._lib, symbol)(core._handle, request if isinstance(request, bytes) else

@@ -111,10 +111,12 @@ def test_storage_error(lib, tmp_path):
 
 
 def test_not_a_database(lib, tmp_path):
+    # Without SQLite's header a file may be an encrypted database: a key is asked for.
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"this is not an SQLite database, just some text" * 100)
-    with pytest.raises(carfit.StorageError):
+    with pytest.raises(carfit.UnauthorizedError) as info:
         carfit.Core(database=str(junk))
+    assert info.value.document.get("reason") == "key_required"
 
 
 def test_unknown_method(core):

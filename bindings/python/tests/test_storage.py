@@ -114,10 +114,12 @@ def test_a_text_file_is_not_a_database_and_is_kept(lib, tmp_path):
     notes = tmp_path / "notes.txt"
     text = b"these are my notes, not a database\n" * 100
     notes.write_bytes(text)
-    with pytest.raises(carfit.StorageError) as info:
+    # Without SQLite's header the file may be an encrypted database: a key is asked for.
+    with pytest.raises(carfit.CarfitError) as info:
         carfit.Core(database=str(notes))
-    assert info.value.field == "database"
-    assert "the file is not a libcarfit database, or it is encrypted or damaged" in info.value.message
+    assert (info.value.code, info.value.document.get("reason")) == ("unauthorized", "key_required")
+    assert info.value.field == "encryption"
+    assert "the file is encrypted, or is not a libcarfit database" in info.value.message
     assert str(notes) in info.value.message
     assert_plain(info.value.message)
     assert notes.read_bytes() == text

@@ -83,6 +83,33 @@ public final class Core: Sendable {
         try await imagesDataWithBytes(request).response
     }
 
+    /// visits.attachment_data: an attachment's original bytes (whatever the encryption) and
+    /// their description, read on a thread of the package's.
+    public func visitsAttachmentDataWithBytes(_ request: VisitsAttachmentDataRequest) async throws(CarFitError)
+        -> (response: VisitsAttachmentDataResponse, bytes: Data) {
+        let text = try Core.encode(request, "visits.attachment_data")
+        let result: Result<(String, Data), CarFitError> = await Core.offload { [self] in
+            var bytes: UnsafeMutablePointer<UInt8>?
+            var length = 0
+            var response: UnsafeMutablePointer<CChar>?
+            let status = text.withCString { carfit_visits_attachment_data(handle, $0, &bytes, &length, &response) }
+            let answer = Core.take(response)
+            defer { carfit_free(bytes) }
+            guard status == CARFIT_OK else { return .failure(CarFitError(rawStatus: status, document: answer)) }
+            let data = bytes.map { Data(bytes: $0, count: length) } ?? Data()
+            return .success((answer, data))
+        }
+        let (answer, data) = try result.get()
+        return (try Core.decode(VisitsAttachmentDataResponse.self, answer, "visits.attachment_data"), data)
+    }
+
+    /// visits.attachment_data (carfit_visits_attachment_data): the attachment's description;
+    /// `visitsAttachmentDataWithBytes` gives its bytes too.
+    public func visitsAttachmentData(_ request: VisitsAttachmentDataRequest) async throws(CarFitError)
+        -> VisitsAttachmentDataResponse {
+        try await visitsAttachmentDataWithBytes(request).response
+    }
+
     // MARK: - The change feed
 
     /// The core's events from now on (those already published are skipped), read with

@@ -86,6 +86,12 @@ import Testing
         }
         let listed = try await ok("visits.attachments") { try await core.visitsAttachments(VisitsAttachmentsRequest(key: key)) }
         #expect(listed.attachments.count == 1)
+        let data = try await ok("visits.attachment_data") {
+            try await core.visitsAttachmentDataWithBytes(VisitsAttachmentDataRequest(id: attached.attachment.id))
+        }
+        #expect(data.bytes == Data("Gate code 1234".utf8))
+        // The core is in memory: there are no files to encrypt.
+        await either("storage.rekey", [.invalid]) { _ = try await core.storageRekey(StorageRekeyRequest(key: nil)) }
         _ = try await ok("visits.detach") { try await core.visitsDetach(VisitsDetachRequest(id: attached.attachment.id)) }
 
         // Calendar

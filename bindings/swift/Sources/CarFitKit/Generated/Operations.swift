@@ -2,13 +2,13 @@
 
 extension Core {
     /// Replace the stored visits with a snapshot.
-    /// Method "visits.import" (`carfit_visits_import`); its statuses: bad_json, invalid, storage.
+    /// Method "visits.import" (`carfit_visits_import`); its statuses: bad_json, invalid, unauthorized, storage.
     public func visitsImport(_ request: VisitsImportRequest) async throws(CarFitError) -> VisitsImportResponse {
         try await perform("visits.import", request)
     }
 
     /// The cards of some days.
-    /// Method "visits.list" (`carfit_visits_list`); its statuses: bad_json, invalid, storage.
+    /// Method "visits.list" (`carfit_visits_list`); its statuses: bad_json, invalid, unauthorized, storage.
     public func visitsList(_ request: VisitsListRequest) async throws(CarFitError) -> VisitsListResponse {
         try await perform("visits.list", request)
     }
@@ -20,19 +20,19 @@ extension Core {
     }
 
     /// The order to drive a day's open visits in, with times.
-    /// Method "visits.plan" (`carfit_visits_plan`); its statuses: bad_json, invalid, storage.
+    /// Method "visits.plan" (`carfit_visits_plan`); its statuses: bad_json, invalid, unauthorized, storage.
     public func visitsPlan(_ request: VisitsPlanRequest) async throws(CarFitError) -> VisitsPlanResponse {
         try await perform("visits.plan", request)
     }
 
     /// The washer starts, finishes, rejects or un-starts a visit.
-    /// Method "visits.set_state" (`carfit_visits_set_state`); its statuses: bad_json, invalid, not_found, conflict, storage.
+    /// Method "visits.set_state" (`carfit_visits_set_state`); its statuses: bad_json, invalid, not_found, conflict, unauthorized, storage.
     public func visitsSetState(_ request: VisitsSetStateRequest) async throws(CarFitError) -> VisitsSetStateResponse {
         try await perform("visits.set_state", request)
     }
 
     /// The washer has seen the card's conflict: it leaves the card (local only).
-    /// Method "visits.acknowledge" (`carfit_visits_acknowledge`); its statuses: bad_json, invalid, not_found, conflict, storage.
+    /// Method "visits.acknowledge" (`carfit_visits_acknowledge`); its statuses: bad_json, invalid, not_found, conflict, unauthorized, storage.
     public func visitsAcknowledge(_ request: VisitsAcknowledgeRequest) async throws(CarFitError) -> VisitsAcknowledgeResponse {
         try await perform("visits.acknowledge", request)
     }
@@ -44,127 +44,127 @@ extension Core {
     }
 
     /// Where the washer's updates are.
-    /// Method "sync.status" (`carfit_sync_status`); its statuses: bad_json, invalid, storage.
+    /// Method "sync.status" (`carfit_sync_status`); its statuses: bad_json, invalid, unauthorized, storage.
     public func syncStatus(_ request: SyncStatusRequest) async throws(CarFitError) -> SyncStatusResponse {
         try await perform("sync.status", request)
     }
 
     /// The device's position: kept on the trail when significant; decides arrivals at and departures from
     /// today's visits.
-    /// Method "location.report" (`carfit_location_report`); its statuses: bad_json, invalid, storage.
+    /// Method "location.report" (`carfit_location_report`); its statuses: bad_json, invalid, unauthorized, storage.
     public func locationReport(_ request: LocationReportRequest) async throws(CarFitError) -> LocationReportResponse {
         try await perform("location.report", request)
     }
 
     /// The position, the trail's counts and the last successful location push.
-    /// Method "location.status" (`carfit_location_status`); its statuses: bad_json, storage.
+    /// Method "location.status" (`carfit_location_status`); its statuses: bad_json, unauthorized, storage.
     public func locationStatus(_ request: LocationStatusRequest) async throws(CarFitError) -> LocationStatusResponse {
         try await perform("location.status", request)
     }
 
     /// A push of the planner's as the host received it: once only, in order, with the refresh it asks for and
     /// its notifications.
-    /// Method "push.receive" (`carfit_push_receive`); its statuses: bad_json, invalid, not_found, storage.
+    /// Method "push.receive" (`carfit_push_receive`); its statuses: bad_json, invalid, not_found, unauthorized, storage.
     public func pushReceive(_ request: PushReceiveRequest) async throws(CarFitError) -> PushReceiveResponse {
         try await perform("push.receive", request)
     }
 
     /// Register (or unregister, token null) the device's push token.
-    /// Method "push.register" (`carfit_push_register`); its statuses: bad_json, invalid, storage.
+    /// Method "push.register" (`carfit_push_register`); its statuses: bad_json, invalid, unauthorized, storage.
     public func pushRegister(_ request: PushRegisterRequest) async throws(CarFitError) -> PushRegisterResponse {
         try await perform("push.register", request)
     }
 
     /// The device's registration, the highest seq and the push ids kept.
-    /// Method "push.status" (`carfit_push_status`); its statuses: bad_json, storage.
+    /// Method "push.status" (`carfit_push_status`); its statuses: bad_json, unauthorized, storage.
     public func pushStatus(_ request: PushStatusRequest) async throws(CarFitError) -> PushStatusResponse {
         try await perform("push.status", request)
     }
 
     /// Attach a photo, a signature or a note to a visit; the core keeps its own copy and uploads it with the
     /// next push.
-    /// Method "visits.attach" (`carfit_visits_attach`); its statuses: bad_json, invalid, not_found, conflict, storage.
+    /// Method "visits.attach" (`carfit_visits_attach`); its statuses: bad_json, invalid, not_found, conflict, unauthorized, storage.
     public func visitsAttach(_ request: VisitsAttachRequest) async throws(CarFitError) -> VisitsAttachResponse {
         try await perform("visits.attach", request)
     }
 
     /// A visit's attachments in the order attached, with the path of each stored copy.
-    /// Method "visits.attachments" (`carfit_visits_attachments`); its statuses: bad_json, invalid, not_found, storage.
+    /// Method "visits.attachments" (`carfit_visits_attachments`); its statuses: bad_json, invalid, not_found, unauthorized, storage.
     public func visitsAttachments(_ request: VisitsAttachmentsRequest) async throws(CarFitError) -> VisitsAttachmentsResponse {
         try await perform("visits.attachments", request)
     }
 
     /// Remove an attachment not yet uploaded, and its stored copy.
-    /// Method "visits.detach" (`carfit_visits_detach`); its statuses: bad_json, invalid, not_found, conflict, storage.
+    /// Method "visits.detach" (`carfit_visits_detach`); its statuses: bad_json, invalid, not_found, conflict, unauthorized, storage.
     public func visitsDetach(_ request: VisitsDetachRequest) async throws(CarFitError) -> VisitsDetachResponse {
         try await perform("visits.detach", request)
     }
 
     /// When to leave for each open visit of a day: the travel from the previous visit (or, for today's next
     /// visit, from the washer's fresh position), sorted by leaveAt.
-    /// Method "reminders.list" (`carfit_reminders_list`); its statuses: bad_json, invalid, storage.
+    /// Method "reminders.list" (`carfit_reminders_list`); its statuses: bad_json, invalid, unauthorized, storage.
     public func remindersList(_ request: RemindersListRequest) async throws(CarFitError) -> RemindersListResponse {
         try await perform("reminders.list", request)
     }
 
     /// A day's time report: each card's planned minutes against the washer's worked minutes, on site and
     /// late, and the day's totals.
-    /// Method "report.day" (`carfit_report_day`); its statuses: bad_json, invalid, storage.
+    /// Method "report.day" (`carfit_report_day`); its statuses: bad_json, invalid, unauthorized, storage.
     public func reportDay(_ request: ReportDayRequest) async throws(CarFitError) -> ReportDayResponse {
         try await perform("report.day", request)
     }
 
     /// The time each task title takes, learned from the washer's finished visits: the newest 50 samples'
     /// median and 80th percentile.
-    /// Method "report.durations" (`carfit_report_durations`); its statuses: bad_json, storage.
+    /// Method "report.durations" (`carfit_report_durations`); its statuses: bad_json, unauthorized, storage.
     public func reportDurations(_ request: ReportDurationsRequest) async throws(CarFitError) -> ReportDurationsResponse {
         try await perform("report.durations", request)
     }
 
     /// The displayed month.
-    /// Method "calendar.get" (`carfit_calendar_get`); its statuses: bad_json, invalid, storage.
+    /// Method "calendar.get" (`carfit_calendar_get`); its statuses: bad_json, invalid, unauthorized, storage.
     public func calendarGet(_ request: CalendarGetRequest) async throws(CarFitError) -> CalendarGetResponse {
         try await perform("calendar.get", request)
     }
 
     /// Display the next month.
-    /// Method "calendar.next" (`carfit_calendar_next`); its statuses: bad_json, invalid, storage.
+    /// Method "calendar.next" (`carfit_calendar_next`); its statuses: bad_json, invalid, unauthorized, storage.
     public func calendarNext(_ request: CalendarNextRequest) async throws(CarFitError) -> CalendarNextResponse {
         try await perform("calendar.next", request)
     }
 
     /// Display the previous month.
-    /// Method "calendar.previous" (`carfit_calendar_previous`); its statuses: bad_json, invalid, storage.
+    /// Method "calendar.previous" (`carfit_calendar_previous`); its statuses: bad_json, invalid, unauthorized, storage.
     public func calendarPrevious(_ request: CalendarPreviousRequest) async throws(CarFitError) -> CalendarPreviousResponse {
         try await perform("calendar.previous", request)
     }
 
     /// Select a day.
-    /// Method "calendar.select" (`carfit_calendar_select`); its statuses: bad_json, invalid, storage.
+    /// Method "calendar.select" (`carfit_calendar_select`); its statuses: bad_json, invalid, unauthorized, storage.
     public func calendarSelect(_ request: CalendarSelectRequest) async throws(CarFitError) -> CalendarSelectResponse {
         try await perform("calendar.select", request)
     }
 
     /// The document of any month, without changing the state.
-    /// Method "calendar.month" (`carfit_calendar_month`); its statuses: bad_json, invalid, storage.
+    /// Method "calendar.month" (`carfit_calendar_month`); its statuses: bad_json, invalid, unauthorized, storage.
     public func calendarMonth(_ request: CalendarMonthRequest) async throws(CarFitError) -> CalendarMonthResponse {
         try await perform("calendar.month", request)
     }
 
     /// Add an employee.
-    /// Method "employees.create" (`carfit_employees_create`); its statuses: bad_json, invalid, conflict, storage.
+    /// Method "employees.create" (`carfit_employees_create`); its statuses: bad_json, invalid, conflict, unauthorized, storage.
     public func employeesCreate(_ request: EmployeesCreateRequest) async throws(CarFitError) -> EmployeesCreateResponse {
         try await perform("employees.create", request)
     }
 
     /// Every employee.
-    /// Method "employees.list" (`carfit_employees_list`); its statuses: bad_json, invalid, storage.
+    /// Method "employees.list" (`carfit_employees_list`); its statuses: bad_json, invalid, unauthorized, storage.
     public func employeesList(_ request: EmployeesListRequest) async throws(CarFitError) -> EmployeesListResponse {
         try await perform("employees.list", request)
     }
 
     /// Find a PIN by email.
-    /// Method "employees.recover_pin" (`carfit_employees_recover_pin`); its statuses: bad_json, invalid, not_found, storage.
+    /// Method "employees.recover_pin" (`carfit_employees_recover_pin`); its statuses: bad_json, invalid, not_found, unauthorized, storage.
     public func employeesRecoverPin(_ request: EmployeesRecoverPinRequest) async throws(CarFitError) -> EmployeesRecoverPinResponse {
         try await perform("employees.recover_pin", request)
     }
@@ -176,19 +176,19 @@ extension Core {
     }
 
     /// Log out.
-    /// Method "session.logout" (`carfit_session_logout`); its statuses: bad_json, invalid, storage.
+    /// Method "session.logout" (`carfit_session_logout`); its statuses: bad_json, invalid, unauthorized, storage.
     public func sessionLogout(_ request: SessionLogoutRequest) async throws(CarFitError) -> SessionLogoutResponse {
         try await perform("session.logout", request)
     }
 
     /// The logged-in employee.
-    /// Method "session.get" (`carfit_session_get`); its statuses: bad_json, invalid, storage.
+    /// Method "session.get" (`carfit_session_get`); its statuses: bad_json, invalid, unauthorized, storage.
     public func sessionGet(_ request: SessionGetRequest) async throws(CarFitError) -> SessionGetResponse {
         try await perform("session.get", request)
     }
 
     /// Add or update products.
-    /// Method "catalog.import" (`carfit_catalog_import`); its statuses: bad_json, invalid, storage.
+    /// Method "catalog.import" (`carfit_catalog_import`); its statuses: bad_json, invalid, unauthorized, storage.
     public func catalogImport(_ request: CatalogImportRequest) async throws(CarFitError) -> CatalogImportResponse {
         try await perform("catalog.import", request)
     }
@@ -200,13 +200,13 @@ extension Core {
     }
 
     /// The catalog screen.
-    /// Method "catalog.list" (`carfit_catalog_list`); its statuses: bad_json, invalid, storage.
+    /// Method "catalog.list" (`carfit_catalog_list`); its statuses: bad_json, invalid, unauthorized, storage.
     public func catalogList(_ request: CatalogListRequest) async throws(CarFitError) -> CatalogListResponse {
         try await perform("catalog.list", request)
     }
 
     /// One product.
-    /// Method "catalog.product" (`carfit_catalog_product`); its statuses: bad_json, invalid, not_found, storage.
+    /// Method "catalog.product" (`carfit_catalog_product`); its statuses: bad_json, invalid, not_found, unauthorized, storage.
     public func catalogProduct(_ request: CatalogProductRequest) async throws(CarFitError) -> CatalogProductResponse {
         try await perform("catalog.product", request)
     }
@@ -248,31 +248,31 @@ extension Core {
     }
 
     /// Add or update transactions.
-    /// Method "transactions.import" (`carfit_transactions_import`); its statuses: bad_json, invalid, storage.
+    /// Method "transactions.import" (`carfit_transactions_import`); its statuses: bad_json, invalid, unauthorized, storage.
     public func transactionsImport(_ request: TransactionsImportRequest) async throws(CarFitError) -> TransactionsImportResponse {
         try await perform("transactions.import", request)
     }
 
     /// The transactions screen.
-    /// Method "transactions.list" (`carfit_transactions_list`); its statuses: bad_json, invalid, storage.
+    /// Method "transactions.list" (`carfit_transactions_list`); its statuses: bad_json, invalid, unauthorized, storage.
     public func transactionsList(_ request: TransactionsListRequest) async throws(CarFitError) -> TransactionsListResponse {
         try await perform("transactions.list", request)
     }
 
     /// Pin or unpin one transaction.
-    /// Method "transactions.pin" (`carfit_transactions_pin`); its statuses: bad_json, invalid, not_found, storage.
+    /// Method "transactions.pin" (`carfit_transactions_pin`); its statuses: bad_json, invalid, not_found, unauthorized, storage.
     public func transactionsPin(_ request: TransactionsPinRequest) async throws(CarFitError) -> TransactionsPinResponse {
         try await perform("transactions.pin", request)
     }
 
     /// Spending per category over pinned transactions.
-    /// Method "insights.get" (`carfit_insights_get`); its statuses: bad_json, invalid, storage.
+    /// Method "insights.get" (`carfit_insights_get`); its statuses: bad_json, invalid, unauthorized, storage.
     public func insightsGet(_ request: InsightsGetRequest) async throws(CarFitError) -> InsightsGetResponse {
         try await perform("insights.get", request)
     }
 
     /// Replace the stored articles with a snapshot.
-    /// Method "articles.import" (`carfit_articles_import`); its statuses: bad_json, invalid, storage.
+    /// Method "articles.import" (`carfit_articles_import`); its statuses: bad_json, invalid, unauthorized, storage.
     public func articlesImport(_ request: ArticlesImportRequest) async throws(CarFitError) -> ArticlesImportResponse {
         try await perform("articles.import", request)
     }
@@ -284,19 +284,19 @@ extension Core {
     }
 
     /// The stored articles, newest first.
-    /// Method "articles.list" (`carfit_articles_list`); its statuses: bad_json, invalid, storage.
+    /// Method "articles.list" (`carfit_articles_list`); its statuses: bad_json, invalid, unauthorized, storage.
     public func articlesList(_ request: ArticlesListRequest) async throws(CarFitError) -> ArticlesListResponse {
         try await perform("articles.list", request)
     }
 
     /// The date text of the list.
-    /// Method "articles.format_date" (`carfit_articles_format_date`); its statuses: bad_json, invalid, storage.
+    /// Method "articles.format_date" (`carfit_articles_format_date`); its statuses: bad_json, invalid, unauthorized, storage.
     public func articlesFormatDate(_ request: ArticlesFormatDateRequest) async throws(CarFitError) -> ArticlesFormatDateResponse {
         try await perform("articles.format_date", request)
     }
 
     /// Add patterns to the carousel's pool.
-    /// Method "patterns.import" (`carfit_patterns_import`); its statuses: bad_json, invalid, storage.
+    /// Method "patterns.import" (`carfit_patterns_import`); its statuses: bad_json, invalid, unauthorized, storage.
     public func patternsImport(_ request: PatternsImportRequest) async throws(CarFitError) -> PatternsImportResponse {
         try await perform("patterns.import", request)
     }
@@ -308,53 +308,60 @@ extension Core {
     }
 
     /// The carousel feed.
-    /// Method "carousel.generate" (`carfit_carousel_generate`); its statuses: bad_json, invalid, storage.
+    /// Method "carousel.generate" (`carfit_carousel_generate`); its statuses: bad_json, invalid, unauthorized, storage.
     public func carouselGenerate(_ request: CarouselGenerateRequest) async throws(CarFitError) -> CarouselGenerateResponse {
         try await perform("carousel.generate", request)
     }
 
     /// Load images in the background.
-    /// Method "images.prefetch" (`carfit_images_prefetch`); its statuses: bad_json, invalid, storage.
+    /// Method "images.prefetch" (`carfit_images_prefetch`); its statuses: bad_json, invalid, unauthorized, storage.
     public func imagesPrefetch(_ request: ImagesPrefetchRequest) async throws(CarFitError) -> ImagesPrefetchResponse {
         try await perform("images.prefetch", request)
     }
 
     /// Drop queued prefetches.
-    /// Method "images.cancel" (`carfit_images_cancel`); its statuses: bad_json, invalid, storage.
+    /// Method "images.cancel" (`carfit_images_cancel`); its statuses: bad_json, invalid, unauthorized, storage.
     public func imagesCancel(_ request: ImagesCancelRequest) async throws(CarFitError) -> ImagesCancelResponse {
         try await perform("images.cancel", request)
     }
 
     /// The caches and counters of this core.
-    /// Method "images.stats" (`carfit_images_stats`); its statuses: bad_json, invalid, storage.
+    /// Method "images.stats" (`carfit_images_stats`); its statuses: bad_json, invalid, unauthorized, storage.
     public func imagesStats(_ request: ImagesStatsRequest) async throws(CarFitError) -> ImagesStatsResponse {
         try await perform("images.stats", request)
     }
 
     /// Each configured source's refresh state.
-    /// Method "sources.status" (`carfit_sources_status`); its statuses: bad_json, invalid, storage.
+    /// Method "sources.status" (`carfit_sources_status`); its statuses: bad_json, invalid, unauthorized, storage.
     public func sourcesStatus(_ request: SourcesStatusRequest) async throws(CarFitError) -> SourcesStatusResponse {
         try await perform("sources.status", request)
     }
 
     /// Set the planner's token (sent as Authorization: <scheme> <token> to the planner's origins) or clear it
     /// with null; held in memory only.
-    /// Method "auth.set" (`carfit_auth_set`); its statuses: bad_json, invalid.
+    /// Method "auth.set" (`carfit_auth_set`); its statuses: bad_json, invalid, unauthorized.
     public func authSet(_ request: AuthSetRequest) async throws(CarFitError) -> AuthSetResponse {
         try await perform("auth.set", request)
     }
 
     /// Whether a token is set and whether a source answered 401 or 403 since it was set (or since opening);
     /// never the token itself.
-    /// Method "auth.status" (`carfit_auth_status`); its statuses: bad_json.
+    /// Method "auth.status" (`carfit_auth_status`); its statuses: bad_json, unauthorized.
     public func authStatus(_ request: AuthStatusRequest) async throws(CarFitError) -> AuthStatusResponse {
         try await perform("auth.status", request)
     }
 
     /// Wait for the core's next events.
-    /// Method "events.wait" (`carfit_events_wait`); its statuses: bad_json, invalid, storage.
+    /// Method "events.wait" (`carfit_events_wait`); its statuses: bad_json, invalid, unauthorized, storage.
     public func eventsWait(_ request: EventsWaitRequest) async throws(CarFitError) -> EventsWaitResponse {
         try await perform("events.wait", request)
+    }
+
+    /// Put the database under a new key, or back in plaintext (null); other cores on it answer unauthorized
+    /// (wrong_key) from then on.
+    /// Method "storage.rekey" (`carfit_storage_rekey`); its statuses: bad_json, invalid, unauthorized, storage.
+    public func storageRekey(_ request: StorageRekeyRequest) async throws(CarFitError) -> StorageRekeyResponse {
+        try await perform("storage.rekey", request)
     }
 }
 
@@ -378,6 +385,7 @@ public enum Operations {
         ("visits.attach", "visitsAttach"),
         ("visits.attachments", "visitsAttachments"),
         ("visits.detach", "visitsDetach"),
+        ("visits.attachment_data", "visitsAttachmentData"),
         ("reminders.list", "remindersList"),
         ("report.day", "reportDay"),
         ("report.durations", "reportDurations"),
@@ -421,5 +429,6 @@ public enum Operations {
         ("auth.set", "authSet"),
         ("auth.status", "authStatus"),
         ("events.wait", "eventsWait"),
+        ("storage.rekey", "storageRekey"),
     ]
 }

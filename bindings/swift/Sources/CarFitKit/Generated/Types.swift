@@ -130,7 +130,8 @@ public struct ErrorDocumentError: Codable, Sendable, Equatable {
     public var position: Int?
     /// Why a network operation failed (refused, timeout, dns, network, transport, no_response, too_large,
     /// redirects, storage, http_status, empty, html, truncated, not_json, not_document, rejected, malformed,
-    /// busy, ...).
+    /// busy, ...); an unauthorized open of an encrypted database: key_required (no key was given) or
+    /// wrong_key (another key).
     public var reason: String?
     /// The URL of a failed fetch or push.
     public var url: String?
@@ -1541,7 +1542,8 @@ public struct ListedAttachment: Codable, Sendable, Equatable {
     public var uploaded: Bool
     /// Why the upload server refused it for good (present only then).
     public var failed: String?
-    /// The core's copy; null once evicted after its upload.
+    /// The core's copy; null once evicted after its upload, and while the core has an encryption key (the
+    /// copy holds ciphertext: carfit_visits_attachment_data gives its bytes).
     public var path: String?
 
     public init(id: String, key: String, kind: String, contentType: String, bytes: Int, sha256: String, at: String, uploaded: Bool, failed: String? = nil, path: String? = nil) {
@@ -1608,6 +1610,42 @@ public struct VisitsDetachRequest: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case id
+    }
+}
+
+/// A member object of the contract (VisitsAttachmentDataRequest).
+public struct VisitsAttachmentDataRequest: Codable, Sendable, Equatable {
+    /// The attachment's id.
+    public var id: String
+
+    public init(id: String) {
+        self.id = id
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id
+    }
+}
+
+/// A member object of the contract (VisitsAttachmentDataResponse).
+public struct VisitsAttachmentDataResponse: Codable, Sendable, Equatable {
+    /// The attachment's id.
+    public var id: String
+    /// How many bytes were given.
+    public var bytes: Int
+    /// The attachment's content type.
+    public var contentType: String
+
+    public init(id: String, bytes: Int, contentType: String) {
+        self.id = id
+        self.bytes = bytes
+        self.contentType = contentType
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case bytes
+        case contentType
     }
 }
 
@@ -3594,5 +3632,38 @@ public struct EventsWaitResponse: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case events
         case last
+    }
+}
+
+/// A member object of the contract (StorageRekeyRequest).
+public struct StorageRekeyRequest: Codable, Sendable, Equatable {
+    /// The new 256-bit key as 64 hexadecimal digits (either case), or null for plaintext.
+    public var key: String?
+
+    public init(key: String? = nil) {
+        self.key = key
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case key
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+    }
+}
+
+/// A member object of the contract (StorageRekeyResponse).
+public struct StorageRekeyResponse: Codable, Sendable, Equatable {
+    /// Whether the database is now encrypted.
+    public var encrypted: Bool
+
+    public init(encrypted: Bool) {
+        self.encrypted = encrypted
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case encrypted
     }
 }

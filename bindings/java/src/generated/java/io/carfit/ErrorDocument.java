@@ -17,7 +17,7 @@ public record ErrorDocument(
      * @param line bad_json, and a fetched body that is not JSON: jansson's line.
      * @param column As line: jansson's column.
      * @param position As line: jansson's byte position.
-     * @param reason Why a network operation failed (refused, timeout, dns, network, transport, no_response, too_large, redirects, storage, http_status, empty, html, truncated, not_json, not_document, rejected, malformed, busy, ...).
+     * @param reason Why a network operation failed (refused, timeout, dns, network, transport, no_response, too_large, redirects, storage, http_status, empty, html, truncated, not_json, not_document, rejected, malformed, busy, ...); an unauthorized open of an encrypted database: key_required (no key was given) or wrong_key (another key).
      * @param url The URL of a failed fetch or push.
      * @param httpStatus The non-2xx status a server answered.
      * @param rejected An import of records of which none was valid: why each was refused.

@@ -14,7 +14,7 @@ package io.carfit;
  * @param at The core's clock when attached, UTC ISO 8601 ("2020-09-10T08:05:00Z", with milliseconds when it has any).
  * @param uploaded the member "uploaded"
  * @param failed Why the upload server refused it for good (present only then).
- * @param path The core's copy; null once evicted after its upload.
+ * @param path The core's copy; null once evicted after its upload, and while the core has an encryption key (the copy holds ciphertext: carfit_visits_attachment_data gives its bytes).
  */
 public record ListedAttachment(
         String id,

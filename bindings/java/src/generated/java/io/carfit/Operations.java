@@ -17,6 +17,9 @@ public abstract sealed class Operations permits Core {
     /** Runs an operation the header gives a shape of its own (its bytes besides the answer). */
     abstract ImageData invokeImage(String method, Object request);
 
+    /** Runs carfit_visits_attachment_data (an attachment's bytes besides the answer). */
+    abstract AttachmentData invokeAttachment(String method, Object request);
+
     /** The sealed interfaces of the contract, read by the member "kind" of their objects. */
     static final java.util.List<Class<?>> SEALED = java.util.List.of(Event.class);
 
@@ -44,6 +47,7 @@ public abstract sealed class Operations permits Core {
             "visits.attach",
             "visits.attachments",
             "visits.detach",
+            "visits.attachment_data",
             "reminders.list",
             "report.day",
             "report.durations",
@@ -86,11 +90,12 @@ public abstract sealed class Operations permits Core {
             "sources.status",
             "auth.set",
             "auth.status",
-            "events.wait");
+            "events.wait",
+            "storage.rekey");
 
     /**
      * visits.import: Replace the stored visits with a snapshot. Fails with the exception of its status
-     * (bad_json, invalid, storage, misuse).
+     * (bad_json, invalid, unauthorized, storage, misuse).
      */
     public final VisitsImportResponse visitsImport(VisitsImportRequest request) {
         return invoke("visits.import", request, VisitsImportResponse.class);
@@ -98,7 +103,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * visits.list: The cards of some days. Fails with the exception of its status (bad_json, invalid,
-     * storage, misuse).
+     * unauthorized, storage, misuse).
      */
     public final VisitsListResponse visitsList(VisitsListRequest request) {
         return invoke("visits.list", request, VisitsListResponse.class);
@@ -114,7 +119,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * visits.plan: The order to drive a day's open visits in, with times. Fails with the exception of
-     * its status (bad_json, invalid, storage, misuse).
+     * its status (bad_json, invalid, unauthorized, storage, misuse).
      */
     public final VisitsPlanResponse visitsPlan(VisitsPlanRequest request) {
         return invoke("visits.plan", request, VisitsPlanResponse.class);
@@ -122,7 +127,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * visits.set_state: The washer starts, finishes, rejects or un-starts a visit. Fails with the
-     * exception of its status (bad_json, invalid, not_found, conflict, storage, misuse).
+     * exception of its status (bad_json, invalid, not_found, conflict, unauthorized, storage, misuse).
      */
     public final VisitsSetStateResponse visitsSetState(VisitsSetStateRequest request) {
         return invoke("visits.set_state", request, VisitsSetStateResponse.class);
@@ -130,8 +135,8 @@ public abstract sealed class Operations permits Core {
 
     /**
      * visits.acknowledge: The washer has seen the card's conflict: it leaves the card (local only).
-     * Fails with the exception of its status (bad_json, invalid, not_found, conflict, storage,
-     * misuse).
+     * Fails with the exception of its status (bad_json, invalid, not_found, conflict, unauthorized,
+     * storage, misuse).
      */
     public final VisitsAcknowledgeResponse visitsAcknowledge(VisitsAcknowledgeRequest request) {
         return invoke("visits.acknowledge", request, VisitsAcknowledgeResponse.class);
@@ -147,7 +152,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * sync.status: Where the washer's updates are. Fails with the exception of its status (bad_json,
-     * invalid, storage, misuse).
+     * invalid, unauthorized, storage, misuse).
      */
     public final SyncStatusResponse syncStatus(SyncStatusRequest request) {
         return invoke("sync.status", request, SyncStatusResponse.class);
@@ -156,7 +161,7 @@ public abstract sealed class Operations permits Core {
     /**
      * location.report: The device's position: kept on the trail when significant; decides arrivals at
      * and departures from today's visits. Fails with the exception of its status (bad_json, invalid,
-     * storage, misuse).
+     * unauthorized, storage, misuse).
      */
     public final LocationReportResponse locationReport(LocationReportRequest request) {
         return invoke("location.report", request, LocationReportResponse.class);
@@ -164,7 +169,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * location.status: The position, the trail's counts and the last successful location push. Fails
-     * with the exception of its status (bad_json, storage, misuse).
+     * with the exception of its status (bad_json, unauthorized, storage, misuse).
      */
     public final LocationStatusResponse locationStatus(LocationStatusRequest request) {
         return invoke("location.status", request, LocationStatusResponse.class);
@@ -173,7 +178,7 @@ public abstract sealed class Operations permits Core {
     /**
      * push.receive: A push of the planner's as the host received it: once only, in order, with the
      * refresh it asks for and its notifications. Fails with the exception of its status (bad_json,
-     * invalid, not_found, storage, misuse).
+     * invalid, not_found, unauthorized, storage, misuse).
      */
     public final PushReceiveResponse pushReceive(PushReceiveRequest request) {
         return invoke("push.receive", request, PushReceiveResponse.class);
@@ -181,7 +186,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * push.register: Register (or unregister, token null) the device's push token. Fails with the
-     * exception of its status (bad_json, invalid, storage, misuse).
+     * exception of its status (bad_json, invalid, unauthorized, storage, misuse).
      */
     public final PushRegisterResponse pushRegister(PushRegisterRequest request) {
         return invoke("push.register", request, PushRegisterResponse.class);
@@ -189,7 +194,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * push.status: The device's registration, the highest seq and the push ids kept. Fails with the
-     * exception of its status (bad_json, storage, misuse).
+     * exception of its status (bad_json, unauthorized, storage, misuse).
      */
     public final PushStatusResponse pushStatus(PushStatusRequest request) {
         return invoke("push.status", request, PushStatusResponse.class);
@@ -198,7 +203,7 @@ public abstract sealed class Operations permits Core {
     /**
      * visits.attach: Attach a photo, a signature or a note to a visit; the core keeps its own copy and
      * uploads it with the next push. Fails with the exception of its status (bad_json, invalid,
-     * not_found, conflict, storage, misuse).
+     * not_found, conflict, unauthorized, storage, misuse).
      */
     public final VisitsAttachResponse visitsAttach(VisitsAttachRequest request) {
         return invoke("visits.attach", request, VisitsAttachResponse.class);
@@ -206,7 +211,8 @@ public abstract sealed class Operations permits Core {
 
     /**
      * visits.attachments: A visit's attachments in the order attached, with the path of each stored
-     * copy. Fails with the exception of its status (bad_json, invalid, not_found, storage, misuse).
+     * copy. Fails with the exception of its status (bad_json, invalid, not_found, unauthorized,
+     * storage, misuse).
      */
     public final VisitsAttachmentsResponse visitsAttachments(VisitsAttachmentsRequest request) {
         return invoke("visits.attachments", request, VisitsAttachmentsResponse.class);
@@ -214,16 +220,34 @@ public abstract sealed class Operations permits Core {
 
     /**
      * visits.detach: Remove an attachment not yet uploaded, and its stored copy. Fails with the
-     * exception of its status (bad_json, invalid, not_found, conflict, storage, misuse).
+     * exception of its status (bad_json, invalid, not_found, conflict, unauthorized, storage, misuse).
      */
     public final VisitsDetachResponse visitsDetach(VisitsDetachRequest request) {
         return invoke("visits.detach", request, VisitsDetachResponse.class);
     }
 
     /**
+     * visits.attachment_data: The original bytes of an attachment's stored copy, whatever the
+     * encryption (no method name: the bytes come in an out-parameter). The answer
+     * (visitsAttachmentDataWithBytes gives the bytes too). Fails with the exception of its status
+     * (bad_json, invalid, not_found, storage, misuse).
+     */
+    public final VisitsAttachmentDataResponse visitsAttachmentData(VisitsAttachmentDataRequest request) {
+        return invokeAttachment("visits.attachment_data", request).response();
+    }
+
+    /**
+     * visits.attachment_data: the answer VisitsAttachmentDataResponse and the bytes. Fails as
+     * visitsAttachmentData.
+     */
+    public final AttachmentData visitsAttachmentDataWithBytes(VisitsAttachmentDataRequest request) {
+        return invokeAttachment("visits.attachment_data", request);
+    }
+
+    /**
      * reminders.list: When to leave for each open visit of a day: the travel from the previous visit
      * (or, for today's next visit, from the washer's fresh position), sorted by leaveAt. Fails with
-     * the exception of its status (bad_json, invalid, storage, misuse).
+     * the exception of its status (bad_json, invalid, unauthorized, storage, misuse).
      */
     public final RemindersListResponse remindersList(RemindersListRequest request) {
         return invoke("reminders.list", request, RemindersListResponse.class);
@@ -232,7 +256,7 @@ public abstract sealed class Operations permits Core {
     /**
      * report.day: A day's time report: each card's planned minutes against the washer's worked
      * minutes, on site and late, and the day's totals. Fails with the exception of its status
-     * (bad_json, invalid, storage, misuse).
+     * (bad_json, invalid, unauthorized, storage, misuse).
      */
     public final ReportDayResponse reportDay(ReportDayRequest request) {
         return invoke("report.day", request, ReportDayResponse.class);
@@ -241,7 +265,7 @@ public abstract sealed class Operations permits Core {
     /**
      * report.durations: The time each task title takes, learned from the washer's finished visits: the
      * newest 50 samples' median and 80th percentile. Fails with the exception of its status (bad_json,
-     * storage, misuse).
+     * unauthorized, storage, misuse).
      */
     public final ReportDurationsResponse reportDurations(ReportDurationsRequest request) {
         return invoke("report.durations", request, ReportDurationsResponse.class);
@@ -249,7 +273,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * calendar.get: The displayed month. Fails with the exception of its status (bad_json, invalid,
-     * storage, misuse).
+     * unauthorized, storage, misuse).
      */
     public final CalendarGetResponse calendarGet(CalendarGetRequest request) {
         return invoke("calendar.get", request, CalendarGetResponse.class);
@@ -257,7 +281,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * calendar.next: Display the next month. Fails with the exception of its status (bad_json,
-     * invalid, storage, misuse).
+     * invalid, unauthorized, storage, misuse).
      */
     public final CalendarNextResponse calendarNext(CalendarNextRequest request) {
         return invoke("calendar.next", request, CalendarNextResponse.class);
@@ -265,7 +289,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * calendar.previous: Display the previous month. Fails with the exception of its status (bad_json,
-     * invalid, storage, misuse).
+     * invalid, unauthorized, storage, misuse).
      */
     public final CalendarPreviousResponse calendarPrevious(CalendarPreviousRequest request) {
         return invoke("calendar.previous", request, CalendarPreviousResponse.class);
@@ -273,7 +297,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * calendar.select: Select a day. Fails with the exception of its status (bad_json, invalid,
-     * storage, misuse).
+     * unauthorized, storage, misuse).
      */
     public final CalendarSelectResponse calendarSelect(CalendarSelectRequest request) {
         return invoke("calendar.select", request, CalendarSelectResponse.class);
@@ -281,7 +305,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * calendar.month: The document of any month, without changing the state. Fails with the exception
-     * of its status (bad_json, invalid, storage, misuse).
+     * of its status (bad_json, invalid, unauthorized, storage, misuse).
      */
     public final CalendarMonthResponse calendarMonth(CalendarMonthRequest request) {
         return invoke("calendar.month", request, CalendarMonthResponse.class);
@@ -289,7 +313,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * employees.create: Add an employee. Fails with the exception of its status (bad_json, invalid,
-     * conflict, storage, misuse).
+     * conflict, unauthorized, storage, misuse).
      */
     public final EmployeesCreateResponse employeesCreate(EmployeesCreateRequest request) {
         return invoke("employees.create", request, EmployeesCreateResponse.class);
@@ -297,7 +321,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * employees.list: Every employee. Fails with the exception of its status (bad_json, invalid,
-     * storage, misuse).
+     * unauthorized, storage, misuse).
      */
     public final EmployeesListResponse employeesList(EmployeesListRequest request) {
         return invoke("employees.list", request, EmployeesListResponse.class);
@@ -305,7 +329,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * employees.recover_pin: Find a PIN by email. Fails with the exception of its status (bad_json,
-     * invalid, not_found, storage, misuse).
+     * invalid, not_found, unauthorized, storage, misuse).
      */
     public final EmployeesRecoverPinResponse employeesRecoverPin(EmployeesRecoverPinRequest request) {
         return invoke("employees.recover_pin", request, EmployeesRecoverPinResponse.class);
@@ -320,8 +344,8 @@ public abstract sealed class Operations permits Core {
     }
 
     /**
-     * session.logout: Log out. Fails with the exception of its status (bad_json, invalid, storage,
-     * misuse).
+     * session.logout: Log out. Fails with the exception of its status (bad_json, invalid,
+     * unauthorized, storage, misuse).
      */
     public final SessionLogoutResponse sessionLogout(SessionLogoutRequest request) {
         return invoke("session.logout", request, SessionLogoutResponse.class);
@@ -329,7 +353,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * session.get: The logged-in employee. Fails with the exception of its status (bad_json, invalid,
-     * storage, misuse).
+     * unauthorized, storage, misuse).
      */
     public final SessionGetResponse sessionGet(SessionGetRequest request) {
         return invoke("session.get", request, SessionGetResponse.class);
@@ -337,7 +361,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * catalog.import: Add or update products. Fails with the exception of its status (bad_json,
-     * invalid, storage, misuse).
+     * invalid, unauthorized, storage, misuse).
      */
     public final CatalogImportResponse catalogImport(CatalogImportRequest request) {
         return invoke("catalog.import", request, CatalogImportResponse.class);
@@ -353,7 +377,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * catalog.list: The catalog screen. Fails with the exception of its status (bad_json, invalid,
-     * storage, misuse).
+     * unauthorized, storage, misuse).
      */
     public final CatalogListResponse catalogList(CatalogListRequest request) {
         return invoke("catalog.list", request, CatalogListResponse.class);
@@ -361,7 +385,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * catalog.product: One product. Fails with the exception of its status (bad_json, invalid,
-     * not_found, storage, misuse).
+     * not_found, unauthorized, storage, misuse).
      */
     public final CatalogProductResponse catalogProduct(CatalogProductRequest request) {
         return invoke("catalog.product", request, CatalogProductResponse.class);
@@ -417,7 +441,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * transactions.import: Add or update transactions. Fails with the exception of its status
-     * (bad_json, invalid, storage, misuse).
+     * (bad_json, invalid, unauthorized, storage, misuse).
      */
     public final TransactionsImportResponse transactionsImport(TransactionsImportRequest request) {
         return invoke("transactions.import", request, TransactionsImportResponse.class);
@@ -425,7 +449,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * transactions.list: The transactions screen. Fails with the exception of its status (bad_json,
-     * invalid, storage, misuse).
+     * invalid, unauthorized, storage, misuse).
      */
     public final TransactionsListResponse transactionsList(TransactionsListRequest request) {
         return invoke("transactions.list", request, TransactionsListResponse.class);
@@ -433,7 +457,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * transactions.pin: Pin or unpin one transaction. Fails with the exception of its status
-     * (bad_json, invalid, not_found, storage, misuse).
+     * (bad_json, invalid, not_found, unauthorized, storage, misuse).
      */
     public final TransactionsPinResponse transactionsPin(TransactionsPinRequest request) {
         return invoke("transactions.pin", request, TransactionsPinResponse.class);
@@ -441,7 +465,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * insights.get: Spending per category over pinned transactions. Fails with the exception of its
-     * status (bad_json, invalid, storage, misuse).
+     * status (bad_json, invalid, unauthorized, storage, misuse).
      */
     public final InsightsGetResponse insightsGet(InsightsGetRequest request) {
         return invoke("insights.get", request, InsightsGetResponse.class);
@@ -449,7 +473,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * articles.import: Replace the stored articles with a snapshot. Fails with the exception of its
-     * status (bad_json, invalid, storage, misuse).
+     * status (bad_json, invalid, unauthorized, storage, misuse).
      */
     public final ArticlesImportResponse articlesImport(ArticlesImportRequest request) {
         return invoke("articles.import", request, ArticlesImportResponse.class);
@@ -465,7 +489,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * articles.list: The stored articles, newest first. Fails with the exception of its status
-     * (bad_json, invalid, storage, misuse).
+     * (bad_json, invalid, unauthorized, storage, misuse).
      */
     public final ArticlesListResponse articlesList(ArticlesListRequest request) {
         return invoke("articles.list", request, ArticlesListResponse.class);
@@ -473,7 +497,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * articles.format_date: The date text of the list. Fails with the exception of its status
-     * (bad_json, invalid, storage, misuse).
+     * (bad_json, invalid, unauthorized, storage, misuse).
      */
     public final ArticlesFormatDateResponse articlesFormatDate(ArticlesFormatDateRequest request) {
         return invoke("articles.format_date", request, ArticlesFormatDateResponse.class);
@@ -481,7 +505,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * patterns.import: Add patterns to the carousel's pool. Fails with the exception of its status
-     * (bad_json, invalid, storage, misuse).
+     * (bad_json, invalid, unauthorized, storage, misuse).
      */
     public final PatternsImportResponse patternsImport(PatternsImportRequest request) {
         return invoke("patterns.import", request, PatternsImportResponse.class);
@@ -497,7 +521,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * carousel.generate: The carousel feed. Fails with the exception of its status (bad_json, invalid,
-     * storage, misuse).
+     * unauthorized, storage, misuse).
      */
     public final CarouselGenerateResponse carouselGenerate(CarouselGenerateRequest request) {
         return invoke("carousel.generate", request, CarouselGenerateResponse.class);
@@ -506,7 +530,7 @@ public abstract sealed class Operations permits Core {
     /**
      * images.data: The bytes of an image (no method name: the bytes come in an out-parameter). The
      * answer (imagesDataWithBytes gives the bytes too). Fails with the exception of its status
-     * (bad_json, invalid, unavailable, storage, misuse).
+     * (bad_json, invalid, unauthorized, unavailable, storage, misuse).
      */
     public final ImagesDataResponse imagesData(ImagesDataRequest request) {
         return invokeImage("images.data", request).response();
@@ -519,7 +543,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * images.prefetch: Load images in the background. Fails with the exception of its status
-     * (bad_json, invalid, storage, misuse).
+     * (bad_json, invalid, unauthorized, storage, misuse).
      */
     public final ImagesPrefetchResponse imagesPrefetch(ImagesPrefetchRequest request) {
         return invoke("images.prefetch", request, ImagesPrefetchResponse.class);
@@ -527,7 +551,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * images.cancel: Drop queued prefetches. Fails with the exception of its status (bad_json,
-     * invalid, storage, misuse).
+     * invalid, unauthorized, storage, misuse).
      */
     public final ImagesCancelResponse imagesCancel(ImagesCancelRequest request) {
         return invoke("images.cancel", request, ImagesCancelResponse.class);
@@ -535,7 +559,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * images.stats: The caches and counters of this core. Fails with the exception of its status
-     * (bad_json, invalid, storage, misuse).
+     * (bad_json, invalid, unauthorized, storage, misuse).
      */
     public final ImagesStatsResponse imagesStats(ImagesStatsRequest request) {
         return invoke("images.stats", request, ImagesStatsResponse.class);
@@ -543,7 +567,7 @@ public abstract sealed class Operations permits Core {
 
     /**
      * sources.status: Each configured source's refresh state. Fails with the exception of its status
-     * (bad_json, invalid, storage, misuse).
+     * (bad_json, invalid, unauthorized, storage, misuse).
      */
     public final SourcesStatusResponse sourcesStatus(SourcesStatusRequest request) {
         return invoke("sources.status", request, SourcesStatusResponse.class);
@@ -552,7 +576,7 @@ public abstract sealed class Operations permits Core {
     /**
      * auth.set: Set the planner's token (sent as Authorization: &lt;scheme&gt; &lt;token&gt; to the
      * planner's origins) or clear it with null; held in memory only. Fails with the exception of its
-     * status (bad_json, invalid, misuse).
+     * status (bad_json, invalid, unauthorized, misuse).
      */
     public final AuthSetResponse authSet(AuthSetRequest request) {
         return invoke("auth.set", request, AuthSetResponse.class);
@@ -561,7 +585,7 @@ public abstract sealed class Operations permits Core {
     /**
      * auth.status: Whether a token is set and whether a source answered 401 or 403 since it was set
      * (or since opening); never the token itself. Fails with the exception of its status (bad_json,
-     * misuse).
+     * unauthorized, misuse).
      */
     public final AuthStatusResponse authStatus(AuthStatusRequest request) {
         return invoke("auth.status", request, AuthStatusResponse.class);
@@ -569,9 +593,18 @@ public abstract sealed class Operations permits Core {
 
     /**
      * events.wait: Wait for the core's next events. Fails with the exception of its status (bad_json,
-     * invalid, storage, misuse).
+     * invalid, unauthorized, storage, misuse).
      */
     public final EventsWaitResponse eventsWait(EventsWaitRequest request) {
         return invoke("events.wait", request, EventsWaitResponse.class);
+    }
+
+    /**
+     * storage.rekey: Put the database under a new key, or back in plaintext (null); other cores on it
+     * answer unauthorized (wrong_key) from then on. Fails with the exception of its status (bad_json,
+     * invalid, unauthorized, storage, misuse).
+     */
+    public final StorageRekeyResponse storageRekey(StorageRekeyRequest request) {
+        return invoke("storage.rekey", request, StorageRekeyResponse.class);
     }
 }

@@ -173,6 +173,25 @@ public final class Core extends Operations implements AutoCloseable {
         if (!"images.data".equals(method)) {
             throw CarFitException.of(Status.MISUSE.value(), document("misuse", "No operation " + method + ".", "method"));
         }
+        Answered answered = invokeBytes(request, false);
+        return new ImageData(GSON.fromJson(answered.answer(), ImagesDataResponse.class), answered.bytes());
+    }
+
+    @Override
+    AttachmentData invokeAttachment(String method, Object request) {
+        if (!"visits.attachment_data".equals(method)) {
+            throw CarFitException.of(Status.MISUSE.value(), document("misuse", "No operation " + method + ".", "method"));
+        }
+        Answered answered = invokeBytes(request, true);
+        return new AttachmentData(GSON.fromJson(answered.answer(), VisitsAttachmentDataResponse.class), answered.bytes());
+    }
+
+    /** An answer text and the bytes that came with it. */
+    private record Answered(String answer, byte[] bytes) {
+    }
+
+    /** Calls carfit_images_data, or carfit_visits_attachment_data when {@code attachment}. */
+    private Answered invokeBytes(Object request, boolean attachment) {
         ReentrantReadWriteLock.ReadLock read = lock.readLock();
         read.lock();
         try {
@@ -181,11 +200,13 @@ public final class Core extends Operations implements AutoCloseable {
             com.sun.jna.Memory length = new com.sun.jna.Memory(com.sun.jna.Native.SIZE_T_SIZE);
             length.clear();
             PointerByReference response = new PointerByReference();
-            int status = library.carfit_images_data(core, GSON.toJson(request == null ? new JsonObject() : request),
-                    bytes, length, response);
+            String text = GSON.toJson(request == null ? new JsonObject() : request);
+            int status = attachment
+                    ? library.carfit_visits_attachment_data(core, text, bytes, length, response)
+                    : library.carfit_images_data(core, text, bytes, length, response);
             String answer = Native.take(library, response.getValue());
             Pointer data = bytes.getValue();
-            byte[] image;
+            byte[] out;
             try {
                 long size = com.sun.jna.Native.SIZE_T_SIZE == 8 ? length.getLong(0) : length.getInt(0) & 0xFFFFFFFFL;
                 if (status != 0) {
@@ -194,13 +215,13 @@ public final class Core extends Operations implements AutoCloseable {
                 if (size > Integer.MAX_VALUE - 8) {
                     throw CarFitException.of(Status.INTERNAL.value(), null);
                 }
-                image = data == null ? new byte[0] : data.getByteArray(0, (int) size);
+                out = data == null ? new byte[0] : data.getByteArray(0, (int) size);
             } finally {
                 if (data != null) {
                     library.carfit_free(data);
                 }
             }
-            return new ImageData(GSON.fromJson(answer, ImagesDataResponse.class), image);
+            return new Answered(answer, out);
         } finally {
             read.unlock();
         }

@@ -23,6 +23,9 @@ interface Native extends Library {
     int carfit_images_data(Pointer core, String request, PointerByReference bytes, Pointer length,
                            PointerByReference response);
 
+    int carfit_visits_attachment_data(Pointer core, String request, PointerByReference bytes, Pointer length,
+                                      PointerByReference response);
+
     /**
      * The loaded library: the file CARFIT_LIBRARY names, else "carfit" found by JNA's search
      * (jna.library.path, then the system's). Loaded on first use; a failure is thrown again on

@@ -82,6 +82,14 @@ class OperationsTest {
                     new VisitsAttachRequest(card.key(), VisitsAttachRequest.Kind.NOTE, null, "Gate code 1234"));
             assertEquals(Attachment.Kind.NOTE, note.attachment().kind());
             assertEquals(14, note.attachment().bytes());
+            AttachmentData data = core.visitsAttachmentDataWithBytes(new VisitsAttachmentDataRequest(note.attachment().id()));
+            assertArrayEquals("Gate code 1234".getBytes(java.nio.charset.StandardCharsets.UTF_8), data.bytes());
+            assertEquals(14, core.visitsAttachmentData(new VisitsAttachmentDataRequest(note.attachment().id())).bytes());
+            // Encrypted under a key, then plaintext again: the note reads back the same.
+            assertTrue(core.storageRekey(new StorageRekeyRequest("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff")).encrypted());
+            assertArrayEquals(data.bytes(),
+                    core.visitsAttachmentDataWithBytes(new VisitsAttachmentDataRequest(note.attachment().id())).bytes());
+            assertFalse(core.storageRekey(new StorageRekeyRequest(null)).encrypted());
             VisitsAttachmentsResponse attachments = core.visitsAttachments(new VisitsAttachmentsRequest(card.key()));
             assertEquals(1, attachments.attachments().size());
             VisitsDetachResponse detached = core.visitsDetach(new VisitsDetachRequest(note.attachment().id()));
