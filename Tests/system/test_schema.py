@@ -293,6 +293,57 @@ def walk(node, where="#"):
             yield from walk(value, f"{where}/{i}")
 
 
+def described(schema, node):
+    """A member's description: its own, else (a bare $ref) that of the definition it names."""
+    if not isinstance(node, dict):
+        return ""
+    text = node.get("description")
+    if isinstance(text, str) and text.strip():
+        return text
+    if isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/"):
+        target = schema
+        for part in node["$ref"][2:].split("/"):
+            target = target[part]
+        return described(schema, target)
+    return ""
+
+
+def undescribed(schema, node, where):
+    """The paths of the members under node (its properties, and those of what it nests: items,
+    compositions, variants) without a description."""
+    if not isinstance(node, dict):
+        return []
+    out = []
+    for name, member in (node.get("properties") or {}).items():
+        if not described(schema, member):
+            out.append(f"{where}/properties/{name}")
+        out += undescribed(schema, member, f"{where}/properties/{name}")
+    for key in ("items", "additionalProperties"):
+        out += undescribed(schema, node.get(key), f"{where}/{key}")
+    for key in ("allOf", "anyOf", "oneOf", "prefixItems"):
+        for i, part in enumerate(node.get(key) or []):
+            out += undescribed(schema, part, f"{where}/{key}/{i}")
+    return out
+
+
+def test_every_operation_member_and_definition_is_described(schema):
+    """Every operation has a summary, and every request, response, event and config member and
+    every definition (and each of its members) a description, which the bindings carry as their
+    doc comments."""
+    missing = [f"#/operations/{key}/summary" for key, entry in schema["operations"].items()
+               if not str(entry.get("summary", "")).strip()]
+    for key, entry in schema["operations"].items():
+        missing += undescribed(schema, entry["request"], f"#/operations/{key}/request")
+        missing += undescribed(schema, entry["response"], f"#/operations/{key}/response")
+    for root in ("config", "error", "event"):
+        missing += undescribed(schema, schema[root], f"#/{root}")
+    for name, definition in schema["$defs"].items():
+        if not described(schema, definition):
+            missing.append(f"#/$defs/{name}")
+        missing += undescribed(schema, definition, f"#/$defs/{name}")
+    assert missing == [], f"{len(missing)} without a description (add one in schema/): {missing}"
+
+
 def test_every_ref_resolves_inside_the_document(schema):
     for where, node in walk(schema):
         if "$ref" in node:

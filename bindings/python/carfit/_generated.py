@@ -289,7 +289,7 @@ class RefreshResult(RefreshMembers):
 
 
 class PlanStop(TypedDict):
-    """A member object of a response."""
+    """A stop of visits.plan, with its local times."""
 
     visitId: Optional[str]
     name: str
@@ -351,14 +351,14 @@ class AttachmentUploads(TypedDict):
 
 
 class SyncPushResultLocations(TypedDict):
-    """A member object of a response."""
+    """With sources.locations configured: the trail's points this push sent."""
 
     pushed: int
     pending: int
 
 
 class SyncPushResultDevice(TypedDict):
-    """A member object of a response."""
+    """With sources.devices configured: the device's push registration."""
 
     sent: bool
 
@@ -391,7 +391,7 @@ class LastError(TypedDict):
 
 
 class RejectedChange(TypedDict):
-    """A member object of a response."""
+    """A change of the washer's the update server rejected."""
 
     mutationId: str
     visitId: Optional[str]
@@ -416,7 +416,7 @@ class SyncStatusResult(TypedDict):
 
 
 class Position(TypedDict):
-    """A member object of a response."""
+    """The washer's position: the last counting report."""
 
     latitude: float
     longitude: float
@@ -434,7 +434,7 @@ class LocationReportResult(TypedDict):
 
 
 class LocationStatusResultTrail(TypedDict):
-    """A member object of a response."""
+    """The trail's points kept on this device."""
 
     stored: int
     pending: int
@@ -456,7 +456,7 @@ class _ErrorDocumentErrorRequired(TypedDict):
 
 
 class ErrorDocumentError(_ErrorDocumentErrorRequired, total=False):
-    """A member object of a response."""
+    """The error: its status name, a message, the offending request member where there is one, and the details that apply."""
 
     field: str
     line: int
@@ -580,7 +580,7 @@ class ReminderNavigation1(TypedDict):
 
 
 class Reminder(TypedDict):
-    """A member object of a response."""
+    """When to leave for an open visit."""
 
     id: str
     key: str
@@ -604,7 +604,7 @@ class RemindersListResult(TypedDict):
 
 
 class ReportEntry(TypedDict):
-    """A member object of a response."""
+    """One card's time report."""
 
     key: str
     visitId: Optional[str]
@@ -621,7 +621,7 @@ class ReportEntry(TypedDict):
 
 
 class ReportTotals(TypedDict):
-    """A member object of a response."""
+    """A day's totals."""
 
     plannedMinutes: int
     workedMinutes: int
@@ -642,7 +642,7 @@ class ReportDayResult(TypedDict):
 
 
 class TaskDuration(TypedDict):
-    """A member object of a response."""
+    """How long a task title takes, learned from the washer's facts."""
 
     title: str
     samples: int
@@ -658,7 +658,7 @@ class ReportDurationsResult(TypedDict):
 
 
 class CalendarDay(TypedDict):
-    """A member object of a response."""
+    """One day of the month grid."""
 
     date: str
     day: int
@@ -669,7 +669,7 @@ class CalendarDay(TypedDict):
 
 
 class YearMonth(TypedDict):
-    """A member object of a response."""
+    """A month of the calendar."""
 
     year: int
     month: int
@@ -703,7 +703,7 @@ class EmployeeMembers(TypedDict):
 
 
 class Employee(EmployeeMembers):
-    """A member object of a response."""
+    """An employee of the wine club's shop."""
 
 
 class EmployeeAnswer(TypedDict):
@@ -772,7 +772,7 @@ class CatalogListResult(TypedDict):
 
 
 class CatalogProductResultProduct(ProductMembers):
-    """A member object of a response."""
+    """The product."""
 
     description: str
     hasDescription: bool
@@ -794,13 +794,13 @@ class _CartLineRequired(TypedDict):
 
 
 class CartLine(_CartLineRequired, total=False):
-    """A member object of a response."""
+    """One line of a cart or order, in the order its product was first added."""
 
     priceText: str
 
 
 class Cart(TypedDict):
-    """A member object of a response."""
+    """The logged-in employee's cart."""
 
     lines: List[CartLine]
     totalQuantity: int
@@ -813,7 +813,7 @@ class CartAnswer(TypedDict):
 
 
 class Order(TypedDict):
-    """A member object of a response."""
+    """An order placed by cart.checkout."""
 
     id: int
     placedAt: str
@@ -849,7 +849,7 @@ class _TransactionRequired(TypedDict):
 
 
 class Transaction(_TransactionRequired, total=False):
-    """A member object of a response."""
+    """A transaction of the transactions screen."""
 
     amountText: str
 
@@ -907,7 +907,7 @@ class InsightsGetResult(_InsightsGetResultRequired, total=False):
 
 
 class ArticlesImportResult(TypedDict):
-    """A member object of a response."""
+    """The answer of articles.import and articles.refresh."""
 
     imported: int
     rejected: List[Rejection]
@@ -921,7 +921,7 @@ class ArticlesRefreshResult(RefreshMembers, total=False):
 
 
 class ArticleBlock(TypedDict):
-    """A member object of a response."""
+    """One block of an article's content."""
 
     type: Optional[str]
     subject: Optional[str]
@@ -929,7 +929,7 @@ class ArticleBlock(TypedDict):
 
 
 class Article(TypedDict):
-    """A member object of a response."""
+    """A stored article of the news feed."""
 
     id: Union[int, str]
     title: str
@@ -1030,7 +1030,7 @@ class CacheStats(TypedDict):
 
 
 class ImagesStatsResultRequests(TypedDict):
-    """A member object of a response."""
+    """The loads of this core since it opened."""
 
     network: int
     coalesced: int
@@ -1040,7 +1040,7 @@ class ImagesStatsResultRequests(TypedDict):
 
 
 class ImagesStatsResultPrefetch(TypedDict):
-    """A member object of a response."""
+    """The background loads."""
 
     queued: int
     loading: int
@@ -1056,7 +1056,7 @@ class ImagesStatsResult(TypedDict):
 
 
 class SourceStatus(TypedDict):
-    """A member object of a response."""
+    """A configured source's refresh state."""
 
     url: str
     lastAttemptAt: Optional[str]
@@ -1074,7 +1074,7 @@ class SourcesStatusResult(TypedDict):
 
 
 class AuthStateAuth(TypedDict):
-    """A member object of a response."""
+    """Whether a token is set and whether the planner asked for one; never the token itself."""
 
     token: bool
     scheme: Optional[str]
@@ -1084,7 +1084,7 @@ class AuthStateAuth(TypedDict):
 
 
 class AuthState(TypedDict):
-    """A member object of a response."""
+    """The answer of auth.set and auth.status."""
 
     auth: AuthStateAuth
 
@@ -1185,7 +1185,7 @@ class EventsWaitResult(TypedDict):
 
 
 class ConfigSources(TypedDict, total=False):
-    """A member object of a response."""
+    """Where each area's refresh fetches, and where sync.push sends the washer's updates, positions, attachments and device registration (http or https URLs; none by default)."""
 
     visits: Optional[str]
     articles: Optional[str]
@@ -1198,7 +1198,7 @@ class ConfigSources(TypedDict, total=False):
 
 
 class ConfigHttp(TypedDict, total=False):
-    """A member object of a response."""
+    """Limits on every network transfer."""
 
     timeoutMs: Optional[int]
     totalTimeoutMs: Optional[int]
@@ -1207,7 +1207,7 @@ class ConfigHttp(TypedDict, total=False):
 
 
 class ConfigImages(TypedDict, total=False):
-    """A member object of a response."""
+    """The image pipeline's caches and parallel loads."""
 
     directory: Optional[str]
     memoryBytes: Optional[int]

@@ -27,23 +27,39 @@ public typealias AuthStatusResponse = AuthState
 
 /// One event of carfit_events_wait.
 public struct Event: Codable, Sendable, Equatable {
+    /// The event's number: a core's events count from 1 in the order they happened.
     public var seq: Int
+    /// "changed".
     public var kind: String
+    /// The areas whose documents may now answer differently, in a fixed order; ["all"] for another core's or
+    /// process's commit.
     public var areas: [String]?
+    /// True when another core or process committed to the database file.
     public var external: Bool?
+    /// The operation reporting: "visits.import", "visits.refresh", "articles.refresh", "catalog.refresh" or
+    /// "attachments.upload".
     public var operation: String?
+    /// Units done; equal to total only in the last event of a successful operation.
     public var done: Int?
+    /// Units in all; null while a download's length is unknown.
     public var total: Int?
+    /// "bytes".
     public var unit: String?
+    /// The source refreshed ("visits", "articles", "catalog", "patterns").
     public var source: String?
+    /// "ok", "not_modified" or "failed".
     public var status: String?
+    /// The prefetched image's URL.
     public var url: String?
+    /// 401 or 403.
     public var httpStatus: Int?
     /// a card's key
     public var key: String?
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var at: String?
+    /// The rejected outbox entry's id.
     public var mutationId: String?
+    /// The update server's reason.
     public var reason: String?
 
     public init(seq: Int, kind: String, areas: [String]? = nil, external: Bool? = nil, operation: String? = nil, done: Int? = nil, total: Int? = nil, unit: String? = nil, source: String? = nil, status: String? = nil, url: String? = nil, httpStatus: Int? = nil, key: String? = nil, at: String? = nil, mutationId: String? = nil, reason: String? = nil) {
@@ -91,6 +107,7 @@ public struct Rejection: Codable, Sendable, Equatable {
     public var index: Int
     /// The offending member of the record, or null when the record itself is wrong.
     public var field: String?
+    /// Why the record was skipped, one sentence.
     public var message: String
 
     public init(index: Int, field: String? = nil, message: String) {
@@ -113,7 +130,8 @@ public struct Rejection: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ErrorDocumentError).
+/// The error: its status name, a message, the offending request member where there is one, and the details
+/// that apply.
 public struct ErrorDocumentError: Codable, Sendable, Equatable {
     /// The status name: one of the header's statuses but ok (scripts/gen-schema lists them from its CARFIT_*
     /// macros).
@@ -176,6 +194,8 @@ public struct ErrorDocumentError: Codable, Sendable, Equatable {
 
 /// The error document of every failed call.
 public struct ErrorDocument: Codable, Sendable, Equatable {
+    /// The error: its status name, a message, the offending request member where there is one, and the
+    /// details that apply.
     public var error: ErrorDocumentError
 
     public init(error: ErrorDocumentError) {
@@ -207,15 +227,20 @@ public struct VisitsImportRequest: Codable, Sendable, Equatable {
 
 /// One of the planner's changes between the stored visits snapshot and the one it replaced.
 public struct VisitChange: Codable, Sendable, Equatable {
+    /// "added", "removed", "moved" or "updated".
     public var change: String
+    /// The visit's id.
     public var visitId: String
     /// The card key of the new occurrence (of the old one for removed).
     public var key: String
+    /// The visit's name.
     public var name: String
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var startTimeUtc: String
     /// The old start of a moved visit; else null.
     public var previousStartTimeUtc: String?
+    /// For updated: which of name, address, coordinates, expectedTime and tasks differ, in that order; else
+    /// [].
     public var fields: [String]
 
     public init(change: String, visitId: String, key: String, name: String, startTimeUtc: String, previousStartTimeUtc: String? = nil, fields: [String]) {
@@ -252,7 +277,9 @@ public struct VisitChange: Codable, Sendable, Equatable {
 
 /// The answer of an import: records stored, records skipped.
 public struct ImportResult: Codable, Sendable, Equatable {
+    /// Records stored.
     public var imported: Int
+    /// Records skipped, with the reason.
     public var rejected: [Rejection]
     /// visits.import: the planner's changes against the snapshot it replaced.
     public var changes: [VisitChange]?
@@ -272,8 +299,12 @@ public struct ImportResult: Codable, Sendable, Equatable {
 
 /// A member object of the contract (VisitsListRequest).
 public struct VisitsListRequest: Codable, Sendable, Equatable {
+    /// The days to list, YYYY-MM-DD, each once, in the order asked; without it, the days selected in the
+    /// calendar (ascending).
     public var dates: [String]?
+    /// Keep only this employee's visits (the source's homeBobEmployeeId).
     public var employeeId: String?
+    /// Write start times on a 24-hour (true) or 12-hour (false) clock; overrides the core's clock style.
     public var hour24: Bool?
 
     public init(dates: [String]? = nil, employeeId: String? = nil, hour24: Bool? = nil) {
@@ -291,9 +322,13 @@ public struct VisitsListRequest: Codable, Sendable, Equatable {
 
 /// A card's "attachments" member.
 public struct AttachmentCounts: Codable, Sendable, Equatable {
+    /// Photos attached (evicted ones included).
     public var photos: Int
+    /// Signatures attached.
     public var signatures: Int
+    /// Notes attached.
     public var notes: Int
+    /// Attachments waiting for the upload.
     public var pending: Int
 
     public init(photos: Int, signatures: Int, notes: Int, pending: Int) {
@@ -313,8 +348,11 @@ public struct AttachmentCounts: Codable, Sendable, Equatable {
 
 /// A member object of the contract (CardNavigation).
 public struct CardNavigation: Codable, Sendable, Equatable {
+    /// A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
     public var geo: String
+    /// A Google Maps directions link to the visit.
     public var google: String
+    /// An Apple Maps directions link to the visit.
     public var apple: String
 
     public init(geo: String, google: String, apple: String) {
@@ -332,6 +370,7 @@ public struct CardNavigation: Codable, Sendable, Equatable {
 
 /// The washer's update the server rejected last, until acknowledged (visits.acknowledge).
 public struct Conflict: Codable, Sendable, Equatable {
+    /// The rejected outbox entry's id.
     public var mutationId: String
     /// What the washer set.
     public var state: String
@@ -339,6 +378,7 @@ public struct Conflict: Codable, Sendable, Equatable {
     public var reason: String
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var at: String
+    /// The minutes the change recorded, or null.
     public var timeUsedMinutes: Int?
 
     public init(mutationId: String, state: String, reason: String, at: String, timeUsedMinutes: Int? = nil) {
@@ -369,11 +409,14 @@ public struct Conflict: Codable, Sendable, Equatable {
 
 /// One visit card.
 public struct Card: Codable, Sendable, Equatable {
+    /// The source's visit id, or null.
     public var visitId: String?
     /// houseOwnerFirstName and houseOwnerLastName, trimmed.
     public var name: String
     /// Todo, InProgress, Done, Rejected, or another value as given.
     public var state: String?
+    /// The state's colour: #4E77D6 Todo, #F5C709 InProgress, #25A87B Done, #EF6565 Rejected, #8E8E93 any
+    /// other.
     public var stateColor: String
     /// HH:mm (24h) or hh:mm AM (12h) in the core's zone.
     public var startTime: String
@@ -383,18 +426,28 @@ public struct Card: Codable, Sendable, Equatable {
     public var expectedTime: String?
     /// Task titles joined with ", ".
     public var tasks: String
+    /// The sum of the tasks' minutes.
     public var taskMinutes: Int
+    /// The client's address, or null.
     public var address: String
+    /// The client's phone number, or null.
     public var phone: String?
+    /// The visit's latitude, or null.
     public var latitude: Double?
+    /// The visit's longitude, or null.
     public var longitude: Double?
+    /// The employee the visit is planned for (the source's homeBobEmployeeId), or null.
     public var employeeId: String?
+    /// Geodesic metres from the previous card of the day, rounded; null for the first card or when either end
+    /// has no coordinates.
     public var distanceMeters: Int?
+    /// distanceMeters in km, to one decimal; null as distanceMeters.
     public var distanceKm: Double?
     /// Opaque: names this stored visit for visits.set_state.
     public var key: String
     /// A state change of this visit waits to reach the update server.
     public var pending: Bool
+    /// The minutes the washer's Done change recorded, else the source's visitTimeUsed, else null.
     public var timeUsedMinutes: Int?
     /// A card's "attachments" member.
     public var attachments: AttachmentCounts
@@ -403,13 +456,18 @@ public struct Card: Codable, Sendable, Equatable {
     /// Rejected, InProgress may become Todo, Done or Rejected; empty for Done, Rejected, another or no state,
     /// and for a visit without a visitId (which the update server could not name).
     public var nextStates: [String]
+    /// When the washer arrived at the visit (location.report), else null.
     public var arrivedAt: String?
+    /// When the washer left the visit (location.report), else null.
     public var departedAt: String?
+    /// "start" (arrived, not left, Todo), "finish" (left, InProgress) or null.
     public var suggestion: String?
+    /// Links that navigate to the visit's coordinates; null without both coordinates.
     public var navigation: CardNavigation?
     /// A visit a stored snapshot no longer lists, kept on its day while it has updates not yet settled,
     /// attachments not yet uploaded or a conflict.
     public var removed: Bool
+    /// The washer's change the update server rejected last, kept until visits.acknowledge; else null.
     public var conflict: Conflict?
 
     public init(visitId: String? = nil, name: String, state: String? = nil, stateColor: String, startTime: String, startTimeUtc: String, expectedTime: String? = nil, tasks: String, taskMinutes: Int, address: String, phone: String? = nil, latitude: Double? = nil, longitude: Double? = nil, employeeId: String? = nil, distanceMeters: Int? = nil, distanceKm: Double? = nil, key: String, pending: Bool, timeUsedMinutes: Int? = nil, attachments: AttachmentCounts, nextStates: [String], arrivedAt: String? = nil, departedAt: String? = nil, suggestion: String? = nil, navigation: CardNavigation? = nil, removed: Bool, conflict: Conflict? = nil) {
@@ -506,9 +564,13 @@ public struct Card: Codable, Sendable, Equatable {
 
 /// The totals of a day, or of every listed day.
 public struct Summary: Codable, Sendable, Equatable {
+    /// How many cards.
     public var visits: Int
+    /// The sum of the cards' task minutes.
     public var taskMinutes: Int
+    /// The sum of the distances between consecutive cards, in metres.
     public var distanceMeters: Int
+    /// The same distance in km, to one decimal.
     public var distanceKm: Double
 
     public init(visits: Int, taskMinutes: Int, distanceMeters: Int, distanceKm: Double) {
@@ -530,6 +592,7 @@ public struct Summary: Codable, Sendable, Equatable {
 public struct Day: Codable, Sendable, Equatable {
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var date: String
+    /// The day's cards in start order.
     public var visits: [Card]
     /// The totals of a day, or of every listed day.
     public var summary: Summary
@@ -549,6 +612,7 @@ public struct Day: Codable, Sendable, Equatable {
 
 /// A member object of the contract (VisitsListResponse).
 public struct VisitsListResponse: Codable, Sendable, Equatable {
+    /// One entry per day asked, in the order asked.
     public var days: [Day]
     /// The totals of a day, or of every listed day.
     public var summary: Summary
@@ -581,9 +645,13 @@ public struct VisitsRefreshRequest: Codable, Sendable, Equatable {
 /// A refresh's answer: the import's, or {imported: 0, notModified: true} for a 304, or {imported: 0, fresh:
 /// true} when maxAgeSeconds spared the request.
 public struct RefreshResult: Codable, Sendable, Equatable {
+    /// Records stored (0 for a 304 or a fresh cache).
     public var imported: Int
+    /// Records skipped, with the reason.
     public var rejected: [Rejection]?
+    /// The source answered 304: nothing changed.
     public var notModified: Bool?
+    /// The last success is younger than maxAgeSeconds: no request was made.
     public var fresh: Bool?
     /// visits.refresh: the planner's changes (empty for a 304 or a fresh cache).
     public var changes: [VisitChange]?
@@ -605,9 +673,12 @@ public struct RefreshResult: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsPlanRequestStart).
+/// Where the washer sets out. Without it the first stop's travel is 0 and the route may begin at any stop
+/// (today: the washer's position reported today, when there is one).
 public struct VisitsPlanRequestStart: Codable, Sendable, Equatable {
+    /// Latitude of the start, in degrees (-90 to 90).
     public var latitude: Double
+    /// Longitude of the start, in degrees (-180 to 180).
     public var longitude: Double
 
     public init(latitude: Double, longitude: Double) {
@@ -625,11 +696,16 @@ public struct VisitsPlanRequestStart: Codable, Sendable, Equatable {
 public struct VisitsPlanRequest: Codable, Sendable, Equatable {
     /// The day, YYYY-MM-DD.
     public var date: String
+    /// Plan only this employee's visits (the source's homeBobEmployeeId).
     public var employeeId: String?
+    /// Where the washer sets out. Without it the first stop's travel is 0 and the route may begin at any stop
+    /// (today: the washer's position reported today, when there is one).
     public var start: VisitsPlanRequestStart?
     /// HH:mm, 00:00 to 23:59.
     public var startTime: String?
+    /// Driving speed in km/h, more than 0 and at most 300 (30).
     public var speedKmh: Double?
+    /// How much longer roads are than the geodesic, 1 to 10 (1.3).
     public var detourFactor: Double?
     /// keep the stops in start-time order and compute only their times (optimized: false)
     public var keepOrder: Bool?
@@ -660,23 +736,35 @@ public struct VisitsPlanRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PlanStop).
+/// A stop of visits.plan, with its local times.
 public struct PlanStop: Codable, Sendable, Equatable {
+    /// The visit's id, or null.
     public var visitId: String?
+    /// The visit's name.
     public var name: String
     /// A local time of day, "HH:mm".
     public var arrival: String
     /// A local time of day, "HH:mm".
     public var departure: String
+    /// Minutes waited for the window to open.
     public var waitMinutes: Int
+    /// Minutes after the window's end the stop is reached; above 0 only for a late stop.
     public var lateMinutes: Int
+    /// Geodesic metres from the previous stop (or the start), rounded.
     public var distanceMeters: Int
+    /// Driving minutes from the previous stop.
     public var travelMinutes: Int
+    /// Minutes spent at the stop: its taskMinutes, or the learned ones.
     public var serviceMinutes: Int
+    /// The visit's window "HH:mm/HH:mm", or null when expectedTime does not read as one.
     public var window: String?
+    /// The visit's expectedTime as the source gave it.
     public var expectedTime: String?
+    /// The state the card shows (Todo or InProgress).
     public var state: String?
+    /// The visit's latitude.
     public var latitude: Double
+    /// The visit's longitude.
     public var longitude: Double
 
     public init(visitId: String? = nil, name: String, arrival: String, departure: String, waitMinutes: Int, lateMinutes: Int, distanceMeters: Int, travelMinutes: Int, serviceMinutes: Int, window: String? = nil, expectedTime: String? = nil, state: String? = nil, latitude: Double, longitude: Double) {
@@ -734,8 +822,11 @@ public struct PlanStop: Codable, Sendable, Equatable {
 
 /// A member object of the contract (VisitsPlanResponseSkippedItem).
 public struct VisitsPlanResponseSkippedItem: Codable, Sendable, Equatable {
+    /// The skipped visit's visitId.
     public var visitId: String?
+    /// Why it is not a stop: "state Done", "state Rejected", "state <state>", "no state" or "no coordinates".
     public var reason: String
+    /// The skipped visit's name.
     public var name: String
 
     public init(visitId: String? = nil, reason: String, name: String) {
@@ -762,14 +853,23 @@ public struct VisitsPlanResponseSkippedItem: Codable, Sendable, Equatable {
 public struct VisitsPlanResponse: Codable, Sendable, Equatable {
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var date: String
+    /// When the route starts, local "HH:mm"; null when there are no stops and no startTime was given.
     public var startTime: String?
+    /// The stops in the planned order, with their times.
     public var stops: [PlanStop]
+    /// The planned route's length: the sum of the stops' distanceMeters.
     public var distanceMeters: Int
+    /// The route's length with the stops in start-time order.
     public var originalDistanceMeters: Int
+    /// originalDistanceMeters minus distanceMeters (never negative).
     public var savedMeters: Int
+    /// How many stops of the plan arrive after their window's end.
     public var lateStops: Int
+    /// How many stops would be late in start-time order.
     public var originalLateStops: Int
+    /// False when the start-time order was kept without a search (keepOrder, or more than 1000 stops).
     public var optimized: Bool
+    /// The day's other visits (not Todo or InProgress, or without coordinates), in start order.
     public var skipped: [VisitsPlanResponseSkippedItem]
 
     public init(date: String, startTime: String? = nil, stops: [PlanStop], distanceMeters: Int, originalDistanceMeters: Int, savedMeters: Int, lateStops: Int, originalLateStops: Int, optimized: Bool, skipped: [VisitsPlanResponseSkippedItem]) {
@@ -815,8 +915,11 @@ public struct VisitsPlanResponse: Codable, Sendable, Equatable {
 
 /// A member object of the contract (VisitsSetStateRequest).
 public struct VisitsSetStateRequest: Codable, Sendable, Equatable {
+    /// The card's key (visits.list).
     public var key: String
+    /// The new state; the visit state machine says which the present state accepts (the card's nextStates).
     public var state: String
+    /// Why the visit is rejected, up to 1000 characters; kept for Rejected only.
     public var reason: String?
 
     public init(key: String, state: String, reason: String? = nil) {
@@ -848,6 +951,7 @@ public struct VisitsSetStateResponse: Codable, Sendable, Equatable {
 
 /// A member object of the contract (VisitsAcknowledgeRequest).
 public struct VisitsAcknowledgeRequest: Codable, Sendable, Equatable {
+    /// The key of the card whose conflict the washer has seen.
     public var key: String
 
     public init(key: String) {
@@ -875,6 +979,8 @@ public struct VisitsAcknowledgeResponse: Codable, Sendable, Equatable {
 
 /// A member object of the contract (SyncPushRequest).
 public struct SyncPushRequest: Codable, Sendable, Equatable {
+    /// Skip the push (no request) while the backoff after a failure lasts, another push of the database runs,
+    /// or a refused push waits for a token (default false).
     public var ifDue: Bool?
 
     public init(ifDue: Bool? = nil) {
@@ -888,8 +994,11 @@ public struct SyncPushRequest: Codable, Sendable, Equatable {
 
 /// sync.push's "attachments" member (present when sources.attachments is configured).
 public struct AttachmentUploads: Codable, Sendable, Equatable {
+    /// Attachments this push uploaded.
     public var uploaded: Int
+    /// Attachments left to upload.
     public var pending: Int
+    /// Attachments the server refused for good in this push.
     public var failed: Int
 
     public init(uploaded: Int, pending: Int, failed: Int) {
@@ -905,9 +1014,11 @@ public struct AttachmentUploads: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SyncPushResponseLocations).
+/// With sources.locations configured: the trail's points this push sent.
 public struct SyncPushResponseLocations: Codable, Sendable, Equatable {
+    /// Points the planner applied in this push.
     public var pushed: Int
+    /// Points left to send.
     public var pending: Int
 
     public init(pushed: Int, pending: Int) {
@@ -921,8 +1032,10 @@ public struct SyncPushResponseLocations: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SyncPushResponseDevice).
+/// With sources.devices configured: the device's push registration.
 public struct SyncPushResponseDevice: Codable, Sendable, Equatable {
+    /// The registration was sent and acknowledged by this push (false for a skipped push or an unchanged
+    /// record).
     public var sent: Bool
 
     public init(sent: Bool) {
@@ -938,11 +1051,18 @@ public struct SyncPushResponseDevice: Codable, Sendable, Equatable {
 public struct SyncPushResponse: Codable, Sendable, Equatable {
     /// sync.push's "attachments" member (present when sources.attachments is configured).
     public var attachments: AttachmentUploads?
+    /// Why no request was made (only with ifDue): "backoff", "busy" or "unauthorized".
     public var skipped: String?
+    /// With sources.locations configured: the trail's points this push sent.
     public var locations: SyncPushResponseLocations?
+    /// With sources.devices configured: the device's push registration.
     public var device: SyncPushResponseDevice?
+    /// Outbox entries the update server applied in this push.
     public var pushed: Int
+    /// Outbox entries the update server rejected in this push (their changes are undone and shown as the
+    /// cards' conflicts).
     public var rejected: Int
+    /// Outbox entries left to send.
     public var pending: Int
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var nextAttemptAt: String?
@@ -980,9 +1100,11 @@ public struct SyncStatusRequest: Codable, Sendable, Equatable {
 public struct LastError: Codable, Sendable, Equatable {
     /// Why the attempt failed: refused, timeout, dns, network, http_status, ...
     public var reason: String
+    /// The failure, one sentence.
     public var message: String
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var at: String
+    /// The HTTP status the server answered, or null when it answered none or a 2xx.
     public var httpStatus: Int?
 
     public init(reason: String, message: String, at: String, httpStatus: Int? = nil) {
@@ -1008,16 +1130,21 @@ public struct LastError: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (RejectedChange).
+/// A change of the washer's the update server rejected.
 public struct RejectedChange: Codable, Sendable, Equatable {
+    /// The outbox entry's id.
     public var mutationId: String
+    /// The visit's id.
     public var visitId: String?
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var startTimeUtc: String
+    /// The state the washer set.
     public var state: String
+    /// The server's reason.
     public var reason: String
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var at: String
+    /// The minutes the change recorded, or null.
     public var timeUsedMinutes: Int?
 
     public init(mutationId: String, visitId: String? = nil, startTimeUtc: String, state: String, reason: String, at: String, timeUsedMinutes: Int? = nil) {
@@ -1054,13 +1181,21 @@ public struct RejectedChange: Codable, Sendable, Equatable {
 
 /// A member object of the contract (SyncStatusResponse).
 public struct SyncStatusResponse: Codable, Sendable, Equatable {
+    /// The database's client id, a random UUID made once and sent with every push.
     public var clientId: String
+    /// Entries waiting in the outbox.
     public var pending: Int
+    /// When the last push request was made, or null.
     public var lastAttemptAt: String?
+    /// When a push was last answered, or null.
     public var lastSuccessAt: String?
+    /// The last push failure, or null.
     public var lastError: LastError?
+    /// Failed pushes in a row since the last answered one (401 and 403 not counted).
     public var consecutiveFailures: Int
+    /// When an ifDue push tries again; null when no failure is recorded.
     public var nextAttemptAt: String?
+    /// The last 100 changes the update server rejected, oldest first.
     public var rejected: [RejectedChange]
 
     public init(clientId: String, pending: Int, lastAttemptAt: String? = nil, lastSuccessAt: String? = nil, lastError: LastError? = nil, consecutiveFailures: Int, nextAttemptAt: String? = nil, rejected: [RejectedChange]) {
@@ -1100,8 +1235,12 @@ public struct SyncStatusResponse: Codable, Sendable, Equatable {
 
 /// A member object of the contract (LocationReportRequest).
 public struct LocationReportRequest: Codable, Sendable, Equatable {
+    /// The device's latitude, in degrees (-90 to 90).
     public var latitude: Double
+    /// The device's longitude, in degrees (-180 to 180).
     public var longitude: Double
+    /// The device's accuracy radius in metres (0 to 10000); only a report within road.maxAccuracyMeters
+    /// counts.
     public var accuracyMeters: Double
     /// ISO 8601 instant with Z or an offset; default the core's clock; never older than the newest accepted
     /// report
@@ -1122,10 +1261,13 @@ public struct LocationReportRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (Position).
+/// The washer's position: the last counting report.
 public struct Position: Codable, Sendable, Equatable {
+    /// Latitude in degrees.
     public var latitude: Double
+    /// Longitude in degrees.
     public var longitude: Double
+    /// The report's accuracy radius in metres.
     public var accuracyMeters: Double
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var at: String
@@ -1147,9 +1289,13 @@ public struct Position: Codable, Sendable, Equatable {
 
 /// A member object of the contract (LocationReportResponse).
 public struct LocationReportResponse: Codable, Sendable, Equatable {
+    /// The report joined the trail.
     public var stored: Bool
+    /// Keys of the cards the washer arrived at with this report (at most one).
     public var arrived: [String]
+    /// Keys of the cards the washer left with this report.
     public var departed: [String]
+    /// The position after the report; null before any counting report.
     public var position: Position?
 
     public init(stored: Bool, arrived: [String], departed: [String], position: Position? = nil) {
@@ -1181,9 +1327,11 @@ public struct LocationStatusRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (LocationStatusResponseTrail).
+/// The trail's points kept on this device.
 public struct LocationStatusResponseTrail: Codable, Sendable, Equatable {
+    /// Points kept.
     public var stored: Int
+    /// Points the planner has not applied yet.
     public var pending: Int
 
     public init(stored: Int, pending: Int) {
@@ -1199,8 +1347,11 @@ public struct LocationStatusResponseTrail: Codable, Sendable, Equatable {
 
 /// A member object of the contract (LocationStatusResponse).
 public struct LocationStatusResponse: Codable, Sendable, Equatable {
+    /// The last counting report, or null before any.
     public var position: Position?
+    /// The trail's points kept on this device.
     public var trail: LocationStatusResponseTrail
+    /// When a location push was last answered, or null.
     public var lastPushAt: String?
 
     public init(position: Position? = nil, trail: LocationStatusResponseTrail, lastPushAt: String? = nil) {
@@ -1243,8 +1394,11 @@ public struct PushReceiveRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (PushNotificationNavigation).
 public struct PushNotificationNavigation: Codable, Sendable, Equatable {
+    /// A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
     public var geo: String
+    /// A Google Maps directions link to the visit.
     public var google: String
+    /// An Apple Maps directions link to the visit.
     public var apple: String
 
     public init(geo: String, google: String, apple: String) {
@@ -1262,13 +1416,22 @@ public struct PushNotificationNavigation: Codable, Sendable, Equatable {
 
 /// A notification a push gives the host to show.
 public struct PushNotification: Codable, Sendable, Equatable {
+    /// Stable ("<change>:<visitId>:<startTimeUtc>", "visit:<key>", "message:<push id>"): a host replaces a
+    /// notification shown with the same id.
     public var id: String
+    /// The change, "visit" or "message".
     public var kind: String
+    /// "New visit", "Visit cancelled", "Visit moved", "Visit changed", "Next visit" or the message's title.
     public var title: String
+    /// The client's name and local start time, or the message's body.
     public var body: String
+    /// The visit's card key; null for a message.
     public var key: String?
+    /// The visit's start; null for a message.
     public var at: String?
+    /// "carfit://visit/" and the percent-encoded key; null for a message.
     public var deepLink: String?
+    /// The card's navigation links; null for a message, a removed visit or one without coordinates.
     public var navigation: PushNotificationNavigation?
 
     public init(id: String, kind: String, title: String, body: String, key: String? = nil, at: String? = nil, deepLink: String? = nil, navigation: PushNotificationNavigation? = nil) {
@@ -1308,13 +1471,18 @@ public struct PushNotification: Codable, Sendable, Equatable {
 
 /// A member object of the contract (PushReceiveResponse).
 public struct PushReceiveResponse: Codable, Sendable, Equatable {
+    /// The push's id was received before: nothing else was done.
     public var duplicate: Bool
+    /// The push's seq is above the highest one kept plus one: pushes were lost.
     public var gap: Bool
+    /// The visits source was asked and answered (200 or 304).
     public var refreshed: Bool
     /// The refresh's whole error document, as a failed call answers it; null when the refresh succeeded or
     /// did not run.
     public var refreshError: ErrorDocument?
+    /// The planner's changes the refresh stored.
     public var changes: [VisitChange]
+    /// The notifications to show for this push: one per change, for a "visit" push or for a "message".
     public var notifications: [PushNotification]
 
     public init(duplicate: Bool, gap: Bool, refreshed: Bool, refreshError: ErrorDocument? = nil, changes: [VisitChange], notifications: [PushNotification]) {
@@ -1348,6 +1516,7 @@ public struct PushReceiveResponse: Codable, Sendable, Equatable {
 
 /// A member object of the contract (PushRegisterRequest).
 public struct PushRegisterRequest: Codable, Sendable, Equatable {
+    /// The push service: "apns" or "fcm"; required with a token, optional when unregistering.
     public var platform: String?
     /// 1-4096 characters from ! to ~; null unregisters.
     public var token: String?
@@ -1365,8 +1534,11 @@ public struct PushRegisterRequest: Codable, Sendable, Equatable {
 
 /// The device's registration, null when never registered or unregistered and acknowledged.
 public struct PushDevice: Codable, Sendable, Equatable {
+    /// The push service: "apns" or "fcm".
     public var platform: String
+    /// The devices server acknowledged the current record.
     public var registered: Bool
+    /// A change of the record is not yet acknowledged.
     public var pending: Bool
 
     public init(platform: String, registered: Bool, pending: Bool) {
@@ -1411,7 +1583,9 @@ public struct PushStatusRequest: Codable, Sendable, Equatable {
 public struct PushStatusResponse: Codable, Sendable, Equatable {
     /// The device's registration, null when never registered or unregistered and acknowledged.
     public var device: PushDevice?
+    /// The highest seq accepted, or null before any.
     public var lastSeq: Int?
+    /// How many push ids are kept (the last 1000 accepted).
     public var received: Int
 
     public init(device: PushDevice? = nil, lastSeq: Int? = nil, received: Int) {
@@ -1436,7 +1610,9 @@ public struct PushStatusResponse: Codable, Sendable, Equatable {
 
 /// A member object of the contract (VisitsAttachRequest).
 public struct VisitsAttachRequest: Codable, Sendable, Equatable {
+    /// The key of the visit's card.
     public var key: String
+    /// What is attached: "photo" (JPEG, PNG, WebP or HEIC), "signature" (PNG or SVG) or "note" (UTF-8 text).
     public var kind: String
     /// Path of the file to copy (content told by its first bytes).
     public var file: String?
@@ -1460,16 +1636,22 @@ public struct VisitsAttachRequest: Codable, Sendable, Equatable {
 
 /// An attachment: its stored record.
 public struct Attachment: Codable, Sendable, Equatable {
+    /// The attachment's id.
     public var id: String
     /// The card key of the visit it proves.
     public var key: String
+    /// "photo", "signature" or "note".
     public var kind: String
+    /// The content's type, told by its first bytes ("image/jpeg", "text/plain; charset=utf-8", ...).
     public var contentType: String
+    /// The content's size in bytes.
     public var bytes: Int
+    /// The SHA-256 of the content, lowercase hex.
     public var sha256: String
     /// The core's clock when attached, UTC ISO 8601 ("2020-09-10T08:05:00Z", with milliseconds when it has
     /// any).
     public var at: String
+    /// The upload server acknowledged it (a 2xx).
     public var uploaded: Bool
     /// Why the upload server refused it for good (present only then).
     public var failed: String?
@@ -1515,6 +1697,7 @@ public struct AttachmentAnswer: Codable, Sendable, Equatable {
 
 /// A member object of the contract (VisitsAttachmentsRequest).
 public struct VisitsAttachmentsRequest: Codable, Sendable, Equatable {
+    /// The key of the visit's card.
     public var key: String
 
     public init(key: String) {
@@ -1528,16 +1711,22 @@ public struct VisitsAttachmentsRequest: Codable, Sendable, Equatable {
 
 /// An attachment as visits.attachments lists it: its record and where the core keeps its copy.
 public struct ListedAttachment: Codable, Sendable, Equatable {
+    /// The attachment's id.
     public var id: String
     /// The card key of the visit it proves.
     public var key: String
+    /// "photo", "signature" or "note".
     public var kind: String
+    /// The content's type, told by its first bytes ("image/jpeg", "text/plain; charset=utf-8", ...).
     public var contentType: String
+    /// The content's size in bytes.
     public var bytes: Int
+    /// The SHA-256 of the content, lowercase hex.
     public var sha256: String
     /// The core's clock when attached, UTC ISO 8601 ("2020-09-10T08:05:00Z", with milliseconds when it has
     /// any).
     public var at: String
+    /// The upload server acknowledged it (a 2xx).
     public var uploaded: Bool
     /// Why the upload server refused it for good (present only then).
     public var failed: String?
@@ -1587,6 +1776,7 @@ public struct ListedAttachment: Codable, Sendable, Equatable {
 
 /// A member object of the contract (VisitsAttachmentsResponse).
 public struct VisitsAttachmentsResponse: Codable, Sendable, Equatable {
+    /// The visit's attachments in the order attached.
     public var attachments: [ListedAttachment]
 
     public init(attachments: [ListedAttachment]) {
@@ -1600,6 +1790,7 @@ public struct VisitsAttachmentsResponse: Codable, Sendable, Equatable {
 
 /// A member object of the contract (VisitsDetachRequest).
 public struct VisitsDetachRequest: Codable, Sendable, Equatable {
+    /// The id of the attachment to remove (not yet uploaded).
     public var id: String
 
     public init(id: String) {
@@ -1627,8 +1818,11 @@ public struct RemindersListRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (ReminderNavigation).
 public struct ReminderNavigation: Codable, Sendable, Equatable {
+    /// A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
     public var geo: String
+    /// A Google Maps directions link to the visit.
     public var google: String
+    /// An Apple Maps directions link to the visit.
     public var apple: String
 
     public init(geo: String, google: String, apple: String) {
@@ -1644,22 +1838,32 @@ public struct ReminderNavigation: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (Reminder).
+/// When to leave for an open visit.
 public struct Reminder: Codable, Sendable, Equatable {
+    /// "leave:" + the key.
     public var id: String
     /// a card's key
     public var key: String
+    /// The visit's name.
     public var name: String
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var leaveAt: String
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var arriveBy: String
+    /// Driving minutes from the origin, rounded up; null without an origin.
     public var travelMinutes: Int?
+    /// Geodesic metres from the origin (the previous card with coordinates, or today's fresh position),
+    /// rounded; null without one.
     public var distanceMeters: Int?
+    /// The core's clock is past leaveAt.
     public var late: Bool
+    /// "Time to leave".
     public var title: String
+    /// "<name> at <local start time>, <address>".
     public var body: String
+    /// "carfit://visit/" and the percent-encoded key.
     public var deepLink: String
+    /// The card's navigation links, or null.
     public var navigation: ReminderNavigation?
 
     public init(id: String, key: String, name: String, leaveAt: String, arriveBy: String, travelMinutes: Int? = nil, distanceMeters: Int? = nil, late: Bool, title: String, body: String, deepLink: String, navigation: ReminderNavigation? = nil) {
@@ -1713,6 +1917,8 @@ public struct Reminder: Codable, Sendable, Equatable {
 public struct RemindersListResponse: Codable, Sendable, Equatable {
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var date: String
+    /// One reminder per card of the date in state Todo with both coordinates, no arrival and not removed,
+    /// sorted by leaveAt, then key.
     public var reminders: [Reminder]
 
     public init(date: String, reminders: [Reminder]) {
@@ -1740,20 +1946,31 @@ public struct ReportDayRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ReportEntry).
+/// One card's time report.
 public struct ReportEntry: Codable, Sendable, Equatable {
     /// a card's key
     public var key: String
+    /// The visit's id, or null.
     public var visitId: String?
+    /// The visit's name.
     public var name: String
+    /// The state as the card shows it.
     public var state: String?
+    /// The card's taskMinutes.
     public var plannedMinutes: Int
+    /// The washer's last start (InProgress), or null.
     public var startedAt: String?
+    /// When the washer finished (Done), or null.
     public var finishedAt: String?
+    /// finishedAt - startedAt in minutes; null unless both.
     public var workedMinutes: Int?
+    /// The arrival (location.report), or null.
     public var arrivedAt: String?
+    /// The departure (location.report), or null.
     public var departedAt: String?
+    /// departedAt - arrivedAt in minutes; null unless both.
     public var onSiteMinutes: Int?
+    /// arrivedAt - startTimeUtc in minutes, at least 0; null without an arrival.
     public var lateMinutes: Int?
 
     public init(key: String, visitId: String? = nil, name: String, state: String? = nil, plannedMinutes: Int, startedAt: String? = nil, finishedAt: String? = nil, workedMinutes: Int? = nil, arrivedAt: String? = nil, departedAt: String? = nil, onSiteMinutes: Int? = nil, lateMinutes: Int? = nil) {
@@ -1803,15 +2020,23 @@ public struct ReportEntry: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ReportTotals).
+/// A day's totals.
 public struct ReportTotals: Codable, Sendable, Equatable {
+    /// Planned minutes of the cards not Rejected.
     public var plannedMinutes: Int
+    /// The sum of the entries' workedMinutes.
     public var workedMinutes: Int
+    /// The sum of the entries' onSiteMinutes.
     public var onSiteMinutes: Int
+    /// Minutes between each departure and the next arrival, summed.
     public var driveMinutes: Int
+    /// Cards shown Done.
     public var done: Int
+    /// Cards shown Rejected.
     public var rejected: Int
+    /// Cards shown Todo.
     public var todo: Int
+    /// Cards shown InProgress.
     public var inProgress: Int
 
     public init(plannedMinutes: Int, workedMinutes: Int, onSiteMinutes: Int, driveMinutes: Int, done: Int, rejected: Int, todo: Int, inProgress: Int) {
@@ -1841,7 +2066,9 @@ public struct ReportTotals: Codable, Sendable, Equatable {
 public struct ReportDayResponse: Codable, Sendable, Equatable {
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var date: String
+    /// One entry per card of the date, in card order.
     public var visits: [ReportEntry]
+    /// The day's totals.
     public var totals: ReportTotals
 
     public init(date: String, visits: [ReportEntry], totals: ReportTotals) {
@@ -1863,12 +2090,17 @@ public struct ReportDurationsRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (TaskDuration).
+/// How long a task title takes, learned from the washer's facts.
 public struct TaskDuration: Codable, Sendable, Equatable {
+    /// The task's title, trimmed.
     public var title: String
+    /// The samples that count (its newest 50).
     public var samples: Int
+    /// The task's planned minutes in its newest sample.
     public var plannedMinutes: Int
+    /// The median sample, to 0.1 minute.
     public var medianMinutes: Double
+    /// The 80th percentile sample, to 0.1 minute.
     public var p80Minutes: Double
 
     public init(title: String, samples: Int, plannedMinutes: Int, medianMinutes: Double, p80Minutes: Double) {
@@ -1890,6 +2122,7 @@ public struct TaskDuration: Codable, Sendable, Equatable {
 
 /// A member object of the contract (ReportDurationsResponse).
 public struct ReportDurationsResponse: Codable, Sendable, Equatable {
+    /// One entry per task title with a sample, sorted by title (code points).
     public var tasks: [TaskDuration]
 
     public init(tasks: [TaskDuration]) {
@@ -1907,14 +2140,19 @@ public struct CalendarGetRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CalendarDay).
+/// One day of the month grid.
 public struct CalendarDay: Codable, Sendable, Equatable {
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var date: String
+    /// The day of the month.
     public var day: Int
+    /// The day of the week's short name ("Mon", or the locale's).
     public var weekday: String
+    /// The day is today by the core's clock and zone.
     public var isToday: Bool
+    /// The day is selected.
     public var isSelected: Bool
+    /// How many stored visits start on this local day.
     public var visits: Int
 
     public init(date: String, day: Int, weekday: String, isToday: Bool, isSelected: Bool, visits: Int) {
@@ -1936,9 +2174,11 @@ public struct CalendarDay: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (YearMonth).
+/// A month of the calendar.
 public struct YearMonth: Codable, Sendable, Equatable {
+    /// The year, 1 to 9999.
     public var year: Int
+    /// The month, 1 to 12.
     public var month: Int
 
     public init(year: Int, month: Int) {
@@ -1954,17 +2194,27 @@ public struct YearMonth: Codable, Sendable, Equatable {
 
 /// The month document every calendar operation answers.
 public struct Month: Codable, Sendable, Equatable {
+    /// The month's year.
     public var year: Int
+    /// The month, 1 to 12.
     public var month: Int
+    /// The month's title ("September 2020", or the locale's).
     public var title: String
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var today: String
+    /// The selected days, ascending.
     public var selected: [String]
+    /// The first column of the grid: "monday" or "sunday".
     public var firstWeekday: String
+    /// Empty cells before day 1.
     public var leadingDays: Int
+    /// The weekdays' short names in column order.
     public var weekdays: [String]
+    /// Every day of the month, in order.
     public var days: [CalendarDay]
+    /// The previous month, null for January of year 1.
     public var previous: YearMonth?
+    /// The next month, null for December 9999.
     public var next: YearMonth?
 
     public init(year: Int, month: Int, title: String, today: String, selected: [String], firstWeekday: String, leadingDays: Int, weekdays: [String], days: [CalendarDay], previous: YearMonth? = nil, next: YearMonth? = nil) {
@@ -2025,7 +2275,9 @@ public struct CalendarPreviousRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (CalendarSelectRequest).
 public struct CalendarSelectRequest: Codable, Sendable, Equatable {
+    /// The day to select, YYYY-MM-DD.
     public var date: String
+    /// "single" (default) makes it the only selected day; "toggle" adds or removes it.
     public var mode: String?
 
     public init(date: String, mode: String? = nil) {
@@ -2041,7 +2293,9 @@ public struct CalendarSelectRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (CalendarMonthRequest).
 public struct CalendarMonthRequest: Codable, Sendable, Equatable {
+    /// The year, 1 to 9999.
     public var year: Int
+    /// The month, 1 to 12.
     public var month: Int
 
     public init(year: Int, month: Int) {
@@ -2057,10 +2311,16 @@ public struct CalendarMonthRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (EmployeesCreateRequest).
 public struct EmployeesCreateRequest: Codable, Sendable, Equatable {
+    /// The employee's PIN, a string of 4 to 12 ASCII digits; unique.
     public var pin: String
+    /// The first name: trimmed, non-empty, at most 100 characters, no control characters.
     public var firstName: String
+    /// The last name: trimmed, non-empty, at most 100 characters, no control characters; unique ignoring
+    /// case.
     public var lastName: String
+    /// An ASCII address local@domain.tld, stored trimmed and lower-case; unique. Absent, null or blank: none.
     public var email: String?
+    /// The day of hiring, YYYY-MM-DD (today by the core's clock and zone).
     public var hiredOn: String?
 
     public init(pin: String, firstName: String, lastName: String, email: String? = nil, hiredOn: String? = nil) {
@@ -2080,12 +2340,17 @@ public struct EmployeesCreateRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (Employee).
+/// An employee of the wine club's shop.
 public struct Employee: Codable, Sendable, Equatable {
+    /// The employee's id.
     public var id: Int
+    /// The employee's PIN, 4 to 12 digits.
     public var pin: String
+    /// The first name.
     public var firstName: String
+    /// The last name.
     public var lastName: String
+    /// The email, lower-case, or null.
     public var email: String?
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var hiredOn: String
@@ -2121,6 +2386,7 @@ public struct Employee: Codable, Sendable, Equatable {
 
 /// The answer of employees.create and session.login: the employee.
 public struct EmployeeAnswer: Codable, Sendable, Equatable {
+    /// The employee.
     public var employee: Employee
 
     public init(employee: Employee) {
@@ -2140,13 +2406,19 @@ public struct EmployeesListRequest: Codable, Sendable, Equatable {
 
 /// An employee and how many items their cart holds.
 public struct EmployeesListResponseEmployeesItem: Codable, Sendable, Equatable {
+    /// The employee's id.
     public var id: Int
+    /// The employee's PIN, 4 to 12 digits.
     public var pin: String
+    /// The first name.
     public var firstName: String
+    /// The last name.
     public var lastName: String
+    /// The email, lower-case, or null.
     public var email: String?
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var hiredOn: String
+    /// The total quantity in that employee's cart.
     public var cartQuantity: Int
 
     public init(id: Int, pin: String, firstName: String, lastName: String, email: String? = nil, hiredOn: String, cartQuantity: Int) {
@@ -2183,6 +2455,7 @@ public struct EmployeesListResponseEmployeesItem: Codable, Sendable, Equatable {
 
 /// A member object of the contract (EmployeesListResponse).
 public struct EmployeesListResponse: Codable, Sendable, Equatable {
+    /// Every employee, by last name, then first name (ignoring case and accents), then id.
     public var employees: [EmployeesListResponseEmployeesItem]
 
     public init(employees: [EmployeesListResponseEmployeesItem]) {
@@ -2196,6 +2469,7 @@ public struct EmployeesListResponse: Codable, Sendable, Equatable {
 
 /// A member object of the contract (EmployeesRecoverPinRequest).
 public struct EmployeesRecoverPinRequest: Codable, Sendable, Equatable {
+    /// The employee's email, compared ignoring case and surrounding blanks.
     public var email: String
 
     public init(email: String) {
@@ -2209,8 +2483,11 @@ public struct EmployeesRecoverPinRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (EmployeesRecoverPinResponse).
 public struct EmployeesRecoverPinResponse: Codable, Sendable, Equatable {
+    /// The employee's PIN.
     public var pin: String
+    /// The employee's first name.
     public var firstName: String
+    /// The employee's last name.
     public var lastName: String
 
     public init(pin: String, firstName: String, lastName: String) {
@@ -2228,6 +2505,7 @@ public struct EmployeesRecoverPinResponse: Codable, Sendable, Equatable {
 
 /// A member object of the contract (SessionLoginRequest).
 public struct SessionLoginRequest: Codable, Sendable, Equatable {
+    /// The employee's PIN, 4 to 12 digits.
     public var pin: String
 
     public init(pin: String) {
@@ -2247,6 +2525,7 @@ public struct SessionLogoutRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (SessionLogoutResponse).
 public struct SessionLogoutResponse: Codable, Sendable, Equatable {
+    /// Always null: nobody is logged in.
     public var employee: JSONValue?
 
     public init(employee: JSONValue? = nil) {
@@ -2271,6 +2550,7 @@ public struct SessionGetRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (SessionGetResponse).
 public struct SessionGetResponse: Codable, Sendable, Equatable {
+    /// The employee logged in on this core, or null.
     public var employee: Employee?
 
     public init(employee: Employee? = nil) {
@@ -2287,8 +2567,10 @@ public struct SessionGetResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogImportRequestProducts).
+/// The wine.com shape: {"List": [product...]}.
 public struct CatalogImportRequestProducts: Codable, Sendable, Equatable {
+    /// The wine.com products: Id, Name, Description, Labels[0].Url (the image), Varietal.WineType.Name (the
+    /// category) and PriceRetail.
     public var List: [JSONValue]
 
     public init(List: [JSONValue]) {
@@ -2302,7 +2584,9 @@ public struct CatalogImportRequestProducts: Codable, Sendable, Equatable {
 
 /// A member object of the contract (CatalogImportRequest).
 public struct CatalogImportRequest: Codable, Sendable, Equatable {
+    /// The wine.com shape: {"List": [product...]}.
     public var Products: CatalogImportRequestProducts?
+    /// The plain shape: products {id, name, category, description, imageUrl, price}.
     public var products: [JSONValue]?
 
     public init(Products: CatalogImportRequestProducts? = nil, products: [JSONValue]? = nil) {
@@ -2332,7 +2616,9 @@ public struct CatalogRefreshRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (CatalogListRequest).
 public struct CatalogListRequest: Codable, Sendable, Equatable {
+    /// List only this category (an exact match); null or missing lists every product.
     public var category: String?
+    /// "name" (default), "-name" (its reverse) or "none" (import order).
     public var sort: String?
 
     public init(category: String? = nil, sort: String? = nil) {
@@ -2350,9 +2636,13 @@ public struct CatalogListRequest: Codable, Sendable, Equatable {
 public struct CatalogListResponseProductsItem: Codable, Sendable, Equatable {
     /// A product id as the catalog gave it.
     public var id: JSONValue
+    /// The product's name.
     public var name: String
+    /// The category (the wine type), or null.
     public var category: String?
+    /// The image URL, or null.
     public var imageUrl: String?
+    /// The price, exact to two decimals.
     public var price: Double
     /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
     /// present only with a locale.
@@ -2389,7 +2679,9 @@ public struct CatalogListResponseProductsItem: Codable, Sendable, Equatable {
 
 /// A member object of the contract (CatalogListResponse).
 public struct CatalogListResponse: Codable, Sendable, Equatable {
+    /// Every category, sorted as the names are.
     public var categories: [String]
+    /// The products listed, in the order asked.
     public var products: [CatalogListResponseProductsItem]
 
     public init(categories: [String], products: [CatalogListResponseProductsItem]) {
@@ -2417,18 +2709,24 @@ public struct CatalogProductRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogProductResponseProduct).
+/// The product.
 public struct CatalogProductResponseProduct: Codable, Sendable, Equatable {
     /// A product id as the catalog gave it.
     public var id: JSONValue
+    /// The product's name.
     public var name: String
+    /// The category (the wine type), or null.
     public var category: String?
+    /// The image URL, or null.
     public var imageUrl: String?
+    /// The price, exact to two decimals.
     public var price: Double
     /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
     /// present only with a locale.
     public var priceText: String?
+    /// The product's description; "No description available." when it has none.
     public var description: String
+    /// False when the product has no description (missing or blank).
     public var hasDescription: Bool
 
     public init(id: JSONValue, name: String, category: String? = nil, imageUrl: String? = nil, price: Double, priceText: String? = nil, description: String, hasDescription: Bool) {
@@ -2468,6 +2766,7 @@ public struct CatalogProductResponseProduct: Codable, Sendable, Equatable {
 
 /// A member object of the contract (CatalogProductResponse).
 public struct CatalogProductResponse: Codable, Sendable, Equatable {
+    /// The product.
     public var product: CatalogProductResponseProduct
 
     public init(product: CatalogProductResponseProduct) {
@@ -2483,6 +2782,7 @@ public struct CatalogProductResponse: Codable, Sendable, Equatable {
 public struct CartAddRequest: Codable, Sendable, Equatable {
     /// A product id as the catalog gave it.
     public var productId: JSONValue
+    /// How many to add, 1 to 999 (1); the line may not pass 999.
     public var quantity: Int?
 
     public init(productId: JSONValue, quantity: Int? = nil) {
@@ -2496,12 +2796,15 @@ public struct CartAddRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CartLine).
+/// One line of a cart or order, in the order its product was first added.
 public struct CartLine: Codable, Sendable, Equatable {
     /// A product id as the catalog gave it.
     public var productId: JSONValue
+    /// The product's name.
     public var name: String
+    /// The product's image URL, or null.
     public var imageUrl: String?
+    /// How many, 1 to 999.
     public var quantity: Int
     /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
     /// present only with a locale.
@@ -2533,9 +2836,11 @@ public struct CartLine: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (Cart).
+/// The logged-in employee's cart.
 public struct Cart: Codable, Sendable, Equatable {
+    /// The lines, in the order their products were first added.
     public var lines: [CartLine]
+    /// The sum of the lines' quantities.
     public var totalQuantity: Int
 
     public init(lines: [CartLine], totalQuantity: Int) {
@@ -2551,6 +2856,7 @@ public struct Cart: Codable, Sendable, Equatable {
 
 /// The answer of cart.add, cart.update, cart.remove and cart.get: the cart.
 public struct CartAnswer: Codable, Sendable, Equatable {
+    /// The cart after the call.
     public var cart: Cart
 
     public init(cart: Cart) {
@@ -2566,6 +2872,7 @@ public struct CartAnswer: Codable, Sendable, Equatable {
 public struct CartUpdateRequest: Codable, Sendable, Equatable {
     /// A product id as the catalog gave it.
     public var productId: JSONValue
+    /// The line's new quantity, 1 to 999 (use cart.remove for 0).
     public var quantity: Int
 
     public init(productId: JSONValue, quantity: Int) {
@@ -2605,12 +2912,15 @@ public struct CartCheckoutRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (Order).
+/// An order placed by cart.checkout.
 public struct Order: Codable, Sendable, Equatable {
+    /// The order's id.
     public var id: Int
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var placedAt: String
+    /// The cart's lines when it was placed.
     public var lines: [CartLine]
+    /// The sum of the lines' quantities.
     public var totalQuantity: Int
 
     public init(id: Int, placedAt: String, lines: [CartLine], totalQuantity: Int) {
@@ -2630,8 +2940,11 @@ public struct Order: Codable, Sendable, Equatable {
 
 /// A member object of the contract (CartCheckoutResponse).
 public struct CartCheckoutResponse: Codable, Sendable, Equatable {
+    /// The order placed, with each line's unit price at that moment.
     public var order: Order
+    /// "Thank you for your order!"
     public var message: String
+    /// The cart, now empty.
     public var cart: Cart
 
     public init(order: Order, message: String, cart: Cart) {
@@ -2655,6 +2968,7 @@ public struct CartOrdersRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (CartOrdersResponse).
 public struct CartOrdersResponse: Codable, Sendable, Equatable {
+    /// The logged-in employee's orders, newest first, as checkout answered them.
     public var orders: [Order]
 
     public init(orders: [Order]) {
@@ -2682,6 +2996,8 @@ public struct TransactionsImportRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (TransactionsListRequest).
 public struct TransactionsListRequest: Codable, Sendable, Equatable {
+    /// List only this category (compared trimmed and lower-cased); "all", null or missing lists every
+    /// transaction.
     public var category: String?
 
     public init(category: String? = nil) {
@@ -2693,17 +3009,23 @@ public struct TransactionsListRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (Transaction).
+/// A transaction of the transactions screen.
 public struct Transaction: Codable, Sendable, Equatable {
     /// An integer or a non-empty string; the type is part of the id.
     public var id: JSONValue
+    /// The transaction's name, or null.
     public var name: String?
+    /// The category, trimmed and lower-cased.
     public var category: String
+    /// The amount, exact to two decimals (negative for a refund).
     public var amount: Double
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var date: String
+    /// The account's name, or null.
     public var accountName: String?
+    /// The provider, or null.
     public var provider: String?
+    /// The amount counts in the sum and the insights.
     public var pinned: Bool
     /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
     /// present only with a locale.
@@ -2749,11 +3071,18 @@ public struct Transaction: Codable, Sendable, Equatable {
 
 /// A member object of the contract (TransactionsListResponse).
 public struct TransactionsListResponse: Codable, Sendable, Equatable {
+    /// The category listed.
     public var category: String
+    /// The category bar: "all", food, health, entertainment, shopping, travel, then the other stored
+    /// categories in code point order.
     public var categories: [String]
+    /// The transactions listed, newest date first, then by id.
     public var transactions: [Transaction]
+    /// How many transactions are listed, pinned or not.
     public var count: Int
+    /// The sum of the pinned transactions listed (exact, computed in cents).
     public var sum: Double
+    /// How many of the transactions listed are pinned.
     public var pinnedCount: Int
     /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
     /// present only with a locale.
@@ -2784,6 +3113,7 @@ public struct TransactionsListResponse: Codable, Sendable, Equatable {
 public struct TransactionsPinRequest: Codable, Sendable, Equatable {
     /// An integer or a non-empty string; the type is part of the id.
     public var id: JSONValue
+    /// True pins the transaction (its amount counts in sums and insights), false unpins it.
     public var pinned: Bool
 
     public init(id: JSONValue, pinned: Bool) {
@@ -2799,6 +3129,7 @@ public struct TransactionsPinRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (TransactionsPinResponse).
 public struct TransactionsPinResponse: Codable, Sendable, Equatable {
+    /// The transaction as stored after the change.
     public var transaction: Transaction
 
     public init(transaction: Transaction) {
@@ -2818,9 +3149,13 @@ public struct InsightsGetRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (InsightsGetResponseCategoriesItem).
 public struct InsightsGetResponseCategoriesItem: Codable, Sendable, Equatable {
+    /// The category.
     public var category: String
+    /// The sum of its pinned transactions.
     public var total: Double
+    /// How many of its transactions are pinned.
     public var count: Int
+    /// total / the grand total, rounded to 4 decimals; 0 when the grand total is 0.
     public var share: Double
     /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
     /// present only with a locale.
@@ -2845,11 +3180,14 @@ public struct InsightsGetResponseCategoriesItem: Codable, Sendable, Equatable {
 
 /// A member object of the contract (InsightsGetResponse).
 public struct InsightsGetResponse: Codable, Sendable, Equatable {
+    /// One row per category of the bar (without "all"), in its order, also when nothing in it is pinned.
     public var categories: [InsightsGetResponseCategoriesItem]
+    /// The sum of every pinned transaction.
     public var total: Double
     /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
     /// present only with a locale.
     public var sumText: String?
+    /// How many transactions are pinned.
     public var count: Int
 
     public init(categories: [InsightsGetResponseCategoriesItem], total: Double, sumText: String? = nil, count: Int) {
@@ -2869,6 +3207,7 @@ public struct InsightsGetResponse: Codable, Sendable, Equatable {
 
 /// A member object of the contract (ArticlesImportRequest).
 public struct ArticlesImportRequest: Codable, Sendable, Equatable {
+    /// "success", or missing; any other value is refused.
     public var status: String?
     /// The article records (each validated on its own).
     public var content: [JSONValue]
@@ -2884,9 +3223,11 @@ public struct ArticlesImportRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ArticlesImportResult).
+/// The answer of articles.import and articles.refresh.
 public struct ArticlesImportResult: Codable, Sendable, Equatable {
+    /// Articles stored.
     public var imported: Int
+    /// Records skipped, with the reason.
     public var rejected: [Rejection]
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var updatedAt: String
@@ -2920,9 +3261,13 @@ public struct ArticlesRefreshRequest: Codable, Sendable, Equatable {
 
 /// A refresh's answer (refreshResult) and when the stored articles were last updated.
 public struct ArticlesRefreshResult: Codable, Sendable, Equatable {
+    /// Records stored (0 for a 304 or a fresh cache).
     public var imported: Int
+    /// Records skipped, with the reason.
     public var rejected: [Rejection]?
+    /// The source answered 304: nothing changed.
     public var notModified: Bool?
+    /// The last success is younger than maxAgeSeconds: no request was made.
     public var fresh: Bool?
     /// visits.refresh: the planner's changes (empty for a 304 or a fresh cache).
     public var changes: [VisitChange]?
@@ -2950,6 +3295,7 @@ public struct ArticlesRefreshResult: Codable, Sendable, Equatable {
 
 /// A member object of the contract (ArticlesListRequest).
 public struct ArticlesListRequest: Codable, Sendable, Equatable {
+    /// Write "published" on a 24-hour (true) or 12-hour (false) clock; overrides the core's clock style.
     public var hour24: Bool?
 
     public init(hour24: Bool? = nil) {
@@ -2961,10 +3307,13 @@ public struct ArticlesListRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ArticleBlock).
+/// One block of an article's content.
 public struct ArticleBlock: Codable, Sendable, Equatable {
+    /// The block's type, as the source gave it, or null.
     public var type: String?
+    /// The block's subject, or null.
     public var subject: String?
+    /// The block's text, or null.
     public var description: String?
 
     public init(type: String? = nil, subject: String? = nil, description: String? = nil) {
@@ -2987,17 +3336,23 @@ public struct ArticleBlock: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (Article).
+/// A stored article of the news feed.
 public struct Article: Codable, Sendable, Equatable {
+    /// The article's id, as the source gave it.
     public var id: JSONValue
+    /// The title.
     public var title: String
+    /// The introduction, or null.
     public var ingress: String?
+    /// The source's image URL, or null.
     public var imageUrl: String?
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var dateTime: String
+    /// The date as articles.format_date writes it ("25 May 2018, 14:13").
     public var published: String
     /// The source's tags, each kept as given.
     public var tags: [JSONValue]
+    /// The article's blocks, in order.
     public var content: [ArticleBlock]
 
     public init(id: JSONValue, title: String, ingress: String? = nil, imageUrl: String? = nil, dateTime: String, published: String, tags: [JSONValue], content: [ArticleBlock]) {
@@ -3037,7 +3392,9 @@ public struct Article: Codable, Sendable, Equatable {
 
 /// A member object of the contract (ArticlesListResponse).
 public struct ArticlesListResponse: Codable, Sendable, Equatable {
+    /// The stored articles, newest first (equal dates in snapshot order).
     public var articles: [Article]
+    /// When the articles were last imported or refreshed, or null if never.
     public var updatedAt: String?
 
     public init(articles: [Article], updatedAt: String? = nil) {
@@ -3059,7 +3416,9 @@ public struct ArticlesListResponse: Codable, Sendable, Equatable {
 
 /// A member object of the contract (ArticlesFormatDateRequest).
 public struct ArticlesFormatDateRequest: Codable, Sendable, Equatable {
+    /// The instant to write, ISO 8601 (no zone means UTC).
     public var date: String
+    /// A 24-hour (true) or 12-hour (false) clock (default: the core's clock style).
     public var hour24: Bool?
 
     public init(date: String, hour24: Bool? = nil) {
@@ -3075,6 +3434,7 @@ public struct ArticlesFormatDateRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (ArticlesFormatDateResponse).
 public struct ArticlesFormatDateResponse: Codable, Sendable, Equatable {
+    /// The date as the article list writes it: "16 March, 12:34" in the current year, else with the year.
     public var text: String
 
     public init(text: String) {
@@ -3102,8 +3462,11 @@ public struct PatternsImportRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (PatternsImportResponse).
 public struct PatternsImportResponse: Codable, Sendable, Equatable {
+    /// Patterns imported (new or updated).
     public var imported: Int
+    /// Records skipped, with the reason.
     public var rejected: [Rejection]
+    /// The size of the pool after the import.
     public var pool: Int
 
     public init(imported: Int, rejected: [Rejection], pool: Int) {
@@ -3121,6 +3484,7 @@ public struct PatternsImportResponse: Codable, Sendable, Equatable {
 
 /// A member object of the contract (PatternsRefreshRequest).
 public struct PatternsRefreshRequest: Codable, Sendable, Equatable {
+    /// How many times to ask the source, 1 to 100 (10).
     public var count: Int?
     /// Skip the network when the source's last success is younger than this many seconds.
     public var maxAgeSeconds: Int?
@@ -3138,10 +3502,15 @@ public struct PatternsRefreshRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (PatternsRefreshResponse).
 public struct PatternsRefreshResponse: Codable, Sendable, Equatable {
+    /// Patterns new to the pool.
     public var added: Int?
+    /// The size of the pool.
     public var pool: Int?
+    /// Requests that failed or did not answer a patterns document.
     public var failed: Int?
+    /// Always 0: nothing was fetched.
     public var imported: Int?
+    /// Always true: the pool's last success is younger than maxAgeSeconds.
     public var fresh: Bool?
 
     public init(added: Int? = nil, pool: Int? = nil, failed: Int? = nil, imported: Int? = nil, fresh: Bool? = nil) {
@@ -3163,8 +3532,11 @@ public struct PatternsRefreshResponse: Codable, Sendable, Equatable {
 
 /// A member object of the contract (CarouselGenerateRequest).
 public struct CarouselGenerateRequest: Codable, Sendable, Equatable {
+    /// How many rows, 1 to 1000.
     public var rows: Int
+    /// How many tiles a row, 1 to 1000.
     public var columns: Int
+    /// Any 64-bit integer (0): the same seed gives the same titles and colours everywhere.
     public var seed: Int?
 
     public init(rows: Int, columns: Int, seed: Int? = nil) {
@@ -3182,9 +3554,13 @@ public struct CarouselGenerateRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (CarouselGenerateResponseRowsItemTilesItem).
 public struct CarouselGenerateResponseRowsItemTilesItem: Codable, Sendable, Equatable {
+    /// The tile's id, "r<row>c<column>".
     public var id: String
+    /// The tile's title, two words drawn from the seed and its position.
     public var title: String
+    /// The tile's colour, "#RRGGBB": its pattern's first colour, else one drawn from the seed.
     public var color: String
+    /// The image of pattern k mod n of the pool (k = row * columns + column); null when the pool is empty.
     public var imageUrl: String?
 
     public init(id: String, title: String, color: String, imageUrl: String? = nil) {
@@ -3212,8 +3588,11 @@ public struct CarouselGenerateResponseRowsItemTilesItem: Codable, Sendable, Equa
 
 /// A member object of the contract (CarouselGenerateResponseRowsItem).
 public struct CarouselGenerateResponseRowsItem: Codable, Sendable, Equatable {
+    /// The row's index, from 0.
     public var index: Int
+    /// The row's title, two words drawn from the seed.
     public var title: String
+    /// The row's tiles, in order.
     public var tiles: [CarouselGenerateResponseRowsItemTilesItem]
 
     public init(index: Int, title: String, tiles: [CarouselGenerateResponseRowsItemTilesItem]) {
@@ -3231,6 +3610,7 @@ public struct CarouselGenerateResponseRowsItem: Codable, Sendable, Equatable {
 
 /// A member object of the contract (CarouselGenerateResponse).
 public struct CarouselGenerateResponse: Codable, Sendable, Equatable {
+    /// The rows, in order.
     public var rows: [CarouselGenerateResponseRowsItem]
 
     public init(rows: [CarouselGenerateResponseRowsItem]) {
@@ -3244,6 +3624,7 @@ public struct CarouselGenerateResponse: Codable, Sendable, Equatable {
 
 /// A member object of the contract (ImagesDataRequest).
 public struct ImagesDataRequest: Codable, Sendable, Equatable {
+    /// The image's http or https URL.
     public var url: String
 
     public init(url: String) {
@@ -3257,9 +3638,13 @@ public struct ImagesDataRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (ImagesDataResponse).
 public struct ImagesDataResponse: Codable, Sendable, Equatable {
+    /// The image's URL.
     public var url: String
+    /// The image's size in bytes.
     public var bytes: Int
+    /// Where the bytes came from: "memory", "disk" or "network".
     public var source: String
+    /// The image's type, from its magic bytes (not the server's Content-Type).
     public var contentType: String
 
     public init(url: String, bytes: Int, source: String, contentType: String) {
@@ -3279,7 +3664,9 @@ public struct ImagesDataResponse: Codable, Sendable, Equatable {
 
 /// A member object of the contract (ImagesPrefetchRequest).
 public struct ImagesPrefetchRequest: Codable, Sendable, Equatable {
+    /// The images to load in the background, http or https URLs.
     public var urls: [String]
+    /// "low", "normal" (default) or "high": higher priorities load first.
     public var priority: String?
 
     public init(urls: [String], priority: String? = nil) {
@@ -3295,6 +3682,7 @@ public struct ImagesPrefetchRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (ImagesPrefetchResponse).
 public struct ImagesPrefetchResponse: Codable, Sendable, Equatable {
+    /// URLs now waiting in the queue (repeats count once; those in memory or loading are not queued).
     public var queued: Int
 
     public init(queued: Int) {
@@ -3308,6 +3696,7 @@ public struct ImagesPrefetchResponse: Codable, Sendable, Equatable {
 
 /// A member object of the contract (ImagesCancelRequest).
 public struct ImagesCancelRequest: Codable, Sendable, Equatable {
+    /// The URLs to take out of the prefetch queue.
     public var urls: [String]
 
     public init(urls: [String]) {
@@ -3321,6 +3710,7 @@ public struct ImagesCancelRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (ImagesCancelResponse).
 public struct ImagesCancelResponse: Codable, Sendable, Equatable {
+    /// URLs taken out of the queue (a load already started goes on).
     public var cancelled: Int
 
     public init(cancelled: Int) {
@@ -3340,8 +3730,11 @@ public struct ImagesStatsRequest: Codable, Sendable, Equatable {
 
 /// One cache of images.stats (memory, disk): the images it holds, their bytes and its limit.
 public struct CacheStats: Codable, Sendable, Equatable {
+    /// Images held.
     public var count: Int
+    /// Their bytes.
     public var bytes: Int
+    /// The cache's bound in bytes.
     public var limit: Int
 
     public init(count: Int, bytes: Int, limit: Int) {
@@ -3357,12 +3750,17 @@ public struct CacheStats: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesStatsResponseRequests).
+/// The loads of this core since it opened.
 public struct ImagesStatsResponseRequests: Codable, Sendable, Equatable {
+    /// HTTP requests made.
     public var network: Int
+    /// Calls that waited for a load already in progress.
     public var coalesced: Int
+    /// Images served from memory.
     public var memoryHits: Int
+    /// Images served from disk (a prefetch finding its image there included).
     public var diskHits: Int
+    /// Loads that failed (network, status, not an image).
     public var failures: Int
 
     public init(network: Int, coalesced: Int, memoryHits: Int, diskHits: Int, failures: Int) {
@@ -3382,9 +3780,11 @@ public struct ImagesStatsResponseRequests: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesStatsResponsePrefetch).
+/// The background loads.
 public struct ImagesStatsResponsePrefetch: Codable, Sendable, Equatable {
+    /// The prefetch queue's length.
     public var queued: Int
+    /// Background loads in progress.
     public var loading: Int
 
     public init(queued: Int, loading: Int) {
@@ -3404,7 +3804,9 @@ public struct ImagesStatsResponse: Codable, Sendable, Equatable {
     public var memory: CacheStats
     /// One cache of images.stats (memory, disk): the images it holds, their bytes and its limit.
     public var disk: CacheStats
+    /// The loads of this core since it opened.
     public var requests: ImagesStatsResponseRequests
+    /// The background loads.
     public var prefetch: ImagesStatsResponsePrefetch
 
     public init(memory: CacheStats, disk: CacheStats, requests: ImagesStatsResponseRequests, prefetch: ImagesStatsResponsePrefetch) {
@@ -3428,13 +3830,19 @@ public struct SourcesStatusRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SourceStatus).
+/// A configured source's refresh state.
 public struct SourceStatus: Codable, Sendable, Equatable {
+    /// The source's URL.
     public var url: String
+    /// When a refresh last tried, or null.
     public var lastAttemptAt: String?
+    /// When a refresh last succeeded (a 304 included), or null.
     public var lastSuccessAt: String?
+    /// The last attempt's failure; null once one succeeds.
     public var lastError: LastError?
+    /// Failed attempts since the last success.
     public var consecutiveFailures: Int
+    /// The last success was a 304.
     public var notModified: Bool
 
     public init(url: String, lastAttemptAt: String? = nil, lastSuccessAt: String? = nil, lastError: LastError? = nil, consecutiveFailures: Int, notModified: Bool) {
@@ -3468,6 +3876,8 @@ public struct SourceStatus: Codable, Sendable, Equatable {
 
 /// A member object of the contract (SourcesStatusResponse).
 public struct SourcesStatusResponse: Codable, Sendable, Equatable {
+    /// The most recent attempt that failed for a network reason (refused, timeout, dns, network) came after
+    /// the last success of any source.
     public var offline: Bool
     /// One member per configured source (a map).
     public var sources: [String: SourceStatus]
@@ -3507,7 +3917,7 @@ public struct AuthSetRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (AuthStateAuth).
+/// Whether a token is set and whether the planner asked for one; never the token itself.
 public struct AuthStateAuth: Codable, Sendable, Equatable {
     /// A token is set.
     public var token: Bool
@@ -3546,8 +3956,9 @@ public struct AuthStateAuth: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (AuthState).
+/// The answer of auth.set and auth.status.
 public struct AuthState: Codable, Sendable, Equatable {
+    /// Whether a token is set and whether the planner asked for one; never the token itself.
     public var auth: AuthStateAuth
 
     public init(auth: AuthStateAuth) {
@@ -3567,7 +3978,9 @@ public struct AuthStatusRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (EventsWaitRequest).
 public struct EventsWaitRequest: Codable, Sendable, Equatable {
+    /// The seq of the last event already read (0): only later events are answered.
     public var after: Int?
+    /// How long to wait for an event, 0 to 60000 ms (1000); 0 answers at once.
     public var timeoutMs: Int?
 
     public init(after: Int? = nil, timeoutMs: Int? = nil) {
@@ -3583,7 +3996,9 @@ public struct EventsWaitRequest: Codable, Sendable, Equatable {
 
 /// A member object of the contract (EventsWaitResponse).
 public struct EventsWaitResponse: Codable, Sendable, Equatable {
+    /// Up to 256 events with a seq above after, oldest first; empty after timeoutMs with none.
     public var events: [Event]
+    /// The seq of the last event given (after when none was): pass it as after next time.
     public var last: Int
 
     public init(events: [Event], last: Int) {

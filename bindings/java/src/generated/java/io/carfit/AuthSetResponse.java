@@ -5,12 +5,14 @@ package io.carfit;
 /**
  * The answer of auth.set.
  *
- * @param auth the member "auth"
+ * @param auth Whether a token is set and whether the planner asked for one; never the token itself.
  */
 public record AuthSetResponse(
         AuthSetResponse.Auth auth) {
 
     /**
+     * Whether a token is set and whether the planner asked for one; never the token itself.
+     *
      * @param token A token is set.
      * @param scheme The scheme of the token; null when none is set.
      * @param required A source answered 401 or 403 since the token was last set, or since opening.

@@ -5,15 +5,15 @@ package io.carfit;
 /**
  * The answer of carousel.generate.
  *
- * @param rows the member "rows"
+ * @param rows The rows, in order.
  */
 public record CarouselGenerateResponse(
         java.util.List<CarouselGenerateResponse.Row> rows) {
 
     /**
-     * @param index the member "index"
-     * @param title the member "title"
-     * @param tiles the member "tiles"
+     * @param index The row's index, from 0.
+     * @param title The row's title, two words drawn from the seed.
+     * @param tiles The row's tiles, in order.
      */
     public static record Row(
             long index,
@@ -21,10 +21,10 @@ public record CarouselGenerateResponse(
             java.util.List<CarouselGenerateResponse.Row.Tile> tiles) {
 
         /**
-         * @param id the member "id"
-         * @param title the member "title"
-         * @param color the member "color"
-         * @param imageUrl the member "imageUrl"
+         * @param id The tile's id, "r<row>c<column>".
+         * @param title The tile's title, two words drawn from the seed and its position.
+         * @param color The tile's colour, "#RRGGBB": its pattern's first colour, else one drawn from the seed.
+         * @param imageUrl The image of pattern k mod n of the pool (k = row * columns + column); null when the pool is empty.
          */
         public static record Tile(
                 String id,

@@ -5,9 +5,9 @@ package io.carfit;
 /**
  * The answer of cart.checkout.
  *
- * @param order the member "order"
- * @param message the member "message"
- * @param cart the member "cart"
+ * @param order The order placed, with each line's unit price at that moment.
+ * @param message "Thank you for your order!"
+ * @param cart The cart, now empty.
  */
 public record CartCheckoutResponse(
         Order order,

@@ -5,7 +5,7 @@ package io.carfit;
 /**
  * The answer of cart.orders.
  *
- * @param orders the member "orders"
+ * @param orders The logged-in employee's orders, newest first, as checkout answered them.
  */
 public record CartOrdersResponse(
         java.util.List<Order> orders) {

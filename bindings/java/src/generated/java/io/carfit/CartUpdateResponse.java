@@ -5,7 +5,7 @@ package io.carfit;
 /**
  * The answer of cart.update.
  *
- * @param cart the member "cart"
+ * @param cart The cart after the call.
  */
 public record CartUpdateResponse(
         Cart cart) {

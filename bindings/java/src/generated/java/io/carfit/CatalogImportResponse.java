@@ -5,8 +5,8 @@ package io.carfit;
 /**
  * The answer of catalog.import.
  *
- * @param imported the member "imported"
- * @param rejected the member "rejected"
+ * @param imported Records stored.
+ * @param rejected Records skipped, with the reason.
  * @param changes visits.import: the planner's changes against the snapshot it replaced.
  */
 public record CatalogImportResponse(

@@ -5,7 +5,7 @@ package io.carfit;
 /**
  * The answer of employees.create.
  *
- * @param employee the member "employee"
+ * @param employee The employee.
  */
 public record EmployeesCreateResponse(
         Employee employee) {

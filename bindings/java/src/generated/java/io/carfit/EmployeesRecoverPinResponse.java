@@ -5,9 +5,9 @@ package io.carfit;
 /**
  * The answer of employees.recover_pin.
  *
- * @param pin the member "pin"
- * @param firstName the member "firstName"
- * @param lastName the member "lastName"
+ * @param pin The employee's PIN.
+ * @param firstName The employee's first name.
+ * @param lastName The employee's last name.
  */
 public record EmployeesRecoverPinResponse(
         String pin,

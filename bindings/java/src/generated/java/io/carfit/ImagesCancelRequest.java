@@ -5,7 +5,7 @@ package io.carfit;
 /**
  * The request of images.cancel: Drop queued prefetches.
  *
- * @param urls the member "urls"
+ * @param urls The URLs to take out of the prefetch queue.
  */
 public record ImagesCancelRequest(
         java.util.List<String> urls) {

@@ -5,7 +5,7 @@ package io.carfit;
 /**
  * The answer of images.cancel.
  *
- * @param cancelled the member "cancelled"
+ * @param cancelled URLs taken out of the queue (a load already started goes on).
  */
 public record ImagesCancelResponse(
         long cancelled) {

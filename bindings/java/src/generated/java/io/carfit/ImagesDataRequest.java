@@ -6,7 +6,7 @@ package io.carfit;
  * The request of images.data: The bytes of an image (no method name: the bytes come in an
  * out-parameter).
  *
- * @param url the member "url"
+ * @param url The image's http or https URL.
  */
 public record ImagesDataRequest(
         String url) {

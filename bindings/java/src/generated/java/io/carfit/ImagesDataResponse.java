@@ -5,10 +5,10 @@ package io.carfit;
 /**
  * The answer of images.data.
  *
- * @param url the member "url"
- * @param bytes the member "bytes"
- * @param source the member "source"
- * @param contentType the member "contentType"
+ * @param url The image's URL.
+ * @param bytes The image's size in bytes.
+ * @param source Where the bytes came from: "memory", "disk" or "network".
+ * @param contentType The image's type, from its magic bytes (not the server's Content-Type).
  */
 public record ImagesDataResponse(
         String url,
@@ -16,6 +16,7 @@ public record ImagesDataResponse(
         ImagesDataResponse.Source source,
         ImagesDataResponse.ContentType contentType) {
 
+    /** Where the bytes came from: "memory", "disk" or "network". */
     public enum Source {
         @com.google.gson.annotations.SerializedName("memory") MEMORY("memory"),
         @com.google.gson.annotations.SerializedName("disk") DISK("disk"),
@@ -33,6 +34,7 @@ public record ImagesDataResponse(
         }
     }
 
+    /** The image's type, from its magic bytes (not the server's Content-Type). */
     public enum ContentType {
         @com.google.gson.annotations.SerializedName("image/png") IMAGE_PNG("image/png"),
         @com.google.gson.annotations.SerializedName("image/jpeg") IMAGE_JPEG("image/jpeg"),

@@ -5,7 +5,7 @@ package io.carfit;
 /**
  * The answer of images.prefetch.
  *
- * @param queued the member "queued"
+ * @param queued URLs now waiting in the queue (repeats count once; those in memory or loading are not queued).
  */
 public record ImagesPrefetchResponse(
         long queued) {

@@ -6,7 +6,7 @@ package io.carfit;
  * The answer of reminders.list.
  *
  * @param date A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
- * @param reminders the member "reminders"
+ * @param reminders One reminder per card of the date in state Todo with both coordinates, no arrival and not removed, sorted by leaveAt, then key.
  */
 public record RemindersListResponse(
         String date,

@@ -6,8 +6,8 @@ package io.carfit;
  * The answer of report.day.
  *
  * @param date A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
- * @param visits the member "visits"
- * @param totals the member "totals"
+ * @param visits One entry per card of the date, in card order.
+ * @param totals The day's totals.
  */
 public record ReportDayResponse(
         String date,

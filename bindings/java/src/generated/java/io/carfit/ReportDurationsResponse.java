@@ -5,7 +5,7 @@ package io.carfit;
 /**
  * The answer of report.durations.
  *
- * @param tasks the member "tasks"
+ * @param tasks One entry per task title with a sample, sorted by title (code points).
  */
 public record ReportDurationsResponse(
         java.util.List<TaskDuration> tasks) {

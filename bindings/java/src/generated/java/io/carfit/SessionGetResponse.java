@@ -5,7 +5,7 @@ package io.carfit;
 /**
  * The answer of session.get.
  *
- * @param employee the member "employee"
+ * @param employee The employee logged in on this core, or null.
  */
 public record SessionGetResponse(
         @SendsNull Employee employee) {

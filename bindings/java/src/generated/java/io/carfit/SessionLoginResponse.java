@@ -5,7 +5,7 @@ package io.carfit;
 /**
  * The answer of session.login.
  *
- * @param employee the member "employee"
+ * @param employee The employee.
  */
 public record SessionLoginResponse(
         Employee employee) {

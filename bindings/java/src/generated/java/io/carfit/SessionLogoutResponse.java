@@ -5,7 +5,7 @@ package io.carfit;
 /**
  * The answer of session.logout.
  *
- * @param employee the member "employee"
+ * @param employee Always null: nobody is logged in.
  */
 public record SessionLogoutResponse(
         @SendsNull com.google.gson.JsonElement employee) {

@@ -5,7 +5,7 @@ package io.carfit;
 /**
  * The request of transactions.list: The transactions screen.
  *
- * @param category the member "category"
+ * @param category List only this category (compared trimmed and lower-cased); "all", null or missing lists every transaction.
  */
 public record TransactionsListRequest(
         String category) {

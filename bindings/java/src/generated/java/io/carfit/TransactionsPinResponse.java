@@ -5,7 +5,7 @@ package io.carfit;
 /**
  * The answer of transactions.pin.
  *
- * @param transaction the member "transaction"
+ * @param transaction The transaction as stored after the change.
  */
 public record TransactionsPinResponse(
         Transaction transaction) {

@@ -5,7 +5,7 @@ package io.carfit;
 /**
  * The answer of visits.attachments.
  *
- * @param attachments the member "attachments"
+ * @param attachments The visit's attachments in the order attached.
  */
 public record VisitsAttachmentsResponse(
         java.util.List<ListedAttachment> attachments) {

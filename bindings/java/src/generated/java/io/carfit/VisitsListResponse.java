@@ -5,7 +5,7 @@ package io.carfit;
 /**
  * The answer of visits.list.
  *
- * @param days the member "days"
+ * @param days One entry per day asked, in the order asked.
  * @param summary The totals of a day, or of every listed day.
  */
 public record VisitsListResponse(
