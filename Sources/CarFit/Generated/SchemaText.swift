@@ -2493,7 +2493,7 @@ let carfitSchemaText: StaticString = #"""
               "type": "integer",
               "minimum": 0
             },
-            "kind": {"description": "\"changed\".", "const": "changed"},
+            "kind": {"description": "Always \"changed\".", "const": "changed"},
             "areas": {
               "description": "The areas whose documents may now answer differently, in a fixed order; [\"all\"] for another core's or process's commit.",
               "type": "array",
@@ -2516,7 +2516,7 @@ let carfitSchemaText: StaticString = #"""
               "type": "integer",
               "minimum": 0
             },
-            "kind": {"description": "\"progress\".", "const": "progress"},
+            "kind": {"description": "Always \"progress\".", "const": "progress"},
             "operation": {
               "description": "The operation reporting: \"visits.import\", \"visits.refresh\", \"articles.refresh\", \"catalog.refresh\" or \"attachments.upload\".",
               "type": "string"
@@ -2531,7 +2531,7 @@ let carfitSchemaText: StaticString = #"""
               "type": ["integer", "null"],
               "minimum": 0
             },
-            "unit": {"description": "\"bytes\".", "const": "bytes"}
+            "unit": {"description": "Always \"bytes\".", "const": "bytes"}
           },
           "required": ["seq", "kind", "operation", "done", "total", "unit"],
           "additionalProperties": false
@@ -2545,7 +2545,7 @@ let carfitSchemaText: StaticString = #"""
               "type": "integer",
               "minimum": 0
             },
-            "kind": {"description": "\"source\".", "const": "source"},
+            "kind": {"description": "Always \"source\".", "const": "source"},
             "source": {
               "description": "The source refreshed (\"visits\", \"articles\", \"catalog\", \"patterns\").",
               "type": "string"
@@ -2568,7 +2568,7 @@ let carfitSchemaText: StaticString = #"""
               "type": "integer",
               "minimum": 0
             },
-            "kind": {"description": "\"image\".", "const": "image"},
+            "kind": {"description": "Always \"image\".", "const": "image"},
             "url": {"description": "The prefetched image's URL.", "type": "string"},
             "status": {
               "description": "\"loaded\" or \"failed\".",
@@ -2588,7 +2588,7 @@ let carfitSchemaText: StaticString = #"""
               "type": "integer",
               "minimum": 0
             },
-            "kind": {"description": "\"gap\".", "const": "gap"}
+            "kind": {"description": "Always \"gap\".", "const": "gap"}
           },
           "required": ["seq", "kind"],
           "additionalProperties": false
@@ -2602,7 +2602,7 @@ let carfitSchemaText: StaticString = #"""
               "type": "integer",
               "minimum": 0
             },
-            "kind": {"description": "\"auth\".", "const": "auth"},
+            "kind": {"description": "Always \"auth\".", "const": "auth"},
             "status": {"description": "\"required\": show a sign-in.", "const": "required"},
             "source": {
               "description": "The source that answered 401 or 403 (\"visits\", \"visitUpdates\", ...).",
@@ -2622,7 +2622,7 @@ let carfitSchemaText: StaticString = #"""
               "description": "The event's number: a core's events count from 1 in the order they happened.",
               "type": "integer"
             },
-            "kind": {"description": "\"arrival\".", "const": "arrival"},
+            "kind": {"description": "Always \"arrival\".", "const": "arrival"},
             "key": {"$ref": "#/$defs/visitKey"},
             "at": {"$ref": "#/$defs/instant"}
           },
@@ -2637,7 +2637,7 @@ let carfitSchemaText: StaticString = #"""
               "description": "The event's number: a core's events count from 1 in the order they happened.",
               "type": "integer"
             },
-            "kind": {"description": "\"departure\".", "const": "departure"},
+            "kind": {"description": "Always \"departure\".", "const": "departure"},
             "key": {"$ref": "#/$defs/visitKey"},
             "at": {"$ref": "#/$defs/instant"}
           },
@@ -2652,7 +2652,7 @@ let carfitSchemaText: StaticString = #"""
               "description": "The event's number: a core's events count from 1 in the order they happened.",
               "type": "integer"
             },
-            "kind": {"description": "\"conflict\".", "const": "conflict"},
+            "kind": {"description": "Always \"conflict\".", "const": "conflict"},
             "key": {"$ref": "#/$defs/visitKey"},
             "mutationId": {"description": "The rejected outbox entry's id.", "type": "string"},
             "reason": {"description": "The update server's reason.", "type": "string"}

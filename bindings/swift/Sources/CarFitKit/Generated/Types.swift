@@ -2,34 +2,59 @@
 
 // The requests, responses and object definitions of the contract, as Codable values.
 
+/// The answer of visits.import: replace the stored visits with a snapshot.
 public typealias VisitsImportResponse = ImportResult
+/// The answer of visits.refresh: fetch the configured visits source and import it.
 public typealias VisitsRefreshResponse = RefreshResult
+/// The answer of visits.attach: attach a photo, a signature or a note to a visit; the core keeps its own copy
+/// and uploads it with the next push.
 public typealias VisitsAttachResponse = AttachmentAnswer
+/// The answer of visits.detach: remove an attachment not yet uploaded, and its stored copy.
 public typealias VisitsDetachResponse = AttachmentAnswer
+/// The answer of calendar.get: the displayed month.
 public typealias CalendarGetResponse = Month
+/// The answer of calendar.next: display the next month.
 public typealias CalendarNextResponse = Month
+/// The answer of calendar.previous: display the previous month.
 public typealias CalendarPreviousResponse = Month
+/// The answer of calendar.select: select a day.
 public typealias CalendarSelectResponse = Month
+/// The answer of calendar.month: the document of any month, without changing the state.
 public typealias CalendarMonthResponse = Month
+/// The answer of employees.create: add an employee.
 public typealias EmployeesCreateResponse = EmployeeAnswer
+/// The answer of session.login: log an employee in on this core.
 public typealias SessionLoginResponse = EmployeeAnswer
+/// The answer of catalog.import: add or update products.
 public typealias CatalogImportResponse = ImportResult
+/// The answer of catalog.refresh: fetch the configured catalog source and import it.
 public typealias CatalogRefreshResponse = RefreshResult
+/// The answer of cart.add: add to the cart.
 public typealias CartAddResponse = CartAnswer
+/// The answer of cart.update: set a line's quantity.
 public typealias CartUpdateResponse = CartAnswer
+/// The answer of cart.remove: remove a line.
 public typealias CartRemoveResponse = CartAnswer
+/// The answer of cart.get: the cart.
 public typealias CartGetResponse = CartAnswer
+/// The answer of transactions.import: add or update transactions.
 public typealias TransactionsImportResponse = ImportResult
+/// The answer of articles.import: replace the stored articles with a snapshot.
 public typealias ArticlesImportResponse = ArticlesImportResult
+/// The answer of articles.refresh: fetch the configured articles source and import it.
 public typealias ArticlesRefreshResponse = ArticlesRefreshResult
+/// The answer of auth.set: set the planner's token (sent as Authorization: <scheme> <token> to the planner's
+/// origins) or clear it with null; held in memory only.
 public typealias AuthSetResponse = AuthState
+/// The answer of auth.status: whether a token is set and whether a source answered 401 or 403 since it was
+/// set (or since opening); never the token itself.
 public typealias AuthStatusResponse = AuthState
 
 /// One event of carfit_events_wait.
 public struct Event: Codable, Sendable, Equatable {
     /// The event's number: a core's events count from 1 in the order they happened.
     public var seq: Int
-    /// "changed".
+    /// Always "changed".
     public var kind: String
     /// The areas whose documents may now answer differently, in a fixed order; ["all"] for another core's or
     /// process's commit.
@@ -43,7 +68,7 @@ public struct Event: Codable, Sendable, Equatable {
     public var done: Int?
     /// Units in all; null while a download's length is unknown.
     public var total: Int?
-    /// "bytes".
+    /// Always "bytes".
     public var unit: String?
     /// The source refreshed ("visits", "articles", "catalog", "patterns").
     public var source: String?
@@ -207,7 +232,7 @@ public struct ErrorDocument: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsImportRequest).
+/// The request of visits.import: replace the stored visits with a snapshot.
 public struct VisitsImportRequest: Codable, Sendable, Equatable {
     /// The visit records (each validated on its own: a bad one is rejected, not refused).
     public var data: [JSONValue]?
@@ -297,7 +322,7 @@ public struct ImportResult: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsListRequest).
+/// The request of visits.list: the cards of some days.
 public struct VisitsListRequest: Codable, Sendable, Equatable {
     /// The days to list, YYYY-MM-DD, each once, in the order asked; without it, the days selected in the
     /// calendar (ascending).
@@ -346,7 +371,7 @@ public struct AttachmentCounts: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CardNavigation).
+/// Links that navigate to the visit's coordinates; null without both coordinates.
 public struct CardNavigation: Codable, Sendable, Equatable {
     /// A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
     public var geo: String
@@ -610,7 +635,7 @@ public struct Day: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsListResponse).
+/// The answer of visits.list: the cards of some days.
 public struct VisitsListResponse: Codable, Sendable, Equatable {
     /// One entry per day asked, in the order asked.
     public var days: [Day]
@@ -628,7 +653,7 @@ public struct VisitsListResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsRefreshRequest).
+/// The request of visits.refresh: fetch the configured visits source and import it.
 public struct VisitsRefreshRequest: Codable, Sendable, Equatable {
     /// Skip the network when the source's last success is younger than this many seconds.
     public var maxAgeSeconds: Int?
@@ -692,7 +717,7 @@ public struct VisitsPlanRequestStart: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsPlanRequest).
+/// The request of visits.plan: the order to drive a day's open visits in, with times.
 public struct VisitsPlanRequest: Codable, Sendable, Equatable {
     /// The day, YYYY-MM-DD.
     public var date: String
@@ -820,7 +845,8 @@ public struct PlanStop: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsPlanResponseSkippedItem).
+/// One element of skipped: the day's other visits (not Todo or InProgress, or without coordinates), in start
+/// order.
 public struct VisitsPlanResponseSkippedItem: Codable, Sendable, Equatable {
     /// The skipped visit's visitId.
     public var visitId: String?
@@ -849,7 +875,7 @@ public struct VisitsPlanResponseSkippedItem: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsPlanResponse).
+/// The answer of visits.plan: the order to drive a day's open visits in, with times.
 public struct VisitsPlanResponse: Codable, Sendable, Equatable {
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var date: String
@@ -913,7 +939,7 @@ public struct VisitsPlanResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsSetStateRequest).
+/// The request of visits.set_state: the washer starts, finishes, rejects or un-starts a visit.
 public struct VisitsSetStateRequest: Codable, Sendable, Equatable {
     /// The card's key (visits.list).
     public var key: String
@@ -935,7 +961,7 @@ public struct VisitsSetStateRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsSetStateResponse).
+/// The answer of visits.set_state: the washer starts, finishes, rejects or un-starts a visit.
 public struct VisitsSetStateResponse: Codable, Sendable, Equatable {
     /// One visit card.
     public var visit: Card
@@ -949,7 +975,8 @@ public struct VisitsSetStateResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsAcknowledgeRequest).
+/// The request of visits.acknowledge: the washer has seen the card's conflict: it leaves the card (local
+/// only).
 public struct VisitsAcknowledgeRequest: Codable, Sendable, Equatable {
     /// The key of the card whose conflict the washer has seen.
     public var key: String
@@ -963,7 +990,8 @@ public struct VisitsAcknowledgeRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsAcknowledgeResponse).
+/// The answer of visits.acknowledge: the washer has seen the card's conflict: it leaves the card (local
+/// only).
 public struct VisitsAcknowledgeResponse: Codable, Sendable, Equatable {
     /// One visit card.
     public var visit: Card
@@ -977,7 +1005,7 @@ public struct VisitsAcknowledgeResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SyncPushRequest).
+/// The request of sync.push: send the outbox to the update server.
 public struct SyncPushRequest: Codable, Sendable, Equatable {
     /// Skip the push (no request) while the backoff after a failure lasts, another push of the database runs,
     /// or a refused push waits for a token (default false).
@@ -1047,7 +1075,7 @@ public struct SyncPushResponseDevice: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SyncPushResponse).
+/// The answer of sync.push: send the outbox to the update server.
 public struct SyncPushResponse: Codable, Sendable, Equatable {
     /// sync.push's "attachments" member (present when sources.attachments is configured).
     public var attachments: AttachmentUploads?
@@ -1179,7 +1207,7 @@ public struct RejectedChange: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SyncStatusResponse).
+/// The answer of sync.status: where the washer's updates are.
 public struct SyncStatusResponse: Codable, Sendable, Equatable {
     /// The database's client id, a random UUID made once and sent with every push.
     public var clientId: String
@@ -1233,7 +1261,8 @@ public struct SyncStatusResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (LocationReportRequest).
+/// The request of location.report: the device's position: kept on the trail when significant; decides
+/// arrivals at and departures from today's visits.
 public struct LocationReportRequest: Codable, Sendable, Equatable {
     /// The device's latitude, in degrees (-90 to 90).
     public var latitude: Double
@@ -1287,7 +1316,8 @@ public struct Position: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (LocationReportResponse).
+/// The answer of location.report: the device's position: kept on the trail when significant; decides arrivals
+/// at and departures from today's visits.
 public struct LocationReportResponse: Codable, Sendable, Equatable {
     /// The report joined the trail.
     public var stored: Bool
@@ -1321,7 +1351,7 @@ public struct LocationReportResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (LocationStatusRequest).
+/// The request of location.status: the position, the trail's counts and the last successful location push.
 public struct LocationStatusRequest: Codable, Sendable, Equatable {
     public init() {
     }
@@ -1345,7 +1375,7 @@ public struct LocationStatusResponseTrail: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (LocationStatusResponse).
+/// The answer of location.status: the position, the trail's counts and the last successful location push.
 public struct LocationStatusResponse: Codable, Sendable, Equatable {
     /// The last counting report, or null before any.
     public var position: Position?
@@ -1374,7 +1404,8 @@ public struct LocationStatusResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PushReceiveRequest).
+/// The request of push.receive: A push of the planner's as the host received it: once only, in order, with
+/// the refresh it asks for and its notifications.
 public struct PushReceiveRequest: Codable, Sendable, Equatable {
     /// The push as received (APNs userInfo, FCM data); its member carfit is read.
     public var payload: [String: JSONValue]
@@ -1392,7 +1423,7 @@ public struct PushReceiveRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PushNotificationNavigation).
+/// The card's navigation links; null for a message, a removed visit or one without coordinates.
 public struct PushNotificationNavigation: Codable, Sendable, Equatable {
     /// A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
     public var geo: String
@@ -1469,7 +1500,8 @@ public struct PushNotification: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PushReceiveResponse).
+/// The answer of push.receive: A push of the planner's as the host received it: once only, in order, with the
+/// refresh it asks for and its notifications.
 public struct PushReceiveResponse: Codable, Sendable, Equatable {
     /// The push's id was received before: nothing else was done.
     public var duplicate: Bool
@@ -1514,7 +1546,7 @@ public struct PushReceiveResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PushRegisterRequest).
+/// The request of push.register: register (or unregister, token null) the device's push token.
 public struct PushRegisterRequest: Codable, Sendable, Equatable {
     /// The push service: "apns" or "fcm"; required with a token, optional when unregistering.
     public var platform: String?
@@ -1554,7 +1586,7 @@ public struct PushDevice: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PushRegisterResponse).
+/// The answer of push.register: register (or unregister, token null) the device's push token.
 public struct PushRegisterResponse: Codable, Sendable, Equatable {
     /// The device's registration, null when never registered or unregistered and acknowledged.
     public var device: PushDevice?
@@ -1573,13 +1605,13 @@ public struct PushRegisterResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PushStatusRequest).
+/// The request of push.status: the device's registration, the highest seq and the push ids kept.
 public struct PushStatusRequest: Codable, Sendable, Equatable {
     public init() {
     }
 }
 
-/// A member object of the contract (PushStatusResponse).
+/// The answer of push.status: the device's registration, the highest seq and the push ids kept.
 public struct PushStatusResponse: Codable, Sendable, Equatable {
     /// The device's registration, null when never registered or unregistered and acknowledged.
     public var device: PushDevice?
@@ -1608,7 +1640,8 @@ public struct PushStatusResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsAttachRequest).
+/// The request of visits.attach: attach a photo, a signature or a note to a visit; the core keeps its own
+/// copy and uploads it with the next push.
 public struct VisitsAttachRequest: Codable, Sendable, Equatable {
     /// The key of the visit's card.
     public var key: String
@@ -1695,7 +1728,8 @@ public struct AttachmentAnswer: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsAttachmentsRequest).
+/// The request of visits.attachments: A visit's attachments in the order attached, with the path of each
+/// stored copy.
 public struct VisitsAttachmentsRequest: Codable, Sendable, Equatable {
     /// The key of the visit's card.
     public var key: String
@@ -1774,7 +1808,8 @@ public struct ListedAttachment: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsAttachmentsResponse).
+/// The answer of visits.attachments: A visit's attachments in the order attached, with the path of each
+/// stored copy.
 public struct VisitsAttachmentsResponse: Codable, Sendable, Equatable {
     /// The visit's attachments in the order attached.
     public var attachments: [ListedAttachment]
@@ -1788,7 +1823,7 @@ public struct VisitsAttachmentsResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsDetachRequest).
+/// The request of visits.detach: remove an attachment not yet uploaded, and its stored copy.
 public struct VisitsDetachRequest: Codable, Sendable, Equatable {
     /// The id of the attachment to remove (not yet uploaded).
     public var id: String
@@ -1802,7 +1837,8 @@ public struct VisitsDetachRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (RemindersListRequest).
+/// The request of reminders.list: when to leave for each open visit of a day: the travel from the previous
+/// visit (or, for today's next visit, from the washer's fresh position), sorted by leaveAt.
 public struct RemindersListRequest: Codable, Sendable, Equatable {
     /// The day, YYYY-MM-DD (default today by the core's clock and zone).
     public var date: String?
@@ -1816,7 +1852,7 @@ public struct RemindersListRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ReminderNavigation).
+/// The card's navigation links, or null.
 public struct ReminderNavigation: Codable, Sendable, Equatable {
     /// A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
     public var geo: String
@@ -1913,7 +1949,8 @@ public struct Reminder: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (RemindersListResponse).
+/// The answer of reminders.list: when to leave for each open visit of a day: the travel from the previous
+/// visit (or, for today's next visit, from the washer's fresh position), sorted by leaveAt.
 public struct RemindersListResponse: Codable, Sendable, Equatable {
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var date: String
@@ -1932,7 +1969,8 @@ public struct RemindersListResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ReportDayRequest).
+/// The request of report.day: A day's time report: each card's planned minutes against the washer's worked
+/// minutes, on site and late, and the day's totals.
 public struct ReportDayRequest: Codable, Sendable, Equatable {
     /// The day, YYYY-MM-DD (default today by the core's clock and zone).
     public var date: String?
@@ -2062,7 +2100,8 @@ public struct ReportTotals: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ReportDayResponse).
+/// The answer of report.day: A day's time report: each card's planned minutes against the washer's worked
+/// minutes, on site and late, and the day's totals.
 public struct ReportDayResponse: Codable, Sendable, Equatable {
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var date: String
@@ -2084,7 +2123,8 @@ public struct ReportDayResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ReportDurationsRequest).
+/// The request of report.durations: the time each task title takes, learned from the washer's finished
+/// visits: the newest 50 samples' median and 80th percentile.
 public struct ReportDurationsRequest: Codable, Sendable, Equatable {
     public init() {
     }
@@ -2120,7 +2160,8 @@ public struct TaskDuration: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ReportDurationsResponse).
+/// The answer of report.durations: the time each task title takes, learned from the washer's finished visits:
+/// the newest 50 samples' median and 80th percentile.
 public struct ReportDurationsResponse: Codable, Sendable, Equatable {
     /// One entry per task title with a sample, sorted by title (code points).
     public var tasks: [TaskDuration]
@@ -2273,7 +2314,7 @@ public struct CalendarPreviousRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CalendarSelectRequest).
+/// The request of calendar.select: select a day.
 public struct CalendarSelectRequest: Codable, Sendable, Equatable {
     /// The day to select, YYYY-MM-DD.
     public var date: String
@@ -2291,7 +2332,7 @@ public struct CalendarSelectRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CalendarMonthRequest).
+/// The request of calendar.month: the document of any month, without changing the state.
 public struct CalendarMonthRequest: Codable, Sendable, Equatable {
     /// The year, 1 to 9999.
     public var year: Int
@@ -2309,7 +2350,7 @@ public struct CalendarMonthRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (EmployeesCreateRequest).
+/// The request of employees.create: add an employee.
 public struct EmployeesCreateRequest: Codable, Sendable, Equatable {
     /// The employee's PIN, a string of 4 to 12 ASCII digits; unique.
     public var pin: String
@@ -2453,7 +2494,7 @@ public struct EmployeesListResponseEmployeesItem: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (EmployeesListResponse).
+/// The answer of employees.list: every employee.
 public struct EmployeesListResponse: Codable, Sendable, Equatable {
     /// Every employee, by last name, then first name (ignoring case and accents), then id.
     public var employees: [EmployeesListResponseEmployeesItem]
@@ -2467,7 +2508,7 @@ public struct EmployeesListResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (EmployeesRecoverPinRequest).
+/// The request of employees.recover_pin: find a PIN by email.
 public struct EmployeesRecoverPinRequest: Codable, Sendable, Equatable {
     /// The employee's email, compared ignoring case and surrounding blanks.
     public var email: String
@@ -2481,7 +2522,7 @@ public struct EmployeesRecoverPinRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (EmployeesRecoverPinResponse).
+/// The answer of employees.recover_pin: find a PIN by email.
 public struct EmployeesRecoverPinResponse: Codable, Sendable, Equatable {
     /// The employee's PIN.
     public var pin: String
@@ -2503,7 +2544,7 @@ public struct EmployeesRecoverPinResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SessionLoginRequest).
+/// The request of session.login: log an employee in on this core.
 public struct SessionLoginRequest: Codable, Sendable, Equatable {
     /// The employee's PIN, 4 to 12 digits.
     public var pin: String
@@ -2523,7 +2564,7 @@ public struct SessionLogoutRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SessionLogoutResponse).
+/// The answer of session.logout: log out.
 public struct SessionLogoutResponse: Codable, Sendable, Equatable {
     /// Always null: nobody is logged in.
     public var employee: JSONValue?
@@ -2548,7 +2589,7 @@ public struct SessionGetRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SessionGetResponse).
+/// The answer of session.get: the logged-in employee.
 public struct SessionGetResponse: Codable, Sendable, Equatable {
     /// The employee logged in on this core, or null.
     public var employee: Employee?
@@ -2582,7 +2623,7 @@ public struct CatalogImportRequestProducts: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogImportRequest).
+/// The request of catalog.import: add or update products.
 public struct CatalogImportRequest: Codable, Sendable, Equatable {
     /// The wine.com shape: {"List": [product...]}.
     public var Products: CatalogImportRequestProducts?
@@ -2600,7 +2641,7 @@ public struct CatalogImportRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogRefreshRequest).
+/// The request of catalog.refresh: fetch the configured catalog source and import it.
 public struct CatalogRefreshRequest: Codable, Sendable, Equatable {
     /// Skip the network when the source's last success is younger than this many seconds.
     public var maxAgeSeconds: Int?
@@ -2614,7 +2655,7 @@ public struct CatalogRefreshRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogListRequest).
+/// The request of catalog.list: the catalog screen.
 public struct CatalogListRequest: Codable, Sendable, Equatable {
     /// List only this category (an exact match); null or missing lists every product.
     public var category: String?
@@ -2632,7 +2673,7 @@ public struct CatalogListRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogListResponseProductsItem).
+/// One element of products: the products listed, in the order asked.
 public struct CatalogListResponseProductsItem: Codable, Sendable, Equatable {
     /// A product id as the catalog gave it.
     public var id: JSONValue
@@ -2677,7 +2718,7 @@ public struct CatalogListResponseProductsItem: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogListResponse).
+/// The answer of catalog.list: the catalog screen.
 public struct CatalogListResponse: Codable, Sendable, Equatable {
     /// Every category, sorted as the names are.
     public var categories: [String]
@@ -2695,7 +2736,7 @@ public struct CatalogListResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogProductRequest).
+/// The request of catalog.product: one product.
 public struct CatalogProductRequest: Codable, Sendable, Equatable {
     /// A product id as the catalog gave it.
     public var id: JSONValue
@@ -2764,7 +2805,7 @@ public struct CatalogProductResponseProduct: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogProductResponse).
+/// The answer of catalog.product: one product.
 public struct CatalogProductResponse: Codable, Sendable, Equatable {
     /// The product.
     public var product: CatalogProductResponseProduct
@@ -2778,7 +2819,7 @@ public struct CatalogProductResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CartAddRequest).
+/// The request of cart.add: add to the cart.
 public struct CartAddRequest: Codable, Sendable, Equatable {
     /// A product id as the catalog gave it.
     public var productId: JSONValue
@@ -2868,7 +2909,7 @@ public struct CartAnswer: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CartUpdateRequest).
+/// The request of cart.update: set a line's quantity.
 public struct CartUpdateRequest: Codable, Sendable, Equatable {
     /// A product id as the catalog gave it.
     public var productId: JSONValue
@@ -2886,7 +2927,7 @@ public struct CartUpdateRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CartRemoveRequest).
+/// The request of cart.remove: remove a line.
 public struct CartRemoveRequest: Codable, Sendable, Equatable {
     /// A product id as the catalog gave it.
     public var productId: JSONValue
@@ -2938,7 +2979,7 @@ public struct Order: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CartCheckoutResponse).
+/// The answer of cart.checkout: place the cart as an order.
 public struct CartCheckoutResponse: Codable, Sendable, Equatable {
     /// The order placed, with each line's unit price at that moment.
     public var order: Order
@@ -2966,7 +3007,7 @@ public struct CartOrdersRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CartOrdersResponse).
+/// The answer of cart.orders: the logged-in employee's orders, newest first.
 public struct CartOrdersResponse: Codable, Sendable, Equatable {
     /// The logged-in employee's orders, newest first, as checkout answered them.
     public var orders: [Order]
@@ -2980,7 +3021,7 @@ public struct CartOrdersResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (TransactionsImportRequest).
+/// The request of transactions.import: add or update transactions.
 public struct TransactionsImportRequest: Codable, Sendable, Equatable {
     /// The records (each validated on its own).
     public var transactions: [JSONValue]
@@ -2994,7 +3035,7 @@ public struct TransactionsImportRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (TransactionsListRequest).
+/// The request of transactions.list: the transactions screen.
 public struct TransactionsListRequest: Codable, Sendable, Equatable {
     /// List only this category (compared trimmed and lower-cased); "all", null or missing lists every
     /// transaction.
@@ -3069,7 +3110,7 @@ public struct Transaction: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (TransactionsListResponse).
+/// The answer of transactions.list: the transactions screen.
 public struct TransactionsListResponse: Codable, Sendable, Equatable {
     /// The category listed.
     public var category: String
@@ -3109,7 +3150,7 @@ public struct TransactionsListResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (TransactionsPinRequest).
+/// The request of transactions.pin: pin or unpin one transaction.
 public struct TransactionsPinRequest: Codable, Sendable, Equatable {
     /// An integer or a non-empty string; the type is part of the id.
     public var id: JSONValue
@@ -3127,7 +3168,7 @@ public struct TransactionsPinRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (TransactionsPinResponse).
+/// The answer of transactions.pin: pin or unpin one transaction.
 public struct TransactionsPinResponse: Codable, Sendable, Equatable {
     /// The transaction as stored after the change.
     public var transaction: Transaction
@@ -3147,7 +3188,8 @@ public struct InsightsGetRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (InsightsGetResponseCategoriesItem).
+/// One element of categories: one row per category of the bar (without "all"), in its order, also when
+/// nothing in it is pinned.
 public struct InsightsGetResponseCategoriesItem: Codable, Sendable, Equatable {
     /// The category.
     public var category: String
@@ -3178,7 +3220,7 @@ public struct InsightsGetResponseCategoriesItem: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (InsightsGetResponse).
+/// The answer of insights.get: spending per category over pinned transactions.
 public struct InsightsGetResponse: Codable, Sendable, Equatable {
     /// One row per category of the bar (without "all"), in its order, also when nothing in it is pinned.
     public var categories: [InsightsGetResponseCategoriesItem]
@@ -3205,7 +3247,7 @@ public struct InsightsGetResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ArticlesImportRequest).
+/// The request of articles.import: replace the stored articles with a snapshot.
 public struct ArticlesImportRequest: Codable, Sendable, Equatable {
     /// "success", or missing; any other value is refused.
     public var status: String?
@@ -3245,7 +3287,7 @@ public struct ArticlesImportResult: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ArticlesRefreshRequest).
+/// The request of articles.refresh: fetch the configured articles source and import it.
 public struct ArticlesRefreshRequest: Codable, Sendable, Equatable {
     /// Skip the network when the source's last success is younger than this many seconds.
     public var maxAgeSeconds: Int?
@@ -3293,7 +3335,7 @@ public struct ArticlesRefreshResult: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ArticlesListRequest).
+/// The request of articles.list: the stored articles, newest first.
 public struct ArticlesListRequest: Codable, Sendable, Equatable {
     /// Write "published" on a 24-hour (true) or 12-hour (false) clock; overrides the core's clock style.
     public var hour24: Bool?
@@ -3390,7 +3432,7 @@ public struct Article: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ArticlesListResponse).
+/// The answer of articles.list: the stored articles, newest first.
 public struct ArticlesListResponse: Codable, Sendable, Equatable {
     /// The stored articles, newest first (equal dates in snapshot order).
     public var articles: [Article]
@@ -3414,7 +3456,7 @@ public struct ArticlesListResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ArticlesFormatDateRequest).
+/// The request of articles.format_date: the date text of the list.
 public struct ArticlesFormatDateRequest: Codable, Sendable, Equatable {
     /// The instant to write, ISO 8601 (no zone means UTC).
     public var date: String
@@ -3432,7 +3474,7 @@ public struct ArticlesFormatDateRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ArticlesFormatDateResponse).
+/// The answer of articles.format_date: the date text of the list.
 public struct ArticlesFormatDateResponse: Codable, Sendable, Equatable {
     /// The date as the article list writes it: "16 March, 12:34" in the current year, else with the year.
     public var text: String
@@ -3460,7 +3502,7 @@ public struct PatternsImportRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PatternsImportResponse).
+/// The answer of patterns.import: add patterns to the carousel's pool.
 public struct PatternsImportResponse: Codable, Sendable, Equatable {
     /// Patterns imported (new or updated).
     public var imported: Int
@@ -3482,7 +3524,7 @@ public struct PatternsImportResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PatternsRefreshRequest).
+/// The request of patterns.refresh: fill the pool from the configured patterns source.
 public struct PatternsRefreshRequest: Codable, Sendable, Equatable {
     /// How many times to ask the source, 1 to 100 (10).
     public var count: Int?
@@ -3500,7 +3542,7 @@ public struct PatternsRefreshRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PatternsRefreshResponse).
+/// The answer of patterns.refresh: fill the pool from the configured patterns source.
 public struct PatternsRefreshResponse: Codable, Sendable, Equatable {
     /// Patterns new to the pool.
     public var added: Int?
@@ -3530,7 +3572,7 @@ public struct PatternsRefreshResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CarouselGenerateRequest).
+/// The request of carousel.generate: the carousel feed.
 public struct CarouselGenerateRequest: Codable, Sendable, Equatable {
     /// How many rows, 1 to 1000.
     public var rows: Int
@@ -3552,7 +3594,7 @@ public struct CarouselGenerateRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CarouselGenerateResponseRowsItemTilesItem).
+/// One element of tiles: the row's tiles, in order.
 public struct CarouselGenerateResponseRowsItemTilesItem: Codable, Sendable, Equatable {
     /// The tile's id, "r<row>c<column>".
     public var id: String
@@ -3586,7 +3628,7 @@ public struct CarouselGenerateResponseRowsItemTilesItem: Codable, Sendable, Equa
     }
 }
 
-/// A member object of the contract (CarouselGenerateResponseRowsItem).
+/// One element of rows: the rows, in order.
 public struct CarouselGenerateResponseRowsItem: Codable, Sendable, Equatable {
     /// The row's index, from 0.
     public var index: Int
@@ -3608,7 +3650,7 @@ public struct CarouselGenerateResponseRowsItem: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CarouselGenerateResponse).
+/// The answer of carousel.generate: the carousel feed.
 public struct CarouselGenerateResponse: Codable, Sendable, Equatable {
     /// The rows, in order.
     public var rows: [CarouselGenerateResponseRowsItem]
@@ -3622,7 +3664,7 @@ public struct CarouselGenerateResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesDataRequest).
+/// The request of images.data: the bytes of an image (no method name: the bytes come in an out-parameter).
 public struct ImagesDataRequest: Codable, Sendable, Equatable {
     /// The image's http or https URL.
     public var url: String
@@ -3636,7 +3678,7 @@ public struct ImagesDataRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesDataResponse).
+/// The answer of images.data: the bytes of an image (no method name: the bytes come in an out-parameter).
 public struct ImagesDataResponse: Codable, Sendable, Equatable {
     /// The image's URL.
     public var url: String
@@ -3662,7 +3704,7 @@ public struct ImagesDataResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesPrefetchRequest).
+/// The request of images.prefetch: load images in the background.
 public struct ImagesPrefetchRequest: Codable, Sendable, Equatable {
     /// The images to load in the background, http or https URLs.
     public var urls: [String]
@@ -3680,7 +3722,7 @@ public struct ImagesPrefetchRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesPrefetchResponse).
+/// The answer of images.prefetch: load images in the background.
 public struct ImagesPrefetchResponse: Codable, Sendable, Equatable {
     /// URLs now waiting in the queue (repeats count once; those in memory or loading are not queued).
     public var queued: Int
@@ -3694,7 +3736,7 @@ public struct ImagesPrefetchResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesCancelRequest).
+/// The request of images.cancel: drop queued prefetches.
 public struct ImagesCancelRequest: Codable, Sendable, Equatable {
     /// The URLs to take out of the prefetch queue.
     public var urls: [String]
@@ -3708,7 +3750,7 @@ public struct ImagesCancelRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesCancelResponse).
+/// The answer of images.cancel: drop queued prefetches.
 public struct ImagesCancelResponse: Codable, Sendable, Equatable {
     /// URLs taken out of the queue (a load already started goes on).
     public var cancelled: Int
@@ -3798,7 +3840,7 @@ public struct ImagesStatsResponsePrefetch: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesStatsResponse).
+/// The answer of images.stats: the caches and counters of this core.
 public struct ImagesStatsResponse: Codable, Sendable, Equatable {
     /// One cache of images.stats (memory, disk): the images it holds, their bytes and its limit.
     public var memory: CacheStats
@@ -3874,7 +3916,7 @@ public struct SourceStatus: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SourcesStatusResponse).
+/// The answer of sources.status: each configured source's refresh state.
 public struct SourcesStatusResponse: Codable, Sendable, Equatable {
     /// The most recent attempt that failed for a network reason (refused, timeout, dns, network) came after
     /// the last success of any source.
@@ -3893,7 +3935,8 @@ public struct SourcesStatusResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (AuthSetRequest).
+/// The request of auth.set: set the planner's token (sent as Authorization: <scheme> <token> to the planner's
+/// origins) or clear it with null; held in memory only.
 public struct AuthSetRequest: Codable, Sendable, Equatable {
     /// 1 to 8192 printable ASCII characters (0x21-0x7E), or null to clear the token.
     public var token: String?
@@ -3970,13 +4013,14 @@ public struct AuthState: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (AuthStatusRequest).
+/// The request of auth.status: whether a token is set and whether a source answered 401 or 403 since it was
+/// set (or since opening); never the token itself.
 public struct AuthStatusRequest: Codable, Sendable, Equatable {
     public init() {
     }
 }
 
-/// A member object of the contract (EventsWaitRequest).
+/// The request of events.wait: wait for the core's next events.
 public struct EventsWaitRequest: Codable, Sendable, Equatable {
     /// The seq of the last event already read (0): only later events are answered.
     public var after: Int?
@@ -3994,7 +4038,7 @@ public struct EventsWaitRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (EventsWaitResponse).
+/// The answer of events.wait: wait for the core's next events.
 public struct EventsWaitResponse: Codable, Sendable, Equatable {
     /// Up to 256 events with a seq above after, oldest first; empty after timeoutMs with none.
     public var events: [Event]

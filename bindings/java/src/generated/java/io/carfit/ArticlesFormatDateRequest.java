@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of articles.format_date: The date text of the list.
+ * The request of articles.format_date: the date text of the list.
  *
  * @param date The instant to write, ISO 8601 (no zone means UTC).
  * @param hour24 A 24-hour (true) or 12-hour (false) clock (default: the core's clock style).

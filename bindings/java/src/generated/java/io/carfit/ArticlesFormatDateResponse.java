@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of articles.format_date.
+ * The answer of articles.format_date: the date text of the list.
  *
  * @param text The date as the article list writes it: "16 March, 12:34" in the current year, else with the year.
  */

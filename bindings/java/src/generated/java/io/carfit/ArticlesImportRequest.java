@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of articles.import: Replace the stored articles with a snapshot.
+ * The request of articles.import: replace the stored articles with a snapshot.
  *
  * @param status "success", or missing; any other value is refused.
  * @param content The article records (each validated on its own).

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of articles.import.
+ * The answer of articles.import: replace the stored articles with a snapshot.
  *
  * @param imported Articles stored.
  * @param rejected Records skipped, with the reason.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of articles.list.
+ * The answer of articles.list: the stored articles, newest first.
  *
  * @param articles The stored articles, newest first (equal dates in snapshot order).
  * @param updatedAt When the articles were last imported or refreshed, or null if never.

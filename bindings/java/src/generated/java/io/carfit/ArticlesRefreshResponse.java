@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of articles.refresh.
+ * The answer of articles.refresh: fetch the configured articles source and import it.
  *
  * @param imported Records stored (0 for a 304 or a fresh cache).
  * @param rejected Records skipped, with the reason.

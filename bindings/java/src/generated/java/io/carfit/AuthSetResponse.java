@@ -3,7 +3,8 @@
 package io.carfit;
 
 /**
- * The answer of auth.set.
+ * The answer of auth.set: set the planner's token (sent as Authorization: &lt;scheme&gt;
+ * &lt;token&gt; to the planner's origins) or clear it with null; held in memory only.
  *
  * @param auth Whether a token is set and whether the planner asked for one; never the token itself.
  */

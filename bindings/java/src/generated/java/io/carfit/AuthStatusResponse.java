@@ -3,7 +3,8 @@
 package io.carfit;
 
 /**
- * The answer of auth.status.
+ * The answer of auth.status: whether a token is set and whether a source answered 401 or 403 since
+ * it was set (or since opening); never the token itself.
  *
  * @param auth Whether a token is set and whether the planner asked for one; never the token itself.
  */

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of calendar.get.
+ * The answer of calendar.get: the displayed month.
  *
  * @param year The month's year.
  * @param month The month, 1 to 12.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of calendar.month.
+ * The answer of calendar.month: the document of any month, without changing the state.
  *
  * @param year The month's year.
  * @param month The month, 1 to 12.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of calendar.next.
+ * The answer of calendar.next: display the next month.
  *
  * @param year The month's year.
  * @param month The month, 1 to 12.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of calendar.previous.
+ * The answer of calendar.previous: display the previous month.
  *
  * @param year The month's year.
  * @param month The month, 1 to 12.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of calendar.select: Select a day.
+ * The request of calendar.select: select a day.
  *
  * @param date The day to select, YYYY-MM-DD.
  * @param mode "single" (default) makes it the only selected day; "toggle" adds or removes it.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of calendar.select.
+ * The answer of calendar.select: select a day.
  *
  * @param year The month's year.
  * @param month The month, 1 to 12.

@@ -80,6 +80,8 @@ public record Card(
     }
 
     /**
+     * Links that navigate to the visit's coordinates; null without both coordinates.
+     *
      * @param geo A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
      * @param google A Google Maps directions link to the visit.
      * @param apple An Apple Maps directions link to the visit.

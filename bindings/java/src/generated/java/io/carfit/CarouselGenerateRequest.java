@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of carousel.generate: The carousel feed.
+ * The request of carousel.generate: the carousel feed.
  *
  * @param rows How many rows, 1 to 1000.
  * @param columns How many tiles a row, 1 to 1000.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of carousel.generate.
+ * The answer of carousel.generate: the carousel feed.
  *
  * @param rows The rows, in order.
  */
@@ -11,6 +11,8 @@ public record CarouselGenerateResponse(
         java.util.List<CarouselGenerateResponse.Row> rows) {
 
     /**
+     * One element of rows: the rows, in order.
+     *
      * @param index The row's index, from 0.
      * @param title The row's title, two words drawn from the seed.
      * @param tiles The row's tiles, in order.
@@ -21,7 +23,9 @@ public record CarouselGenerateResponse(
             java.util.List<CarouselGenerateResponse.Row.Tile> tiles) {
 
         /**
-         * @param id The tile's id, "r<row>c<column>".
+         * One element of tiles: the row's tiles, in order.
+         *
+         * @param id The tile's id, "r&lt;row&gt;c&lt;column&gt;".
          * @param title The tile's title, two words drawn from the seed and its position.
          * @param color The tile's colour, "#RRGGBB": its pattern's first colour, else one drawn from the seed.
          * @param imageUrl The image of pattern k mod n of the pool (k = row * columns + column); null when the pool is empty.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of cart.add: Add to the cart.
+ * The request of cart.add: add to the cart.
  *
  * @param productId A product id as the catalog gave it.
  * @param quantity How many to add, 1 to 999 (1); the line may not pass 999.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of cart.add.
+ * The answer of cart.add: add to the cart.
  *
  * @param cart The cart after the call.
  */

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of cart.checkout.
+ * The answer of cart.checkout: place the cart as an order.
  *
  * @param order The order placed, with each line's unit price at that moment.
  * @param message "Thank you for your order!"

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of cart.get.
+ * The answer of cart.get: the cart.
  *
  * @param cart The cart after the call.
  */

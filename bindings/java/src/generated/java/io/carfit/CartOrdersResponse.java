@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of cart.orders.
+ * The answer of cart.orders: the logged-in employee's orders, newest first.
  *
  * @param orders The logged-in employee's orders, newest first, as checkout answered them.
  */

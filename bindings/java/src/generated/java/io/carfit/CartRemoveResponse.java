@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of cart.remove.
+ * The answer of cart.remove: remove a line.
  *
  * @param cart The cart after the call.
  */

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of cart.update: Set a line's quantity.
+ * The request of cart.update: set a line's quantity.
  *
  * @param productId A product id as the catalog gave it.
  * @param quantity The line's new quantity, 1 to 999 (use cart.remove for 0).

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of cart.update.
+ * The answer of cart.update: set a line's quantity.
  *
  * @param cart The cart after the call.
  */

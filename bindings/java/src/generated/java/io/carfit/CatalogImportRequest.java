@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of catalog.import: Add or update products.
+ * The request of catalog.import: add or update products.
  *
  * @param Products The wine.com shape: {"List": [product...]}.
  * @param products The plain shape: products {id, name, category, description, imageUrl, price}.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of catalog.import.
+ * The answer of catalog.import: add or update products.
  *
  * @param imported Records stored.
  * @param rejected Records skipped, with the reason.

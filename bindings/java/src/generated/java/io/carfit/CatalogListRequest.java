@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of catalog.list: The catalog screen.
+ * The request of catalog.list: the catalog screen.
  *
  * @param category List only this category (an exact match); null or missing lists every product.
  * @param sort "name" (default), "-name" (its reverse) or "none" (import order).

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of catalog.list.
+ * The answer of catalog.list: the catalog screen.
  *
  * @param categories Every category, sorted as the names are.
  * @param products The products listed, in the order asked.
@@ -13,6 +13,8 @@ public record CatalogListResponse(
         java.util.List<CatalogListResponse.Product> products) {
 
     /**
+     * One element of products: the products listed, in the order asked.
+     *
      * @param id A product id as the catalog gave it.
      * @param name The product's name.
      * @param category The category (the wine type), or null.

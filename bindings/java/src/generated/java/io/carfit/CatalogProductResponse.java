@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of catalog.product.
+ * The answer of catalog.product: one product.
  *
  * @param product The product.
  */

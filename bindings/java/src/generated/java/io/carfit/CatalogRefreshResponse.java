@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of catalog.refresh.
+ * The answer of catalog.refresh: fetch the configured catalog source and import it.
  *
  * @param imported Records stored (0 for a 304 or a fresh cache).
  * @param rejected Records skipped, with the reason.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of employees.create.
+ * The answer of employees.create: add an employee.
  *
  * @param employee The employee.
  */

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of employees.list.
+ * The answer of employees.list: every employee.
  *
  * @param employees Every employee, by last name, then first name (ignoring case and accents), then id.
  */

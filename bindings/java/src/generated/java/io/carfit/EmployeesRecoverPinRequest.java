@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of employees.recover_pin: Find a PIN by email.
+ * The request of employees.recover_pin: find a PIN by email.
  *
  * @param email The employee's email, compared ignoring case and surrounding blanks.
  */

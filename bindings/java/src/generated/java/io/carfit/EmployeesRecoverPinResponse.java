@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of employees.recover_pin.
+ * The answer of employees.recover_pin: find a PIN by email.
  *
  * @param pin The employee's PIN.
  * @param firstName The employee's first name.

@@ -12,7 +12,7 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
      * commit).
      *
      * @param seq The event's number: a core's events count from 1 in the order they happened.
-     * @param kind "changed".
+     * @param kind Always "changed".
      * @param areas The areas whose documents may now answer differently, in a fixed order; ["all"] for another core's or process's commit.
      * @param external True when another core or process committed to the database file.
      */
@@ -30,11 +30,11 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
      * How far a long operation has come.
      *
      * @param seq The event's number: a core's events count from 1 in the order they happened.
-     * @param kind "progress".
+     * @param kind Always "progress".
      * @param operation The operation reporting: "visits.import", "visits.refresh", "articles.refresh", "catalog.refresh" or "attachments.upload".
      * @param done Units done; equal to total only in the last event of a successful operation.
      * @param total Units in all; null while a download's length is unknown.
-     * @param unit "bytes".
+     * @param unit Always "bytes".
      */
     public record Progress(
             long seq,
@@ -52,7 +52,7 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
      * A refresh attempt ended.
      *
      * @param seq The event's number: a core's events count from 1 in the order they happened.
-     * @param kind "source".
+     * @param kind Always "source".
      * @param source The source refreshed ("visits", "articles", "catalog", "patterns").
      * @param status "ok", "not_modified" or "failed".
      */
@@ -88,7 +88,7 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
      * A prefetch ended.
      *
      * @param seq The event's number: a core's events count from 1 in the order they happened.
-     * @param kind "image".
+     * @param kind Always "image".
      * @param url The prefetched image's URL.
      * @param status "loaded" or "failed".
      */
@@ -123,7 +123,7 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
      * Events after the reader's place are no longer all kept: read everything again.
      *
      * @param seq The event's number: a core's events count from 1 in the order they happened.
-     * @param kind "gap".
+     * @param kind Always "gap".
      */
     public record Gap(
             long seq,
@@ -138,7 +138,7 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
      * token.
      *
      * @param seq The event's number: a core's events count from 1 in the order they happened.
-     * @param kind "auth".
+     * @param kind Always "auth".
      * @param status "required": show a sign-in.
      * @param source The source that answered 401 or 403 ("visits", "visitUpdates", ...).
      * @param httpStatus 401 or 403.
@@ -158,7 +158,7 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
      * A position report decided that the washer arrived at the visit of this card key.
      *
      * @param seq The event's number: a core's events count from 1 in the order they happened.
-     * @param kind "arrival".
+     * @param kind Always "arrival".
      * @param key a card's key
      * @param at An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
      */
@@ -176,7 +176,7 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
      * After an arrival, the first counting report farther than twice the radius.
      *
      * @param seq The event's number: a core's events count from 1 in the order they happened.
-     * @param kind "departure".
+     * @param kind Always "departure".
      * @param key a card's key
      * @param at An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
      */
@@ -195,7 +195,7 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
      * card shows the conflict.
      *
      * @param seq The event's number: a core's events count from 1 in the order they happened.
-     * @param kind "conflict".
+     * @param kind Always "conflict".
      * @param key a card's key
      * @param mutationId The rejected outbox entry's id.
      * @param reason The update server's reason.
@@ -214,8 +214,8 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
     /**
      * An event of a kind this package does not know (a newer library's): its JSON object.
      *
-     * @param seq the member "seq"
-     * @param kind the member "kind"
+     * @param seq The event's number: a core's events count from 1 in the order they happened.
+     * @param kind Its kind, one this package does not know.
      * @param json The whole object.
      */
     public record Other(

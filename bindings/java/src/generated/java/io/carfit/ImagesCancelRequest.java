@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of images.cancel: Drop queued prefetches.
+ * The request of images.cancel: drop queued prefetches.
  *
  * @param urls The URLs to take out of the prefetch queue.
  */

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of images.cancel.
+ * The answer of images.cancel: drop queued prefetches.
  *
  * @param cancelled URLs taken out of the queue (a load already started goes on).
  */

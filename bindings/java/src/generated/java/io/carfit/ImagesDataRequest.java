@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of images.data: The bytes of an image (no method name: the bytes come in an
+ * The request of images.data: the bytes of an image (no method name: the bytes come in an
  * out-parameter).
  *
  * @param url The image's http or https URL.

@@ -3,7 +3,8 @@
 package io.carfit;
 
 /**
- * The answer of images.data.
+ * The answer of images.data: the bytes of an image (no method name: the bytes come in an
+ * out-parameter).
  *
  * @param url The image's URL.
  * @param bytes The image's size in bytes.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of images.prefetch: Load images in the background.
+ * The request of images.prefetch: load images in the background.
  *
  * @param urls The images to load in the background, http or https URLs.
  * @param priority "low", "normal" (default) or "high": higher priorities load first.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of images.prefetch.
+ * The answer of images.prefetch: load images in the background.
  *
  * @param queued URLs now waiting in the queue (repeats count once; those in memory or loading are not queued).
  */

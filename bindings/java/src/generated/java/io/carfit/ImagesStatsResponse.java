@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of images.stats.
+ * The answer of images.stats: the caches and counters of this core.
  *
  * @param memory One cache of images.stats (memory, disk): the images it holds, their bytes and its limit.
  * @param disk One cache of images.stats (memory, disk): the images it holds, their bytes and its limit.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of insights.get.
+ * The answer of insights.get: spending per category over pinned transactions.
  *
  * @param categories One row per category of the bar (without "all"), in its order, also when nothing in it is pinned.
  * @param total The sum of every pinned transaction.
@@ -17,6 +17,9 @@ public record InsightsGetResponse(
         long count) {
 
     /**
+     * One element of categories: one row per category of the bar (without "all"), in its order, also
+     * when nothing in it is pinned.
+     *
      * @param category The category.
      * @param total The sum of its pinned transactions.
      * @param count How many of its transactions are pinned.

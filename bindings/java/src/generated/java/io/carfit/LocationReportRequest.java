@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of location.report: The device's position: kept on the trail when significant;
+ * The request of location.report: the device's position: kept on the trail when significant;
  * decides arrivals at and departures from today's visits.
  *
  * @param latitude The device's latitude, in degrees (-90 to 90).

@@ -3,7 +3,8 @@
 package io.carfit;
 
 /**
- * The answer of location.report.
+ * The answer of location.report: the device's position: kept on the trail when significant;
+ * decides arrivals at and departures from today's visits.
  *
  * @param stored The report joined the trail.
  * @param arrived Keys of the cards the washer arrived at with this report (at most one).

@@ -3,7 +3,8 @@
 package io.carfit;
 
 /**
- * The answer of location.status.
+ * The answer of location.status: the position, the trail's counts and the last successful location
+ * push.
  *
  * @param position The last counting report, or null before any.
  * @param trail The trail's points kept on this device.

@@ -17,7 +17,7 @@ public abstract sealed class Operations permits Core {
     /** Runs an operation the header gives a shape of its own (its bytes besides the answer). */
     abstract ImageData invokeImage(String method, Object request);
 
-    /** The sealed interfaces of the contract, read by the member "kind" of their objects. */
+    /** The sealed interfaces of the contract, told apart by the "kind" of their objects. */
     static final java.util.List<Class<?>> SEALED = java.util.List.of(Event.class);
 
     /** The version of the contract these types were generated from. */

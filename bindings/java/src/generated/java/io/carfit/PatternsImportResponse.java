@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of patterns.import.
+ * The answer of patterns.import: add patterns to the carousel's pool.
  *
  * @param imported Patterns imported (new or updated).
  * @param rejected Records skipped, with the reason.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of patterns.refresh.
+ * The answer of patterns.refresh: fill the pool from the configured patterns source.
  *
  * @param added Patterns new to the pool.
  * @param pool The size of the pool.

@@ -5,7 +5,7 @@ package io.carfit;
 /**
  * A notification a push gives the host to show.
  *
- * @param id Stable ("<change>:<visitId>:<startTimeUtc>", "visit:<key>", "message:<push id>"): a host replaces a notification shown with the same id.
+ * @param id Stable ("&lt;change&gt;:&lt;visitId&gt;:&lt;startTimeUtc&gt;", "visit:&lt;key&gt;", "message:&lt;push id&gt;"): a host replaces a notification shown with the same id.
  * @param kind The change, "visit" or "message".
  * @param title "New visit", "Visit cancelled", "Visit moved", "Visit changed", "Next visit" or the message's title.
  * @param body The client's name and local start time, or the message's body.
@@ -46,6 +46,8 @@ public record PushNotification(
     }
 
     /**
+     * The card's navigation links; null for a message, a removed visit or one without coordinates.
+     *
      * @param geo A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
      * @param google A Google Maps directions link to the visit.
      * @param apple An Apple Maps directions link to the visit.

@@ -3,7 +3,8 @@
 package io.carfit;
 
 /**
- * The answer of push.receive.
+ * The answer of push.receive: A push of the planner's as the host received it: once only, in
+ * order, with the refresh it asks for and its notifications.
  *
  * @param duplicate The push's id was received before: nothing else was done.
  * @param gap The push's seq is above the highest one kept plus one: pushes were lost.

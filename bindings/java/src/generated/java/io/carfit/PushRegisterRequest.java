@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of push.register: Register (or unregister, token null) the device's push token.
+ * The request of push.register: register (or unregister, token null) the device's push token.
  *
  * @param platform The push service: "apns" or "fcm"; required with a token, optional when unregistering.
  * @param token 1-4096 characters from ! to ~; null unregisters.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of push.register.
+ * The answer of push.register: register (or unregister, token null) the device's push token.
  *
  * @param device The device's registration, null when never registered or unregistered and acknowledged.
  */
@@ -11,6 +11,8 @@ public record PushRegisterResponse(
         @SendsNull PushRegisterResponse.Device device) {
 
     /**
+     * The device's registration, null when never registered or unregistered and acknowledged.
+     *
      * @param platform The push service: "apns" or "fcm".
      * @param registered The devices server acknowledged the current record.
      * @param pending A change of the record is not yet acknowledged.

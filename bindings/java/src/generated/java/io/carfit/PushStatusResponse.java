@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of push.status.
+ * The answer of push.status: the device's registration, the highest seq and the push ids kept.
  *
  * @param device The device's registration, null when never registered or unregistered and acknowledged.
  * @param lastSeq The highest seq accepted, or null before any.
@@ -15,6 +15,8 @@ public record PushStatusResponse(
         long received) {
 
     /**
+     * The device's registration, null when never registered or unregistered and acknowledged.
+     *
      * @param platform The push service: "apns" or "fcm".
      * @param registered The devices server acknowledged the current record.
      * @param pending A change of the record is not yet acknowledged.

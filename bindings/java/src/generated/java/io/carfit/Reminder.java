@@ -14,7 +14,7 @@ package io.carfit;
  * @param distanceMeters Geodesic metres from the origin (the previous card with coordinates, or today's fresh position), rounded; null without one.
  * @param late The core's clock is past leaveAt.
  * @param title "Time to leave".
- * @param body "<name> at <local start time>, <address>".
+ * @param body "&lt;name&gt; at &lt;local start time&gt;, &lt;address&gt;".
  * @param deepLink "carfit://visit/" and the percent-encoded key.
  * @param navigation The card's navigation links, or null.
  */
@@ -33,6 +33,8 @@ public record Reminder(
         @SendsNull Reminder.Navigation navigation) {
 
     /**
+     * The card's navigation links, or null.
+     *
      * @param geo A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
      * @param google A Google Maps directions link to the visit.
      * @param apple An Apple Maps directions link to the visit.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of session.get.
+ * The answer of session.get: the logged-in employee.
  *
  * @param employee The employee logged in on this core, or null.
  */

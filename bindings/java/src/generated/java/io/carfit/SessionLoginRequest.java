@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of session.login: Log an employee in on this core.
+ * The request of session.login: log an employee in on this core.
  *
  * @param pin The employee's PIN, 4 to 12 digits.
  */

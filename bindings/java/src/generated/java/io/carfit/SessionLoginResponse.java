@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of session.login.
+ * The answer of session.login: log an employee in on this core.
  *
  * @param employee The employee.
  */

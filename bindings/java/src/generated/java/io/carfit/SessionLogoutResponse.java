@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of session.logout.
+ * The answer of session.logout: log out.
  *
  * @param employee Always null: nobody is logged in.
  */

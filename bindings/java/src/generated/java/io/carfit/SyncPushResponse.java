@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of sync.push.
+ * The answer of sync.push: send the outbox to the update server.
  *
  * @param attachments sync.push's "attachments" member (present when sources.attachments is configured).
  * @param skipped Why no request was made (only with ifDue): "backoff", "busy" or "unauthorized".

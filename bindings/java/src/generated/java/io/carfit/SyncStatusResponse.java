@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of sync.status.
+ * The answer of sync.status: where the washer's updates are.
  *
  * @param clientId The database's client id, a random UUID made once and sent with every push.
  * @param pending Entries waiting in the outbox.

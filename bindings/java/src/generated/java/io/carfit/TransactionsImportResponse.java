@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of transactions.import.
+ * The answer of transactions.import: add or update transactions.
  *
  * @param imported Records stored.
  * @param rejected Records skipped, with the reason.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of transactions.list: The transactions screen.
+ * The request of transactions.list: the transactions screen.
  *
  * @param category List only this category (compared trimmed and lower-cased); "all", null or missing lists every transaction.
  */

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of transactions.list.
+ * The answer of transactions.list: the transactions screen.
  *
  * @param category The category listed.
  * @param categories The category bar: "all", food, health, entertainment, shopping, travel, then the other stored categories in code point order.

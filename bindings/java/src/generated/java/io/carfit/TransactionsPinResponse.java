@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of transactions.pin.
+ * The answer of transactions.pin: pin or unpin one transaction.
  *
  * @param transaction The transaction as stored after the change.
  */

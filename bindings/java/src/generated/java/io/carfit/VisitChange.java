@@ -41,6 +41,10 @@ public record VisitChange(
         }
     }
 
+    /**
+     * One element of fields: for updated: which of name, address, coordinates, expectedTime and tasks
+     * differ, in that order; else [].
+     */
     public enum Field {
         @com.google.gson.annotations.SerializedName("name") NAME("name"),
         @com.google.gson.annotations.SerializedName("address") ADDRESS("address"),

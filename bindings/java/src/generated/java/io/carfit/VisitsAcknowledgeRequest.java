@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of visits.acknowledge: The washer has seen the card's conflict: it leaves the card
+ * The request of visits.acknowledge: the washer has seen the card's conflict: it leaves the card
  * (local only).
  *
  * @param key The key of the card whose conflict the washer has seen.

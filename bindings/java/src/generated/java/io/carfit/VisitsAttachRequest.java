@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of visits.attach: Attach a photo, a signature or a note to a visit; the core keeps
+ * The request of visits.attach: attach a photo, a signature or a note to a visit; the core keeps
  * its own copy and uploads it with the next push.
  *
  * @param key The key of the visit's card.

@@ -3,7 +3,8 @@
 package io.carfit;
 
 /**
- * The answer of visits.attachments.
+ * The answer of visits.attachments: A visit's attachments in the order attached, with the path of
+ * each stored copy.
  *
  * @param attachments The visit's attachments in the order attached.
  */

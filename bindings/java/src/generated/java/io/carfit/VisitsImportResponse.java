@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of visits.import.
+ * The answer of visits.import: replace the stored visits with a snapshot.
  *
  * @param imported Records stored.
  * @param rejected Records skipped, with the reason.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of visits.list: The cards of some days.
+ * The request of visits.list: the cards of some days.
  *
  * @param dates The days to list, YYYY-MM-DD, each once, in the order asked; without it, the days selected in the calendar (ascending).
  * @param employeeId Keep only this employee's visits (the source's homeBobEmployeeId).

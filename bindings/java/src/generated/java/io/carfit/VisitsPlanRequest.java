@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of visits.plan: The order to drive a day's open visits in, with times.
+ * The request of visits.plan: the order to drive a day's open visits in, with times.
  *
  * @param date The day, YYYY-MM-DD.
  * @param employeeId Plan only this employee's visits (the source's homeBobEmployeeId).

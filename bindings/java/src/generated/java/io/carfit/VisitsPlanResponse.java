@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of visits.plan.
+ * The answer of visits.plan: the order to drive a day's open visits in, with times.
  *
  * @param date A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
  * @param startTime When the route starts, local "HH:mm"; null when there are no stops and no startTime was given.
@@ -29,8 +29,11 @@ public record VisitsPlanResponse(
         java.util.List<VisitsPlanResponse.SkippedItem> skipped) {
 
     /**
+     * One element of skipped: the day's other visits (not Todo or InProgress, or without coordinates),
+     * in start order.
+     *
      * @param visitId The skipped visit's visitId.
-     * @param reason Why it is not a stop: "state Done", "state Rejected", "state <state>", "no state" or "no coordinates".
+     * @param reason Why it is not a stop: "state Done", "state Rejected", "state &lt;state&gt;", "no state" or "no coordinates".
      * @param name The skipped visit's name.
      */
     public static record SkippedItem(

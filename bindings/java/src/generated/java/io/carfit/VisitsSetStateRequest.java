@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of visits.set_state: The washer starts, finishes, rejects or un-starts a visit.
+ * The request of visits.set_state: the washer starts, finishes, rejects or un-starts a visit.
  *
  * @param key The card's key (visits.list).
  * @param state The new state; the visit state machine says which the present state accepts (the card's nextStates).
