@@ -2901,7 +2901,10 @@ let carfitSchemaText: StaticString = #"""
           "description": "The visit's expectedTime as the source gave it.",
           "type": ["string", "null"]
         },
-        "state": {"description": "The state the card shows (Todo or InProgress).", "type": ["string", "null"]},
+        "state": {
+          "description": "The visit's state, as its card shows it (Todo or InProgress).",
+          "type": ["string", "null"]
+        },
         "latitude": {"description": "The visit's latitude.", "type": "number", "minimum": -90, "maximum": 90},
         "longitude": {
           "description": "The visit's longitude.",
@@ -3034,7 +3037,7 @@ let carfitSchemaText: StaticString = #"""
           "type": "string"
         },
         "kind": {
-          "description": "The change, \"visit\" or \"message\".",
+          "description": "The change (\"added\", \"removed\", \"moved\", \"updated\"), \"visit\" (the next visit) or \"message\".",
           "enum": ["added", "removed", "moved", "updated", "visit", "message"]
         },
         "title": {

@@ -386,7 +386,7 @@ class PlanStop(TypedDict):
     window: Optional[str]
     #: The visit's expectedTime as the source gave it.
     expectedTime: Optional[str]
-    #: The state the card shows (Todo or InProgress).
+    #: The visit's state, as its card shows it (Todo or InProgress).
     state: Optional[str]
     #: The visit's latitude.
     latitude: float
@@ -661,7 +661,7 @@ class PushNotification(TypedDict):
     #: Stable ("<change>:<visitId>:<startTimeUtc>", "visit:<key>", "message:<push id>"): a host replaces a
     #: notification shown with the same id.
     id: str
-    #: The change, "visit" or "message".
+    #: The change ("added", "removed", "moved", "updated"), "visit" (the next visit) or "message".
     kind: Any
     #: "New visit", "Visit cancelled", "Visit moved", "Visit changed", "Next visit" or the message's title.
     title: str

@@ -785,7 +785,7 @@ public struct PlanStop: Codable, Sendable, Equatable {
     public var window: String?
     /// The visit's expectedTime as the source gave it.
     public var expectedTime: String?
-    /// The state the card shows (Todo or InProgress).
+    /// The visit's state, as its card shows it (Todo or InProgress).
     public var state: String?
     /// The visit's latitude.
     public var latitude: Double
@@ -1450,7 +1450,7 @@ public struct PushNotification: Codable, Sendable, Equatable {
     /// Stable ("<change>:<visitId>:<startTimeUtc>", "visit:<key>", "message:<push id>"): a host replaces a
     /// notification shown with the same id.
     public var id: String
-    /// The change, "visit" or "message".
+    /// The change ("added", "removed", "moved", "updated"), "visit" (the next visit) or "message".
     public var kind: String
     /// "New visit", "Visit cancelled", "Visit moved", "Visit changed", "Next visit" or the message's title.
     public var title: String

@@ -16,7 +16,7 @@ package io.carfit;
  * @param serviceMinutes Minutes spent at the stop: its taskMinutes, or the learned ones.
  * @param window The visit's window "HH:mm/HH:mm", or null when expectedTime does not read as one.
  * @param expectedTime The visit's expectedTime as the source gave it.
- * @param state The state the card shows (Todo or InProgress).
+ * @param state The visit's state, as its card shows it (Todo or InProgress).
  * @param latitude The visit's latitude.
  * @param longitude The visit's longitude.
  */

@@ -6,7 +6,7 @@ package io.carfit;
  * A notification a push gives the host to show.
  *
  * @param id Stable ("&lt;change&gt;:&lt;visitId&gt;:&lt;startTimeUtc&gt;", "visit:&lt;key&gt;", "message:&lt;push id&gt;"): a host replaces a notification shown with the same id.
- * @param kind The change, "visit" or "message".
+ * @param kind The change ("added", "removed", "moved", "updated"), "visit" (the next visit) or "message".
  * @param title "New visit", "Visit cancelled", "Visit moved", "Visit changed", "Next visit" or the message's title.
  * @param body The client's name and local start time, or the message's body.
  * @param key The visit's card key; null for a message.
@@ -24,7 +24,7 @@ public record PushNotification(
         @SendsNull String deepLink,
         @SendsNull PushNotification.Navigation navigation) {
 
-    /** The change, "visit" or "message". */
+    /** The change ("added", "removed", "moved", "updated"), "visit" (the next visit) or "message". */
     public enum Kind {
         @com.google.gson.annotations.SerializedName("added") ADDED("added"),
         @com.google.gson.annotations.SerializedName("removed") REMOVED("removed"),
