@@ -382,8 +382,8 @@ class Model:
                 for key, value in p.items():
                     props.setdefault(key, value)
                 everywhere = set(r) if everywhere is None else everywhere & set(r)
-                if self.deref(item).get("description"):
-                    descriptions.append(self.deref(item)["description"])
+                if contract_model.description(self.document, item):
+                    descriptions.append(contract_model.description(self.document, item))
             required = everywhere or set()
             if not decl.description and descriptions:
                 decl.description = " Or: ".join(descriptions)
@@ -409,7 +409,7 @@ class Model:
         for item in schema["oneOf"]:
             props, _ = self.members(item)
             kind = self.deref(props["kind"])["const"]
-            variant = Decl("record", self.nested_name(decl, camel(kind)), self.deref(item).get("description"))
+            variant = Decl("record", self.nested_name(decl, camel(kind)), contract_model.description(self.document, item))
             variant.parent = decl
             variant.interface = decl
             variant.kind_value = kind
