@@ -10,6 +10,9 @@ once here rather than by each back end on its own.
   is ``ErrorDocument``).
 - ``visit_transitions``: the visit state machine (``$defs/visitState``), which the library's
   ``VisitTransition``, the cards' ``nextStates`` and the reference update server follow.
+- ``description`` (with ``operation_description`` and ``element_description``): the words each
+  package writes as the doc comment of a member or type, read from the schema alike by the Swift,
+  Java and Python generators.
 
 Python 3 standard library only.
 """
@@ -17,7 +20,7 @@ Python 3 standard library only.
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, NamedTuple
+from typing import Any, Dict, List, NamedTuple, Optional
 
 
 class ContractError(Exception):
@@ -108,3 +111,52 @@ def visit_transitions(document: Dict[str, Any]) -> Dict[str, List[str]]:
         if not isinstance(targets, list) or any(t not in states for t in targets) or len(set(targets)) != len(targets):
             raise ContractError(f"$defs/visitState/nextStates/{state}: each target must be a state, once")
     return {state: [t for t in states if t in table.get(state, [])] for state in states}
+
+
+def resolve(document: Dict[str, Any], reference: str) -> Any:
+    """The node a local ``$ref`` ("#/$defs/card") names, or None."""
+    node: Any = document
+    for part in reference[2:].split("/") if reference.startswith("#/") else [None]:
+        if not isinstance(node, dict) or part is None:
+            return None
+        node = node.get(part.replace("~1", "/").replace("~0", "~"))
+    return node
+
+
+def description(document: Dict[str, Any], schema: Any) -> Optional[str]:
+    """The words every package writes as the doc comment of a member or a type: the schema's own
+    ``description``, else that of the definition a ``$ref`` names, else that of the one branch
+    of an "X or null" union (``{"anyOf": [{"$ref": ...}, {"type": "null"}]}``). None when it has
+    none (``Tests/system/test_schema.py`` requires one of every member)."""
+    seen = 0
+    while isinstance(schema, dict) and seen < 32:
+        seen += 1
+        text = schema.get("description")
+        if isinstance(text, str) and text.strip():
+            return " ".join(text.split())
+        if isinstance(schema.get("$ref"), str):
+            schema = resolve(document, schema["$ref"])
+            continue
+        branches = [b for union in ("anyOf", "oneOf") for b in schema.get(union) or []
+                    if not (isinstance(b, dict) and b.get("type") == "null")]
+        if len(branches) == 1:
+            schema = branches[0]
+            continue
+        return None
+    return None
+
+
+def continued(text: str) -> str:
+    """``text`` continuing a sentence: its first letter lower-cased when it starts a word."""
+    return text[:1].lower() + text[1:] if text[:1].isupper() and text[1:2].islower() else text
+
+
+def element_description(member: str, text: Optional[str]) -> Optional[str]:
+    """The doc comment of the type of one element of the list ``member`` (described ``text``)."""
+    return f"One element of {member}: {continued(text)}" if text else None
+
+
+def operation_description(key: str, entry: Dict[str, Any], part: str) -> str:
+    """The doc comment of an operation's request (``part`` "request") or response type."""
+    summary = " ".join(str(entry.get("summary", "")).split())
+    return f"The {'request' if part == 'request' else 'answer'} of {key}: {continued(summary)}"

@@ -87,9 +87,14 @@ def enum_constant(value: str) -> str:
     return text
 
 
+def javadoc_text(text: Any) -> str:
+    """Schema prose as javadoc text: one line, its markup characters escaped."""
+    words = " ".join(str(text or "").split()).replace("&", "&amp;").replace("*/", "*&#47;")
+    return words.replace("<", "&lt;").replace(">", "&gt;").replace("@", "&#64;")
+
+
 def javadoc(text: Any, indent: str) -> List[str]:
-    words = " ".join(str(text or "").split()).replace("*/", "*&#47;")
-    words = words.replace("<", "&lt;").replace(">", "&gt;").replace("@", "&#64;")
+    words = javadoc_text(text)
     if not words:
         return []
     lines, line = [], ""
@@ -240,14 +245,16 @@ class Model:
             name = f"{wanted}{n}"
         return name
 
-    def type_of(self, schema: Any, parent: Decl, name: str, required: bool) -> Type:
-        """The Java type of a member schema; `name` names a nested type it may need."""
+    def type_of(self, schema: Any, parent: Decl, name: str, required: bool, member: str = "",
+                doc: Optional[str] = None) -> Type:
+        """The Java type of a member schema; `name` names a nested type it may need, documented by
+        its own description, else by `doc` (that of the member, named `member`)."""
         optional = not required
         if isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and set(schema) - {"description"} == {"$ref"}:
             target = self.deref(schema)
             if self.is_record(target) or self.is_sealed(target) or self.is_enum(target):
                 return Type("ref", self.definition(schema["$ref"], target))
-            return self.type_of(target, parent, name, required)
+            return self.type_of(target, parent, name, required, member, doc)
         if not isinstance(schema, dict) or not schema:
             return Type("plain", "com.google.gson.JsonElement")
         for union in ("oneOf", "anyOf"):
@@ -255,11 +262,11 @@ class Model:
             if isinstance(items, list) and items and "type" not in schema:
                 others = [i for i in items if self.json_types(i) != ["null"]]
                 if len(others) == 1:  # X or null
-                    return self.type_of(others[0], parent, name, False)
+                    return self.type_of(others[0], parent, name, False, member, doc)
                 if all(self.is_record(self.deref(i)) for i in others):
                     if self.is_sealed(schema):
-                        return Type("nested", self.sealed(schema, parent, name).qualified())
-                    return Type("nested", self.record(schema, parent, name, merge=others).qualified())
+                        return Type("nested", self.sealed(schema, parent, name, doc).qualified())
+                    return Type("nested", self.record(schema, parent, name, merge=others, doc=doc).qualified())
                 return Type("plain", "com.google.gson.JsonElement")
         types = self.json_types(schema) or []
         nullable = "null" in types
@@ -272,7 +279,7 @@ class Model:
         if t == "string":
             values = [v for v in schema.get("enum", []) if v is not None] if "enum" in schema else []
             if values and all(isinstance(v, str) for v in values):
-                return Type("nested", self.enum(values, schema, parent, name).qualified())
+                return Type("nested", self.enum(values, schema, parent, name, doc).qualified())
             return Type("plain", "String")
         if t == "integer":
             return Type("plain", "Long", primitive="" if optional else "long")
@@ -282,15 +289,16 @@ class Model:
             return Type("plain", "Boolean", primitive="" if optional else "boolean")
         if t == "array":
             item = schema.get("items")
-            inner = self.type_of(item, parent, singular(name), True) if item is not None else Type(
+            inner = self.type_of(item, parent, singular(name), True, member,
+                                 contract_model.element_description(member, doc)) if item is not None else Type(
                 "plain", "com.google.gson.JsonElement")
             return Type("list", inner=inner)
         if t == "object":
             if self.is_record(schema):
-                return Type("nested", self.record(schema, parent, name).qualified())
+                return Type("nested", self.record(schema, parent, name, doc=doc).qualified())
             extra = schema.get("additionalProperties")
             if isinstance(extra, dict):
-                return Type("map", inner=self.type_of(extra, parent, name + "Value", True))
+                return Type("map", inner=self.type_of(extra, parent, name + "Value", True, member, doc))
             return Type("plain", "com.google.gson.JsonObject")
         return Type("plain", "com.google.gson.JsonElement")
 
@@ -348,8 +356,9 @@ class Model:
         parent.nested.append(decl)
         return decl
 
-    def enum(self, values: List[str], schema: Dict[str, Any], parent: Optional[Decl], name: str) -> Decl:
-        decl = self.new_decl("enum", parent, name, schema.get("description"))
+    def enum(self, values: List[str], schema: Dict[str, Any], parent: Optional[Decl], name: str,
+             doc: Optional[str] = None) -> Decl:
+        decl = self.new_decl("enum", parent, name, contract_model.description(self.document, schema) or doc)
         seen = set()
         for value in values:
             constant = enum_constant(value)
@@ -360,10 +369,10 @@ class Model:
         return decl
 
     def record(self, schema: Dict[str, Any], parent: Optional[Decl], name: str, merge=None,
-               decl: Optional[Decl] = None) -> Decl:
+               decl: Optional[Decl] = None, doc: Optional[str] = None) -> Decl:
         schema = self.deref(schema)
         if decl is None:
-            decl = self.new_decl("record", parent, name, schema.get("description"))
+            decl = self.new_decl("record", parent, name, contract_model.description(self.document, schema) or doc)
         if merge:  # a oneOf of objects without a discriminator: the members of every variant
             props: Dict[str, Any] = {}
             everywhere: Optional[set] = None
@@ -373,8 +382,8 @@ class Model:
                 for key, value in p.items():
                     props.setdefault(key, value)
                 everywhere = set(r) if everywhere is None else everywhere & set(r)
-                if self.deref(item).get("description"):
-                    descriptions.append(self.deref(item)["description"])
+                if contract_model.description(self.document, item):
+                    descriptions.append(contract_model.description(self.document, item))
             required = everywhere or set()
             if not decl.description and descriptions:
                 decl.description = " Or: ".join(descriptions)
@@ -386,23 +395,21 @@ class Model:
             while java in used:
                 java += "_"
             used.add(java)
-            description = self.deref(value).get("description") if isinstance(self.deref(value), dict) else None
-            if isinstance(value, dict) and value.get("description"):
-                description = value["description"]
-            typ = self.type_of(value, decl, camel(member), member in required)
+            description = contract_model.description(self.document, value)
+            typ = self.type_of(value, decl, camel(member), member in required, member, description)
             typ.send_null = member in required and "null" in (self.json_types(value) or [])
             decl.components.append((java, member, typ, description))
         return decl
 
-    def sealed(self, schema: Dict[str, Any], parent: Optional[Decl], name: str) -> Decl:
+    def sealed(self, schema: Dict[str, Any], parent: Optional[Decl], name: str, doc: Optional[str] = None) -> Decl:
         schema = self.deref(schema)
-        decl = self.new_decl("sealed", parent, name, schema.get("description"))
+        decl = self.new_decl("sealed", parent, name, contract_model.description(self.document, schema) or doc)
         self.sealed_decls.append(decl)
         variants = []
         for item in schema["oneOf"]:
             props, _ = self.members(item)
             kind = self.deref(props["kind"])["const"]
-            variant = Decl("record", self.nested_name(decl, camel(kind)), self.deref(item).get("description"))
+            variant = Decl("record", self.nested_name(decl, camel(kind)), contract_model.description(self.document, item))
             variant.parent = decl
             variant.interface = decl
             variant.kind_value = kind
@@ -421,7 +428,10 @@ class Model:
         other.interface = decl
         decl.nested.append(other)
         for java, typ in decl.common:
-            other.components.append((java, java, typ, None))
+            member, text = next((m, d) for j, m, _, d in first.components if j == java)
+            if member == "kind":
+                text = "Its kind, one this package does not know."
+            other.components.append((java, member, typ, text))
         other.components.append(("json", "", Type("plain", "com.google.gson.JsonObject"), "The whole object."))
         return decl
 
@@ -479,8 +489,7 @@ class Model:
             params.append(f"{annotation}{self.render(typ, decl)} {java}")
         implements = f" implements {decl.interface.name}" if decl.interface else ""
         if decl.components:
-            docs = [f"{indent} * @param {java} " + " ".join(str(d or f'the member "{member}"').split()).replace("*/", "*&#47;")
-                    for java, member, _, d in decl.components]
+            docs = [f"{indent} * @param {java} {javadoc_text(d)}".rstrip() for java, member, _, d in decl.components]
             lead = javadoc(decl.description, indent)
             if len(lead) == 1:
                 lead = [f"{indent}/**", f"{indent} * " + lead[0].strip()[4:-3].strip(), f"{indent} */"]
@@ -523,9 +532,9 @@ def files(document: Dict[str, Any], header_text: str, error=ValueError,
     operations = []
     for key, entry in document["operations"].items():
         base = camel(key)
-        request = model.declare_top(base + "Request", "record", f"The request of {key}: {entry.get('summary', '')}")
+        request = model.declare_top(base + "Request", "record", contract_model.operation_description(key, entry, "request"))
         model.record(entry.get("request", {}), None, request.name, decl=request)
-        response = model.declare_top(base + "Response", "record", f"The answer of {key}.")
+        response = model.declare_top(base + "Response", "record", contract_model.operation_description(key, entry, "response"))
         target = model.deref(entry.get("response", {}))
         merge = None
         if isinstance(target, dict) and "properties" not in target and isinstance(target.get("oneOf"), list):
@@ -550,7 +559,7 @@ def files(document: Dict[str, Any], header_text: str, error=ValueError,
              "    abstract ImageData invokeImage(String method, Object request);", "",
              "    /** Runs carfit_visits_attachment_data (an attachment's bytes besides the answer). */",
              "    abstract AttachmentData invokeAttachment(String method, Object request);", "",
-             "    /** The sealed interfaces of the contract, read by the member \"kind\" of their objects. */",
+             "    /** The sealed interfaces of the contract, told apart by the \"kind\" of their objects. */",
              "    static final java.util.List<Class<?>> SEALED = java.util.List.of(" + ", ".join(
                  f"{d.qualified()}.class" for d in model.sealed_decls) + ");", "",
              f"    /** The version of the contract these types were generated from. */",

@@ -204,8 +204,9 @@ class SwiftTypes:
 
     # -- Swift types ----------------------------------------------------------------------------
 
-    def swift_type(self, schema: Any, name: str) -> str:
-        """The Swift type of a value (without the optional a null adds)."""
+    def swift_type(self, schema: Any, name: str, member: str = "", doc: Optional[str] = None) -> str:
+        """The Swift type of a value (without the optional a null adds); a struct it declares is
+        documented by its own description, else by ``doc`` (the member's, named ``member``)."""
         if not isinstance(schema, dict) or not schema:
             return "JSONValue"
         if isinstance(schema.get("$ref"), str):
@@ -218,15 +219,15 @@ class SwiftTypes:
                         base = "CarFit" + base
                     self.by_ref[reference] = self.struct(target, base)
                 return self.by_ref[reference]
-            return self.swift_type(target, name)
+            return self.swift_type(target, name, member, doc)
         single = self.variants(schema)
         if len(single) == 1:  # X or null
-            return self.swift_type(single[0], name)
+            return self.swift_type(single[0], name, member, doc)
         if self.is_struct(schema):
-            return self.struct(schema, name)
+            return self.struct(schema, name, doc)
         variants = self.variants(schema)
         if variants:
-            kinds = {self.swift_type(v, name) for v in variants}
+            kinds = {self.swift_type(v, name, member, doc) for v in variants}
             return kinds.pop() if len(kinds) == 1 else "JSONValue"
         types = [t for t in self.json_types(schema) if t != "null"]
         if len(types) != 1:
@@ -235,16 +236,16 @@ class SwiftTypes:
         if kind == "object":
             extra = schema.get("additionalProperties")
             if isinstance(extra, dict) and extra:
-                value = self.swift_type(extra, name + "Value")
+                value = self.swift_type(extra, name + "Value", member, doc)
                 return f"[String: {value}{'?' if self.nullable(extra) else ''}]"
             return "[String: JSONValue]"
         if kind == "array":
             items = schema.get("items")
-            item = self.swift_type(items, name + "Item")
+            item = self.swift_type(items, name + "Item", member, contract_model.element_description(member, doc))
             return f"[{item}{'?' if isinstance(items, dict) and items and self.nullable(items) else ''}]"
         return PLAIN.get(kind, "JSONValue")
 
-    def struct(self, schema: Any, name: str) -> str:
+    def struct(self, schema: Any, name: str, doc: Optional[str] = None) -> str:
         schema = self.deref(schema)
         base, n = name, 1
         while name in self.shapes and self.shapes[name] != schema:
@@ -267,8 +268,9 @@ class SwiftTypes:
                 for member, value in names:
                     if member not in order:
                         order.append(member)
-                    kinds.setdefault(member, []).append(self.swift_type(value, name + upper_camel(member)))
-                    docs.setdefault(member, self.deref(value).get("description") if isinstance(value, dict) else None)
+                    docs.setdefault(member, contract_model.description(self.document, value))
+                    kinds.setdefault(member, []).append(self.swift_type(value, name + upper_camel(member),
+                                                                        member, docs[member]))
                     if self.nullable(value):
                         nullable.add(member)
             fields = []
@@ -281,19 +283,17 @@ class SwiftTypes:
             names, required = self.members(schema)
             fields = []
             for member, value in names:
-                swift = self.swift_type(value, name + upper_camel(member))
+                description = contract_model.description(self.document, value)
+                swift = self.swift_type(value, name + upper_camel(member), member, description)
                 optional = member not in required or self.nullable(value)
-                description = value.get("description") if isinstance(value, dict) else None
-                if description is None and isinstance(value, dict) and isinstance(value.get("$ref"), str):
-                    description = self.deref(value).get("description")
                 fields.append((member, swift, optional, description, member in required))
-        self.decls[name] = self.struct_lines(name, schema.get("description"), fields)
+        self.decls[name] = self.struct_lines(name, contract_model.description(self.document, schema) or doc, fields)
         self.order.append(name)
         return name
 
     @staticmethod
     def struct_lines(name: str, description: Any, fields) -> List[str]:
-        lines = comment(description, "") or [f"/// A member object of the contract ({name})."]
+        lines = comment(description, "")
         lines.append(f"public struct {name}: Codable, Sendable, Equatable {{")
         for member, swift, optional, doc, _ in fields:
             lines += comment(doc, "    ")
@@ -322,17 +322,17 @@ class SwiftTypes:
         lines.append("}")
         return lines
 
-    def named(self, schema: Any, name: str) -> Tuple[str, Optional[str]]:
-        """A request's or response's type: (type name, typealias line or None)."""
+    def named(self, schema: Any, name: str, doc: str) -> Tuple[str, Optional[str]]:
+        """A request's or response's type, documented ``doc``: (type name, typealias lines or None)."""
         plain_object = (isinstance(schema, dict) and "$ref" not in schema and self.json_types(schema) == ["object"]
                         and not isinstance(schema.get("additionalProperties"), dict))
         if plain_object:  # an object without declared members: an empty struct
-            self.struct(schema, name)
+            self.struct(schema, name, doc)
             return name, None
         if isinstance(schema, dict) and isinstance(schema.get("$ref"), str) or not self.is_struct(schema):
-            target = self.swift_type(schema, name)
-            return name, f"public typealias {name} = {target}"
-        self.struct(schema, name)
+            target = self.swift_type(schema, name, "", doc)
+            return name, "\n".join(comment(doc, "") + [f"public typealias {name} = {target}"])
+        self.struct(schema, name, doc)
         return name, None
 
 
@@ -366,10 +366,12 @@ def generate(document: Dict[str, Any], functions, header_text: Optional[str] = N
     aliases: List[str] = []
     for key, entry in document["operations"].items():
         base = upper_camel(key)
-        request, alias = types.named(entry["request"], base + "Request")
+        request, alias = types.named(entry["request"], base + "Request",
+                                     contract_model.operation_description(key, entry, "request"))
         if alias:
             aliases.append(alias)
-        response, alias = types.named(entry["response"], base + "Response")
+        response, alias = types.named(entry["response"], base + "Response",
+                                      contract_model.operation_description(key, entry, "response"))
         if alias:
             aliases.append(alias)
         entries.append((key, entry, request, response))

@@ -1,6 +1,7 @@
 """include/carfit.schema.json, the machine-readable contract: generated from schema/ by
 scripts/gen-schema (every generated file up to date), a valid JSON Schema (draft 2020-12) of
 exactly the header's operations, closed responses, and the very text carfit_schema() returns."""
+import ast
 import ctypes
 import json
 import os
@@ -293,6 +294,57 @@ def walk(node, where="#"):
             yield from walk(value, f"{where}/{i}")
 
 
+def described(schema, node):
+    """A member's description: its own, else (a bare $ref) that of the definition it names."""
+    if not isinstance(node, dict):
+        return ""
+    text = node.get("description")
+    if isinstance(text, str) and text.strip():
+        return text
+    if isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/"):
+        target = schema
+        for part in node["$ref"][2:].split("/"):
+            target = target[part]
+        return described(schema, target)
+    return ""
+
+
+def undescribed(schema, node, where):
+    """The paths of the members under node (its properties, and those of what it nests: items,
+    compositions, variants) without a description."""
+    if not isinstance(node, dict):
+        return []
+    out = []
+    for name, member in (node.get("properties") or {}).items():
+        if not described(schema, member):
+            out.append(f"{where}/properties/{name}")
+        out += undescribed(schema, member, f"{where}/properties/{name}")
+    for key in ("items", "additionalProperties"):
+        out += undescribed(schema, node.get(key), f"{where}/{key}")
+    for key in ("allOf", "anyOf", "oneOf", "prefixItems"):
+        for i, part in enumerate(node.get(key) or []):
+            out += undescribed(schema, part, f"{where}/{key}/{i}")
+    return out
+
+
+def test_every_operation_member_and_definition_is_described(schema):
+    """Every operation has a summary, and every request, response, event and config member and
+    every definition (and each of its members) a description, which the bindings carry as their
+    doc comments."""
+    missing = [f"#/operations/{key}/summary" for key, entry in schema["operations"].items()
+               if not str(entry.get("summary", "")).strip()]
+    for key, entry in schema["operations"].items():
+        missing += undescribed(schema, entry["request"], f"#/operations/{key}/request")
+        missing += undescribed(schema, entry["response"], f"#/operations/{key}/response")
+    for root in ("config", "error", "event"):
+        missing += undescribed(schema, schema[root], f"#/{root}")
+    for name, definition in schema["$defs"].items():
+        if not described(schema, definition):
+            missing.append(f"#/$defs/{name}")
+        missing += undescribed(schema, definition, f"#/$defs/{name}")
+    assert missing == [], f"{len(missing)} without a description (add one in schema/): {missing}"
+
+
 def test_every_ref_resolves_inside_the_document(schema):
     for where, node in walk(schema):
         if "$ref" in node:
@@ -448,3 +500,90 @@ def test_every_operations_export_is_generated_from_the_header():
     for path in (ROOT / "Sources/CarFit/Exports").glob("*.swift"):
         text = path.read_text(encoding="utf-8")
         assert "Boundary.export(core, request, response)" not in text, path.name
+
+
+SWIFT_TYPES = ROOT / "bindings" / "swift" / "Sources" / "CarFitKit" / "Generated" / "Types.swift"
+PYTHON_TYPES = ROOT / "bindings" / "python" / "carfit" / "_generated.py"
+JAVA_TYPES = ROOT / "bindings" / "java" / "src" / "generated" / "java" / "io" / "carfit"
+
+
+def words(text):
+    return " ".join(text.split())
+
+
+def doc_blocks(lines, marker):
+    """The text of each run of comment lines starting with ``marker`` ("///", "#:"), joined."""
+    blocks, run = [], []
+    for line in lines + [""]:
+        stripped = line.strip()
+        if stripped.startswith(marker):
+            run.append(stripped[len(marker):].strip())
+        elif run:
+            blocks.append(words(" ".join(run)))
+            run = []
+    return blocks
+
+
+def java_unescaped(text):
+    return (text.replace("&lt;", "<").replace("&gt;", ">").replace("&#64;", "@").replace("*&#47;", "*/")
+            .replace("&amp;", "&"))
+
+
+def test_every_binding_documents_its_types_and_members_without_placeholders():
+    """Each generated type and member of the Swift, Java and Python packages has a doc comment, none
+    empty and none a placeholder (the member's name instead of its description)."""
+    problems = []
+    swift = SWIFT_TYPES.read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(swift):
+        if line.strip() == "///":
+            problems.append(f"Types.swift:{i + 1}: empty doc comment")
+        if re.match(r"\s*public (struct|var|typealias) ", line) and not swift[i - 1].strip().startswith("/// "):
+            problems.append(f"Types.swift:{i + 1}: no doc comment: {line.strip()}")
+    for path in sorted(JAVA_TYPES.glob("*.java")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for i, line in enumerate(lines):
+            if 'the member "' in line or re.fullmatch(r"\s*\* @param \w+\s*", line) or re.search(r"/\*\*\s*\*/", line):
+                problems.append(f"{path.name}:{i + 1}: placeholder or empty doc: {line.strip()}")
+            if re.match(r"\s*public (static )?(record|enum|sealed interface) ", line) and not lines[i - 1].strip().endswith("*/"):
+                problems.append(f"{path.name}:{i + 1}: no doc comment: {line.strip()}")
+    python = PYTHON_TYPES.read_text(encoding="utf-8")
+    module = ast.parse(python)
+    for node in module.body:
+        if isinstance(node, ast.ClassDef):
+            doc = ast.get_docstring(node)
+            if not doc or "A member object" in doc:
+                problems.append(f"_generated.py: class {node.name}: no docstring")
+    lines = python.splitlines()
+    inside = False
+    for i, line in enumerate(lines):
+        if line.startswith("class "):
+            inside = True
+        elif line and not line.startswith(" "):
+            inside = False
+        elif inside and re.match(r"    \w+: ", line) and not lines[i - 1].startswith("    #: "):
+            problems.append(f"_generated.py:{i + 1}: member without a #: comment: {line.strip()}")
+    assert problems == []
+
+
+def test_the_bindings_doc_comments_are_the_schemas_descriptions(schema):
+    """The doc comment of each member of a definition is its description in the schema, in all
+    three packages (read alike through scripts/contract_model.py)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import contract_model
+    swift = set(doc_blocks(SWIFT_TYPES.read_text(encoding="utf-8").splitlines(), "///"))
+    python = set(doc_blocks(PYTHON_TYPES.read_text(encoding="utf-8").splitlines(), "#:"))
+    java = set()
+    for path in JAVA_TYPES.glob("*.java"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            found = re.match(r"\s*\* @param \w+ (.*)", line)
+            if found:
+                java.add(java_unescaped(words(found.group(1))))
+    missing = []
+    for name, definition in schema["$defs"].items():
+        for member, value in (definition.get("properties") or {}).items():
+            text = contract_model.description(schema, value)
+            assert text, f"$defs/{name}/{member}"
+            for package, docs in (("swift", swift), ("python", python), ("java", java)):
+                if words(text) not in docs:
+                    missing.append(f"{package}: $defs/{name}/{member}")
+    assert missing == []

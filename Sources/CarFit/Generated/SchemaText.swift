@@ -37,15 +37,29 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "dates": {"type": ["array", "null"], "items": {"$ref": "#/$defs/date"}},
-          "employeeId": {"type": ["string", "null"]},
-          "hour24": {"type": ["boolean", "null"]}
+          "dates": {
+            "description": "The days to list, YYYY-MM-DD, each once, in the order asked; without it, the days selected in the calendar (ascending).",
+            "type": ["array", "null"],
+            "items": {"$ref": "#/$defs/date"}
+          },
+          "employeeId": {
+            "description": "Keep only this employee's visits (the source's homeBobEmployeeId).",
+            "type": ["string", "null"]
+          },
+          "hour24": {
+            "description": "Write start times on a 24-hour (true) or 12-hour (false) clock; overrides the core's clock style.",
+            "type": ["boolean", "null"]
+          }
         }
       },
       "response": {
         "type": "object",
         "properties": {
-          "days": {"type": "array", "items": {"$ref": "#/$defs/day"}},
+          "days": {
+            "description": "One entry per day asked, in the order asked.",
+            "type": "array",
+            "items": {"$ref": "#/$defs/day"}
+          },
           "summary": {"$ref": "#/$defs/summary"}
         },
         "required": ["days", "summary"],
@@ -67,18 +81,42 @@ let carfitSchemaText: StaticString = #"""
         "type": "object",
         "properties": {
           "date": {"type": "string", "format": "date", "description": "The day, YYYY-MM-DD."},
-          "employeeId": {"type": ["string", "null"]},
+          "employeeId": {
+            "description": "Plan only this employee's visits (the source's homeBobEmployeeId).",
+            "type": ["string", "null"]
+          },
           "start": {
+            "description": "Where the washer sets out. Without it the first stop's travel is 0 and the route may begin at any stop (today: the washer's position reported today, when there is one).",
             "type": ["object", "null"],
             "properties": {
-              "latitude": {"type": "number", "minimum": -90, "maximum": 90},
-              "longitude": {"type": "number", "minimum": -180, "maximum": 180}
+              "latitude": {
+                "description": "Latitude of the start, in degrees (-90 to 90).",
+                "type": "number",
+                "minimum": -90,
+                "maximum": 90
+              },
+              "longitude": {
+                "description": "Longitude of the start, in degrees (-180 to 180).",
+                "type": "number",
+                "minimum": -180,
+                "maximum": 180
+              }
             },
             "required": ["latitude", "longitude"]
           },
           "startTime": {"type": ["string", "null"], "description": "HH:mm, 00:00 to 23:59."},
-          "speedKmh": {"type": ["number", "null"], "exclusiveMinimum": 0, "maximum": 300},
-          "detourFactor": {"type": ["number", "null"], "minimum": 1, "maximum": 10},
+          "speedKmh": {
+            "description": "Driving speed in km/h, more than 0 and at most 300 (30).",
+            "type": ["number", "null"],
+            "exclusiveMinimum": 0,
+            "maximum": 300
+          },
+          "detourFactor": {
+            "description": "How much longer roads are than the geodesic, 1 to 10 (1.3).",
+            "type": ["number", "null"],
+            "minimum": 1,
+            "maximum": 10
+          },
           "keepOrder": {
             "type": ["boolean", "null"],
             "description": "keep the stops in start-time order and compute only their times (optimized: false)"
@@ -95,22 +133,56 @@ let carfitSchemaText: StaticString = #"""
         "type": "object",
         "properties": {
           "date": {"$ref": "#/$defs/date"},
-          "startTime": {"type": ["string", "null"]},
-          "stops": {"type": "array", "items": {"$ref": "#/$defs/planStop"}},
-          "distanceMeters": {"type": "integer", "minimum": 0},
-          "originalDistanceMeters": {"type": "integer", "minimum": 0},
-          "savedMeters": {"type": "integer", "minimum": 0},
-          "lateStops": {"type": "integer", "minimum": 0},
-          "originalLateStops": {"type": "integer", "minimum": 0},
-          "optimized": {"type": "boolean"},
+          "startTime": {
+            "description": "When the route starts, local \"HH:mm\"; null when there are no stops and no startTime was given.",
+            "type": ["string", "null"]
+          },
+          "stops": {
+            "description": "The stops in the planned order, with their times.",
+            "type": "array",
+            "items": {"$ref": "#/$defs/planStop"}
+          },
+          "distanceMeters": {
+            "description": "The planned route's length: the sum of the stops' distanceMeters.",
+            "type": "integer",
+            "minimum": 0
+          },
+          "originalDistanceMeters": {
+            "description": "The route's length with the stops in start-time order.",
+            "type": "integer",
+            "minimum": 0
+          },
+          "savedMeters": {
+            "description": "originalDistanceMeters minus distanceMeters (never negative).",
+            "type": "integer",
+            "minimum": 0
+          },
+          "lateStops": {
+            "description": "How many stops of the plan arrive after their window's end.",
+            "type": "integer",
+            "minimum": 0
+          },
+          "originalLateStops": {
+            "description": "How many stops would be late in start-time order.",
+            "type": "integer",
+            "minimum": 0
+          },
+          "optimized": {
+            "description": "False when the start-time order was kept without a search (keepOrder, or more than 1000 stops).",
+            "type": "boolean"
+          },
           "skipped": {
+            "description": "The day's other visits (not Todo or InProgress, or without coordinates), in start order.",
             "type": "array",
             "items": {
               "type": "object",
               "properties": {
-                "visitId": {"type": ["string", "null"]},
-                "reason": {"type": "string"},
-                "name": {"type": "string"}
+                "visitId": {"description": "The skipped visit's visitId.", "type": ["string", "null"]},
+                "reason": {
+                  "description": "Why it is not a stop: \"state Done\", \"state Rejected\", \"state <state>\", \"no state\" or \"no coordinates\".",
+                  "type": "string"
+                },
+                "name": {"description": "The skipped visit's name.", "type": "string"}
               },
               "required": ["visitId", "reason", "name"],
               "additionalProperties": false
@@ -139,9 +211,17 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "key": {"type": "string"},
-          "state": {"type": "string", "enum": ["InProgress", "Done", "Rejected", "Todo"]},
-          "reason": {"type": ["string", "null"], "maxLength": 1000}
+          "key": {"description": "The card's key (visits.list).", "type": "string"},
+          "state": {
+            "description": "The new state; the visit state machine says which the present state accepts (the card's nextStates).",
+            "type": "string",
+            "enum": ["InProgress", "Done", "Rejected", "Todo"]
+          },
+          "reason": {
+            "description": "Why the visit is rejected, up to 1000 characters; kept for Rejected only.",
+            "type": ["string", "null"],
+            "maxLength": 1000
+          }
         },
         "required": ["key", "state"]
       },
@@ -156,7 +236,13 @@ let carfitSchemaText: StaticString = #"""
     "visits.acknowledge": {
       "symbol": "carfit_visits_acknowledge",
       "summary": "The washer has seen the card's conflict: it leaves the card (local only).",
-      "request": {"type": "object", "properties": {"key": {"type": "string"}}, "required": ["key"]},
+      "request": {
+        "type": "object",
+        "properties": {
+          "key": {"description": "The key of the card whose conflict the washer has seen.", "type": "string"}
+        },
+        "required": ["key"]
+      },
       "response": {
         "type": "object",
         "properties": {"visit": {"$ref": "#/$defs/card"}},
@@ -168,29 +254,60 @@ let carfitSchemaText: StaticString = #"""
     "sync.push": {
       "symbol": "carfit_sync_push",
       "summary": "Send the outbox to the update server.",
-      "request": {"type": "object", "properties": {"ifDue": {"type": ["boolean", "null"]}}},
+      "request": {
+        "type": "object",
+        "properties": {
+          "ifDue": {
+            "description": "Skip the push (no request) while the backoff after a failure lasts, another push of the database runs, or a refused push waits for a token (default false).",
+            "type": ["boolean", "null"]
+          }
+        }
+      },
       "response": {
         "properties": {
           "attachments": {"$ref": "#/$defs/attachmentUploads"},
-          "skipped": {"enum": ["unauthorized", "backoff", "busy"], "type": "string"},
+          "skipped": {
+            "description": "Why no request was made (only with ifDue): \"backoff\", \"busy\" or \"unauthorized\".",
+            "enum": ["unauthorized", "backoff", "busy"],
+            "type": "string"
+          },
           "locations": {
+            "description": "With sources.locations configured: the trail's points this push sent.",
             "type": "object",
             "additionalProperties": false,
             "required": ["pushed", "pending"],
             "properties": {
-              "pushed": {"type": "integer", "minimum": 0},
-              "pending": {"type": "integer", "minimum": 0}
+              "pushed": {
+                "description": "Points the planner applied in this push.",
+                "type": "integer",
+                "minimum": 0
+              },
+              "pending": {"description": "Points left to send.", "type": "integer", "minimum": 0}
             }
           },
           "device": {
+            "description": "With sources.devices configured: the device's push registration.",
             "type": "object",
-            "properties": {"sent": {"type": "boolean"}},
+            "properties": {
+              "sent": {
+                "description": "The registration was sent and acknowledged by this push (false for a skipped push or an unchanged record).",
+                "type": "boolean"
+              }
+            },
             "required": ["sent"],
             "additionalProperties": false
           },
-          "pushed": {"type": "integer", "minimum": 0},
-          "rejected": {"type": "integer", "minimum": 0},
-          "pending": {"type": "integer", "minimum": 0},
+          "pushed": {
+            "description": "Outbox entries the update server applied in this push.",
+            "type": "integer",
+            "minimum": 0
+          },
+          "rejected": {
+            "description": "Outbox entries the update server rejected in this push (their changes are undone and shown as the cards' conflicts).",
+            "type": "integer",
+            "minimum": 0
+          },
+          "pending": {"description": "Outbox entries left to send.", "type": "integer", "minimum": 0},
           "nextAttemptAt": {"$ref": "#/$defs/instant"}
         },
         "type": "object",
@@ -206,14 +323,37 @@ let carfitSchemaText: StaticString = #"""
       "response": {
         "type": "object",
         "properties": {
-          "clientId": {"type": "string"},
-          "pending": {"type": "integer", "minimum": 0},
-          "lastAttemptAt": {"anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
-          "lastSuccessAt": {"anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
-          "lastError": {"anyOf": [{"$ref": "#/$defs/lastError"}, {"type": "null"}]},
-          "consecutiveFailures": {"type": "integer", "minimum": 0},
-          "nextAttemptAt": {"anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
-          "rejected": {"type": "array", "items": {"$ref": "#/$defs/rejectedChange"}}
+          "clientId": {
+            "description": "The database's client id, a random UUID made once and sent with every push.",
+            "type": "string"
+          },
+          "pending": {"description": "Entries waiting in the outbox.", "type": "integer", "minimum": 0},
+          "lastAttemptAt": {
+            "description": "When the last push request was made, or null.",
+            "anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]
+          },
+          "lastSuccessAt": {
+            "description": "When a push was last answered, or null.",
+            "anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]
+          },
+          "lastError": {
+            "description": "The last push failure, or null.",
+            "anyOf": [{"$ref": "#/$defs/lastError"}, {"type": "null"}]
+          },
+          "consecutiveFailures": {
+            "description": "Failed pushes in a row since the last answered one (401 and 403 not counted).",
+            "type": "integer",
+            "minimum": 0
+          },
+          "nextAttemptAt": {
+            "description": "When an ifDue push tries again; null when no failure is recorded.",
+            "anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]
+          },
+          "rejected": {
+            "description": "The last 100 changes the update server rejected, oldest first.",
+            "type": "array",
+            "items": {"$ref": "#/$defs/rejectedChange"}
+          }
         },
         "required": [
           "clientId",
@@ -236,9 +376,24 @@ let carfitSchemaText: StaticString = #"""
         "type": "object",
         "required": ["latitude", "longitude", "accuracyMeters"],
         "properties": {
-          "latitude": {"type": "number", "minimum": -90, "maximum": 90},
-          "longitude": {"type": "number", "minimum": -180, "maximum": 180},
-          "accuracyMeters": {"type": "number", "minimum": 0, "maximum": 10000},
+          "latitude": {
+            "description": "The device's latitude, in degrees (-90 to 90).",
+            "type": "number",
+            "minimum": -90,
+            "maximum": 90
+          },
+          "longitude": {
+            "description": "The device's longitude, in degrees (-180 to 180).",
+            "type": "number",
+            "minimum": -180,
+            "maximum": 180
+          },
+          "accuracyMeters": {
+            "description": "The device's accuracy radius in metres (0 to 10000); only a report within road.maxAccuracyMeters counts.",
+            "type": "number",
+            "minimum": 0,
+            "maximum": 10000
+          },
           "at": {
             "type": ["string", "null"],
             "description": "ISO 8601 instant with Z or an offset; default the core's clock; never older than the newest accepted report"
@@ -250,10 +405,22 @@ let carfitSchemaText: StaticString = #"""
         "additionalProperties": false,
         "required": ["stored", "arrived", "departed", "position"],
         "properties": {
-          "stored": {"type": "boolean"},
-          "arrived": {"type": "array", "maxItems": 1, "items": {"$ref": "#/$defs/visitKey"}},
-          "departed": {"type": "array", "items": {"$ref": "#/$defs/visitKey"}},
-          "position": {"oneOf": [{"$ref": "#/$defs/position"}, {"type": "null"}]}
+          "stored": {"description": "The report joined the trail.", "type": "boolean"},
+          "arrived": {
+            "description": "Keys of the cards the washer arrived at with this report (at most one).",
+            "type": "array",
+            "maxItems": 1,
+            "items": {"$ref": "#/$defs/visitKey"}
+          },
+          "departed": {
+            "description": "Keys of the cards the washer left with this report.",
+            "type": "array",
+            "items": {"$ref": "#/$defs/visitKey"}
+          },
+          "position": {
+            "description": "The position after the report; null before any counting report.",
+            "oneOf": [{"$ref": "#/$defs/position"}, {"type": "null"}]
+          }
         }
       },
       "errors": ["bad_json", "invalid", "unauthorized", "storage"]
@@ -267,17 +434,28 @@ let carfitSchemaText: StaticString = #"""
         "additionalProperties": false,
         "required": ["position", "trail", "lastPushAt"],
         "properties": {
-          "position": {"oneOf": [{"$ref": "#/$defs/position"}, {"type": "null"}]},
+          "position": {
+            "description": "The last counting report, or null before any.",
+            "oneOf": [{"$ref": "#/$defs/position"}, {"type": "null"}]
+          },
           "trail": {
+            "description": "The trail's points kept on this device.",
             "type": "object",
             "additionalProperties": false,
             "required": ["stored", "pending"],
             "properties": {
-              "stored": {"type": "integer", "minimum": 0},
-              "pending": {"type": "integer", "minimum": 0}
+              "stored": {"description": "Points kept.", "type": "integer", "minimum": 0},
+              "pending": {
+                "description": "Points the planner has not applied yet.",
+                "type": "integer",
+                "minimum": 0
+              }
             }
           },
-          "lastPushAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]}
+          "lastPushAt": {
+            "description": "When a location push was last answered, or null.",
+            "oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]
+          }
         }
       },
       "errors": ["bad_json", "unauthorized", "storage"]
@@ -302,15 +480,32 @@ let carfitSchemaText: StaticString = #"""
       "response": {
         "type": "object",
         "properties": {
-          "duplicate": {"type": "boolean"},
-          "gap": {"type": "boolean"},
-          "refreshed": {"type": "boolean"},
+          "duplicate": {
+            "description": "The push's id was received before: nothing else was done.",
+            "type": "boolean"
+          },
+          "gap": {
+            "description": "The push's seq is above the highest one kept plus one: pushes were lost.",
+            "type": "boolean"
+          },
+          "refreshed": {
+            "description": "The visits source was asked and answered (200 or 304).",
+            "type": "boolean"
+          },
           "refreshError": {
             "description": "The refresh's whole error document, as a failed call answers it; null when the refresh succeeded or did not run.",
             "oneOf": [{"type": "null"}, {"$ref": "#/$defs/errorDocument"}]
           },
-          "changes": {"type": "array", "items": {"$ref": "#/$defs/visitChange"}},
-          "notifications": {"type": "array", "items": {"$ref": "#/$defs/pushNotification"}}
+          "changes": {
+            "description": "The planner's changes the refresh stored.",
+            "type": "array",
+            "items": {"$ref": "#/$defs/visitChange"}
+          },
+          "notifications": {
+            "description": "The notifications to show for this push: one per change, for a \"visit\" push or for a \"message\".",
+            "type": "array",
+            "items": {"$ref": "#/$defs/pushNotification"}
+          }
         },
         "required": ["duplicate", "gap", "refreshed", "refreshError", "changes", "notifications"],
         "additionalProperties": false
@@ -323,7 +518,11 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "platform": {"type": ["string", "null"], "enum": ["apns", "fcm", null]},
+          "platform": {
+            "description": "The push service: \"apns\" or \"fcm\"; required with a token, optional when unregistering.",
+            "type": ["string", "null"],
+            "enum": ["apns", "fcm", null]
+          },
           "token": {
             "type": ["string", "null"],
             "description": "1-4096 characters from ! to ~; null unregisters."
@@ -346,8 +545,15 @@ let carfitSchemaText: StaticString = #"""
         "type": "object",
         "properties": {
           "device": {"$ref": "#/$defs/pushDevice"},
-          "lastSeq": {"type": ["integer", "null"]},
-          "received": {"type": "integer", "minimum": 0}
+          "lastSeq": {
+            "description": "The highest seq accepted, or null before any.",
+            "type": ["integer", "null"]
+          },
+          "received": {
+            "description": "How many push ids are kept (the last 1000 accepted).",
+            "type": "integer",
+            "minimum": 0
+          }
         },
         "required": ["device", "lastSeq", "received"],
         "additionalProperties": false
@@ -360,8 +566,12 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "key": {"type": "string"},
-          "kind": {"type": "string", "enum": ["photo", "signature", "note"]},
+          "key": {"description": "The key of the visit's card.", "type": "string"},
+          "kind": {
+            "description": "What is attached: \"photo\" (JPEG, PNG, WebP or HEIC), \"signature\" (PNG or SVG) or \"note\" (UTF-8 text).",
+            "type": "string",
+            "enum": ["photo", "signature", "note"]
+          },
           "file": {
             "type": ["string", "null"],
             "description": "Path of the file to copy (content told by its first bytes)."
@@ -380,10 +590,20 @@ let carfitSchemaText: StaticString = #"""
     "visits.attachments": {
       "symbol": "carfit_visits_attachments",
       "summary": "A visit's attachments in the order attached, with the path of each stored copy.",
-      "request": {"type": "object", "properties": {"key": {"type": "string"}}, "required": ["key"]},
+      "request": {
+        "type": "object",
+        "properties": {"key": {"description": "The key of the visit's card.", "type": "string"}},
+        "required": ["key"]
+      },
       "response": {
         "type": "object",
-        "properties": {"attachments": {"type": "array", "items": {"$ref": "#/$defs/listedAttachment"}}},
+        "properties": {
+          "attachments": {
+            "description": "The visit's attachments in the order attached.",
+            "type": "array",
+            "items": {"$ref": "#/$defs/listedAttachment"}
+          }
+        },
         "required": ["attachments"],
         "additionalProperties": false
       },
@@ -392,7 +612,13 @@ let carfitSchemaText: StaticString = #"""
     "visits.detach": {
       "symbol": "carfit_visits_detach",
       "summary": "Remove an attachment not yet uploaded, and its stored copy.",
-      "request": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+      "request": {
+        "type": "object",
+        "properties": {
+          "id": {"description": "The id of the attachment to remove (not yet uploaded).", "type": "string"}
+        },
+        "required": ["id"]
+      },
       "response": {"$ref": "#/$defs/attachmentAnswer"},
       "errors": ["bad_json", "invalid", "not_found", "conflict", "unauthorized", "storage"]
     },
@@ -435,7 +661,11 @@ let carfitSchemaText: StaticString = #"""
         "required": ["date", "reminders"],
         "properties": {
           "date": {"$ref": "#/$defs/date"},
-          "reminders": {"type": "array", "items": {"$ref": "#/$defs/reminder"}}
+          "reminders": {
+            "description": "One reminder per card of the date in state Todo with both coordinates, no arrival and not removed, sorted by leaveAt, then key.",
+            "type": "array",
+            "items": {"$ref": "#/$defs/reminder"}
+          }
         }
       },
       "errors": ["bad_json", "invalid", "unauthorized", "storage"]
@@ -459,8 +689,12 @@ let carfitSchemaText: StaticString = #"""
         "required": ["date", "visits", "totals"],
         "properties": {
           "date": {"$ref": "#/$defs/date"},
-          "visits": {"type": "array", "items": {"$ref": "#/$defs/reportEntry"}},
-          "totals": {"$ref": "#/$defs/reportTotals"}
+          "visits": {
+            "description": "One entry per card of the date, in card order.",
+            "type": "array",
+            "items": {"$ref": "#/$defs/reportEntry"}
+          },
+          "totals": {"description": "The day's totals.", "$ref": "#/$defs/reportTotals"}
         }
       },
       "errors": ["bad_json", "invalid", "unauthorized", "storage"]
@@ -473,7 +707,13 @@ let carfitSchemaText: StaticString = #"""
         "type": "object",
         "additionalProperties": false,
         "required": ["tasks"],
-        "properties": {"tasks": {"type": "array", "items": {"$ref": "#/$defs/taskDuration"}}}
+        "properties": {
+          "tasks": {
+            "description": "One entry per task title with a sample, sorted by title (code points).",
+            "type": "array",
+            "items": {"$ref": "#/$defs/taskDuration"}
+          }
+        }
       },
       "errors": ["bad_json", "unauthorized", "storage"]
     },
@@ -504,8 +744,12 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "date": {"type": "string", "format": "date"},
-          "mode": {"type": ["string", "null"], "enum": ["single", "toggle", null]}
+          "date": {"description": "The day to select, YYYY-MM-DD.", "type": "string", "format": "date"},
+          "mode": {
+            "description": "\"single\" (default) makes it the only selected day; \"toggle\" adds or removes it.",
+            "type": ["string", "null"],
+            "enum": ["single", "toggle", null]
+          }
         },
         "required": ["date"]
       },
@@ -518,8 +762,8 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "year": {"type": "integer", "minimum": 1, "maximum": 9999},
-          "month": {"type": "integer", "minimum": 1, "maximum": 12}
+          "year": {"description": "The year, 1 to 9999.", "type": "integer", "minimum": 1, "maximum": 9999},
+          "month": {"description": "The month, 1 to 12.", "type": "integer", "minimum": 1, "maximum": 12}
         },
         "required": ["year", "month"]
       },
@@ -532,11 +776,27 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "pin": {"type": "string"},
-          "firstName": {"type": "string"},
-          "lastName": {"type": "string"},
-          "email": {"type": ["string", "null"]},
-          "hiredOn": {"type": ["string", "null"], "format": "date"}
+          "pin": {
+            "description": "The employee's PIN, a string of 4 to 12 ASCII digits; unique.",
+            "type": "string"
+          },
+          "firstName": {
+            "description": "The first name: trimmed, non-empty, at most 100 characters, no control characters.",
+            "type": "string"
+          },
+          "lastName": {
+            "description": "The last name: trimmed, non-empty, at most 100 characters, no control characters; unique ignoring case.",
+            "type": "string"
+          },
+          "email": {
+            "description": "An ASCII address local@domain.tld, stored trimmed and lower-case; unique. Absent, null or blank: none.",
+            "type": ["string", "null"]
+          },
+          "hiredOn": {
+            "description": "The day of hiring, YYYY-MM-DD (today by the core's clock and zone).",
+            "type": ["string", "null"],
+            "format": "date"
+          }
         },
         "required": ["pin", "firstName", "lastName"]
       },
@@ -551,12 +811,19 @@ let carfitSchemaText: StaticString = #"""
         "type": "object",
         "properties": {
           "employees": {
+            "description": "Every employee, by last name, then first name (ignoring case and accents), then id.",
             "type": "array",
             "items": {
               "type": "object",
               "description": "An employee and how many items their cart holds.",
               "allOf": [{"$ref": "#/$defs/employeeMembers"}],
-              "properties": {"cartQuantity": {"type": "integer", "minimum": 0}},
+              "properties": {
+                "cartQuantity": {
+                  "description": "The total quantity in that employee's cart.",
+                  "type": "integer",
+                  "minimum": 0
+                }
+              },
               "required": ["cartQuantity"],
               "unevaluatedProperties": false
             }
@@ -570,13 +837,22 @@ let carfitSchemaText: StaticString = #"""
     "employees.recover_pin": {
       "symbol": "carfit_employees_recover_pin",
       "summary": "Find a PIN by email.",
-      "request": {"type": "object", "properties": {"email": {"type": "string"}}, "required": ["email"]},
+      "request": {
+        "type": "object",
+        "properties": {
+          "email": {
+            "description": "The employee's email, compared ignoring case and surrounding blanks.",
+            "type": "string"
+          }
+        },
+        "required": ["email"]
+      },
       "response": {
         "type": "object",
         "properties": {
-          "pin": {"type": "string"},
-          "firstName": {"type": "string"},
-          "lastName": {"type": "string"}
+          "pin": {"description": "The employee's PIN.", "type": "string"},
+          "firstName": {"description": "The employee's first name.", "type": "string"},
+          "lastName": {"description": "The employee's last name.", "type": "string"}
         },
         "required": ["pin", "firstName", "lastName"],
         "additionalProperties": false
@@ -586,7 +862,11 @@ let carfitSchemaText: StaticString = #"""
     "session.login": {
       "symbol": "carfit_session_login",
       "summary": "Log an employee in on this core.",
-      "request": {"type": "object", "properties": {"pin": {"type": "string"}}, "required": ["pin"]},
+      "request": {
+        "type": "object",
+        "properties": {"pin": {"description": "The employee's PIN, 4 to 12 digits.", "type": "string"}},
+        "required": ["pin"]
+      },
       "response": {"$ref": "#/$defs/employeeAnswer"},
       "errors": ["bad_json", "invalid", "unauthorized", "storage"]
     },
@@ -596,7 +876,7 @@ let carfitSchemaText: StaticString = #"""
       "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
       "response": {
         "type": "object",
-        "properties": {"employee": {"type": "null"}},
+        "properties": {"employee": {"description": "Always null: nobody is logged in.", "type": "null"}},
         "required": ["employee"],
         "additionalProperties": false
       },
@@ -608,7 +888,12 @@ let carfitSchemaText: StaticString = #"""
       "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
       "response": {
         "type": "object",
-        "properties": {"employee": {"anyOf": [{"$ref": "#/$defs/employee"}, {"type": "null"}]}},
+        "properties": {
+          "employee": {
+            "description": "The employee logged in on this core, or null.",
+            "anyOf": [{"$ref": "#/$defs/employee"}, {"type": "null"}]
+          }
+        },
         "required": ["employee"],
         "additionalProperties": false
       },
@@ -621,11 +906,22 @@ let carfitSchemaText: StaticString = #"""
         "type": "object",
         "properties": {
           "Products": {
+            "description": "The wine.com shape: {\"List\": [product...]}.",
             "type": ["object", "null"],
-            "properties": {"List": {"type": "array", "items": {}}},
+            "properties": {
+              "List": {
+                "description": "The wine.com products: Id, Name, Description, Labels[0].Url (the image), Varietal.WineType.Name (the category) and PriceRetail.",
+                "type": "array",
+                "items": {}
+              }
+            },
             "required": ["List"]
           },
-          "products": {"type": ["array", "null"], "items": {}}
+          "products": {
+            "description": "The plain shape: products {id, name, category, description, imageUrl, price}.",
+            "type": ["array", "null"],
+            "items": {}
+          }
         },
         "anyOf": [{"required": ["Products"]}, {"required": ["products"]}]
       },
@@ -645,15 +941,27 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "category": {"type": ["string", "null"]},
-          "sort": {"type": ["string", "null"], "enum": ["name", "-name", "none", null]}
+          "category": {
+            "description": "List only this category (an exact match); null or missing lists every product.",
+            "type": ["string", "null"]
+          },
+          "sort": {
+            "description": "\"name\" (default), \"-name\" (its reverse) or \"none\" (import order).",
+            "type": ["string", "null"],
+            "enum": ["name", "-name", "none", null]
+          }
         }
       },
       "response": {
         "type": "object",
         "properties": {
-          "categories": {"type": "array", "items": {"type": "string"}},
+          "categories": {
+            "description": "Every category, sorted as the names are.",
+            "type": "array",
+            "items": {"type": "string"}
+          },
           "products": {
+            "description": "The products listed, in the order asked.",
             "type": "array",
             "items": {
               "type": "object",
@@ -675,9 +983,19 @@ let carfitSchemaText: StaticString = #"""
         "type": "object",
         "properties": {
           "product": {
+            "description": "The product.",
             "type": "object",
             "allOf": [{"$ref": "#/$defs/productMembers"}],
-            "properties": {"description": {"type": "string"}, "hasDescription": {"type": "boolean"}},
+            "properties": {
+              "description": {
+                "description": "The product's description; \"No description available.\" when it has none.",
+                "type": "string"
+              },
+              "hasDescription": {
+                "description": "False when the product has no description (missing or blank).",
+                "type": "boolean"
+              }
+            },
             "required": ["description", "hasDescription"],
             "unevaluatedProperties": false
           }
@@ -694,7 +1012,12 @@ let carfitSchemaText: StaticString = #"""
         "type": "object",
         "properties": {
           "productId": {"$ref": "#/$defs/productId"},
-          "quantity": {"type": ["integer", "null"], "minimum": 1, "maximum": 999}
+          "quantity": {
+            "description": "How many to add, 1 to 999 (1); the line may not pass 999.",
+            "type": ["integer", "null"],
+            "minimum": 1,
+            "maximum": 999
+          }
         },
         "required": ["productId"]
       },
@@ -708,7 +1031,12 @@ let carfitSchemaText: StaticString = #"""
         "type": "object",
         "properties": {
           "productId": {"$ref": "#/$defs/productId"},
-          "quantity": {"type": "integer", "minimum": 1, "maximum": 999}
+          "quantity": {
+            "description": "The line's new quantity, 1 to 999 (use cart.remove for 0).",
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 999
+          }
         },
         "required": ["productId", "quantity"]
       },
@@ -740,9 +1068,12 @@ let carfitSchemaText: StaticString = #"""
       "response": {
         "type": "object",
         "properties": {
-          "order": {"$ref": "#/$defs/order"},
-          "message": {"type": "string"},
-          "cart": {"$ref": "#/$defs/cart"}
+          "order": {
+            "description": "The order placed, with each line's unit price at that moment.",
+            "$ref": "#/$defs/order"
+          },
+          "message": {"description": "\"Thank you for your order!\"", "type": "string"},
+          "cart": {"description": "The cart, now empty.", "$ref": "#/$defs/cart"}
         },
         "required": ["order", "message", "cart"],
         "additionalProperties": false
@@ -755,7 +1086,13 @@ let carfitSchemaText: StaticString = #"""
       "request": {"type": "object", "description": "Takes no members (any are ignored).", "properties": {}},
       "response": {
         "type": "object",
-        "properties": {"orders": {"type": "array", "items": {"$ref": "#/$defs/order"}}},
+        "properties": {
+          "orders": {
+            "description": "The logged-in employee's orders, newest first, as checkout answered them.",
+            "type": "array",
+            "items": {"$ref": "#/$defs/order"}
+          }
+        },
         "required": ["orders"],
         "additionalProperties": false
       },
@@ -781,16 +1118,43 @@ let carfitSchemaText: StaticString = #"""
     "transactions.list": {
       "symbol": "carfit_transactions_list",
       "summary": "The transactions screen.",
-      "request": {"type": "object", "properties": {"category": {"type": ["string", "null"]}}},
+      "request": {
+        "type": "object",
+        "properties": {
+          "category": {
+            "description": "List only this category (compared trimmed and lower-cased); \"all\", null or missing lists every transaction.",
+            "type": ["string", "null"]
+          }
+        }
+      },
       "response": {
         "type": "object",
         "properties": {
-          "category": {"type": "string"},
-          "categories": {"type": "array", "items": {"type": "string"}},
-          "transactions": {"type": "array", "items": {"$ref": "#/$defs/transaction"}},
-          "count": {"type": "integer", "minimum": 0},
-          "sum": {"type": "number"},
-          "pinnedCount": {"type": "integer", "minimum": 0},
+          "category": {"description": "The category listed.", "type": "string"},
+          "categories": {
+            "description": "The category bar: \"all\", food, health, entertainment, shopping, travel, then the other stored categories in code point order.",
+            "type": "array",
+            "items": {"type": "string"}
+          },
+          "transactions": {
+            "description": "The transactions listed, newest date first, then by id.",
+            "type": "array",
+            "items": {"$ref": "#/$defs/transaction"}
+          },
+          "count": {
+            "description": "How many transactions are listed, pinned or not.",
+            "type": "integer",
+            "minimum": 0
+          },
+          "sum": {
+            "description": "The sum of the pinned transactions listed (exact, computed in cents).",
+            "type": "number"
+          },
+          "pinnedCount": {
+            "description": "How many of the transactions listed are pinned.",
+            "type": "integer",
+            "minimum": 0
+          },
           "sumText": {"$ref": "#/$defs/moneyText"}
         },
         "required": ["category", "categories", "transactions", "count", "sum", "pinnedCount"],
@@ -803,12 +1167,23 @@ let carfitSchemaText: StaticString = #"""
       "summary": "Pin or unpin one transaction.",
       "request": {
         "type": "object",
-        "properties": {"id": {"$ref": "#/$defs/transactionId"}, "pinned": {"type": "boolean"}},
+        "properties": {
+          "id": {"$ref": "#/$defs/transactionId"},
+          "pinned": {
+            "description": "True pins the transaction (its amount counts in sums and insights), false unpins it.",
+            "type": "boolean"
+          }
+        },
         "required": ["id", "pinned"]
       },
       "response": {
         "type": "object",
-        "properties": {"transaction": {"$ref": "#/$defs/transaction"}},
+        "properties": {
+          "transaction": {
+            "description": "The transaction as stored after the change.",
+            "$ref": "#/$defs/transaction"
+          }
+        },
         "required": ["transaction"],
         "additionalProperties": false
       },
@@ -822,23 +1197,31 @@ let carfitSchemaText: StaticString = #"""
         "type": "object",
         "properties": {
           "categories": {
+            "description": "One row per category of the bar (without \"all\"), in its order, also when nothing in it is pinned.",
             "type": "array",
             "items": {
               "type": "object",
               "properties": {
-                "category": {"type": "string"},
-                "total": {"type": "number"},
-                "count": {"type": "integer", "minimum": 0},
-                "share": {"type": "number"},
+                "category": {"description": "The category.", "type": "string"},
+                "total": {"description": "The sum of its pinned transactions.", "type": "number"},
+                "count": {
+                  "description": "How many of its transactions are pinned.",
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "share": {
+                  "description": "total / the grand total, rounded to 4 decimals; 0 when the grand total is 0.",
+                  "type": "number"
+                },
                 "sumText": {"$ref": "#/$defs/moneyText"}
               },
               "required": ["category", "total", "count", "share"],
               "additionalProperties": false
             }
           },
-          "total": {"type": "number"},
+          "total": {"description": "The sum of every pinned transaction.", "type": "number"},
           "sumText": {"$ref": "#/$defs/moneyText"},
-          "count": {"type": "integer", "minimum": 0}
+          "count": {"description": "How many transactions are pinned.", "type": "integer", "minimum": 0}
         },
         "required": ["categories", "total", "count"],
         "additionalProperties": false
@@ -851,7 +1234,11 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "status": {"type": ["string", "null"], "enum": ["success", null]},
+          "status": {
+            "description": "\"success\", or missing; any other value is refused.",
+            "type": ["string", "null"],
+            "enum": ["success", null]
+          },
           "content": {
             "type": "array",
             "items": {},
@@ -873,12 +1260,27 @@ let carfitSchemaText: StaticString = #"""
     "articles.list": {
       "symbol": "carfit_articles_list",
       "summary": "The stored articles, newest first.",
-      "request": {"type": "object", "properties": {"hour24": {"type": ["boolean", "null"]}}},
+      "request": {
+        "type": "object",
+        "properties": {
+          "hour24": {
+            "description": "Write \"published\" on a 24-hour (true) or 12-hour (false) clock; overrides the core's clock style.",
+            "type": ["boolean", "null"]
+          }
+        }
+      },
       "response": {
         "type": "object",
         "properties": {
-          "articles": {"type": "array", "items": {"$ref": "#/$defs/article"}},
-          "updatedAt": {"anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]}
+          "articles": {
+            "description": "The stored articles, newest first (equal dates in snapshot order).",
+            "type": "array",
+            "items": {"$ref": "#/$defs/article"}
+          },
+          "updatedAt": {
+            "description": "When the articles were last imported or refreshed, or null if never.",
+            "anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]
+          }
         },
         "required": ["articles", "updatedAt"],
         "additionalProperties": false
@@ -890,12 +1292,23 @@ let carfitSchemaText: StaticString = #"""
       "summary": "The date text of the list.",
       "request": {
         "type": "object",
-        "properties": {"date": {"type": "string"}, "hour24": {"type": ["boolean", "null"]}},
+        "properties": {
+          "date": {"description": "The instant to write, ISO 8601 (no zone means UTC).", "type": "string"},
+          "hour24": {
+            "description": "A 24-hour (true) or 12-hour (false) clock (default: the core's clock style).",
+            "type": ["boolean", "null"]
+          }
+        },
         "required": ["date"]
       },
       "response": {
         "type": "object",
-        "properties": {"text": {"type": "string"}},
+        "properties": {
+          "text": {
+            "description": "The date as the article list writes it: \"16 March, 12:34\" in the current year, else with the year.",
+            "type": "string"
+          }
+        },
         "required": ["text"],
         "additionalProperties": false
       },
@@ -919,9 +1332,13 @@ let carfitSchemaText: StaticString = #"""
       "response": {
         "type": "object",
         "properties": {
-          "imported": {"type": "integer", "minimum": 0},
-          "rejected": {"type": "array", "items": {"$ref": "#/$defs/rejection"}},
-          "pool": {"type": "integer", "minimum": 0}
+          "imported": {"description": "Patterns imported (new or updated).", "type": "integer", "minimum": 0},
+          "rejected": {
+            "description": "Records skipped, with the reason.",
+            "type": "array",
+            "items": {"$ref": "#/$defs/rejection"}
+          },
+          "pool": {"description": "The size of the pool after the import.", "type": "integer", "minimum": 0}
         },
         "required": ["imported", "rejected", "pool"],
         "additionalProperties": false
@@ -934,7 +1351,12 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "count": {"type": ["integer", "null"], "minimum": 1, "maximum": 100},
+          "count": {
+            "description": "How many times to ask the source, 1 to 100 (10).",
+            "type": ["integer", "null"],
+            "minimum": 1,
+            "maximum": 100
+          },
           "maxAgeSeconds": {"$ref": "#/$defs/maxAgeSeconds"}
         }
       },
@@ -943,9 +1365,13 @@ let carfitSchemaText: StaticString = #"""
           {
             "type": "object",
             "properties": {
-              "added": {"type": "integer", "minimum": 0},
-              "pool": {"type": "integer", "minimum": 0},
-              "failed": {"type": "integer", "minimum": 0}
+              "added": {"description": "Patterns new to the pool.", "type": "integer", "minimum": 0},
+              "pool": {"description": "The size of the pool.", "type": "integer", "minimum": 0},
+              "failed": {
+                "description": "Requests that failed or did not answer a patterns document.",
+                "type": "integer",
+                "minimum": 0
+              }
             },
             "required": ["added", "pool", "failed"],
             "additionalProperties": false
@@ -953,7 +1379,13 @@ let carfitSchemaText: StaticString = #"""
           {
             "type": "object",
             "description": "maxAgeSeconds spared the requests.",
-            "properties": {"imported": {"const": 0}, "fresh": {"const": true}},
+            "properties": {
+              "imported": {"description": "Always 0: nothing was fetched.", "const": 0},
+              "fresh": {
+                "description": "Always true: the pool's last success is younger than maxAgeSeconds.",
+                "const": true
+              }
+            },
             "required": ["imported", "fresh"],
             "additionalProperties": false
           }
@@ -967,9 +1399,22 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "rows": {"type": "integer", "minimum": 1, "maximum": 1000},
-          "columns": {"type": "integer", "minimum": 1, "maximum": 1000},
-          "seed": {"type": ["integer", "null"]}
+          "rows": {
+            "description": "How many rows, 1 to 1000.",
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 1000
+          },
+          "columns": {
+            "description": "How many tiles a row, 1 to 1000.",
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 1000
+          },
+          "seed": {
+            "description": "Any 64-bit integer (0): the same seed gives the same titles and colours everywhere.",
+            "type": ["integer", "null"]
+          }
         },
         "required": ["rows", "columns"]
       },
@@ -977,21 +1422,33 @@ let carfitSchemaText: StaticString = #"""
         "type": "object",
         "properties": {
           "rows": {
+            "description": "The rows, in order.",
             "type": "array",
             "items": {
               "type": "object",
               "properties": {
-                "index": {"type": "integer", "minimum": 0},
-                "title": {"type": "string"},
+                "index": {"description": "The row's index, from 0.", "type": "integer", "minimum": 0},
+                "title": {"description": "The row's title, two words drawn from the seed.", "type": "string"},
                 "tiles": {
+                  "description": "The row's tiles, in order.",
                   "type": "array",
                   "items": {
                     "type": "object",
                     "properties": {
-                      "id": {"type": "string"},
-                      "title": {"type": "string"},
-                      "color": {"type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"},
-                      "imageUrl": {"type": ["string", "null"]}
+                      "id": {"description": "The tile's id, \"r<row>c<column>\".", "type": "string"},
+                      "title": {
+                        "description": "The tile's title, two words drawn from the seed and its position.",
+                        "type": "string"
+                      },
+                      "color": {
+                        "description": "The tile's colour, \"#RRGGBB\": its pattern's first colour, else one drawn from the seed.",
+                        "type": "string",
+                        "pattern": "^#[0-9A-Fa-f]{6}$"
+                      },
+                      "imageUrl": {
+                        "description": "The image of pattern k mod n of the pool (k = row * columns + column); null when the pool is empty.",
+                        "type": ["string", "null"]
+                      }
                     },
                     "required": ["id", "title", "color", "imageUrl"],
                     "additionalProperties": false
@@ -1011,14 +1468,26 @@ let carfitSchemaText: StaticString = #"""
     "images.data": {
       "symbol": "carfit_images_data",
       "summary": "The bytes of an image (no method name: the bytes come in an out-parameter).",
-      "request": {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]},
+      "request": {
+        "type": "object",
+        "properties": {"url": {"description": "The image's http or https URL.", "type": "string"}},
+        "required": ["url"]
+      },
       "response": {
         "type": "object",
         "properties": {
-          "url": {"type": "string"},
-          "bytes": {"type": "integer", "minimum": 0},
-          "source": {"type": "string", "enum": ["memory", "disk", "network"]},
-          "contentType": {"type": "string", "enum": ["image/png", "image/jpeg", "image/gif", "image/webp"]}
+          "url": {"description": "The image's URL.", "type": "string"},
+          "bytes": {"description": "The image's size in bytes.", "type": "integer", "minimum": 0},
+          "source": {
+            "description": "Where the bytes came from: \"memory\", \"disk\" or \"network\".",
+            "type": "string",
+            "enum": ["memory", "disk", "network"]
+          },
+          "contentType": {
+            "description": "The image's type, from its magic bytes (not the server's Content-Type).",
+            "type": "string",
+            "enum": ["image/png", "image/jpeg", "image/gif", "image/webp"]
+          }
         },
         "required": ["url", "bytes", "source", "contentType"],
         "additionalProperties": false
@@ -1031,14 +1500,28 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "urls": {"type": "array", "items": {"type": "string"}},
-          "priority": {"type": ["string", "null"], "enum": ["low", "normal", "high", null]}
+          "urls": {
+            "description": "The images to load in the background, http or https URLs.",
+            "type": "array",
+            "items": {"type": "string"}
+          },
+          "priority": {
+            "description": "\"low\", \"normal\" (default) or \"high\": higher priorities load first.",
+            "type": ["string", "null"],
+            "enum": ["low", "normal", "high", null]
+          }
         },
         "required": ["urls"]
       },
       "response": {
         "type": "object",
-        "properties": {"queued": {"type": "integer", "minimum": 0}},
+        "properties": {
+          "queued": {
+            "description": "URLs now waiting in the queue (repeats count once; those in memory or loading are not queued).",
+            "type": "integer",
+            "minimum": 0
+          }
+        },
         "required": ["queued"],
         "additionalProperties": false
       },
@@ -1049,12 +1532,24 @@ let carfitSchemaText: StaticString = #"""
       "summary": "Drop queued prefetches.",
       "request": {
         "type": "object",
-        "properties": {"urls": {"type": "array", "items": {"type": "string"}}},
+        "properties": {
+          "urls": {
+            "description": "The URLs to take out of the prefetch queue.",
+            "type": "array",
+            "items": {"type": "string"}
+          }
+        },
         "required": ["urls"]
       },
       "response": {
         "type": "object",
-        "properties": {"cancelled": {"type": "integer", "minimum": 0}},
+        "properties": {
+          "cancelled": {
+            "description": "URLs taken out of the queue (a load already started goes on).",
+            "type": "integer",
+            "minimum": 0
+          }
+        },
         "required": ["cancelled"],
         "additionalProperties": false
       },
@@ -1070,22 +1565,36 @@ let carfitSchemaText: StaticString = #"""
           "memory": {"$ref": "#/$defs/cacheStats"},
           "disk": {"$ref": "#/$defs/cacheStats"},
           "requests": {
+            "description": "The loads of this core since it opened.",
             "type": "object",
             "properties": {
-              "network": {"type": "integer", "minimum": 0},
-              "coalesced": {"type": "integer", "minimum": 0},
-              "memoryHits": {"type": "integer", "minimum": 0},
-              "diskHits": {"type": "integer", "minimum": 0},
-              "failures": {"type": "integer", "minimum": 0}
+              "network": {"description": "HTTP requests made.", "type": "integer", "minimum": 0},
+              "coalesced": {
+                "description": "Calls that waited for a load already in progress.",
+                "type": "integer",
+                "minimum": 0
+              },
+              "memoryHits": {"description": "Images served from memory.", "type": "integer", "minimum": 0},
+              "diskHits": {
+                "description": "Images served from disk (a prefetch finding its image there included).",
+                "type": "integer",
+                "minimum": 0
+              },
+              "failures": {
+                "description": "Loads that failed (network, status, not an image).",
+                "type": "integer",
+                "minimum": 0
+              }
             },
             "required": ["network", "coalesced", "memoryHits", "diskHits", "failures"],
             "additionalProperties": false
           },
           "prefetch": {
+            "description": "The background loads.",
             "type": "object",
             "properties": {
-              "queued": {"type": "integer", "minimum": 0},
-              "loading": {"type": "integer", "minimum": 0}
+              "queued": {"description": "The prefetch queue's length.", "type": "integer", "minimum": 0},
+              "loading": {"description": "Background loads in progress.", "type": "integer", "minimum": 0}
             },
             "required": ["queued", "loading"],
             "additionalProperties": false
@@ -1103,7 +1612,10 @@ let carfitSchemaText: StaticString = #"""
       "response": {
         "type": "object",
         "properties": {
-          "offline": {"type": "boolean"},
+          "offline": {
+            "description": "The most recent attempt that failed for a network reason (refused, timeout, dns, network) came after the last success of any source.",
+            "type": "boolean"
+          },
           "sources": {
             "type": "object",
             "description": "One member per configured source (a map).",
@@ -1160,15 +1672,32 @@ let carfitSchemaText: StaticString = #"""
       "request": {
         "type": "object",
         "properties": {
-          "after": {"type": ["integer", "null"], "minimum": 0},
-          "timeoutMs": {"type": ["integer", "null"], "minimum": 0, "maximum": 60000}
+          "after": {
+            "description": "The seq of the last event already read (0): only later events are answered.",
+            "type": ["integer", "null"],
+            "minimum": 0
+          },
+          "timeoutMs": {
+            "description": "How long to wait for an event, 0 to 60000 ms (1000); 0 answers at once.",
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "maximum": 60000
+          }
         }
       },
       "response": {
         "type": "object",
         "properties": {
-          "events": {"type": "array", "items": {"$ref": "#/$defs/event"}},
-          "last": {"type": "integer", "minimum": 0}
+          "events": {
+            "description": "Up to 256 events with a seq above after, oldest first; empty after timeoutMs with none.",
+            "type": "array",
+            "items": {"$ref": "#/$defs/event"}
+          },
+          "last": {
+            "description": "The seq of the last event given (after when none was): pass it as after next time.",
+            "type": "integer",
+            "minimum": 0
+          }
         },
         "required": ["events", "last"],
         "additionalProperties": false
@@ -1233,6 +1762,7 @@ let carfitSchemaText: StaticString = #"""
         "description": "The ISO 4217 currency of every amount, for priceText, amountText and sumText with a locale (\"USD\", the seeds' currency)."
       },
       "sources": {
+        "description": "Where each area's refresh fetches, and where sync.push sends the washer's updates, positions, attachments and device registration (http or https URLs; none by default).",
         "type": ["object", "null"],
         "properties": {
           "visits": {"type": ["string", "null"], "description": "An http or https URL."},
@@ -1256,11 +1786,27 @@ let carfitSchemaText: StaticString = #"""
         "additionalProperties": false
       },
       "http": {
+        "description": "Limits on every network transfer.",
         "type": ["object", "null"],
         "properties": {
-          "timeoutMs": {"type": ["integer", "null"], "minimum": 1, "maximum": 600000},
-          "totalTimeoutMs": {"type": ["integer", "null"], "minimum": 1, "maximum": 3600000},
-          "maxBodyBytes": {"type": ["integer", "null"], "minimum": 1, "maximum": 1099511627776},
+          "timeoutMs": {
+            "description": "Connecting, and each wait for data, in milliseconds (10000).",
+            "type": ["integer", "null"],
+            "minimum": 1,
+            "maximum": 600000
+          },
+          "totalTimeoutMs": {
+            "description": "The whole transfer, in milliseconds (120000).",
+            "type": ["integer", "null"],
+            "minimum": 1,
+            "maximum": 3600000
+          },
+          "maxBodyBytes": {
+            "description": "The largest body accepted once decoded, in bytes (268435456).",
+            "type": ["integer", "null"],
+            "minimum": 1,
+            "maximum": 1099511627776
+          },
           "minBytesPerSecond": {
             "type": ["integer", "null"],
             "minimum": 0,
@@ -1271,17 +1817,46 @@ let carfitSchemaText: StaticString = #"""
         "additionalProperties": false
       },
       "images": {
+        "description": "The image pipeline's caches and parallel loads.",
         "type": ["object", "null"],
         "properties": {
-          "directory": {"type": ["string", "null"]},
-          "memoryBytes": {"type": ["integer", "null"], "minimum": 0, "maximum": 1099511627776},
-          "diskBytes": {"type": ["integer", "null"], "minimum": 0, "maximum": 70368744177664},
-          "concurrency": {"type": ["integer", "null"], "minimum": 1, "maximum": 64}
+          "directory": {
+            "description": "The disk cache's directory (default: a temporary directory of the core, removed on close).",
+            "type": ["string", "null"]
+          },
+          "memoryBytes": {
+            "description": "The memory cache's bound in bytes (32 MiB; 0 disables it).",
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "maximum": 1099511627776
+          },
+          "diskBytes": {
+            "description": "The disk cache's bound in bytes (256 MiB; 0 disables it).",
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "maximum": 70368744177664
+          },
+          "concurrency": {
+            "description": "How many background image loads and pattern requests run at once, 1 to 64 (4).",
+            "type": ["integer", "null"],
+            "minimum": 1,
+            "maximum": 64
+          }
         },
         "additionalProperties": false
       },
-      "maxRequestBytes": {"type": ["integer", "null"], "minimum": 1, "maximum": 1099511627776},
-      "importThreads": {"type": ["integer", "null"], "minimum": 0, "maximum": 64},
+      "maxRequestBytes": {
+        "description": "The largest request accepted, in bytes (536870912); a larger one is invalid.",
+        "type": ["integer", "null"],
+        "minimum": 1,
+        "maximum": 1099511627776
+      },
+      "importThreads": {
+        "description": "Threads a large visits import parses on besides the calling thread, 0 to 64 (one per processor, at most 8); 0 parses on the calling thread alone.",
+        "type": ["integer", "null"],
+        "minimum": 0,
+        "maximum": 64
+      },
       "zoneinfo": {
         "type": ["string", "null"],
         "description": "The directory of TZif files timeZone names a file of ($TZDIR when set, else \"/usr/share/zoneinfo\")."
@@ -1294,8 +1869,18 @@ let carfitSchemaText: StaticString = #"""
             "type": ["string", "null"],
             "description": "Default: the database path + \"-attachments\" (none for \":memory:\")."
           },
-          "maxBytes": {"type": ["integer", "null"], "minimum": 1, "maximum": 1099511627776},
-          "quotaBytes": {"type": ["integer", "null"], "minimum": 1, "maximum": 1125899906842624}
+          "maxBytes": {
+            "description": "The largest attached file, in bytes (20 MiB).",
+            "type": ["integer", "null"],
+            "minimum": 1,
+            "maximum": 1099511627776
+          },
+          "quotaBytes": {
+            "description": "All stored attachment files together, in bytes (1 GiB); uploaded ones are evicted, oldest first, to make room.",
+            "type": ["integer", "null"],
+            "minimum": 1,
+            "maximum": 1125899906842624
+          }
         },
         "additionalProperties": false
       },
@@ -1315,13 +1900,46 @@ let carfitSchemaText: StaticString = #"""
         "type": ["object", "null"],
         "description": "Positions, arrivals and departures.",
         "properties": {
-          "arrivalRadiusMeters": {"type": ["number", "null"], "minimum": 1, "maximum": 100000},
-          "dwellSeconds": {"type": ["integer", "null"], "minimum": 0, "maximum": 86400},
-          "maxAccuracyMeters": {"type": ["number", "null"], "minimum": 0, "maximum": 10000},
-          "minDistanceMeters": {"type": ["number", "null"], "minimum": 0, "maximum": 100000},
-          "minIntervalSeconds": {"type": ["integer", "null"], "minimum": 0, "maximum": 86400},
-          "autoStart": {"type": ["boolean", "null"]},
-          "trailDays": {"type": ["integer", "null"], "minimum": 0, "maximum": 3650}
+          "arrivalRadiusMeters": {
+            "description": "How near a visit's coordinates a report must be to count towards an arrival, in metres (75).",
+            "type": ["number", "null"],
+            "minimum": 1,
+            "maximum": 100000
+          },
+          "dwellSeconds": {
+            "description": "How long reports must stay within the radius for an arrival, in seconds (60).",
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "maximum": 86400
+          },
+          "maxAccuracyMeters": {
+            "description": "Only a report at least this accurate counts (100 metres).",
+            "type": ["number", "null"],
+            "minimum": 0,
+            "maximum": 10000
+          },
+          "minDistanceMeters": {
+            "description": "A counting report joins the trail when at least this many metres from the last stored point (20).",
+            "type": ["number", "null"],
+            "minimum": 0,
+            "maximum": 100000
+          },
+          "minIntervalSeconds": {
+            "description": "A counting report joins the trail when at least this many seconds after the last stored point (300).",
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "maximum": 86400
+          },
+          "autoStart": {
+            "description": "An arrival also starts the visit (InProgress), as visits.set_state would (false).",
+            "type": ["boolean", "null"]
+          },
+          "trailDays": {
+            "description": "How many days applied trail points are kept (7).",
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "maximum": 3650
+          }
         },
         "additionalProperties": false
       },
@@ -1329,10 +1947,30 @@ let carfitSchemaText: StaticString = #"""
         "type": ["object", "null"],
         "description": "How the time to leave for each visit is computed.",
         "properties": {
-          "bufferMinutes": {"type": ["integer", "null"], "minimum": 0, "maximum": 240},
-          "speedKmh": {"type": ["number", "null"], "exclusiveMinimum": 0, "maximum": 300},
-          "detourFactor": {"type": ["number", "null"], "minimum": 1, "maximum": 10},
-          "positionMaxAgeSeconds": {"type": ["integer", "null"], "minimum": 0, "maximum": 86400}
+          "bufferMinutes": {
+            "description": "Minutes to spare before a visit's start (5).",
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "maximum": 240
+          },
+          "speedKmh": {
+            "description": "Driving speed in km/h (30).",
+            "type": ["number", "null"],
+            "exclusiveMinimum": 0,
+            "maximum": 300
+          },
+          "detourFactor": {
+            "description": "How much longer roads are than the geodesic (1.3).",
+            "type": ["number", "null"],
+            "minimum": 1,
+            "maximum": 10
+          },
+          "positionMaxAgeSeconds": {
+            "description": "How old the washer's reported position may be to serve as today's next visit's origin, in seconds (900).",
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "maximum": 86400
+          }
         },
         "additionalProperties": false
       },
@@ -1340,8 +1978,18 @@ let carfitSchemaText: StaticString = #"""
         "type": ["object", "null"],
         "description": "How long the washer's facts are kept and how many samples a learned plan needs.",
         "properties": {
-          "keepDays": {"type": ["integer", "null"], "minimum": 1, "maximum": 3650},
-          "minSamples": {"type": ["integer", "null"], "minimum": 1, "maximum": 50}
+          "keepDays": {
+            "description": "How many days after its visit's start the washer's facts are kept (90).",
+            "type": ["integer", "null"],
+            "minimum": 1,
+            "maximum": 3650
+          },
+          "minSamples": {
+            "description": "The samples a task title needs before a learned plan uses its median (5).",
+            "type": ["integer", "null"],
+            "minimum": 1,
+            "maximum": 50
+          }
         },
         "additionalProperties": false
       },
@@ -1385,7 +2033,7 @@ let carfitSchemaText: StaticString = #"""
           "type": ["string", "null"],
           "description": "The offending member of the record, or null when the record itself is wrong."
         },
-        "message": {"type": "string"}
+        "message": {"description": "Why the record was skipped, one sentence.", "type": "string"}
       },
       "required": ["index", "field", "message"],
       "additionalProperties": false
@@ -1394,8 +2042,12 @@ let carfitSchemaText: StaticString = #"""
       "type": "object",
       "description": "The answer of an import: records stored, records skipped.",
       "properties": {
-        "imported": {"type": "integer", "minimum": 0},
-        "rejected": {"type": "array", "items": {"$ref": "#/$defs/rejection"}},
+        "imported": {"description": "Records stored.", "type": "integer", "minimum": 0},
+        "rejected": {
+          "description": "Records skipped, with the reason.",
+          "type": "array",
+          "items": {"$ref": "#/$defs/rejection"}
+        },
         "changes": {
           "type": "array",
           "description": "visits.import: the planner's changes against the snapshot it replaced.",
@@ -1409,10 +2061,18 @@ let carfitSchemaText: StaticString = #"""
       "type": "object",
       "description": "The totals of a day, or of every listed day.",
       "properties": {
-        "visits": {"type": "integer", "minimum": 0},
-        "taskMinutes": {"type": "integer", "minimum": 0},
-        "distanceMeters": {"type": "integer", "minimum": 0},
-        "distanceKm": {"type": "number", "minimum": 0}
+        "visits": {"description": "How many cards.", "type": "integer", "minimum": 0},
+        "taskMinutes": {"description": "The sum of the cards' task minutes.", "type": "integer", "minimum": 0},
+        "distanceMeters": {
+          "description": "The sum of the distances between consecutive cards, in metres.",
+          "type": "integer",
+          "minimum": 0
+        },
+        "distanceKm": {
+          "description": "The same distance in km, to one decimal.",
+          "type": "number",
+          "minimum": 0
+        }
       },
       "required": ["visits", "taskMinutes", "distanceMeters", "distanceKm"],
       "additionalProperties": false
@@ -1425,10 +2085,21 @@ let carfitSchemaText: StaticString = #"""
     "refreshMembers": {
       "description": "The members of every refresh's answer, which refreshResult and articlesRefreshResult compose.",
       "properties": {
-        "imported": {"type": "integer", "minimum": 0},
-        "rejected": {"type": "array", "items": {"$ref": "#/$defs/rejection"}},
-        "notModified": {"const": true},
-        "fresh": {"const": true},
+        "imported": {
+          "description": "Records stored (0 for a 304 or a fresh cache).",
+          "type": "integer",
+          "minimum": 0
+        },
+        "rejected": {
+          "description": "Records skipped, with the reason.",
+          "type": "array",
+          "items": {"$ref": "#/$defs/rejection"}
+        },
+        "notModified": {"description": "The source answered 304: nothing changed.", "const": true},
+        "fresh": {
+          "description": "The last success is younger than maxAgeSeconds: no request was made.",
+          "const": true
+        },
         "changes": {
           "type": "array",
           "description": "visits.refresh: the planner's changes (empty for a 304 or a fresh cache).",
@@ -1447,31 +2118,60 @@ let carfitSchemaText: StaticString = #"""
       "type": "object",
       "description": "One visit card.",
       "properties": {
-        "visitId": {"type": ["string", "null"]},
+        "visitId": {"description": "The source's visit id, or null.", "type": ["string", "null"]},
         "name": {"type": "string", "description": "houseOwnerFirstName and houseOwnerLastName, trimmed."},
         "state": {
           "type": ["string", "null"],
           "description": "Todo, InProgress, Done, Rejected, or another value as given."
         },
-        "stateColor": {"type": "string", "pattern": "^#[0-9A-F]{6}$"},
+        "stateColor": {
+          "description": "The state's colour: #4E77D6 Todo, #F5C709 InProgress, #25A87B Done, #EF6565 Rejected, #8E8E93 any other.",
+          "type": "string",
+          "pattern": "^#[0-9A-F]{6}$"
+        },
         "startTime": {"type": "string", "description": "HH:mm (24h) or hh:mm AM (12h) in the core's zone."},
         "startTimeUtc": {"$ref": "#/$defs/instant"},
         "expectedTime": {"type": ["string", "null"], "description": "As given, \"08:00/10:00\"."},
         "tasks": {"type": "string", "description": "Task titles joined with \", \"."},
-        "taskMinutes": {"type": "integer", "minimum": 0},
-        "address": {"type": "string"},
-        "phone": {"type": ["string", "null"]},
-        "latitude": {"type": ["number", "null"], "minimum": -90, "maximum": 90},
-        "longitude": {"type": ["number", "null"], "minimum": -180, "maximum": 180},
-        "employeeId": {"type": ["string", "null"]},
-        "distanceMeters": {"type": ["integer", "null"], "minimum": 0},
-        "distanceKm": {"type": ["number", "null"], "minimum": 0},
+        "taskMinutes": {"description": "The sum of the tasks' minutes.", "type": "integer", "minimum": 0},
+        "address": {"description": "The client's address, or null.", "type": "string"},
+        "phone": {"description": "The client's phone number, or null.", "type": ["string", "null"]},
+        "latitude": {
+          "description": "The visit's latitude, or null.",
+          "type": ["number", "null"],
+          "minimum": -90,
+          "maximum": 90
+        },
+        "longitude": {
+          "description": "The visit's longitude, or null.",
+          "type": ["number", "null"],
+          "minimum": -180,
+          "maximum": 180
+        },
+        "employeeId": {
+          "description": "The employee the visit is planned for (the source's homeBobEmployeeId), or null.",
+          "type": ["string", "null"]
+        },
+        "distanceMeters": {
+          "description": "Geodesic metres from the previous card of the day, rounded; null for the first card or when either end has no coordinates.",
+          "type": ["integer", "null"],
+          "minimum": 0
+        },
+        "distanceKm": {
+          "description": "distanceMeters in km, to one decimal; null as distanceMeters.",
+          "type": ["number", "null"],
+          "minimum": 0
+        },
         "key": {"type": "string", "description": "Opaque: names this stored visit for visits.set_state."},
         "pending": {
           "type": "boolean",
           "description": "A state change of this visit waits to reach the update server."
         },
-        "timeUsedMinutes": {"type": ["integer", "null"], "minimum": 0},
+        "timeUsedMinutes": {
+          "description": "The minutes the washer's Done change recorded, else the source's visitTimeUsed, else null.",
+          "type": ["integer", "null"],
+          "minimum": 0
+        },
         "attachments": {"$ref": "#/$defs/attachmentCounts"},
         "nextStates": {
           "type": "array",
@@ -1479,19 +2179,32 @@ let carfitSchemaText: StaticString = #"""
           "items": {"$ref": "#/$defs/visitState"},
           "uniqueItems": true
         },
-        "arrivedAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
-        "departedAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
-        "suggestion": {"enum": ["start", "finish", null]},
+        "arrivedAt": {
+          "description": "When the washer arrived at the visit (location.report), else null.",
+          "oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]
+        },
+        "departedAt": {
+          "description": "When the washer left the visit (location.report), else null.",
+          "oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]
+        },
+        "suggestion": {
+          "description": "\"start\" (arrived, not left, Todo), \"finish\" (left, InProgress) or null.",
+          "enum": ["start", "finish", null]
+        },
         "navigation": {
+          "description": "Links that navigate to the visit's coordinates; null without both coordinates.",
           "oneOf": [
             {
               "type": "object",
               "additionalProperties": false,
               "required": ["geo", "google", "apple"],
               "properties": {
-                "geo": {"type": "string"},
-                "google": {"type": "string"},
-                "apple": {"type": "string"}
+                "geo": {
+                  "description": "A geo: URI of the visit's coordinates (\"geo:55.77883,12.52124\").",
+                  "type": "string"
+                },
+                "google": {"description": "A Google Maps directions link to the visit.", "type": "string"},
+                "apple": {"description": "An Apple Maps directions link to the visit.", "type": "string"}
               }
             },
             {"type": "null"}
@@ -1501,7 +2214,10 @@ let carfitSchemaText: StaticString = #"""
           "type": "boolean",
           "description": "A visit a stored snapshot no longer lists, kept on its day while it has updates not yet settled, attachments not yet uploaded or a conflict."
         },
-        "conflict": {"oneOf": [{"$ref": "#/$defs/conflict"}, {"type": "null"}]}
+        "conflict": {
+          "description": "The washer's change the update server rejected last, kept until visits.acknowledge; else null.",
+          "oneOf": [{"$ref": "#/$defs/conflict"}, {"type": "null"}]
+        }
       },
       "required": [
         "visitId",
@@ -1535,23 +2251,32 @@ let carfitSchemaText: StaticString = #"""
       "additionalProperties": false
     },
     "yearMonth": {
+      "description": "A month of the calendar.",
       "type": "object",
       "properties": {
-        "year": {"type": "integer", "minimum": 1, "maximum": 9999},
-        "month": {"type": "integer", "minimum": 1, "maximum": 12}
+        "year": {"description": "The year, 1 to 9999.", "type": "integer", "minimum": 1, "maximum": 9999},
+        "month": {"description": "The month, 1 to 12.", "type": "integer", "minimum": 1, "maximum": 12}
       },
       "required": ["year", "month"],
       "additionalProperties": false
     },
     "calendarDay": {
+      "description": "One day of the month grid.",
       "type": "object",
       "properties": {
         "date": {"$ref": "#/$defs/date"},
-        "day": {"type": "integer", "minimum": 1, "maximum": 31},
-        "weekday": {"type": "string"},
-        "isToday": {"type": "boolean"},
-        "isSelected": {"type": "boolean"},
-        "visits": {"type": "integer", "minimum": 0}
+        "day": {"description": "The day of the month.", "type": "integer", "minimum": 1, "maximum": 31},
+        "weekday": {
+          "description": "The day of the week's short name (\"Mon\", or the locale's).",
+          "type": "string"
+        },
+        "isToday": {"description": "The day is today by the core's clock and zone.", "type": "boolean"},
+        "isSelected": {"description": "The day is selected.", "type": "boolean"},
+        "visits": {
+          "description": "How many stored visits start on this local day.",
+          "type": "integer",
+          "minimum": 0
+        }
       },
       "required": ["date", "day", "weekday", "isToday", "isSelected", "visits"],
       "additionalProperties": false
@@ -1560,17 +2285,44 @@ let carfitSchemaText: StaticString = #"""
       "type": "object",
       "description": "The month document every calendar operation answers.",
       "properties": {
-        "year": {"type": "integer", "minimum": 1, "maximum": 9999},
-        "month": {"type": "integer", "minimum": 1, "maximum": 12},
-        "title": {"type": "string"},
+        "year": {"description": "The month's year.", "type": "integer", "minimum": 1, "maximum": 9999},
+        "month": {"description": "The month, 1 to 12.", "type": "integer", "minimum": 1, "maximum": 12},
+        "title": {"description": "The month's title (\"September 2020\", or the locale's).", "type": "string"},
         "today": {"$ref": "#/$defs/date"},
-        "selected": {"type": "array", "items": {"$ref": "#/$defs/date"}},
-        "firstWeekday": {"type": "string", "enum": ["monday", "sunday"]},
-        "leadingDays": {"type": "integer", "minimum": 0, "maximum": 6},
-        "weekdays": {"type": "array", "items": {"type": "string"}},
-        "days": {"type": "array", "items": {"$ref": "#/$defs/calendarDay"}},
-        "previous": {"anyOf": [{"$ref": "#/$defs/yearMonth"}, {"type": "null"}]},
-        "next": {"anyOf": [{"$ref": "#/$defs/yearMonth"}, {"type": "null"}]}
+        "selected": {
+          "description": "The selected days, ascending.",
+          "type": "array",
+          "items": {"$ref": "#/$defs/date"}
+        },
+        "firstWeekday": {
+          "description": "The first column of the grid: \"monday\" or \"sunday\".",
+          "type": "string",
+          "enum": ["monday", "sunday"]
+        },
+        "leadingDays": {
+          "description": "Empty cells before day 1.",
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 6
+        },
+        "weekdays": {
+          "description": "The weekdays' short names in column order.",
+          "type": "array",
+          "items": {"type": "string"}
+        },
+        "days": {
+          "description": "Every day of the month, in order.",
+          "type": "array",
+          "items": {"$ref": "#/$defs/calendarDay"}
+        },
+        "previous": {
+          "description": "The previous month, null for January of year 1.",
+          "anyOf": [{"$ref": "#/$defs/yearMonth"}, {"type": "null"}]
+        },
+        "next": {
+          "description": "The next month, null for December 9999.",
+          "anyOf": [{"$ref": "#/$defs/yearMonth"}, {"type": "null"}]
+        }
       },
       "required": [
         "year",
@@ -1590,16 +2342,21 @@ let carfitSchemaText: StaticString = #"""
     "employeeMembers": {
       "description": "The members of every employee, which employee and each of employees.list compose.",
       "properties": {
-        "id": {"type": "integer"},
-        "pin": {"type": "string", "pattern": "^[0-9]{4,12}$"},
-        "firstName": {"type": "string"},
-        "lastName": {"type": "string"},
-        "email": {"type": ["string", "null"]},
+        "id": {"description": "The employee's id.", "type": "integer"},
+        "pin": {
+          "description": "The employee's PIN, 4 to 12 digits.",
+          "type": "string",
+          "pattern": "^[0-9]{4,12}$"
+        },
+        "firstName": {"description": "The first name.", "type": "string"},
+        "lastName": {"description": "The last name.", "type": "string"},
+        "email": {"description": "The email, lower-case, or null.", "type": ["string", "null"]},
         "hiredOn": {"$ref": "#/$defs/date"}
       },
       "required": ["id", "pin", "firstName", "lastName", "email", "hiredOn"]
     },
     "employee": {
+      "description": "An employee of the wine club's shop.",
       "type": "object",
       "allOf": [{"$ref": "#/$defs/employeeMembers"}],
       "unevaluatedProperties": false
@@ -1607,7 +2364,7 @@ let carfitSchemaText: StaticString = #"""
     "employeeAnswer": {
       "description": "The answer of employees.create and session.login: the employee.",
       "type": "object",
-      "properties": {"employee": {"$ref": "#/$defs/employee"}},
+      "properties": {"employee": {"description": "The employee.", "$ref": "#/$defs/employee"}},
       "required": ["employee"],
       "additionalProperties": false
     },
@@ -1617,33 +2374,44 @@ let carfitSchemaText: StaticString = #"""
       "description": "An amount in the config's currency as the config's locale writes it (\"$34.99\", \"1.234,50 kr.\"); present only with a locale."
     },
     "cartLine": {
+      "description": "One line of a cart or order, in the order its product was first added.",
       "type": "object",
       "properties": {
         "productId": {"$ref": "#/$defs/productId"},
-        "name": {"type": "string"},
-        "imageUrl": {"type": ["string", "null"]},
-        "quantity": {"type": "integer", "minimum": 1, "maximum": 999},
+        "name": {"description": "The product's name.", "type": "string"},
+        "imageUrl": {"description": "The product's image URL, or null.", "type": ["string", "null"]},
+        "quantity": {"description": "How many, 1 to 999.", "type": "integer", "minimum": 1, "maximum": 999},
         "priceText": {"$ref": "#/$defs/moneyText"}
       },
       "required": ["productId", "name", "imageUrl", "quantity"],
       "additionalProperties": false
     },
     "cart": {
+      "description": "The logged-in employee's cart.",
       "type": "object",
       "properties": {
-        "lines": {"type": "array", "items": {"$ref": "#/$defs/cartLine"}},
-        "totalQuantity": {"type": "integer", "minimum": 0}
+        "lines": {
+          "description": "The lines, in the order their products were first added.",
+          "type": "array",
+          "items": {"$ref": "#/$defs/cartLine"}
+        },
+        "totalQuantity": {"description": "The sum of the lines' quantities.", "type": "integer", "minimum": 0}
       },
       "required": ["lines", "totalQuantity"],
       "additionalProperties": false
     },
     "order": {
+      "description": "An order placed by cart.checkout.",
       "type": "object",
       "properties": {
-        "id": {"type": "integer"},
+        "id": {"description": "The order's id.", "type": "integer"},
         "placedAt": {"$ref": "#/$defs/instant"},
-        "lines": {"type": "array", "items": {"$ref": "#/$defs/cartLine"}},
-        "totalQuantity": {"type": "integer", "minimum": 0}
+        "lines": {
+          "description": "The cart's lines when it was placed.",
+          "type": "array",
+          "items": {"$ref": "#/$defs/cartLine"}
+        },
+        "totalQuantity": {"description": "The sum of the lines' quantities.", "type": "integer", "minimum": 0}
       },
       "required": ["id", "placedAt", "lines", "totalQuantity"],
       "additionalProperties": false
@@ -1653,42 +2421,58 @@ let carfitSchemaText: StaticString = #"""
       "description": "An integer or a non-empty string; the type is part of the id."
     },
     "transaction": {
+      "description": "A transaction of the transactions screen.",
       "type": "object",
       "properties": {
         "id": {"$ref": "#/$defs/transactionId"},
-        "name": {"type": ["string", "null"]},
-        "category": {"type": "string"},
-        "amount": {"type": "number"},
+        "name": {"description": "The transaction's name, or null.", "type": ["string", "null"]},
+        "category": {"description": "The category, trimmed and lower-cased.", "type": "string"},
+        "amount": {
+          "description": "The amount, exact to two decimals (negative for a refund).",
+          "type": "number"
+        },
         "date": {"$ref": "#/$defs/date"},
-        "accountName": {"type": ["string", "null"]},
-        "provider": {"type": ["string", "null"]},
-        "pinned": {"type": "boolean"},
+        "accountName": {"description": "The account's name, or null.", "type": ["string", "null"]},
+        "provider": {"description": "The provider, or null.", "type": ["string", "null"]},
+        "pinned": {"description": "The amount counts in the sum and the insights.", "type": "boolean"},
         "amountText": {"$ref": "#/$defs/moneyText"}
       },
       "required": ["id", "name", "category", "amount", "date", "accountName", "provider", "pinned"],
       "additionalProperties": false
     },
     "articleBlock": {
+      "description": "One block of an article's content.",
       "type": "object",
       "properties": {
-        "type": {"type": ["string", "null"]},
-        "subject": {"type": ["string", "null"]},
-        "description": {"type": ["string", "null"]}
+        "type": {
+          "description": "The block's type, as the source gave it, or null.",
+          "type": ["string", "null"]
+        },
+        "subject": {"description": "The block's subject, or null.", "type": ["string", "null"]},
+        "description": {"description": "The block's text, or null.", "type": ["string", "null"]}
       },
       "required": ["type", "subject", "description"],
       "additionalProperties": false
     },
     "article": {
+      "description": "A stored article of the news feed.",
       "type": "object",
       "properties": {
-        "id": {"type": ["integer", "string"]},
-        "title": {"type": "string"},
-        "ingress": {"type": ["string", "null"]},
-        "imageUrl": {"type": ["string", "null"]},
+        "id": {"description": "The article's id, as the source gave it.", "type": ["integer", "string"]},
+        "title": {"description": "The title.", "type": "string"},
+        "ingress": {"description": "The introduction, or null.", "type": ["string", "null"]},
+        "imageUrl": {"description": "The source's image URL, or null.", "type": ["string", "null"]},
         "dateTime": {"$ref": "#/$defs/instant"},
-        "published": {"type": "string"},
+        "published": {
+          "description": "The date as articles.format_date writes it (\"25 May 2018, 14:13\").",
+          "type": "string"
+        },
         "tags": {"type": "array", "items": {}, "description": "The source's tags, each kept as given."},
-        "content": {"type": "array", "items": {"$ref": "#/$defs/articleBlock"}}
+        "content": {
+          "description": "The article's blocks, in order.",
+          "type": "array",
+          "items": {"$ref": "#/$defs/articleBlock"}
+        }
       },
       "required": ["id", "title", "ingress", "imageUrl", "dateTime", "published", "tags", "content"],
       "additionalProperties": false
@@ -1701,36 +2485,57 @@ let carfitSchemaText: StaticString = #"""
           "type": "string",
           "description": "Why the attempt failed: refused, timeout, dns, network, http_status, ..."
         },
-        "message": {"type": "string"},
+        "message": {"description": "The failure, one sentence.", "type": "string"},
         "at": {"$ref": "#/$defs/instant"},
-        "httpStatus": {"type": ["integer", "null"]}
+        "httpStatus": {
+          "description": "The HTTP status the server answered, or null when it answered none or a 2xx.",
+          "type": ["integer", "null"]
+        }
       },
       "required": ["reason", "message", "at", "httpStatus"],
       "additionalProperties": false
     },
     "sourceStatus": {
+      "description": "A configured source's refresh state.",
       "type": "object",
       "properties": {
-        "url": {"type": "string"},
-        "lastAttemptAt": {"anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
-        "lastSuccessAt": {"anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
-        "lastError": {"anyOf": [{"$ref": "#/$defs/lastError"}, {"type": "null"}]},
-        "consecutiveFailures": {"type": "integer", "minimum": 0},
-        "notModified": {"type": "boolean"}
+        "url": {"description": "The source's URL.", "type": "string"},
+        "lastAttemptAt": {
+          "description": "When a refresh last tried, or null.",
+          "anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]
+        },
+        "lastSuccessAt": {
+          "description": "When a refresh last succeeded (a 304 included), or null.",
+          "anyOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]
+        },
+        "lastError": {
+          "description": "The last attempt's failure; null once one succeeds.",
+          "anyOf": [{"$ref": "#/$defs/lastError"}, {"type": "null"}]
+        },
+        "consecutiveFailures": {
+          "description": "Failed attempts since the last success.",
+          "type": "integer",
+          "minimum": 0
+        },
+        "notModified": {"description": "The last success was a 304.", "type": "boolean"}
       },
       "required": ["url", "lastAttemptAt", "lastSuccessAt", "lastError", "consecutiveFailures", "notModified"],
       "additionalProperties": false
     },
     "rejectedChange": {
+      "description": "A change of the washer's the update server rejected.",
       "type": "object",
       "properties": {
-        "mutationId": {"type": "string"},
-        "visitId": {"type": ["string", "null"]},
+        "mutationId": {"description": "The outbox entry's id.", "type": "string"},
+        "visitId": {"description": "The visit's id.", "type": ["string", "null"]},
         "startTimeUtc": {"$ref": "#/$defs/instant"},
-        "state": {"type": "string"},
-        "reason": {"type": "string"},
+        "state": {"description": "The state the washer set.", "type": "string"},
+        "reason": {"description": "The server's reason.", "type": "string"},
         "at": {"$ref": "#/$defs/instant"},
-        "timeUsedMinutes": {"type": ["integer", "null"]}
+        "timeUsedMinutes": {
+          "description": "The minutes the change recorded, or null.",
+          "type": ["integer", "null"]
+        }
       },
       "required": ["mutationId", "visitId", "startTimeUtc", "state", "reason", "at", "timeUsedMinutes"],
       "additionalProperties": false
@@ -1742,10 +2547,21 @@ let carfitSchemaText: StaticString = #"""
           "type": "object",
           "description": "A commit changed stored data of these areas (\"all\" with external for another connection's commit).",
           "properties": {
-            "seq": {"type": "integer", "minimum": 0},
-            "kind": {"const": "changed"},
-            "areas": {"type": "array", "items": {"type": "string"}},
-            "external": {"const": true}
+            "seq": {
+              "description": "The event's number: a core's events count from 1 in the order they happened.",
+              "type": "integer",
+              "minimum": 0
+            },
+            "kind": {"description": "Always \"changed\".", "const": "changed"},
+            "areas": {
+              "description": "The areas whose documents may now answer differently, in a fixed order; [\"all\"] for another core's or process's commit.",
+              "type": "array",
+              "items": {"type": "string"}
+            },
+            "external": {
+              "description": "True when another core or process committed to the database file.",
+              "const": true
+            }
           },
           "required": ["seq", "kind", "areas"],
           "additionalProperties": false
@@ -1754,12 +2570,27 @@ let carfitSchemaText: StaticString = #"""
           "type": "object",
           "description": "How far a long operation has come.",
           "properties": {
-            "seq": {"type": "integer", "minimum": 0},
-            "kind": {"const": "progress"},
-            "operation": {"type": "string"},
-            "done": {"type": "integer", "minimum": 0},
-            "total": {"type": ["integer", "null"], "minimum": 0},
-            "unit": {"const": "bytes"}
+            "seq": {
+              "description": "The event's number: a core's events count from 1 in the order they happened.",
+              "type": "integer",
+              "minimum": 0
+            },
+            "kind": {"description": "Always \"progress\".", "const": "progress"},
+            "operation": {
+              "description": "The operation reporting: \"visits.import\", \"visits.refresh\", \"articles.refresh\", \"catalog.refresh\" or \"attachments.upload\".",
+              "type": "string"
+            },
+            "done": {
+              "description": "Units done; equal to total only in the last event of a successful operation.",
+              "type": "integer",
+              "minimum": 0
+            },
+            "total": {
+              "description": "Units in all; null while a download's length is unknown.",
+              "type": ["integer", "null"],
+              "minimum": 0
+            },
+            "unit": {"description": "Always \"bytes\".", "const": "bytes"}
           },
           "required": ["seq", "kind", "operation", "done", "total", "unit"],
           "additionalProperties": false
@@ -1768,10 +2599,21 @@ let carfitSchemaText: StaticString = #"""
           "type": "object",
           "description": "A refresh attempt ended.",
           "properties": {
-            "seq": {"type": "integer", "minimum": 0},
-            "kind": {"const": "source"},
-            "source": {"type": "string"},
-            "status": {"type": "string", "enum": ["ok", "not_modified", "failed"]}
+            "seq": {
+              "description": "The event's number: a core's events count from 1 in the order they happened.",
+              "type": "integer",
+              "minimum": 0
+            },
+            "kind": {"description": "Always \"source\".", "const": "source"},
+            "source": {
+              "description": "The source refreshed (\"visits\", \"articles\", \"catalog\", \"patterns\").",
+              "type": "string"
+            },
+            "status": {
+              "description": "\"ok\", \"not_modified\" or \"failed\".",
+              "type": "string",
+              "enum": ["ok", "not_modified", "failed"]
+            }
           },
           "required": ["seq", "kind", "source", "status"],
           "additionalProperties": false
@@ -1780,10 +2622,18 @@ let carfitSchemaText: StaticString = #"""
           "type": "object",
           "description": "A prefetch ended.",
           "properties": {
-            "seq": {"type": "integer", "minimum": 0},
-            "kind": {"const": "image"},
-            "url": {"type": "string"},
-            "status": {"type": "string", "enum": ["loaded", "failed"]}
+            "seq": {
+              "description": "The event's number: a core's events count from 1 in the order they happened.",
+              "type": "integer",
+              "minimum": 0
+            },
+            "kind": {"description": "Always \"image\".", "const": "image"},
+            "url": {"description": "The prefetched image's URL.", "type": "string"},
+            "status": {
+              "description": "\"loaded\" or \"failed\".",
+              "type": "string",
+              "enum": ["loaded", "failed"]
+            }
           },
           "required": ["seq", "kind", "url", "status"],
           "additionalProperties": false
@@ -1791,7 +2641,14 @@ let carfitSchemaText: StaticString = #"""
         {
           "type": "object",
           "description": "Events after the reader's place are no longer all kept: read everything again.",
-          "properties": {"seq": {"type": "integer", "minimum": 0}, "kind": {"const": "gap"}},
+          "properties": {
+            "seq": {
+              "description": "The event's number: a core's events count from 1 in the order they happened.",
+              "type": "integer",
+              "minimum": 0
+            },
+            "kind": {"description": "Always \"gap\".", "const": "gap"}
+          },
           "required": ["seq", "kind"],
           "additionalProperties": false
         },
@@ -1799,11 +2656,18 @@ let carfitSchemaText: StaticString = #"""
           "type": "object",
           "description": "The first 401 or 403 of a source since the token was last set (or since opening); never the token.",
           "properties": {
-            "seq": {"type": "integer", "minimum": 0},
-            "kind": {"const": "auth"},
-            "status": {"const": "required"},
-            "source": {"type": "string"},
-            "httpStatus": {"type": "integer"}
+            "seq": {
+              "description": "The event's number: a core's events count from 1 in the order they happened.",
+              "type": "integer",
+              "minimum": 0
+            },
+            "kind": {"description": "Always \"auth\".", "const": "auth"},
+            "status": {"description": "\"required\": show a sign-in.", "const": "required"},
+            "source": {
+              "description": "The source that answered 401 or 403 (\"visits\", \"visitUpdates\", ...).",
+              "type": "string"
+            },
+            "httpStatus": {"description": "401 or 403.", "type": "integer"}
           },
           "required": ["seq", "kind", "status", "source", "httpStatus"],
           "additionalProperties": false
@@ -1813,8 +2677,11 @@ let carfitSchemaText: StaticString = #"""
           "additionalProperties": false,
           "required": ["seq", "kind", "key", "at"],
           "properties": {
-            "seq": {"type": "integer"},
-            "kind": {"const": "arrival"},
+            "seq": {
+              "description": "The event's number: a core's events count from 1 in the order they happened.",
+              "type": "integer"
+            },
+            "kind": {"description": "Always \"arrival\".", "const": "arrival"},
             "key": {"$ref": "#/$defs/visitKey"},
             "at": {"$ref": "#/$defs/instant"}
           },
@@ -1825,8 +2692,11 @@ let carfitSchemaText: StaticString = #"""
           "additionalProperties": false,
           "required": ["seq", "kind", "key", "at"],
           "properties": {
-            "seq": {"type": "integer"},
-            "kind": {"const": "departure"},
+            "seq": {
+              "description": "The event's number: a core's events count from 1 in the order they happened.",
+              "type": "integer"
+            },
+            "kind": {"description": "Always \"departure\".", "const": "departure"},
             "key": {"$ref": "#/$defs/visitKey"},
             "at": {"$ref": "#/$defs/instant"}
           },
@@ -1837,21 +2707,29 @@ let carfitSchemaText: StaticString = #"""
           "additionalProperties": false,
           "required": ["seq", "kind", "key", "mutationId", "reason"],
           "properties": {
-            "seq": {"type": "integer"},
-            "kind": {"const": "conflict"},
+            "seq": {
+              "description": "The event's number: a core's events count from 1 in the order they happened.",
+              "type": "integer"
+            },
+            "kind": {"description": "Always \"conflict\".", "const": "conflict"},
             "key": {"$ref": "#/$defs/visitKey"},
-            "mutationId": {"type": "string"},
-            "reason": {"type": "string"}
+            "mutationId": {"description": "The rejected outbox entry's id.", "type": "string"},
+            "reason": {"description": "The update server's reason.", "type": "string"}
           },
           "description": "The update server rejected the washer's update mutationId of the visit of this card key: its card shows the conflict."
         }
       ]
     },
     "articlesImportResult": {
+      "description": "The answer of articles.import and articles.refresh.",
       "type": "object",
       "properties": {
-        "imported": {"type": "integer", "minimum": 0},
-        "rejected": {"type": "array", "items": {"$ref": "#/$defs/rejection"}},
+        "imported": {"description": "Articles stored.", "type": "integer", "minimum": 0},
+        "rejected": {
+          "description": "Records skipped, with the reason.",
+          "type": "array",
+          "items": {"$ref": "#/$defs/rejection"}
+        },
         "updatedAt": {"$ref": "#/$defs/instant"}
       },
       "required": ["imported", "rejected", "updatedAt"],
@@ -1865,16 +2743,22 @@ let carfitSchemaText: StaticString = #"""
       "unevaluatedProperties": false
     },
     "attachmentId": {
+      "description": "An attachment's id, a random UUID.",
       "type": "string",
       "pattern": "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"
     },
     "attachmentMembers": {
       "description": "The members of every attachment, which attachment and listedAttachment compose.",
       "properties": {
-        "id": {"$ref": "#/$defs/attachmentId"},
+        "id": {"description": "The attachment's id.", "$ref": "#/$defs/attachmentId"},
         "key": {"type": "string", "description": "The card key of the visit it proves."},
-        "kind": {"type": "string", "enum": ["photo", "signature", "note"]},
+        "kind": {
+          "description": "\"photo\", \"signature\" or \"note\".",
+          "type": "string",
+          "enum": ["photo", "signature", "note"]
+        },
         "contentType": {
+          "description": "The content's type, told by its first bytes (\"image/jpeg\", \"text/plain; charset=utf-8\", ...).",
           "type": "string",
           "enum": [
             "image/jpeg",
@@ -1885,13 +2769,17 @@ let carfitSchemaText: StaticString = #"""
             "text/plain; charset=utf-8"
           ]
         },
-        "bytes": {"type": "integer", "minimum": 1},
-        "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+        "bytes": {"description": "The content's size in bytes.", "type": "integer", "minimum": 1},
+        "sha256": {
+          "description": "The SHA-256 of the content, lowercase hex.",
+          "type": "string",
+          "pattern": "^[0-9a-f]{64}$"
+        },
         "at": {
           "type": "string",
           "description": "The core's clock when attached, UTC ISO 8601 (\"2020-09-10T08:05:00Z\", with milliseconds when it has any)."
         },
-        "uploaded": {"type": "boolean"},
+        "uploaded": {"description": "The upload server acknowledged it (a 2xx).", "type": "boolean"},
         "failed": {
           "type": "string",
           "description": "Why the upload server refused it for good (present only then)."
@@ -1929,10 +2817,10 @@ let carfitSchemaText: StaticString = #"""
       "type": "object",
       "description": "A card's \"attachments\" member.",
       "properties": {
-        "photos": {"type": "integer", "minimum": 0},
-        "signatures": {"type": "integer", "minimum": 0},
-        "notes": {"type": "integer", "minimum": 0},
-        "pending": {"type": "integer", "minimum": 0}
+        "photos": {"description": "Photos attached (evicted ones included).", "type": "integer", "minimum": 0},
+        "signatures": {"description": "Signatures attached.", "type": "integer", "minimum": 0},
+        "notes": {"description": "Notes attached.", "type": "integer", "minimum": 0},
+        "pending": {"description": "Attachments waiting for the upload.", "type": "integer", "minimum": 0}
       },
       "required": ["photos", "signatures", "notes", "pending"],
       "additionalProperties": false
@@ -1941,18 +2829,24 @@ let carfitSchemaText: StaticString = #"""
       "type": "object",
       "description": "sync.push's \"attachments\" member (present when sources.attachments is configured).",
       "properties": {
-        "uploaded": {"type": "integer", "minimum": 0},
-        "pending": {"type": "integer", "minimum": 0},
-        "failed": {"type": "integer", "minimum": 0}
+        "uploaded": {"description": "Attachments this push uploaded.", "type": "integer", "minimum": 0},
+        "pending": {"description": "Attachments left to upload.", "type": "integer", "minimum": 0},
+        "failed": {
+          "description": "Attachments the server refused for good in this push.",
+          "type": "integer",
+          "minimum": 0
+        }
       },
       "required": ["uploaded", "pending", "failed"],
       "additionalProperties": false
     },
     "authState": {
+      "description": "The answer of auth.set and auth.status.",
       "type": "object",
       "required": ["auth"],
       "properties": {
         "auth": {
+          "description": "Whether a token is set and whether the planner asked for one; never the token itself.",
           "type": "object",
           "required": ["token", "scheme", "required", "requiredAt", "source"],
           "properties": {
@@ -1984,10 +2878,10 @@ let carfitSchemaText: StaticString = #"""
       "description": "The members of every product, which catalog.list's and catalog.product's compose.",
       "properties": {
         "id": {"$ref": "#/$defs/productId"},
-        "name": {"type": "string"},
-        "category": {"type": ["string", "null"]},
-        "imageUrl": {"type": ["string", "null"]},
-        "price": {"type": "number", "minimum": 0},
+        "name": {"description": "The product's name.", "type": "string"},
+        "category": {"description": "The category (the wine type), or null.", "type": ["string", "null"]},
+        "imageUrl": {"description": "The image URL, or null.", "type": ["string", "null"]},
+        "price": {"description": "The price, exact to two decimals.", "type": "number", "minimum": 0},
         "priceText": {"$ref": "#/$defs/moneyText"}
       },
       "required": ["id", "name", "category", "imageUrl", "price"]
@@ -1995,7 +2889,7 @@ let carfitSchemaText: StaticString = #"""
     "cartAnswer": {
       "description": "The answer of cart.add, cart.update, cart.remove and cart.get: the cart.",
       "type": "object",
-      "properties": {"cart": {"$ref": "#/$defs/cart"}},
+      "properties": {"cart": {"description": "The cart after the call.", "$ref": "#/$defs/cart"}},
       "required": ["cart"],
       "additionalProperties": false
     },
@@ -2015,29 +2909,68 @@ let carfitSchemaText: StaticString = #"""
       "description": "One day of visits.list: its cards in start order and its summary.",
       "properties": {
         "date": {"$ref": "#/$defs/date"},
-        "visits": {"type": "array", "items": {"$ref": "#/$defs/card"}},
+        "visits": {
+          "description": "The day's cards in start order.",
+          "type": "array",
+          "items": {"$ref": "#/$defs/card"}
+        },
         "summary": {"$ref": "#/$defs/summary"}
       },
       "required": ["date", "visits", "summary"],
       "additionalProperties": false
     },
     "planStop": {
+      "description": "A stop of visits.plan, with its local times.",
       "type": "object",
       "properties": {
-        "visitId": {"type": ["string", "null"]},
-        "name": {"type": "string"},
+        "visitId": {"description": "The visit's id, or null.", "type": ["string", "null"]},
+        "name": {"description": "The visit's name.", "type": "string"},
         "arrival": {"$ref": "#/$defs/localTime"},
         "departure": {"$ref": "#/$defs/localTime"},
-        "waitMinutes": {"type": "integer", "minimum": 0},
-        "lateMinutes": {"type": "integer", "minimum": 0},
-        "distanceMeters": {"type": "integer", "minimum": 0},
-        "travelMinutes": {"type": "integer", "minimum": 0},
-        "serviceMinutes": {"type": "integer", "minimum": 0},
-        "window": {"type": ["string", "null"]},
-        "expectedTime": {"type": ["string", "null"]},
-        "state": {"type": ["string", "null"]},
-        "latitude": {"type": "number", "minimum": -90, "maximum": 90},
-        "longitude": {"type": "number", "minimum": -180, "maximum": 180}
+        "waitMinutes": {
+          "description": "Minutes waited for the window to open.",
+          "type": "integer",
+          "minimum": 0
+        },
+        "lateMinutes": {
+          "description": "Minutes after the window's end the stop is reached; above 0 only for a late stop.",
+          "type": "integer",
+          "minimum": 0
+        },
+        "distanceMeters": {
+          "description": "Geodesic metres from the previous stop (or the start), rounded.",
+          "type": "integer",
+          "minimum": 0
+        },
+        "travelMinutes": {
+          "description": "Driving minutes from the previous stop.",
+          "type": "integer",
+          "minimum": 0
+        },
+        "serviceMinutes": {
+          "description": "Minutes spent at the stop: its taskMinutes, or the learned ones.",
+          "type": "integer",
+          "minimum": 0
+        },
+        "window": {
+          "description": "The visit's window \"HH:mm/HH:mm\", or null when expectedTime does not read as one.",
+          "type": ["string", "null"]
+        },
+        "expectedTime": {
+          "description": "The visit's expectedTime as the source gave it.",
+          "type": ["string", "null"]
+        },
+        "state": {
+          "description": "The visit's state, as its card shows it (Todo or InProgress).",
+          "type": ["string", "null"]
+        },
+        "latitude": {"description": "The visit's latitude.", "type": "number", "minimum": -90, "maximum": 90},
+        "longitude": {
+          "description": "The visit's longitude.",
+          "type": "number",
+          "minimum": -180,
+          "maximum": 180
+        }
       },
       "required": [
         "visitId",
@@ -2061,22 +2994,33 @@ let carfitSchemaText: StaticString = #"""
       "description": "One cache of images.stats (memory, disk): the images it holds, their bytes and its limit.",
       "type": "object",
       "properties": {
-        "count": {"type": "integer", "minimum": 0},
-        "bytes": {"type": "integer", "minimum": 0},
-        "limit": {"type": "integer", "minimum": 0}
+        "count": {"description": "Images held.", "type": "integer", "minimum": 0},
+        "bytes": {"description": "Their bytes.", "type": "integer", "minimum": 0},
+        "limit": {"description": "The cache's bound in bytes.", "type": "integer", "minimum": 0}
       },
       "required": ["count", "bytes", "limit"],
       "additionalProperties": false
     },
     "visitKey": {"type": "string", "description": "a card's key"},
     "position": {
+      "description": "The washer's position: the last counting report.",
       "type": "object",
       "additionalProperties": false,
       "required": ["latitude", "longitude", "accuracyMeters", "at"],
       "properties": {
-        "latitude": {"type": "number", "minimum": -90, "maximum": 90},
-        "longitude": {"type": "number", "minimum": -180, "maximum": 180},
-        "accuracyMeters": {"type": "number", "minimum": 0, "maximum": 10000},
+        "latitude": {"description": "Latitude in degrees.", "type": "number", "minimum": -90, "maximum": 90},
+        "longitude": {
+          "description": "Longitude in degrees.",
+          "type": "number",
+          "minimum": -180,
+          "maximum": 180
+        },
+        "accuracyMeters": {
+          "description": "The report's accuracy radius in metres.",
+          "type": "number",
+          "minimum": 0,
+          "maximum": 10000
+        },
         "at": {"$ref": "#/$defs/instant"}
       }
     },
@@ -2084,11 +3028,14 @@ let carfitSchemaText: StaticString = #"""
       "type": "object",
       "description": "The washer's update the server rejected last, until acknowledged (visits.acknowledge).",
       "properties": {
-        "mutationId": {"type": "string"},
+        "mutationId": {"description": "The rejected outbox entry's id.", "type": "string"},
         "state": {"type": "string", "description": "What the washer set."},
         "reason": {"type": "string", "description": "The server's."},
         "at": {"$ref": "#/$defs/instant"},
-        "timeUsedMinutes": {"type": ["integer", "null"]}
+        "timeUsedMinutes": {
+          "description": "The minutes the change recorded, or null.",
+          "type": ["integer", "null"]
+        }
       },
       "required": ["mutationId", "state", "reason", "at", "timeUsedMinutes"],
       "additionalProperties": false
@@ -2097,19 +3044,23 @@ let carfitSchemaText: StaticString = #"""
       "type": "object",
       "description": "One of the planner's changes between the stored visits snapshot and the one it replaced.",
       "properties": {
-        "change": {"enum": ["added", "removed", "moved", "updated"]},
-        "visitId": {"type": "string"},
+        "change": {
+          "description": "\"added\", \"removed\", \"moved\" or \"updated\".",
+          "enum": ["added", "removed", "moved", "updated"]
+        },
+        "visitId": {"description": "The visit's id.", "type": "string"},
         "key": {
           "type": "string",
           "description": "The card key of the new occurrence (of the old one for removed)."
         },
-        "name": {"type": "string"},
+        "name": {"description": "The visit's name.", "type": "string"},
         "startTimeUtc": {"$ref": "#/$defs/instant"},
         "previousStartTimeUtc": {
           "type": ["string", "null"],
           "description": "The old start of a moved visit; else null."
         },
         "fields": {
+          "description": "For updated: which of name, address, coordinates, expectedTime and tasks differ, in that order; else [].",
           "type": "array",
           "items": {"enum": ["name", "address", "coordinates", "expectedTime", "tasks"]}
         }
@@ -2123,9 +3074,12 @@ let carfitSchemaText: StaticString = #"""
         {
           "type": "object",
           "properties": {
-            "platform": {"enum": ["apns", "fcm"]},
-            "registered": {"type": "boolean"},
-            "pending": {"type": "boolean"}
+            "platform": {"description": "The push service: \"apns\" or \"fcm\".", "enum": ["apns", "fcm"]},
+            "registered": {
+              "description": "The devices server acknowledged the current record.",
+              "type": "boolean"
+            },
+            "pending": {"description": "A change of the record is not yet acknowledged.", "type": "boolean"}
           },
           "required": ["platform", "registered", "pending"],
           "additionalProperties": false
@@ -2137,22 +3091,41 @@ let carfitSchemaText: StaticString = #"""
       "type": "object",
       "description": "A notification a push gives the host to show.",
       "properties": {
-        "id": {"type": "string"},
-        "kind": {"enum": ["added", "removed", "moved", "updated", "visit", "message"]},
-        "title": {"type": "string"},
-        "body": {"type": "string"},
-        "key": {"type": ["string", "null"]},
-        "at": {"type": ["string", "null"]},
-        "deepLink": {"type": ["string", "null"]},
+        "id": {
+          "description": "Stable (\"<change>:<visitId>:<startTimeUtc>\", \"visit:<key>\", \"message:<push id>\"): a host replaces a notification shown with the same id.",
+          "type": "string"
+        },
+        "kind": {
+          "description": "The change (\"added\", \"removed\", \"moved\", \"updated\"), \"visit\" (the next visit) or \"message\".",
+          "enum": ["added", "removed", "moved", "updated", "visit", "message"]
+        },
+        "title": {
+          "description": "\"New visit\", \"Visit cancelled\", \"Visit moved\", \"Visit changed\", \"Next visit\" or the message's title.",
+          "type": "string"
+        },
+        "body": {
+          "description": "The client's name and local start time, or the message's body.",
+          "type": "string"
+        },
+        "key": {"description": "The visit's card key; null for a message.", "type": ["string", "null"]},
+        "at": {"description": "The visit's start; null for a message.", "type": ["string", "null"]},
+        "deepLink": {
+          "description": "\"carfit://visit/\" and the percent-encoded key; null for a message.",
+          "type": ["string", "null"]
+        },
         "navigation": {
+          "description": "The card's navigation links; null for a message, a removed visit or one without coordinates.",
           "oneOf": [
             {"type": "null"},
             {
               "type": "object",
               "properties": {
-                "geo": {"type": "string"},
-                "google": {"type": "string"},
-                "apple": {"type": "string"}
+                "geo": {
+                  "description": "A geo: URI of the visit's coordinates (\"geo:55.77883,12.52124\").",
+                  "type": "string"
+                },
+                "google": {"description": "A Google Maps directions link to the visit.", "type": "string"},
+                "apple": {"description": "An Apple Maps directions link to the visit.", "type": "string"}
               },
               "required": ["geo", "google", "apple"],
               "additionalProperties": false
@@ -2164,6 +3137,7 @@ let carfitSchemaText: StaticString = #"""
       "additionalProperties": false
     },
     "reminder": {
+      "description": "When to leave for an open visit.",
       "type": "object",
       "additionalProperties": false,
       "required": [
@@ -2181,27 +3155,39 @@ let carfitSchemaText: StaticString = #"""
         "navigation"
       ],
       "properties": {
-        "id": {"type": "string"},
+        "id": {"description": "\"leave:\" + the key.", "type": "string"},
         "key": {"$ref": "#/$defs/visitKey"},
-        "name": {"type": "string"},
+        "name": {"description": "The visit's name.", "type": "string"},
         "leaveAt": {"$ref": "#/$defs/instant"},
         "arriveBy": {"$ref": "#/$defs/instant"},
-        "travelMinutes": {"type": ["integer", "null"], "minimum": 0},
-        "distanceMeters": {"type": ["integer", "null"], "minimum": 0},
-        "late": {"type": "boolean"},
-        "title": {"const": "Time to leave"},
-        "body": {"type": "string"},
-        "deepLink": {"type": "string"},
+        "travelMinutes": {
+          "description": "Driving minutes from the origin, rounded up; null without an origin.",
+          "type": ["integer", "null"],
+          "minimum": 0
+        },
+        "distanceMeters": {
+          "description": "Geodesic metres from the origin (the previous card with coordinates, or today's fresh position), rounded; null without one.",
+          "type": ["integer", "null"],
+          "minimum": 0
+        },
+        "late": {"description": "The core's clock is past leaveAt.", "type": "boolean"},
+        "title": {"description": "\"Time to leave\".", "const": "Time to leave"},
+        "body": {"description": "\"<name> at <local start time>, <address>\".", "type": "string"},
+        "deepLink": {"description": "\"carfit://visit/\" and the percent-encoded key.", "type": "string"},
         "navigation": {
+          "description": "The card's navigation links, or null.",
           "oneOf": [
             {
               "type": "object",
               "additionalProperties": false,
               "required": ["geo", "google", "apple"],
               "properties": {
-                "geo": {"type": "string"},
-                "google": {"type": "string"},
-                "apple": {"type": "string"}
+                "geo": {
+                  "description": "A geo: URI of the visit's coordinates (\"geo:55.77883,12.52124\").",
+                  "type": "string"
+                },
+                "google": {"description": "A Google Maps directions link to the visit.", "type": "string"},
+                "apple": {"description": "An Apple Maps directions link to the visit.", "type": "string"}
               }
             },
             {"type": "null"}
@@ -2210,6 +3196,7 @@ let carfitSchemaText: StaticString = #"""
       }
     },
     "reportEntry": {
+      "description": "One card's time report.",
       "type": "object",
       "additionalProperties": false,
       "required": [
@@ -2228,20 +3215,45 @@ let carfitSchemaText: StaticString = #"""
       ],
       "properties": {
         "key": {"$ref": "#/$defs/visitKey"},
-        "visitId": {"type": ["string", "null"]},
-        "name": {"type": "string"},
-        "state": {"type": ["string", "null"]},
-        "plannedMinutes": {"type": "integer"},
-        "startedAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
-        "finishedAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
-        "workedMinutes": {"type": ["integer", "null"], "minimum": 0},
-        "arrivedAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
-        "departedAt": {"oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]},
-        "onSiteMinutes": {"type": ["integer", "null"], "minimum": 0},
-        "lateMinutes": {"type": ["integer", "null"], "minimum": 0}
+        "visitId": {"description": "The visit's id, or null.", "type": ["string", "null"]},
+        "name": {"description": "The visit's name.", "type": "string"},
+        "state": {"description": "The state as the card shows it.", "type": ["string", "null"]},
+        "plannedMinutes": {"description": "The card's taskMinutes.", "type": "integer"},
+        "startedAt": {
+          "description": "The washer's last start (InProgress), or null.",
+          "oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]
+        },
+        "finishedAt": {
+          "description": "When the washer finished (Done), or null.",
+          "oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]
+        },
+        "workedMinutes": {
+          "description": "finishedAt - startedAt in minutes; null unless both.",
+          "type": ["integer", "null"],
+          "minimum": 0
+        },
+        "arrivedAt": {
+          "description": "The arrival (location.report), or null.",
+          "oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]
+        },
+        "departedAt": {
+          "description": "The departure (location.report), or null.",
+          "oneOf": [{"$ref": "#/$defs/instant"}, {"type": "null"}]
+        },
+        "onSiteMinutes": {
+          "description": "departedAt - arrivedAt in minutes; null unless both.",
+          "type": ["integer", "null"],
+          "minimum": 0
+        },
+        "lateMinutes": {
+          "description": "arrivedAt - startTimeUtc in minutes, at least 0; null without an arrival.",
+          "type": ["integer", "null"],
+          "minimum": 0
+        }
       }
     },
     "reportTotals": {
+      "description": "A day's totals.",
       "type": "object",
       "additionalProperties": false,
       "required": [
@@ -2255,26 +3267,56 @@ let carfitSchemaText: StaticString = #"""
         "inProgress"
       ],
       "properties": {
-        "plannedMinutes": {"type": "integer", "minimum": 0},
-        "workedMinutes": {"type": "integer", "minimum": 0},
-        "onSiteMinutes": {"type": "integer", "minimum": 0},
-        "driveMinutes": {"type": "integer", "minimum": 0},
-        "done": {"type": "integer", "minimum": 0},
-        "rejected": {"type": "integer", "minimum": 0},
-        "todo": {"type": "integer", "minimum": 0},
-        "inProgress": {"type": "integer", "minimum": 0}
+        "plannedMinutes": {
+          "description": "Planned minutes of the cards not Rejected.",
+          "type": "integer",
+          "minimum": 0
+        },
+        "workedMinutes": {
+          "description": "The sum of the entries' workedMinutes.",
+          "type": "integer",
+          "minimum": 0
+        },
+        "onSiteMinutes": {
+          "description": "The sum of the entries' onSiteMinutes.",
+          "type": "integer",
+          "minimum": 0
+        },
+        "driveMinutes": {
+          "description": "Minutes between each departure and the next arrival, summed.",
+          "type": "integer",
+          "minimum": 0
+        },
+        "done": {"description": "Cards shown Done.", "type": "integer", "minimum": 0},
+        "rejected": {"description": "Cards shown Rejected.", "type": "integer", "minimum": 0},
+        "todo": {"description": "Cards shown Todo.", "type": "integer", "minimum": 0},
+        "inProgress": {"description": "Cards shown InProgress.", "type": "integer", "minimum": 0}
       }
     },
     "taskDuration": {
+      "description": "How long a task title takes, learned from the washer's facts.",
       "type": "object",
       "additionalProperties": false,
       "required": ["title", "samples", "plannedMinutes", "medianMinutes", "p80Minutes"],
       "properties": {
-        "title": {"type": "string", "minLength": 1},
-        "samples": {"type": "integer", "minimum": 1, "maximum": 50},
-        "plannedMinutes": {"type": "integer", "minimum": 1},
-        "medianMinutes": {"type": "number", "minimum": 0},
-        "p80Minutes": {"type": "number", "minimum": 0}
+        "title": {"description": "The task's title, trimmed.", "type": "string", "minLength": 1},
+        "samples": {
+          "description": "The samples that count (its newest 50).",
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 50
+        },
+        "plannedMinutes": {
+          "description": "The task's planned minutes in its newest sample.",
+          "type": "integer",
+          "minimum": 1
+        },
+        "medianMinutes": {"description": "The median sample, to 0.1 minute.", "type": "number", "minimum": 0},
+        "p80Minutes": {
+          "description": "The 80th percentile sample, to 0.1 minute.",
+          "type": "number",
+          "minimum": 0
+        }
       }
     },
     "errorDocument": {
@@ -2282,6 +3324,7 @@ let carfitSchemaText: StaticString = #"""
       "description": "The error document of every failed call.",
       "properties": {
         "error": {
+          "description": "The error: its status name, a message, the offending request member where there is one, and the details that apply.",
           "type": "object",
           "properties": {
             "code": {

@@ -6,11 +6,11 @@
 public enum ConfigMembers {
     /// The config object itself, in the order carfit_open's comment documents it.
     public static let root = ["database", "now", "timeZone", "hour24", "firstWeekday", "locale", "currency", "sources", "http", "images", "maxRequestBytes", "importThreads", "auth", "road", "attachments", "report", "reminders", "zoneinfo", "encryption"]
-    /// `sources`.
+    /// `sources`: Where each area's refresh fetches, and where sync.push sends the washer's updates, positions, attachments and device registration (http or https URLs; none by default).
     public static let sources = ["visits", "articles", "catalog", "patterns", "visitUpdates", "attachments", "locations", "devices"]
-    /// `http`.
+    /// `http`: Limits on every network transfer.
     public static let http = ["timeoutMs", "totalTimeoutMs", "maxBodyBytes", "minBytesPerSecond"]
-    /// `images`.
+    /// `images`: The image pipeline's caches and parallel loads.
     public static let images = ["directory", "memoryBytes", "diskBytes", "concurrency"]
     /// `attachments`: Where attached photos, signatures and notes are kept, and their limits.
     public static let attachments = ["directory", "maxBytes", "quotaBytes"]
@@ -42,50 +42,50 @@ public enum ConfigLimits {
         public var closed: ClosedRange<Double>? { lowIncluded && highIncluded && low <= high ? low...high : nil }
     }
 
-    /// `http.timeoutMs`.
+    /// `http.timeoutMs`: Connecting, and each wait for data, in milliseconds (10000).
     public static let httpTimeoutMs: ClosedRange<Int64> = 1...600_000
-    /// `http.totalTimeoutMs`.
+    /// `http.totalTimeoutMs`: The whole transfer, in milliseconds (120000).
     public static let httpTotalTimeoutMs: ClosedRange<Int64> = 1...3_600_000
-    /// `http.maxBodyBytes`.
+    /// `http.maxBodyBytes`: The largest body accepted once decoded, in bytes (268435456).
     public static let httpMaxBodyBytes: ClosedRange<Int64> = 1...1_099_511_627_776
     /// `http.minBytesPerSecond`: A transfer slower than this for timeoutMs fails with reason timeout (1024; 0 turns it off).
     public static let httpMinBytesPerSecond: ClosedRange<Int64> = 0...1_099_511_627_776
-    /// `images.memoryBytes`.
+    /// `images.memoryBytes`: The memory cache's bound in bytes (32 MiB; 0 disables it).
     public static let imagesMemoryBytes: ClosedRange<Int64> = 0...1_099_511_627_776
-    /// `images.diskBytes`.
+    /// `images.diskBytes`: The disk cache's bound in bytes (256 MiB; 0 disables it).
     public static let imagesDiskBytes: ClosedRange<Int64> = 0...70_368_744_177_664
-    /// `images.concurrency`.
+    /// `images.concurrency`: How many background image loads and pattern requests run at once, 1 to 64 (4).
     public static let imagesConcurrency: ClosedRange<Int64> = 1...64
-    /// `maxRequestBytes`.
+    /// `maxRequestBytes`: The largest request accepted, in bytes (536870912); a larger one is invalid.
     public static let maxRequestBytes: ClosedRange<Int64> = 1...1_099_511_627_776
-    /// `importThreads`.
+    /// `importThreads`: Threads a large visits import parses on besides the calling thread, 0 to 64 (one per processor, at most 8); 0 parses on the calling thread alone.
     public static let importThreads: ClosedRange<Int64> = 0...64
-    /// `attachments.maxBytes`.
+    /// `attachments.maxBytes`: The largest attached file, in bytes (20 MiB).
     public static let attachmentsMaxBytes: ClosedRange<Int64> = 1...1_099_511_627_776
-    /// `attachments.quotaBytes`.
+    /// `attachments.quotaBytes`: All stored attachment files together, in bytes (1 GiB); uploaded ones are evicted, oldest first, to make room.
     public static let attachmentsQuotaBytes: ClosedRange<Int64> = 1...1_125_899_906_842_624
-    /// `road.arrivalRadiusMeters`.
+    /// `road.arrivalRadiusMeters`: How near a visit's coordinates a report must be to count towards an arrival, in metres (75).
     public static let roadArrivalRadiusMeters: ConfigLimits.Bounds = .init(low: 1.0, lowIncluded: true, high: 100000.0, highIncluded: true)
-    /// `road.dwellSeconds`.
+    /// `road.dwellSeconds`: How long reports must stay within the radius for an arrival, in seconds (60).
     public static let roadDwellSeconds: ClosedRange<Int64> = 0...86_400
-    /// `road.maxAccuracyMeters`.
+    /// `road.maxAccuracyMeters`: Only a report at least this accurate counts (100 metres).
     public static let roadMaxAccuracyMeters: ConfigLimits.Bounds = .init(low: 0.0, lowIncluded: true, high: 10000.0, highIncluded: true)
-    /// `road.minDistanceMeters`.
+    /// `road.minDistanceMeters`: A counting report joins the trail when at least this many metres from the last stored point (20).
     public static let roadMinDistanceMeters: ConfigLimits.Bounds = .init(low: 0.0, lowIncluded: true, high: 100000.0, highIncluded: true)
-    /// `road.minIntervalSeconds`.
+    /// `road.minIntervalSeconds`: A counting report joins the trail when at least this many seconds after the last stored point (300).
     public static let roadMinIntervalSeconds: ClosedRange<Int64> = 0...86_400
-    /// `road.trailDays`.
+    /// `road.trailDays`: How many days applied trail points are kept (7).
     public static let roadTrailDays: ClosedRange<Int64> = 0...3_650
-    /// `reminders.bufferMinutes`.
+    /// `reminders.bufferMinutes`: Minutes to spare before a visit's start (5).
     public static let remindersBufferMinutes: ClosedRange<Int64> = 0...240
-    /// `reminders.speedKmh`.
+    /// `reminders.speedKmh`: Driving speed in km/h (30).
     public static let remindersSpeedKmh: ConfigLimits.Bounds = .init(low: 0.0, lowIncluded: false, high: 300.0, highIncluded: true)
-    /// `reminders.detourFactor`.
+    /// `reminders.detourFactor`: How much longer roads are than the geodesic (1.3).
     public static let remindersDetourFactor: ConfigLimits.Bounds = .init(low: 1.0, lowIncluded: true, high: 10.0, highIncluded: true)
-    /// `reminders.positionMaxAgeSeconds`.
+    /// `reminders.positionMaxAgeSeconds`: How old the washer's reported position may be to serve as today's next visit's origin, in seconds (900).
     public static let remindersPositionMaxAgeSeconds: ClosedRange<Int64> = 0...86_400
-    /// `report.keepDays`.
+    /// `report.keepDays`: How many days after its visit's start the washer's facts are kept (90).
     public static let reportKeepDays: ClosedRange<Int64> = 1...3_650
-    /// `report.minSamples`.
+    /// `report.minSamples`: The samples a task title needs before a learned plan uses its median (5).
     public static let reportMinSamples: ClosedRange<Int64> = 1...50
 }

@@ -159,131 +159,204 @@ OPERATIONS: Dict[str, str] = {
 class Rejection(TypedDict):
     """A record an import skipped."""
 
+    #: The record's index in the document.
     index: int
+    #: The offending member of the record, or null when the record itself is wrong.
     field: Optional[str]
+    #: Why the record was skipped, one sentence.
     message: str
 
 
 class VisitChange(TypedDict):
     """One of the planner's changes between the stored visits snapshot and the one it replaced."""
 
+    #: "added", "removed", "moved" or "updated".
     change: Any
+    #: The visit's id.
     visitId: str
+    #: The card key of the new occurrence (of the old one for removed).
     key: str
+    #: The visit's name.
     name: str
+    #: An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     startTimeUtc: str
+    #: The old start of a moved visit; else null.
     previousStartTimeUtc: Optional[str]
+    #: For updated: which of name, address, coordinates, expectedTime and tasks differ, in that order; else
+    #: [].
     fields: List[Any]
 
 
 class _ImportResultRequired(TypedDict):
     """The members ImportResult always has."""
 
+    #: Records stored.
     imported: int
+    #: Records skipped, with the reason.
     rejected: List[Rejection]
 
 
 class ImportResult(_ImportResultRequired, total=False):
     """The answer of an import: records stored, records skipped."""
 
+    #: visits.import: the planner's changes against the snapshot it replaced.
     changes: List[VisitChange]
 
 
 class AttachmentCounts(TypedDict):
     """A card's "attachments" member."""
 
+    #: Photos attached (evicted ones included).
     photos: int
+    #: Signatures attached.
     signatures: int
+    #: Notes attached.
     notes: int
+    #: Attachments waiting for the upload.
     pending: int
 
 
 class CardNavigation1(TypedDict):
-    """A member object of a response."""
+    """Links that navigate to the visit's coordinates; null without both coordinates."""
 
+    #: A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
     geo: str
+    #: A Google Maps directions link to the visit.
     google: str
+    #: An Apple Maps directions link to the visit.
     apple: str
 
 
 class Conflict(TypedDict):
     """The washer's update the server rejected last, until acknowledged (visits.acknowledge)."""
 
+    #: The rejected outbox entry's id.
     mutationId: str
+    #: What the washer set.
     state: str
+    #: The server's.
     reason: str
+    #: An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     at: str
+    #: The minutes the change recorded, or null.
     timeUsedMinutes: Optional[int]
 
 
 class Card(TypedDict):
     """One visit card."""
 
+    #: The source's visit id, or null.
     visitId: Optional[str]
+    #: houseOwnerFirstName and houseOwnerLastName, trimmed.
     name: str
+    #: Todo, InProgress, Done, Rejected, or another value as given.
     state: Optional[str]
+    #: The state's colour: #4E77D6 Todo, #F5C709 InProgress, #25A87B Done, #EF6565 Rejected, #8E8E93 any
+    #: other.
     stateColor: str
+    #: HH:mm (24h) or hh:mm AM (12h) in the core's zone.
     startTime: str
+    #: An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     startTimeUtc: str
+    #: As given, "08:00/10:00".
     expectedTime: Optional[str]
+    #: Task titles joined with ", ".
     tasks: str
+    #: The sum of the tasks' minutes.
     taskMinutes: int
+    #: The client's address, or null.
     address: str
+    #: The client's phone number, or null.
     phone: Optional[str]
+    #: The visit's latitude, or null.
     latitude: Optional[float]
+    #: The visit's longitude, or null.
     longitude: Optional[float]
+    #: The employee the visit is planned for (the source's homeBobEmployeeId), or null.
     employeeId: Optional[str]
+    #: Geodesic metres from the previous card of the day, rounded; null for the first card or when either
+    #: end has no coordinates.
     distanceMeters: Optional[int]
+    #: distanceMeters in km, to one decimal; null as distanceMeters.
     distanceKm: Optional[float]
+    #: Opaque: names this stored visit for visits.set_state.
     key: str
+    #: A state change of this visit waits to reach the update server.
     pending: bool
+    #: The minutes the washer's Done change recorded, else the source's visitTimeUsed, else null.
     timeUsedMinutes: Optional[int]
+    #: A card's "attachments" member.
     attachments: AttachmentCounts
+    #: The states visits.set_state accepts from the card's present state (the state machine of
+    #: $defs/visitState), in the order Todo, InProgress, Done, Rejected: Todo may become InProgress or
+    #: Rejected, InProgress may become Todo, Done or Rejected; empty for Done, Rejected, another or no
+    #: state, and for a visit without a visitId (which the update server could not name).
     nextStates: List[str]
+    #: When the washer arrived at the visit (location.report), else null.
     arrivedAt: Optional[str]
+    #: When the washer left the visit (location.report), else null.
     departedAt: Optional[str]
+    #: "start" (arrived, not left, Todo), "finish" (left, InProgress) or null.
     suggestion: Any
+    #: Links that navigate to the visit's coordinates; null without both coordinates.
     navigation: Optional[CardNavigation1]
+    #: A visit a stored snapshot no longer lists, kept on its day while it has updates not yet settled,
+    #: attachments not yet uploaded or a conflict.
     removed: bool
+    #: The washer's change the update server rejected last, kept until visits.acknowledge; else null.
     conflict: Optional[Conflict]
 
 
 class Summary(TypedDict):
     """The totals of a day, or of every listed day."""
 
+    #: How many cards.
     visits: int
+    #: The sum of the cards' task minutes.
     taskMinutes: int
+    #: The sum of the distances between consecutive cards, in metres.
     distanceMeters: int
+    #: The same distance in km, to one decimal.
     distanceKm: float
 
 
 class Day(TypedDict):
     """One day of visits.list: its cards in start order and its summary."""
 
+    #: A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     date: str
+    #: The day's cards in start order.
     visits: List[Card]
+    #: The totals of a day, or of every listed day.
     summary: Summary
 
 
 class VisitsListResult(TypedDict):
-    """A member object of a response."""
+    """The answer of visits.list: the cards of some days."""
 
+    #: One entry per day asked, in the order asked.
     days: List[Day]
+    #: The totals of a day, or of every listed day.
     summary: Summary
 
 
 class _RefreshMembersRequired(TypedDict):
     """The members RefreshMembers always has."""
 
+    #: Records stored (0 for a 304 or a fresh cache).
     imported: int
 
 
 class RefreshMembers(_RefreshMembersRequired, total=False):
     """The members of every refresh's answer, which refreshResult and articlesRefreshResult compose."""
 
+    #: Records skipped, with the reason.
     rejected: List[Rejection]
+    #: The source answered 304: nothing changed.
     notModified: bool
+    #: The last success is younger than maxAgeSeconds: no request was made.
     fresh: bool
+    #: visits.refresh: the planner's changes (empty for a 304 or a fresh cache).
     changes: List[VisitChange]
 
 
@@ -292,263 +365,395 @@ class RefreshResult(RefreshMembers):
 
 
 class PlanStop(TypedDict):
-    """A member object of a response."""
+    """A stop of visits.plan, with its local times."""
 
+    #: The visit's id, or null.
     visitId: Optional[str]
+    #: The visit's name.
     name: str
+    #: A local time of day, "HH:mm".
     arrival: str
+    #: A local time of day, "HH:mm".
     departure: str
+    #: Minutes waited for the window to open.
     waitMinutes: int
+    #: Minutes after the window's end the stop is reached; above 0 only for a late stop.
     lateMinutes: int
+    #: Geodesic metres from the previous stop (or the start), rounded.
     distanceMeters: int
+    #: Driving minutes from the previous stop.
     travelMinutes: int
+    #: Minutes spent at the stop: its taskMinutes, or the learned ones.
     serviceMinutes: int
+    #: The visit's window "HH:mm/HH:mm", or null when expectedTime does not read as one.
     window: Optional[str]
+    #: The visit's expectedTime as the source gave it.
     expectedTime: Optional[str]
+    #: The visit's state, as its card shows it (Todo or InProgress).
     state: Optional[str]
+    #: The visit's latitude.
     latitude: float
+    #: The visit's longitude.
     longitude: float
 
 
 class VisitsPlanResultSkippedItem(TypedDict):
-    """A member object of a response."""
+    """One element of skipped: the day's other visits (not Todo or InProgress, or without coordinates), in start order."""
 
+    #: The skipped visit's visitId.
     visitId: Optional[str]
+    #: Why it is not a stop: "state Done", "state Rejected", "state <state>", "no state" or "no
+    #: coordinates".
     reason: str
+    #: The skipped visit's name.
     name: str
 
 
 class VisitsPlanResult(TypedDict):
-    """A member object of a response."""
+    """The answer of visits.plan: the order to drive a day's open visits in, with times."""
 
+    #: A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     date: str
+    #: When the route starts, local "HH:mm"; null when there are no stops and no startTime was given.
     startTime: Optional[str]
+    #: The stops in the planned order, with their times.
     stops: List[PlanStop]
+    #: The planned route's length: the sum of the stops' distanceMeters.
     distanceMeters: int
+    #: The route's length with the stops in start-time order.
     originalDistanceMeters: int
+    #: originalDistanceMeters minus distanceMeters (never negative).
     savedMeters: int
+    #: How many stops of the plan arrive after their window's end.
     lateStops: int
+    #: How many stops would be late in start-time order.
     originalLateStops: int
+    #: False when the start-time order was kept without a search (keepOrder, or more than 1000 stops).
     optimized: bool
+    #: The day's other visits (not Todo or InProgress, or without coordinates), in start order.
     skipped: List[VisitsPlanResultSkippedItem]
 
 
 class VisitsSetStateResult(TypedDict):
-    """A member object of a response."""
+    """The answer of visits.set_state: the washer starts, finishes, rejects or un-starts a visit."""
 
+    #: One visit card.
     visit: Card
 
 
 class VisitsAcknowledgeResult(TypedDict):
-    """A member object of a response."""
+    """The answer of visits.acknowledge: the washer has seen the card's conflict: it leaves the card (local only)."""
 
+    #: One visit card.
     visit: Card
 
 
 class AttachmentUploads(TypedDict):
     """sync.push's "attachments" member (present when sources.attachments is configured)."""
 
+    #: Attachments this push uploaded.
     uploaded: int
+    #: Attachments left to upload.
     pending: int
+    #: Attachments the server refused for good in this push.
     failed: int
 
 
 class SyncPushResultLocations(TypedDict):
-    """A member object of a response."""
+    """With sources.locations configured: the trail's points this push sent."""
 
+    #: Points the planner applied in this push.
     pushed: int
+    #: Points left to send.
     pending: int
 
 
 class SyncPushResultDevice(TypedDict):
-    """A member object of a response."""
+    """With sources.devices configured: the device's push registration."""
 
+    #: The registration was sent and acknowledged by this push (false for a skipped push or an unchanged
+    #: record).
     sent: bool
 
 
 class _SyncPushResultRequired(TypedDict):
     """The members SyncPushResult always has."""
 
+    #: Outbox entries the update server applied in this push.
     pushed: int
+    #: Outbox entries the update server rejected in this push (their changes are undone and shown as the
+    #: cards' conflicts).
     rejected: int
+    #: Outbox entries left to send.
     pending: int
 
 
 class SyncPushResult(_SyncPushResultRequired, total=False):
-    """A member object of a response."""
+    """The answer of sync.push: send the outbox to the update server."""
 
+    #: sync.push's "attachments" member (present when sources.attachments is configured).
     attachments: AttachmentUploads
+    #: Why no request was made (only with ifDue): "backoff", "busy" or "unauthorized".
     skipped: str
+    #: With sources.locations configured: the trail's points this push sent.
     locations: SyncPushResultLocations
+    #: With sources.devices configured: the device's push registration.
     device: SyncPushResultDevice
+    #: An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     nextAttemptAt: str
 
 
 class LastError(TypedDict):
     """The last failed attempt."""
 
+    #: Why the attempt failed: refused, timeout, dns, network, http_status, ...
     reason: str
+    #: The failure, one sentence.
     message: str
+    #: An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     at: str
+    #: The HTTP status the server answered, or null when it answered none or a 2xx.
     httpStatus: Optional[int]
 
 
 class RejectedChange(TypedDict):
-    """A member object of a response."""
+    """A change of the washer's the update server rejected."""
 
+    #: The outbox entry's id.
     mutationId: str
+    #: The visit's id.
     visitId: Optional[str]
+    #: An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     startTimeUtc: str
+    #: The state the washer set.
     state: str
+    #: The server's reason.
     reason: str
+    #: An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     at: str
+    #: The minutes the change recorded, or null.
     timeUsedMinutes: Optional[int]
 
 
 class SyncStatusResult(TypedDict):
-    """A member object of a response."""
+    """The answer of sync.status: where the washer's updates are."""
 
+    #: The database's client id, a random UUID made once and sent with every push.
     clientId: str
+    #: Entries waiting in the outbox.
     pending: int
+    #: When the last push request was made, or null.
     lastAttemptAt: Optional[str]
+    #: When a push was last answered, or null.
     lastSuccessAt: Optional[str]
+    #: The last push failure, or null.
     lastError: Optional[LastError]
+    #: Failed pushes in a row since the last answered one (401 and 403 not counted).
     consecutiveFailures: int
+    #: When an ifDue push tries again; null when no failure is recorded.
     nextAttemptAt: Optional[str]
+    #: The last 100 changes the update server rejected, oldest first.
     rejected: List[RejectedChange]
 
 
 class Position(TypedDict):
-    """A member object of a response."""
+    """The washer's position: the last counting report."""
 
+    #: Latitude in degrees.
     latitude: float
+    #: Longitude in degrees.
     longitude: float
+    #: The report's accuracy radius in metres.
     accuracyMeters: float
+    #: An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     at: str
 
 
 class LocationReportResult(TypedDict):
-    """A member object of a response."""
+    """The answer of location.report: the device's position: kept on the trail when significant; decides arrivals at and departures from today's visits."""
 
+    #: The report joined the trail.
     stored: bool
+    #: Keys of the cards the washer arrived at with this report (at most one).
     arrived: List[str]
+    #: Keys of the cards the washer left with this report.
     departed: List[str]
+    #: The position after the report; null before any counting report.
     position: Optional[Position]
 
 
 class LocationStatusResultTrail(TypedDict):
-    """A member object of a response."""
+    """The trail's points kept on this device."""
 
+    #: Points kept.
     stored: int
+    #: Points the planner has not applied yet.
     pending: int
 
 
 class LocationStatusResult(TypedDict):
-    """A member object of a response."""
+    """The answer of location.status: the position, the trail's counts and the last successful location push."""
 
+    #: The last counting report, or null before any.
     position: Optional[Position]
+    #: The trail's points kept on this device.
     trail: LocationStatusResultTrail
+    #: When a location push was last answered, or null.
     lastPushAt: Optional[str]
 
 
 class _ErrorDocumentErrorRequired(TypedDict):
     """The members ErrorDocumentError always has."""
 
+    #: The status name: one of the header's statuses but ok (scripts/gen-schema lists them from its
+    #: CARFIT_* macros).
     code: str
+    #: One sentence a user could act on.
     message: str
 
 
 class ErrorDocumentError(_ErrorDocumentErrorRequired, total=False):
-    """A member object of a response."""
+    """The error: its status name, a message, the offending request member where there is one, and the details that apply."""
 
+    #: The offending request member, a dotted path ("data[3].houseOwnerLatitude").
     field: str
+    #: bad_json, and a fetched body that is not JSON: jansson's line.
     line: int
+    #: As line: jansson's column.
     column: int
+    #: As line: jansson's byte position.
     position: int
+    #: Why a network operation failed (refused, timeout, dns, network, transport, no_response, too_large,
+    #: redirects, storage, http_status, empty, html, truncated, not_json, not_document, rejected,
+    #: malformed, busy, ...); an unauthorized open of an encrypted database: key_required (no key was
+    #: given) or wrong_key (another key).
     reason: str
+    #: The URL of a failed fetch or push.
     url: str
+    #: The non-2xx status a server answered.
     httpStatus: int
+    #: An import of records of which none was valid: why each was refused.
     rejected: List[Rejection]
+    #: A fetched document refused as a whole: the member it lacks.
     documentField: str
+    #: An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     lockedUntil: str
 
 
 class ErrorDocument(TypedDict):
     """The error document of every failed call."""
 
+    #: The error: its status name, a message, the offending request member where there is one, and the
+    #: details that apply.
     error: ErrorDocumentError
 
 
 class PushNotificationNavigation2(TypedDict):
-    """A member object of a response."""
+    """The card's navigation links; null for a message, a removed visit or one without coordinates."""
 
+    #: A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
     geo: str
+    #: A Google Maps directions link to the visit.
     google: str
+    #: An Apple Maps directions link to the visit.
     apple: str
 
 
 class PushNotification(TypedDict):
     """A notification a push gives the host to show."""
 
+    #: Stable ("<change>:<visitId>:<startTimeUtc>", "visit:<key>", "message:<push id>"): a host replaces a
+    #: notification shown with the same id.
     id: str
+    #: The change ("added", "removed", "moved", "updated"), "visit" (the next visit) or "message".
     kind: Any
+    #: "New visit", "Visit cancelled", "Visit moved", "Visit changed", "Next visit" or the message's title.
     title: str
+    #: The client's name and local start time, or the message's body.
     body: str
+    #: The visit's card key; null for a message.
     key: Optional[str]
+    #: The visit's start; null for a message.
     at: Optional[str]
+    #: "carfit://visit/" and the percent-encoded key; null for a message.
     deepLink: Optional[str]
+    #: The card's navigation links; null for a message, a removed visit or one without coordinates.
     navigation: Optional[PushNotificationNavigation2]
 
 
 class PushReceiveResult(TypedDict):
-    """A member object of a response."""
+    """The answer of push.receive: A push of the planner's as the host received it: once only, in order, with the refresh it asks for and its notifications."""
 
+    #: The push's id was received before: nothing else was done.
     duplicate: bool
+    #: The push's seq is above the highest one kept plus one: pushes were lost.
     gap: bool
+    #: The visits source was asked and answered (200 or 304).
     refreshed: bool
+    #: The refresh's whole error document, as a failed call answers it; null when the refresh succeeded or
+    #: did not run.
     refreshError: Optional[ErrorDocument]
+    #: The planner's changes the refresh stored.
     changes: List[VisitChange]
+    #: The notifications to show for this push: one per change, for a "visit" push or for a "message".
     notifications: List[PushNotification]
 
 
 class PushDevice2(TypedDict):
-    """A member object of a response."""
+    """The device's registration, null when never registered or unregistered and acknowledged."""
 
+    #: The push service: "apns" or "fcm".
     platform: Any
+    #: The devices server acknowledged the current record.
     registered: bool
+    #: A change of the record is not yet acknowledged.
     pending: bool
 
 
 class PushRegisterResult(TypedDict):
-    """A member object of a response."""
+    """The answer of push.register: register (or unregister, token null) the device's push token."""
 
+    #: The device's registration, null when never registered or unregistered and acknowledged.
     device: Optional[PushDevice2]
 
 
 class PushStatusResult(TypedDict):
-    """A member object of a response."""
+    """The answer of push.status: the device's registration, the highest seq and the push ids kept."""
 
+    #: The device's registration, null when never registered or unregistered and acknowledged.
     device: Optional[PushDevice2]
+    #: The highest seq accepted, or null before any.
     lastSeq: Optional[int]
+    #: How many push ids are kept (the last 1000 accepted).
     received: int
 
 
 class _AttachmentMembersRequired(TypedDict):
     """The members AttachmentMembers always has."""
 
+    #: The attachment's id.
     id: str
+    #: The card key of the visit it proves.
     key: str
+    #: "photo", "signature" or "note".
     kind: str
+    #: The content's type, told by its first bytes ("image/jpeg", "text/plain; charset=utf-8", ...).
     contentType: str
+    #: The content's size in bytes.
     bytes: int
+    #: The SHA-256 of the content, lowercase hex.
     sha256: str
+    #: The core's clock when attached, UTC ISO 8601 ("2020-09-10T08:05:00Z", with milliseconds when it has
+    #: any).
     at: str
+    #: The upload server acknowledged it (a 2xx).
     uploaded: bool
 
 
 class AttachmentMembers(_AttachmentMembersRequired, total=False):
     """The members of every attachment, which attachment and listedAttachment compose."""
 
+    #: Why the upload server refused it for good (present only then).
     failed: str
 
 
@@ -559,748 +764,1075 @@ class Attachment(AttachmentMembers):
 class AttachmentAnswer(TypedDict):
     """The answer of visits.attach and visits.detach: the attachment."""
 
+    #: An attachment: its stored record.
     attachment: Attachment
 
 
 class ListedAttachment(AttachmentMembers):
     """An attachment as visits.attachments lists it: its record and where the core keeps its copy."""
 
+    #: The core's copy; null once evicted after its upload, and while the core has an encryption key (the
+    #: copy holds ciphertext: carfit_visits_attachment_data gives its bytes).
     path: Optional[str]
 
 
 class VisitsAttachmentsResult(TypedDict):
-    """A member object of a response."""
+    """The answer of visits.attachments: A visit's attachments in the order attached, with the path of each stored copy."""
 
+    #: The visit's attachments in the order attached.
     attachments: List[ListedAttachment]
 
 
 class VisitsAttachmentDataResult(TypedDict):
-    """A member object of a response."""
+    """The answer of visits.attachment_data: the original bytes of an attachment's stored copy, whatever the encryption (no method name: the bytes come in an out-parameter)."""
 
+    #: The attachment's id.
     id: str
+    #: How many bytes were given.
     bytes: int
+    #: The attachment's content type.
     contentType: str
 
 
 class ReminderNavigation1(TypedDict):
-    """A member object of a response."""
+    """The card's navigation links, or null."""
 
+    #: A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
     geo: str
+    #: A Google Maps directions link to the visit.
     google: str
+    #: An Apple Maps directions link to the visit.
     apple: str
 
 
 class Reminder(TypedDict):
-    """A member object of a response."""
+    """When to leave for an open visit."""
 
+    #: "leave:" + the key.
     id: str
+    #: a card's key
     key: str
+    #: The visit's name.
     name: str
+    #: An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     leaveAt: str
+    #: An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     arriveBy: str
+    #: Driving minutes from the origin, rounded up; null without an origin.
     travelMinutes: Optional[int]
+    #: Geodesic metres from the origin (the previous card with coordinates, or today's fresh position),
+    #: rounded; null without one.
     distanceMeters: Optional[int]
+    #: The core's clock is past leaveAt.
     late: bool
+    #: "Time to leave".
     title: str
+    #: "<name> at <local start time>, <address>".
     body: str
+    #: "carfit://visit/" and the percent-encoded key.
     deepLink: str
+    #: The card's navigation links, or null.
     navigation: Optional[ReminderNavigation1]
 
 
 class RemindersListResult(TypedDict):
-    """A member object of a response."""
+    """The answer of reminders.list: when to leave for each open visit of a day: the travel from the previous visit (or, for today's next visit, from the washer's fresh position), sorted by leaveAt."""
 
+    #: A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     date: str
+    #: One reminder per card of the date in state Todo with both coordinates, no arrival and not removed,
+    #: sorted by leaveAt, then key.
     reminders: List[Reminder]
 
 
 class ReportEntry(TypedDict):
-    """A member object of a response."""
+    """One card's time report."""
 
+    #: a card's key
     key: str
+    #: The visit's id, or null.
     visitId: Optional[str]
+    #: The visit's name.
     name: str
+    #: The state as the card shows it.
     state: Optional[str]
+    #: The card's taskMinutes.
     plannedMinutes: int
+    #: The washer's last start (InProgress), or null.
     startedAt: Optional[str]
+    #: When the washer finished (Done), or null.
     finishedAt: Optional[str]
+    #: finishedAt - startedAt in minutes; null unless both.
     workedMinutes: Optional[int]
+    #: The arrival (location.report), or null.
     arrivedAt: Optional[str]
+    #: The departure (location.report), or null.
     departedAt: Optional[str]
+    #: departedAt - arrivedAt in minutes; null unless both.
     onSiteMinutes: Optional[int]
+    #: arrivedAt - startTimeUtc in minutes, at least 0; null without an arrival.
     lateMinutes: Optional[int]
 
 
 class ReportTotals(TypedDict):
-    """A member object of a response."""
+    """A day's totals."""
 
+    #: Planned minutes of the cards not Rejected.
     plannedMinutes: int
+    #: The sum of the entries' workedMinutes.
     workedMinutes: int
+    #: The sum of the entries' onSiteMinutes.
     onSiteMinutes: int
+    #: Minutes between each departure and the next arrival, summed.
     driveMinutes: int
+    #: Cards shown Done.
     done: int
+    #: Cards shown Rejected.
     rejected: int
+    #: Cards shown Todo.
     todo: int
+    #: Cards shown InProgress.
     inProgress: int
 
 
 class ReportDayResult(TypedDict):
-    """A member object of a response."""
+    """The answer of report.day: A day's time report: each card's planned minutes against the washer's worked minutes, on site and late, and the day's totals."""
 
+    #: A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     date: str
+    #: One entry per card of the date, in card order.
     visits: List[ReportEntry]
+    #: The day's totals.
     totals: ReportTotals
 
 
 class TaskDuration(TypedDict):
-    """A member object of a response."""
+    """How long a task title takes, learned from the washer's facts."""
 
+    #: The task's title, trimmed.
     title: str
+    #: The samples that count (its newest 50).
     samples: int
+    #: The task's planned minutes in its newest sample.
     plannedMinutes: int
+    #: The median sample, to 0.1 minute.
     medianMinutes: float
+    #: The 80th percentile sample, to 0.1 minute.
     p80Minutes: float
 
 
 class ReportDurationsResult(TypedDict):
-    """A member object of a response."""
+    """The answer of report.durations: the time each task title takes, learned from the washer's finished visits: the newest 50 samples' median and 80th percentile."""
 
+    #: One entry per task title with a sample, sorted by title (code points).
     tasks: List[TaskDuration]
 
 
 class CalendarDay(TypedDict):
-    """A member object of a response."""
+    """One day of the month grid."""
 
+    #: A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     date: str
+    #: The day of the month.
     day: int
+    #: The day of the week's short name ("Mon", or the locale's).
     weekday: str
+    #: The day is today by the core's clock and zone.
     isToday: bool
+    #: The day is selected.
     isSelected: bool
+    #: How many stored visits start on this local day.
     visits: int
 
 
 class YearMonth(TypedDict):
-    """A member object of a response."""
+    """A month of the calendar."""
 
+    #: The year, 1 to 9999.
     year: int
+    #: The month, 1 to 12.
     month: int
 
 
 class Month(TypedDict):
     """The month document every calendar operation answers."""
 
+    #: The month's year.
     year: int
+    #: The month, 1 to 12.
     month: int
+    #: The month's title ("September 2020", or the locale's).
     title: str
+    #: A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     today: str
+    #: The selected days, ascending.
     selected: List[str]
+    #: The first column of the grid: "monday" or "sunday".
     firstWeekday: str
+    #: Empty cells before day 1.
     leadingDays: int
+    #: The weekdays' short names in column order.
     weekdays: List[str]
+    #: Every day of the month, in order.
     days: List[CalendarDay]
+    #: The previous month, null for January of year 1.
     previous: Optional[YearMonth]
+    #: The next month, null for December 9999.
     next: Optional[YearMonth]
 
 
 class EmployeeMembers(TypedDict):
     """The members of every employee, which employee and each of employees.list compose."""
 
+    #: The employee's id.
     id: int
+    #: The employee's PIN, 4 to 12 digits.
     pin: str
+    #: The first name.
     firstName: str
+    #: The last name.
     lastName: str
+    #: The email, lower-case, or null.
     email: Optional[str]
+    #: A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     hiredOn: str
 
 
 class Employee(EmployeeMembers):
-    """A member object of a response."""
+    """An employee of the wine club's shop."""
 
 
 class EmployeeAnswer(TypedDict):
     """The answer of employees.create and session.login: the employee."""
 
+    #: The employee.
     employee: Employee
 
 
 class EmployeesListResultEmployeesItem(EmployeeMembers):
     """An employee and how many items their cart holds."""
 
+    #: The total quantity in that employee's cart.
     cartQuantity: int
 
 
 class EmployeesListResult(TypedDict):
-    """A member object of a response."""
+    """The answer of employees.list: every employee."""
 
+    #: Every employee, by last name, then first name (ignoring case and accents), then id.
     employees: List[EmployeesListResultEmployeesItem]
 
 
 class EmployeesRecoverPinResult(TypedDict):
-    """A member object of a response."""
+    """The answer of employees.recover_pin: find a PIN by email."""
 
+    #: The employee's PIN.
     pin: str
+    #: The employee's first name.
     firstName: str
+    #: The employee's last name.
     lastName: str
 
 
 class SessionLogoutResult(TypedDict):
-    """A member object of a response."""
+    """The answer of session.logout: log out."""
 
+    #: Always null: nobody is logged in.
     employee: None
 
 
 class SessionGetResult(TypedDict):
-    """A member object of a response."""
+    """The answer of session.get: the logged-in employee."""
 
+    #: The employee logged in on this core, or null.
     employee: Optional[Employee]
 
 
 class _ProductMembersRequired(TypedDict):
     """The members ProductMembers always has."""
 
+    #: A product id as the catalog gave it.
     id: Union[int, str]
+    #: The product's name.
     name: str
+    #: The category (the wine type), or null.
     category: Optional[str]
+    #: The image URL, or null.
     imageUrl: Optional[str]
+    #: The price, exact to two decimals.
     price: float
 
 
 class ProductMembers(_ProductMembersRequired, total=False):
     """The members of every product, which catalog.list's and catalog.product's compose."""
 
+    #: An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
+    #: present only with a locale.
     priceText: str
 
 
 class CatalogListResultProductsItem(ProductMembers):
-    """A member object of a response."""
+    """One element of products: the products listed, in the order asked."""
 
 
 class CatalogListResult(TypedDict):
-    """A member object of a response."""
+    """The answer of catalog.list: the catalog screen."""
 
+    #: Every category, sorted as the names are.
     categories: List[str]
+    #: The products listed, in the order asked.
     products: List[CatalogListResultProductsItem]
 
 
 class CatalogProductResultProduct(ProductMembers):
-    """A member object of a response."""
+    """The product."""
 
+    #: The product's description; "No description available." when it has none.
     description: str
+    #: False when the product has no description (missing or blank).
     hasDescription: bool
 
 
 class CatalogProductResult(TypedDict):
-    """A member object of a response."""
+    """The answer of catalog.product: one product."""
 
+    #: The product.
     product: CatalogProductResultProduct
 
 
 class _CartLineRequired(TypedDict):
     """The members CartLine always has."""
 
+    #: A product id as the catalog gave it.
     productId: Union[int, str]
+    #: The product's name.
     name: str
+    #: The product's image URL, or null.
     imageUrl: Optional[str]
+    #: How many, 1 to 999.
     quantity: int
 
 
 class CartLine(_CartLineRequired, total=False):
-    """A member object of a response."""
+    """One line of a cart or order, in the order its product was first added."""
 
+    #: An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
+    #: present only with a locale.
     priceText: str
 
 
 class Cart(TypedDict):
-    """A member object of a response."""
+    """The logged-in employee's cart."""
 
+    #: The lines, in the order their products were first added.
     lines: List[CartLine]
+    #: The sum of the lines' quantities.
     totalQuantity: int
 
 
 class CartAnswer(TypedDict):
     """The answer of cart.add, cart.update, cart.remove and cart.get: the cart."""
 
+    #: The cart after the call.
     cart: Cart
 
 
 class Order(TypedDict):
-    """A member object of a response."""
+    """An order placed by cart.checkout."""
 
+    #: The order's id.
     id: int
+    #: An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     placedAt: str
+    #: The cart's lines when it was placed.
     lines: List[CartLine]
+    #: The sum of the lines' quantities.
     totalQuantity: int
 
 
 class CartCheckoutResult(TypedDict):
-    """A member object of a response."""
+    """The answer of cart.checkout: place the cart as an order."""
 
+    #: The order placed, with each line's unit price at that moment.
     order: Order
+    #: "Thank you for your order!"
     message: str
+    #: The cart, now empty.
     cart: Cart
 
 
 class CartOrdersResult(TypedDict):
-    """A member object of a response."""
+    """The answer of cart.orders: the logged-in employee's orders, newest first."""
 
+    #: The logged-in employee's orders, newest first, as checkout answered them.
     orders: List[Order]
 
 
 class _TransactionRequired(TypedDict):
     """The members Transaction always has."""
 
+    #: An integer or a non-empty string; the type is part of the id.
     id: Union[int, str]
+    #: The transaction's name, or null.
     name: Optional[str]
+    #: The category, trimmed and lower-cased.
     category: str
+    #: The amount, exact to two decimals (negative for a refund).
     amount: float
+    #: A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     date: str
+    #: The account's name, or null.
     accountName: Optional[str]
+    #: The provider, or null.
     provider: Optional[str]
+    #: The amount counts in the sum and the insights.
     pinned: bool
 
 
 class Transaction(_TransactionRequired, total=False):
-    """A member object of a response."""
+    """A transaction of the transactions screen."""
 
+    #: An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
+    #: present only with a locale.
     amountText: str
 
 
 class _TransactionsListResultRequired(TypedDict):
     """The members TransactionsListResult always has."""
 
+    #: The category listed.
     category: str
+    #: The category bar: "all", food, health, entertainment, shopping, travel, then the other stored
+    #: categories in code point order.
     categories: List[str]
+    #: The transactions listed, newest date first, then by id.
     transactions: List[Transaction]
+    #: How many transactions are listed, pinned or not.
     count: int
+    #: The sum of the pinned transactions listed (exact, computed in cents).
     sum: float
+    #: How many of the transactions listed are pinned.
     pinnedCount: int
 
 
 class TransactionsListResult(_TransactionsListResultRequired, total=False):
-    """A member object of a response."""
+    """The answer of transactions.list: the transactions screen."""
 
+    #: An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
+    #: present only with a locale.
     sumText: str
 
 
 class TransactionsPinResult(TypedDict):
-    """A member object of a response."""
+    """The answer of transactions.pin: pin or unpin one transaction."""
 
+    #: The transaction as stored after the change.
     transaction: Transaction
 
 
 class _InsightsGetResultCategoriesItemRequired(TypedDict):
     """The members InsightsGetResultCategoriesItem always has."""
 
+    #: The category.
     category: str
+    #: The sum of its pinned transactions.
     total: float
+    #: How many of its transactions are pinned.
     count: int
+    #: total / the grand total, rounded to 4 decimals; 0 when the grand total is 0.
     share: float
 
 
 class InsightsGetResultCategoriesItem(_InsightsGetResultCategoriesItemRequired, total=False):
-    """A member object of a response."""
+    """One element of categories: one row per category of the bar (without "all"), in its order, also when nothing in it is pinned."""
 
+    #: An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
+    #: present only with a locale.
     sumText: str
 
 
 class _InsightsGetResultRequired(TypedDict):
     """The members InsightsGetResult always has."""
 
+    #: One row per category of the bar (without "all"), in its order, also when nothing in it is pinned.
     categories: List[InsightsGetResultCategoriesItem]
+    #: The sum of every pinned transaction.
     total: float
+    #: How many transactions are pinned.
     count: int
 
 
 class InsightsGetResult(_InsightsGetResultRequired, total=False):
-    """A member object of a response."""
+    """The answer of insights.get: spending per category over pinned transactions."""
 
+    #: An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
+    #: present only with a locale.
     sumText: str
 
 
 class ArticlesImportResult(TypedDict):
-    """A member object of a response."""
+    """The answer of articles.import and articles.refresh."""
 
+    #: Articles stored.
     imported: int
+    #: Records skipped, with the reason.
     rejected: List[Rejection]
+    #: An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     updatedAt: str
 
 
 class ArticlesRefreshResult(RefreshMembers, total=False):
     """A refresh's answer (refreshResult) and when the stored articles were last updated."""
 
+    #: An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     updatedAt: str
 
 
 class ArticleBlock(TypedDict):
-    """A member object of a response."""
+    """One block of an article's content."""
 
+    #: The block's type, as the source gave it, or null.
     type: Optional[str]
+    #: The block's subject, or null.
     subject: Optional[str]
+    #: The block's text, or null.
     description: Optional[str]
 
 
 class Article(TypedDict):
-    """A member object of a response."""
+    """A stored article of the news feed."""
 
+    #: The article's id, as the source gave it.
     id: Union[int, str]
+    #: The title.
     title: str
+    #: The introduction, or null.
     ingress: Optional[str]
+    #: The source's image URL, or null.
     imageUrl: Optional[str]
+    #: An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     dateTime: str
+    #: The date as articles.format_date writes it ("25 May 2018, 14:13").
     published: str
+    #: The source's tags, each kept as given.
     tags: List[Any]
+    #: The article's blocks, in order.
     content: List[ArticleBlock]
 
 
 class ArticlesListResult(TypedDict):
-    """A member object of a response."""
+    """The answer of articles.list: the stored articles, newest first."""
 
+    #: The stored articles, newest first (equal dates in snapshot order).
     articles: List[Article]
+    #: When the articles were last imported or refreshed, or null if never.
     updatedAt: Optional[str]
 
 
 class ArticlesFormatDateResult(TypedDict):
-    """A member object of a response."""
+    """The answer of articles.format_date: the date text of the list."""
 
+    #: The date as the article list writes it: "16 March, 12:34" in the current year, else with the year.
     text: str
 
 
 class PatternsImportResult(TypedDict):
-    """A member object of a response."""
+    """The answer of patterns.import: add patterns to the carousel's pool."""
 
+    #: Patterns imported (new or updated).
     imported: int
+    #: Records skipped, with the reason.
     rejected: List[Rejection]
+    #: The size of the pool after the import.
     pool: int
 
 
 class PatternsRefreshResult1(TypedDict):
-    """A member object of a response."""
+    """The answer of patterns.refresh: fill the pool from the configured patterns source."""
 
+    #: Patterns new to the pool.
     added: int
+    #: The size of the pool.
     pool: int
+    #: Requests that failed or did not answer a patterns document.
     failed: int
 
 
 class PatternsRefreshResult2(TypedDict):
     """maxAgeSeconds spared the requests."""
 
+    #: Always 0: nothing was fetched.
     imported: int
+    #: Always true: the pool's last success is younger than maxAgeSeconds.
     fresh: bool
 
 
 class CarouselGenerateResultRowsItemTilesItem(TypedDict):
-    """A member object of a response."""
+    """One element of tiles: the row's tiles, in order."""
 
+    #: The tile's id, "r<row>c<column>".
     id: str
+    #: The tile's title, two words drawn from the seed and its position.
     title: str
+    #: The tile's colour, "#RRGGBB": its pattern's first colour, else one drawn from the seed.
     color: str
+    #: The image of pattern k mod n of the pool (k = row * columns + column); null when the pool is empty.
     imageUrl: Optional[str]
 
 
 class CarouselGenerateResultRowsItem(TypedDict):
-    """A member object of a response."""
+    """One element of rows: the rows, in order."""
 
+    #: The row's index, from 0.
     index: int
+    #: The row's title, two words drawn from the seed.
     title: str
+    #: The row's tiles, in order.
     tiles: List[CarouselGenerateResultRowsItemTilesItem]
 
 
 class CarouselGenerateResult(TypedDict):
-    """A member object of a response."""
+    """The answer of carousel.generate: the carousel feed."""
 
+    #: The rows, in order.
     rows: List[CarouselGenerateResultRowsItem]
 
 
 class ImagesDataResult(TypedDict):
-    """A member object of a response."""
+    """The answer of images.data: the bytes of an image (no method name: the bytes come in an out-parameter)."""
 
+    #: The image's URL.
     url: str
+    #: The image's size in bytes.
     bytes: int
+    #: Where the bytes came from: "memory", "disk" or "network".
     source: str
+    #: The image's type, from its magic bytes (not the server's Content-Type).
     contentType: str
 
 
 class ImagesPrefetchResult(TypedDict):
-    """A member object of a response."""
+    """The answer of images.prefetch: load images in the background."""
 
+    #: URLs now waiting in the queue (repeats count once; those in memory or loading are not queued).
     queued: int
 
 
 class ImagesCancelResult(TypedDict):
-    """A member object of a response."""
+    """The answer of images.cancel: drop queued prefetches."""
 
+    #: URLs taken out of the queue (a load already started goes on).
     cancelled: int
 
 
 class CacheStats(TypedDict):
     """One cache of images.stats (memory, disk): the images it holds, their bytes and its limit."""
 
+    #: Images held.
     count: int
+    #: Their bytes.
     bytes: int
+    #: The cache's bound in bytes.
     limit: int
 
 
 class ImagesStatsResultRequests(TypedDict):
-    """A member object of a response."""
+    """The loads of this core since it opened."""
 
+    #: HTTP requests made.
     network: int
+    #: Calls that waited for a load already in progress.
     coalesced: int
+    #: Images served from memory.
     memoryHits: int
+    #: Images served from disk (a prefetch finding its image there included).
     diskHits: int
+    #: Loads that failed (network, status, not an image).
     failures: int
 
 
 class ImagesStatsResultPrefetch(TypedDict):
-    """A member object of a response."""
+    """The background loads."""
 
+    #: The prefetch queue's length.
     queued: int
+    #: Background loads in progress.
     loading: int
 
 
 class ImagesStatsResult(TypedDict):
-    """A member object of a response."""
+    """The answer of images.stats: the caches and counters of this core."""
 
+    #: One cache of images.stats (memory, disk): the images it holds, their bytes and its limit.
     memory: CacheStats
+    #: One cache of images.stats (memory, disk): the images it holds, their bytes and its limit.
     disk: CacheStats
+    #: The loads of this core since it opened.
     requests: ImagesStatsResultRequests
+    #: The background loads.
     prefetch: ImagesStatsResultPrefetch
 
 
 class SourceStatus(TypedDict):
-    """A member object of a response."""
+    """A configured source's refresh state."""
 
+    #: The source's URL.
     url: str
+    #: When a refresh last tried, or null.
     lastAttemptAt: Optional[str]
+    #: When a refresh last succeeded (a 304 included), or null.
     lastSuccessAt: Optional[str]
+    #: The last attempt's failure; null once one succeeds.
     lastError: Optional[LastError]
+    #: Failed attempts since the last success.
     consecutiveFailures: int
+    #: The last success was a 304.
     notModified: bool
 
 
 class SourcesStatusResult(TypedDict):
-    """A member object of a response."""
+    """The answer of sources.status: each configured source's refresh state."""
 
+    #: The most recent attempt that failed for a network reason (refused, timeout, dns, network) came after
+    #: the last success of any source.
     offline: bool
+    #: One member per configured source (a map).
     sources: Dict[str, SourceStatus]
 
 
 class AuthStateAuth(TypedDict):
-    """A member object of a response."""
+    """Whether a token is set and whether the planner asked for one; never the token itself."""
 
+    #: A token is set.
     token: bool
+    #: The scheme of the token; null when none is set.
     scheme: Optional[str]
+    #: A source answered 401 or 403 since the token was last set, or since opening.
     required: bool
+    #: When, by the core's clock.
     requiredAt: Optional[str]
+    #: The source that answered 401 or 403 first ("visits", "visitUpdates", ...).
     source: Optional[str]
 
 
 class AuthState(TypedDict):
-    """A member object of a response."""
+    """The answer of auth.set and auth.status."""
 
+    #: Whether a token is set and whether the planner asked for one; never the token itself.
     auth: AuthStateAuth
 
 
 class _EventChangedRequired(TypedDict):
     """The members EventChanged always has."""
 
+    #: The event's number: a core's events count from 1 in the order they happened.
     seq: int
+    #: Always "changed".
     kind: str
+    #: The areas whose documents may now answer differently, in a fixed order; ["all"] for another core's
+    #: or process's commit.
     areas: List[str]
 
 
 class EventChanged(_EventChangedRequired, total=False):
     """A commit changed stored data of these areas ("all" with external for another connection's commit)."""
 
+    #: True when another core or process committed to the database file.
     external: bool
 
 
 class EventProgress(TypedDict):
     """How far a long operation has come."""
 
+    #: The event's number: a core's events count from 1 in the order they happened.
     seq: int
+    #: Always "progress".
     kind: str
+    #: The operation reporting: "visits.import", "visits.refresh", "articles.refresh", "catalog.refresh" or
+    #: "attachments.upload".
     operation: str
+    #: Units done; equal to total only in the last event of a successful operation.
     done: int
+    #: Units in all; null while a download's length is unknown.
     total: Optional[int]
+    #: Always "bytes".
     unit: str
 
 
 class EventSource(TypedDict):
     """A refresh attempt ended."""
 
+    #: The event's number: a core's events count from 1 in the order they happened.
     seq: int
+    #: Always "source".
     kind: str
+    #: The source refreshed ("visits", "articles", "catalog", "patterns").
     source: str
+    #: "ok", "not_modified" or "failed".
     status: str
 
 
 class EventImage(TypedDict):
     """A prefetch ended."""
 
+    #: The event's number: a core's events count from 1 in the order they happened.
     seq: int
+    #: Always "image".
     kind: str
+    #: The prefetched image's URL.
     url: str
+    #: "loaded" or "failed".
     status: str
 
 
 class EventGap(TypedDict):
     """Events after the reader's place are no longer all kept: read everything again."""
 
+    #: The event's number: a core's events count from 1 in the order they happened.
     seq: int
+    #: Always "gap".
     kind: str
 
 
 class EventAuth(TypedDict):
     """The first 401 or 403 of a source since the token was last set (or since opening); never the token."""
 
+    #: The event's number: a core's events count from 1 in the order they happened.
     seq: int
+    #: Always "auth".
     kind: str
+    #: "required": show a sign-in.
     status: str
+    #: The source that answered 401 or 403 ("visits", "visitUpdates", ...).
     source: str
+    #: 401 or 403.
     httpStatus: int
 
 
 class EventArrival(TypedDict):
     """A position report decided that the washer arrived at the visit of this card key."""
 
+    #: The event's number: a core's events count from 1 in the order they happened.
     seq: int
+    #: Always "arrival".
     kind: str
+    #: a card's key
     key: str
+    #: An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     at: str
 
 
 class EventDeparture(TypedDict):
     """After an arrival, the first counting report farther than twice the radius."""
 
+    #: The event's number: a core's events count from 1 in the order they happened.
     seq: int
+    #: Always "departure".
     kind: str
+    #: a card's key
     key: str
+    #: An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     at: str
 
 
 class EventConflict(TypedDict):
     """The update server rejected the washer's update mutationId of the visit of this card key: its card shows the conflict."""
 
+    #: The event's number: a core's events count from 1 in the order they happened.
     seq: int
+    #: Always "conflict".
     kind: str
+    #: a card's key
     key: str
+    #: The rejected outbox entry's id.
     mutationId: str
+    #: The update server's reason.
     reason: str
 
 
 class EventsWaitResult(TypedDict):
-    """A member object of a response."""
+    """The answer of events.wait: wait for the core's next events."""
 
+    #: Up to 256 events with a seq above after, oldest first; empty after timeoutMs with none.
     events: List[Union[EventChanged, EventProgress, EventSource, EventImage, EventGap, EventAuth, EventArrival, EventDeparture, EventConflict]]
+    #: The seq of the last event given (after when none was): pass it as after next time.
     last: int
 
 
 class StorageRekeyResult(TypedDict):
-    """A member object of a response."""
+    """The answer of storage.rekey: put the database under a new key, or back in plaintext (null); other cores on it answer unauthorized (wrong_key) from then on."""
 
+    #: Whether the database is now encrypted.
     encrypted: bool
 
 
 class ConfigSources(TypedDict, total=False):
-    """A member object of a response."""
+    """Where each area's refresh fetches, and where sync.push sends the washer's updates, positions, attachments and device registration (http or https URLs; none by default)."""
 
+    #: An http or https URL.
     visits: Optional[str]
+    #: An http or https URL.
     articles: Optional[str]
+    #: An http or https URL.
     catalog: Optional[str]
+    #: An http or https URL.
     patterns: Optional[str]
+    #: An http or https URL.
     visitUpdates: Optional[str]
+    #: An http or https URL: the base attachments are PUT under.
     attachments: Optional[str]
+    #: An http or https URL: where the washer's positions are pushed.
     locations: Optional[str]
+    #: An http or https URL: where carfit_sync_push sends the device's push registration.
     devices: Optional[str]
 
 
 class ConfigHttp(TypedDict, total=False):
-    """A member object of a response."""
+    """Limits on every network transfer."""
 
+    #: Connecting, and each wait for data, in milliseconds (10000).
     timeoutMs: Optional[int]
+    #: The whole transfer, in milliseconds (120000).
     totalTimeoutMs: Optional[int]
+    #: The largest body accepted once decoded, in bytes (268435456).
     maxBodyBytes: Optional[int]
+    #: A transfer slower than this for timeoutMs fails with reason timeout (1024; 0 turns it off).
     minBytesPerSecond: Optional[int]
 
 
 class ConfigImages(TypedDict, total=False):
-    """A member object of a response."""
+    """The image pipeline's caches and parallel loads."""
 
+    #: The disk cache's directory (default: a temporary directory of the core, removed on close).
     directory: Optional[str]
+    #: The memory cache's bound in bytes (32 MiB; 0 disables it).
     memoryBytes: Optional[int]
+    #: The disk cache's bound in bytes (256 MiB; 0 disables it).
     diskBytes: Optional[int]
+    #: How many background image loads and pattern requests run at once, 1 to 64 (4).
     concurrency: Optional[int]
 
 
 class ConfigAttachments(TypedDict, total=False):
     """Where attached photos, signatures and notes are kept, and their limits."""
 
+    #: Default: the database path + "-attachments" (none for ":memory:").
     directory: Optional[str]
+    #: The largest attached file, in bytes (20 MiB).
     maxBytes: Optional[int]
+    #: All stored attachment files together, in bytes (1 GiB); uploaded ones are evicted, oldest first, to
+    #: make room.
     quotaBytes: Optional[int]
 
 
 class ConfigAuth(TypedDict, total=False):
     """Who receives the planner's token."""
 
+    #: Origins (scheme, host, optional port) whose source requests carry the token; default the origins of
+    #: sources.visits and sources.visitUpdates.
     origins: Optional[List[str]]
 
 
 class ConfigRoad(TypedDict, total=False):
     """Positions, arrivals and departures."""
 
+    #: How near a visit's coordinates a report must be to count towards an arrival, in metres (75).
     arrivalRadiusMeters: Optional[float]
+    #: How long reports must stay within the radius for an arrival, in seconds (60).
     dwellSeconds: Optional[int]
+    #: Only a report at least this accurate counts (100 metres).
     maxAccuracyMeters: Optional[float]
+    #: A counting report joins the trail when at least this many metres from the last stored point (20).
     minDistanceMeters: Optional[float]
+    #: A counting report joins the trail when at least this many seconds after the last stored point (300).
     minIntervalSeconds: Optional[int]
+    #: An arrival also starts the visit (InProgress), as visits.set_state would (false).
     autoStart: Optional[bool]
+    #: How many days applied trail points are kept (7).
     trailDays: Optional[int]
 
 
 class ConfigReminders(TypedDict, total=False):
     """How the time to leave for each visit is computed."""
 
+    #: Minutes to spare before a visit's start (5).
     bufferMinutes: Optional[int]
+    #: Driving speed in km/h (30).
     speedKmh: Optional[float]
+    #: How much longer roads are than the geodesic (1.3).
     detourFactor: Optional[float]
+    #: How old the washer's reported position may be to serve as today's next visit's origin, in seconds
+    #: (900).
     positionMaxAgeSeconds: Optional[int]
 
 
 class ConfigReport(TypedDict, total=False):
     """How long the washer's facts are kept and how many samples a learned plan needs."""
 
+    #: How many days after its visit's start the washer's facts are kept (90).
     keepDays: Optional[int]
+    #: The samples a task title needs before a learned plan uses its median (5).
     minSamples: Optional[int]
 
 
 class ConfigEncryption(TypedDict):
     """Encryption at rest: with a key, the database, its WAL and journal and SQLite's temporary files are encrypted (ChaCha20-Poly1305). Absent: plaintext. An encrypted database opened without a key is unauthorized (reason key_required), with another key unauthorized (reason wrong_key); a refused open creates, changes and removes no file."""
 
+    #: The 256-bit key as 64 hexadecimal digits (either case), kept by the host in the platform's keystore;
+    #: held in memory only, never written, logged or quoted in an error.
     key: str
 
 
 class Config(TypedDict, total=False):
     """The config of carfit_open. Strict: an unknown member (also inside sources, http and images) is invalid. A null member reads as absent."""
 
+    #: SQLite file path, or ":memory:" (the default).
     database: Optional[str]
+    #: A fixed instant for the core's clock.
     now: Optional[str]
+    #: A zone name: a TZif file under zoneinfo ("UTC", the default, needs none).
     timeZone: Optional[str]
+    #: 24h (true) or 12h (false) times; default from the host's locale. With a config locale, given or not
+    #: picks the locale's 24-hour, 12-hour or usual short time.
     hour24: Optional[bool]
+    #: The first column of the calendar: "monday" or "sunday" ("monday"; with a locale, the locale's first
+    #: day of the week).
     firstWeekday: Optional[str]
+    #: The language times, dates, month titles, weekday names and amounts are written in (CLDR 47): a BCP
+    #: 47 tag, case-insensitive, "-" or "_": en or en-US, en-GB, da or da-DK, nb, nb-NO or no, sv or sv-SE,
+    #: de or de-DE. Without it every text is as in 1.3.
     locale: Optional[str]
+    #: The ISO 4217 currency of every amount, for priceText, amountText and sumText with a locale ("USD",
+    #: the seeds' currency).
     currency: Optional[str]
+    #: Where each area's refresh fetches, and where sync.push sends the washer's updates, positions,
+    #: attachments and device registration (http or https URLs; none by default).
     sources: Optional[ConfigSources]
+    #: Limits on every network transfer.
     http: Optional[ConfigHttp]
+    #: The image pipeline's caches and parallel loads.
     images: Optional[ConfigImages]
+    #: The largest request accepted, in bytes (536870912); a larger one is invalid.
     maxRequestBytes: Optional[int]
+    #: Threads a large visits import parses on besides the calling thread, 0 to 64 (one per processor, at
+    #: most 8); 0 parses on the calling thread alone.
     importThreads: Optional[int]
+    #: The directory of TZif files timeZone names a file of ($TZDIR when set, else "/usr/share/zoneinfo").
     zoneinfo: Optional[str]
+    #: Where attached photos, signatures and notes are kept, and their limits.
     attachments: Optional[ConfigAttachments]
+    #: Who receives the planner's token.
     auth: Optional[ConfigAuth]
+    #: Positions, arrivals and departures.
     road: Optional[ConfigRoad]
+    #: How the time to leave for each visit is computed.
     reminders: Optional[ConfigReminders]
+    #: How long the washer's facts are kept and how many samples a learned plan needs.
     report: Optional[ConfigReport]
+    #: Encryption at rest: with a key, the database, its WAL and journal and SQLite's temporary files are
+    #: encrypted (ChaCha20-Poly1305). Absent: plaintext. An encrypted database opened without a key is
+    #: unauthorized (reason key_required), with another key unauthorized (reason wrong_key); a refused open
+    #: creates, changes and removes no file.
     encryption: Optional[ConfigEncryption]
 
 

@@ -2,48 +2,89 @@
 
 // The requests, responses and object definitions of the contract, as Codable values.
 
+/// The answer of visits.import: replace the stored visits with a snapshot.
 public typealias VisitsImportResponse = ImportResult
+/// The answer of visits.refresh: fetch the configured visits source and import it.
 public typealias VisitsRefreshResponse = RefreshResult
+/// The answer of visits.attach: attach a photo, a signature or a note to a visit; the core keeps its own copy
+/// and uploads it with the next push.
 public typealias VisitsAttachResponse = AttachmentAnswer
+/// The answer of visits.detach: remove an attachment not yet uploaded, and its stored copy.
 public typealias VisitsDetachResponse = AttachmentAnswer
+/// The answer of calendar.get: the displayed month.
 public typealias CalendarGetResponse = Month
+/// The answer of calendar.next: display the next month.
 public typealias CalendarNextResponse = Month
+/// The answer of calendar.previous: display the previous month.
 public typealias CalendarPreviousResponse = Month
+/// The answer of calendar.select: select a day.
 public typealias CalendarSelectResponse = Month
+/// The answer of calendar.month: the document of any month, without changing the state.
 public typealias CalendarMonthResponse = Month
+/// The answer of employees.create: add an employee.
 public typealias EmployeesCreateResponse = EmployeeAnswer
+/// The answer of session.login: log an employee in on this core.
 public typealias SessionLoginResponse = EmployeeAnswer
+/// The answer of catalog.import: add or update products.
 public typealias CatalogImportResponse = ImportResult
+/// The answer of catalog.refresh: fetch the configured catalog source and import it.
 public typealias CatalogRefreshResponse = RefreshResult
+/// The answer of cart.add: add to the cart.
 public typealias CartAddResponse = CartAnswer
+/// The answer of cart.update: set a line's quantity.
 public typealias CartUpdateResponse = CartAnswer
+/// The answer of cart.remove: remove a line.
 public typealias CartRemoveResponse = CartAnswer
+/// The answer of cart.get: the cart.
 public typealias CartGetResponse = CartAnswer
+/// The answer of transactions.import: add or update transactions.
 public typealias TransactionsImportResponse = ImportResult
+/// The answer of articles.import: replace the stored articles with a snapshot.
 public typealias ArticlesImportResponse = ArticlesImportResult
+/// The answer of articles.refresh: fetch the configured articles source and import it.
 public typealias ArticlesRefreshResponse = ArticlesRefreshResult
+/// The answer of auth.set: set the planner's token (sent as Authorization: <scheme> <token> to the planner's
+/// origins) or clear it with null; held in memory only.
 public typealias AuthSetResponse = AuthState
+/// The answer of auth.status: whether a token is set and whether a source answered 401 or 403 since it was
+/// set (or since opening); never the token itself.
 public typealias AuthStatusResponse = AuthState
 
 /// One event of carfit_events_wait.
 public struct Event: Codable, Sendable, Equatable {
+    /// The event's number: a core's events count from 1 in the order they happened.
     public var seq: Int
+    /// Always "changed".
     public var kind: String
+    /// The areas whose documents may now answer differently, in a fixed order; ["all"] for another core's or
+    /// process's commit.
     public var areas: [String]?
+    /// True when another core or process committed to the database file.
     public var external: Bool?
+    /// The operation reporting: "visits.import", "visits.refresh", "articles.refresh", "catalog.refresh" or
+    /// "attachments.upload".
     public var operation: String?
+    /// Units done; equal to total only in the last event of a successful operation.
     public var done: Int?
+    /// Units in all; null while a download's length is unknown.
     public var total: Int?
+    /// Always "bytes".
     public var unit: String?
+    /// The source refreshed ("visits", "articles", "catalog", "patterns").
     public var source: String?
+    /// "ok", "not_modified" or "failed".
     public var status: String?
+    /// The prefetched image's URL.
     public var url: String?
+    /// 401 or 403.
     public var httpStatus: Int?
     /// a card's key
     public var key: String?
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var at: String?
+    /// The rejected outbox entry's id.
     public var mutationId: String?
+    /// The update server's reason.
     public var reason: String?
 
     public init(seq: Int, kind: String, areas: [String]? = nil, external: Bool? = nil, operation: String? = nil, done: Int? = nil, total: Int? = nil, unit: String? = nil, source: String? = nil, status: String? = nil, url: String? = nil, httpStatus: Int? = nil, key: String? = nil, at: String? = nil, mutationId: String? = nil, reason: String? = nil) {
@@ -91,6 +132,7 @@ public struct Rejection: Codable, Sendable, Equatable {
     public var index: Int
     /// The offending member of the record, or null when the record itself is wrong.
     public var field: String?
+    /// Why the record was skipped, one sentence.
     public var message: String
 
     public init(index: Int, field: String? = nil, message: String) {
@@ -113,7 +155,8 @@ public struct Rejection: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ErrorDocumentError).
+/// The error: its status name, a message, the offending request member where there is one, and the details
+/// that apply.
 public struct ErrorDocumentError: Codable, Sendable, Equatable {
     /// The status name: one of the header's statuses but ok (scripts/gen-schema lists them from its CARFIT_*
     /// macros).
@@ -177,6 +220,8 @@ public struct ErrorDocumentError: Codable, Sendable, Equatable {
 
 /// The error document of every failed call.
 public struct ErrorDocument: Codable, Sendable, Equatable {
+    /// The error: its status name, a message, the offending request member where there is one, and the
+    /// details that apply.
     public var error: ErrorDocumentError
 
     public init(error: ErrorDocumentError) {
@@ -188,7 +233,7 @@ public struct ErrorDocument: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsImportRequest).
+/// The request of visits.import: replace the stored visits with a snapshot.
 public struct VisitsImportRequest: Codable, Sendable, Equatable {
     /// The visit records (each validated on its own: a bad one is rejected, not refused).
     public var data: [JSONValue]?
@@ -208,15 +253,20 @@ public struct VisitsImportRequest: Codable, Sendable, Equatable {
 
 /// One of the planner's changes between the stored visits snapshot and the one it replaced.
 public struct VisitChange: Codable, Sendable, Equatable {
+    /// "added", "removed", "moved" or "updated".
     public var change: String
+    /// The visit's id.
     public var visitId: String
     /// The card key of the new occurrence (of the old one for removed).
     public var key: String
+    /// The visit's name.
     public var name: String
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var startTimeUtc: String
     /// The old start of a moved visit; else null.
     public var previousStartTimeUtc: String?
+    /// For updated: which of name, address, coordinates, expectedTime and tasks differ, in that order; else
+    /// [].
     public var fields: [String]
 
     public init(change: String, visitId: String, key: String, name: String, startTimeUtc: String, previousStartTimeUtc: String? = nil, fields: [String]) {
@@ -253,7 +303,9 @@ public struct VisitChange: Codable, Sendable, Equatable {
 
 /// The answer of an import: records stored, records skipped.
 public struct ImportResult: Codable, Sendable, Equatable {
+    /// Records stored.
     public var imported: Int
+    /// Records skipped, with the reason.
     public var rejected: [Rejection]
     /// visits.import: the planner's changes against the snapshot it replaced.
     public var changes: [VisitChange]?
@@ -271,10 +323,14 @@ public struct ImportResult: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsListRequest).
+/// The request of visits.list: the cards of some days.
 public struct VisitsListRequest: Codable, Sendable, Equatable {
+    /// The days to list, YYYY-MM-DD, each once, in the order asked; without it, the days selected in the
+    /// calendar (ascending).
     public var dates: [String]?
+    /// Keep only this employee's visits (the source's homeBobEmployeeId).
     public var employeeId: String?
+    /// Write start times on a 24-hour (true) or 12-hour (false) clock; overrides the core's clock style.
     public var hour24: Bool?
 
     public init(dates: [String]? = nil, employeeId: String? = nil, hour24: Bool? = nil) {
@@ -292,9 +348,13 @@ public struct VisitsListRequest: Codable, Sendable, Equatable {
 
 /// A card's "attachments" member.
 public struct AttachmentCounts: Codable, Sendable, Equatable {
+    /// Photos attached (evicted ones included).
     public var photos: Int
+    /// Signatures attached.
     public var signatures: Int
+    /// Notes attached.
     public var notes: Int
+    /// Attachments waiting for the upload.
     public var pending: Int
 
     public init(photos: Int, signatures: Int, notes: Int, pending: Int) {
@@ -312,10 +372,13 @@ public struct AttachmentCounts: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CardNavigation).
+/// Links that navigate to the visit's coordinates; null without both coordinates.
 public struct CardNavigation: Codable, Sendable, Equatable {
+    /// A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
     public var geo: String
+    /// A Google Maps directions link to the visit.
     public var google: String
+    /// An Apple Maps directions link to the visit.
     public var apple: String
 
     public init(geo: String, google: String, apple: String) {
@@ -333,6 +396,7 @@ public struct CardNavigation: Codable, Sendable, Equatable {
 
 /// The washer's update the server rejected last, until acknowledged (visits.acknowledge).
 public struct Conflict: Codable, Sendable, Equatable {
+    /// The rejected outbox entry's id.
     public var mutationId: String
     /// What the washer set.
     public var state: String
@@ -340,6 +404,7 @@ public struct Conflict: Codable, Sendable, Equatable {
     public var reason: String
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var at: String
+    /// The minutes the change recorded, or null.
     public var timeUsedMinutes: Int?
 
     public init(mutationId: String, state: String, reason: String, at: String, timeUsedMinutes: Int? = nil) {
@@ -370,11 +435,14 @@ public struct Conflict: Codable, Sendable, Equatable {
 
 /// One visit card.
 public struct Card: Codable, Sendable, Equatable {
+    /// The source's visit id, or null.
     public var visitId: String?
     /// houseOwnerFirstName and houseOwnerLastName, trimmed.
     public var name: String
     /// Todo, InProgress, Done, Rejected, or another value as given.
     public var state: String?
+    /// The state's colour: #4E77D6 Todo, #F5C709 InProgress, #25A87B Done, #EF6565 Rejected, #8E8E93 any
+    /// other.
     public var stateColor: String
     /// HH:mm (24h) or hh:mm AM (12h) in the core's zone.
     public var startTime: String
@@ -384,18 +452,28 @@ public struct Card: Codable, Sendable, Equatable {
     public var expectedTime: String?
     /// Task titles joined with ", ".
     public var tasks: String
+    /// The sum of the tasks' minutes.
     public var taskMinutes: Int
+    /// The client's address, or null.
     public var address: String
+    /// The client's phone number, or null.
     public var phone: String?
+    /// The visit's latitude, or null.
     public var latitude: Double?
+    /// The visit's longitude, or null.
     public var longitude: Double?
+    /// The employee the visit is planned for (the source's homeBobEmployeeId), or null.
     public var employeeId: String?
+    /// Geodesic metres from the previous card of the day, rounded; null for the first card or when either end
+    /// has no coordinates.
     public var distanceMeters: Int?
+    /// distanceMeters in km, to one decimal; null as distanceMeters.
     public var distanceKm: Double?
     /// Opaque: names this stored visit for visits.set_state.
     public var key: String
     /// A state change of this visit waits to reach the update server.
     public var pending: Bool
+    /// The minutes the washer's Done change recorded, else the source's visitTimeUsed, else null.
     public var timeUsedMinutes: Int?
     /// A card's "attachments" member.
     public var attachments: AttachmentCounts
@@ -404,13 +482,18 @@ public struct Card: Codable, Sendable, Equatable {
     /// Rejected, InProgress may become Todo, Done or Rejected; empty for Done, Rejected, another or no state,
     /// and for a visit without a visitId (which the update server could not name).
     public var nextStates: [String]
+    /// When the washer arrived at the visit (location.report), else null.
     public var arrivedAt: String?
+    /// When the washer left the visit (location.report), else null.
     public var departedAt: String?
+    /// "start" (arrived, not left, Todo), "finish" (left, InProgress) or null.
     public var suggestion: String?
+    /// Links that navigate to the visit's coordinates; null without both coordinates.
     public var navigation: CardNavigation?
     /// A visit a stored snapshot no longer lists, kept on its day while it has updates not yet settled,
     /// attachments not yet uploaded or a conflict.
     public var removed: Bool
+    /// The washer's change the update server rejected last, kept until visits.acknowledge; else null.
     public var conflict: Conflict?
 
     public init(visitId: String? = nil, name: String, state: String? = nil, stateColor: String, startTime: String, startTimeUtc: String, expectedTime: String? = nil, tasks: String, taskMinutes: Int, address: String, phone: String? = nil, latitude: Double? = nil, longitude: Double? = nil, employeeId: String? = nil, distanceMeters: Int? = nil, distanceKm: Double? = nil, key: String, pending: Bool, timeUsedMinutes: Int? = nil, attachments: AttachmentCounts, nextStates: [String], arrivedAt: String? = nil, departedAt: String? = nil, suggestion: String? = nil, navigation: CardNavigation? = nil, removed: Bool, conflict: Conflict? = nil) {
@@ -507,9 +590,13 @@ public struct Card: Codable, Sendable, Equatable {
 
 /// The totals of a day, or of every listed day.
 public struct Summary: Codable, Sendable, Equatable {
+    /// How many cards.
     public var visits: Int
+    /// The sum of the cards' task minutes.
     public var taskMinutes: Int
+    /// The sum of the distances between consecutive cards, in metres.
     public var distanceMeters: Int
+    /// The same distance in km, to one decimal.
     public var distanceKm: Double
 
     public init(visits: Int, taskMinutes: Int, distanceMeters: Int, distanceKm: Double) {
@@ -531,6 +618,7 @@ public struct Summary: Codable, Sendable, Equatable {
 public struct Day: Codable, Sendable, Equatable {
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var date: String
+    /// The day's cards in start order.
     public var visits: [Card]
     /// The totals of a day, or of every listed day.
     public var summary: Summary
@@ -548,8 +636,9 @@ public struct Day: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsListResponse).
+/// The answer of visits.list: the cards of some days.
 public struct VisitsListResponse: Codable, Sendable, Equatable {
+    /// One entry per day asked, in the order asked.
     public var days: [Day]
     /// The totals of a day, or of every listed day.
     public var summary: Summary
@@ -565,7 +654,7 @@ public struct VisitsListResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsRefreshRequest).
+/// The request of visits.refresh: fetch the configured visits source and import it.
 public struct VisitsRefreshRequest: Codable, Sendable, Equatable {
     /// Skip the network when the source's last success is younger than this many seconds.
     public var maxAgeSeconds: Int?
@@ -582,9 +671,13 @@ public struct VisitsRefreshRequest: Codable, Sendable, Equatable {
 /// A refresh's answer: the import's, or {imported: 0, notModified: true} for a 304, or {imported: 0, fresh:
 /// true} when maxAgeSeconds spared the request.
 public struct RefreshResult: Codable, Sendable, Equatable {
+    /// Records stored (0 for a 304 or a fresh cache).
     public var imported: Int
+    /// Records skipped, with the reason.
     public var rejected: [Rejection]?
+    /// The source answered 304: nothing changed.
     public var notModified: Bool?
+    /// The last success is younger than maxAgeSeconds: no request was made.
     public var fresh: Bool?
     /// visits.refresh: the planner's changes (empty for a 304 or a fresh cache).
     public var changes: [VisitChange]?
@@ -606,9 +699,12 @@ public struct RefreshResult: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsPlanRequestStart).
+/// Where the washer sets out. Without it the first stop's travel is 0 and the route may begin at any stop
+/// (today: the washer's position reported today, when there is one).
 public struct VisitsPlanRequestStart: Codable, Sendable, Equatable {
+    /// Latitude of the start, in degrees (-90 to 90).
     public var latitude: Double
+    /// Longitude of the start, in degrees (-180 to 180).
     public var longitude: Double
 
     public init(latitude: Double, longitude: Double) {
@@ -622,15 +718,20 @@ public struct VisitsPlanRequestStart: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsPlanRequest).
+/// The request of visits.plan: the order to drive a day's open visits in, with times.
 public struct VisitsPlanRequest: Codable, Sendable, Equatable {
     /// The day, YYYY-MM-DD.
     public var date: String
+    /// Plan only this employee's visits (the source's homeBobEmployeeId).
     public var employeeId: String?
+    /// Where the washer sets out. Without it the first stop's travel is 0 and the route may begin at any stop
+    /// (today: the washer's position reported today, when there is one).
     public var start: VisitsPlanRequestStart?
     /// HH:mm, 00:00 to 23:59.
     public var startTime: String?
+    /// Driving speed in km/h, more than 0 and at most 300 (30).
     public var speedKmh: Double?
+    /// How much longer roads are than the geodesic, 1 to 10 (1.3).
     public var detourFactor: Double?
     /// keep the stops in start-time order and compute only their times (optimized: false)
     public var keepOrder: Bool?
@@ -661,23 +762,35 @@ public struct VisitsPlanRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PlanStop).
+/// A stop of visits.plan, with its local times.
 public struct PlanStop: Codable, Sendable, Equatable {
+    /// The visit's id, or null.
     public var visitId: String?
+    /// The visit's name.
     public var name: String
     /// A local time of day, "HH:mm".
     public var arrival: String
     /// A local time of day, "HH:mm".
     public var departure: String
+    /// Minutes waited for the window to open.
     public var waitMinutes: Int
+    /// Minutes after the window's end the stop is reached; above 0 only for a late stop.
     public var lateMinutes: Int
+    /// Geodesic metres from the previous stop (or the start), rounded.
     public var distanceMeters: Int
+    /// Driving minutes from the previous stop.
     public var travelMinutes: Int
+    /// Minutes spent at the stop: its taskMinutes, or the learned ones.
     public var serviceMinutes: Int
+    /// The visit's window "HH:mm/HH:mm", or null when expectedTime does not read as one.
     public var window: String?
+    /// The visit's expectedTime as the source gave it.
     public var expectedTime: String?
+    /// The visit's state, as its card shows it (Todo or InProgress).
     public var state: String?
+    /// The visit's latitude.
     public var latitude: Double
+    /// The visit's longitude.
     public var longitude: Double
 
     public init(visitId: String? = nil, name: String, arrival: String, departure: String, waitMinutes: Int, lateMinutes: Int, distanceMeters: Int, travelMinutes: Int, serviceMinutes: Int, window: String? = nil, expectedTime: String? = nil, state: String? = nil, latitude: Double, longitude: Double) {
@@ -733,10 +846,14 @@ public struct PlanStop: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsPlanResponseSkippedItem).
+/// One element of skipped: the day's other visits (not Todo or InProgress, or without coordinates), in start
+/// order.
 public struct VisitsPlanResponseSkippedItem: Codable, Sendable, Equatable {
+    /// The skipped visit's visitId.
     public var visitId: String?
+    /// Why it is not a stop: "state Done", "state Rejected", "state <state>", "no state" or "no coordinates".
     public var reason: String
+    /// The skipped visit's name.
     public var name: String
 
     public init(visitId: String? = nil, reason: String, name: String) {
@@ -759,18 +876,27 @@ public struct VisitsPlanResponseSkippedItem: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsPlanResponse).
+/// The answer of visits.plan: the order to drive a day's open visits in, with times.
 public struct VisitsPlanResponse: Codable, Sendable, Equatable {
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var date: String
+    /// When the route starts, local "HH:mm"; null when there are no stops and no startTime was given.
     public var startTime: String?
+    /// The stops in the planned order, with their times.
     public var stops: [PlanStop]
+    /// The planned route's length: the sum of the stops' distanceMeters.
     public var distanceMeters: Int
+    /// The route's length with the stops in start-time order.
     public var originalDistanceMeters: Int
+    /// originalDistanceMeters minus distanceMeters (never negative).
     public var savedMeters: Int
+    /// How many stops of the plan arrive after their window's end.
     public var lateStops: Int
+    /// How many stops would be late in start-time order.
     public var originalLateStops: Int
+    /// False when the start-time order was kept without a search (keepOrder, or more than 1000 stops).
     public var optimized: Bool
+    /// The day's other visits (not Todo or InProgress, or without coordinates), in start order.
     public var skipped: [VisitsPlanResponseSkippedItem]
 
     public init(date: String, startTime: String? = nil, stops: [PlanStop], distanceMeters: Int, originalDistanceMeters: Int, savedMeters: Int, lateStops: Int, originalLateStops: Int, optimized: Bool, skipped: [VisitsPlanResponseSkippedItem]) {
@@ -814,10 +940,13 @@ public struct VisitsPlanResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsSetStateRequest).
+/// The request of visits.set_state: the washer starts, finishes, rejects or un-starts a visit.
 public struct VisitsSetStateRequest: Codable, Sendable, Equatable {
+    /// The card's key (visits.list).
     public var key: String
+    /// The new state; the visit state machine says which the present state accepts (the card's nextStates).
     public var state: String
+    /// Why the visit is rejected, up to 1000 characters; kept for Rejected only.
     public var reason: String?
 
     public init(key: String, state: String, reason: String? = nil) {
@@ -833,7 +962,7 @@ public struct VisitsSetStateRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsSetStateResponse).
+/// The answer of visits.set_state: the washer starts, finishes, rejects or un-starts a visit.
 public struct VisitsSetStateResponse: Codable, Sendable, Equatable {
     /// One visit card.
     public var visit: Card
@@ -847,8 +976,10 @@ public struct VisitsSetStateResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsAcknowledgeRequest).
+/// The request of visits.acknowledge: the washer has seen the card's conflict: it leaves the card (local
+/// only).
 public struct VisitsAcknowledgeRequest: Codable, Sendable, Equatable {
+    /// The key of the card whose conflict the washer has seen.
     public var key: String
 
     public init(key: String) {
@@ -860,7 +991,8 @@ public struct VisitsAcknowledgeRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsAcknowledgeResponse).
+/// The answer of visits.acknowledge: the washer has seen the card's conflict: it leaves the card (local
+/// only).
 public struct VisitsAcknowledgeResponse: Codable, Sendable, Equatable {
     /// One visit card.
     public var visit: Card
@@ -874,8 +1006,10 @@ public struct VisitsAcknowledgeResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SyncPushRequest).
+/// The request of sync.push: send the outbox to the update server.
 public struct SyncPushRequest: Codable, Sendable, Equatable {
+    /// Skip the push (no request) while the backoff after a failure lasts, another push of the database runs,
+    /// or a refused push waits for a token (default false).
     public var ifDue: Bool?
 
     public init(ifDue: Bool? = nil) {
@@ -889,8 +1023,11 @@ public struct SyncPushRequest: Codable, Sendable, Equatable {
 
 /// sync.push's "attachments" member (present when sources.attachments is configured).
 public struct AttachmentUploads: Codable, Sendable, Equatable {
+    /// Attachments this push uploaded.
     public var uploaded: Int
+    /// Attachments left to upload.
     public var pending: Int
+    /// Attachments the server refused for good in this push.
     public var failed: Int
 
     public init(uploaded: Int, pending: Int, failed: Int) {
@@ -906,9 +1043,11 @@ public struct AttachmentUploads: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SyncPushResponseLocations).
+/// With sources.locations configured: the trail's points this push sent.
 public struct SyncPushResponseLocations: Codable, Sendable, Equatable {
+    /// Points the planner applied in this push.
     public var pushed: Int
+    /// Points left to send.
     public var pending: Int
 
     public init(pushed: Int, pending: Int) {
@@ -922,8 +1061,10 @@ public struct SyncPushResponseLocations: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SyncPushResponseDevice).
+/// With sources.devices configured: the device's push registration.
 public struct SyncPushResponseDevice: Codable, Sendable, Equatable {
+    /// The registration was sent and acknowledged by this push (false for a skipped push or an unchanged
+    /// record).
     public var sent: Bool
 
     public init(sent: Bool) {
@@ -935,15 +1076,22 @@ public struct SyncPushResponseDevice: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SyncPushResponse).
+/// The answer of sync.push: send the outbox to the update server.
 public struct SyncPushResponse: Codable, Sendable, Equatable {
     /// sync.push's "attachments" member (present when sources.attachments is configured).
     public var attachments: AttachmentUploads?
+    /// Why no request was made (only with ifDue): "backoff", "busy" or "unauthorized".
     public var skipped: String?
+    /// With sources.locations configured: the trail's points this push sent.
     public var locations: SyncPushResponseLocations?
+    /// With sources.devices configured: the device's push registration.
     public var device: SyncPushResponseDevice?
+    /// Outbox entries the update server applied in this push.
     public var pushed: Int
+    /// Outbox entries the update server rejected in this push (their changes are undone and shown as the
+    /// cards' conflicts).
     public var rejected: Int
+    /// Outbox entries left to send.
     public var pending: Int
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var nextAttemptAt: String?
@@ -981,9 +1129,11 @@ public struct SyncStatusRequest: Codable, Sendable, Equatable {
 public struct LastError: Codable, Sendable, Equatable {
     /// Why the attempt failed: refused, timeout, dns, network, http_status, ...
     public var reason: String
+    /// The failure, one sentence.
     public var message: String
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var at: String
+    /// The HTTP status the server answered, or null when it answered none or a 2xx.
     public var httpStatus: Int?
 
     public init(reason: String, message: String, at: String, httpStatus: Int? = nil) {
@@ -1009,16 +1159,21 @@ public struct LastError: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (RejectedChange).
+/// A change of the washer's the update server rejected.
 public struct RejectedChange: Codable, Sendable, Equatable {
+    /// The outbox entry's id.
     public var mutationId: String
+    /// The visit's id.
     public var visitId: String?
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var startTimeUtc: String
+    /// The state the washer set.
     public var state: String
+    /// The server's reason.
     public var reason: String
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var at: String
+    /// The minutes the change recorded, or null.
     public var timeUsedMinutes: Int?
 
     public init(mutationId: String, visitId: String? = nil, startTimeUtc: String, state: String, reason: String, at: String, timeUsedMinutes: Int? = nil) {
@@ -1053,15 +1208,23 @@ public struct RejectedChange: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SyncStatusResponse).
+/// The answer of sync.status: where the washer's updates are.
 public struct SyncStatusResponse: Codable, Sendable, Equatable {
+    /// The database's client id, a random UUID made once and sent with every push.
     public var clientId: String
+    /// Entries waiting in the outbox.
     public var pending: Int
+    /// When the last push request was made, or null.
     public var lastAttemptAt: String?
+    /// When a push was last answered, or null.
     public var lastSuccessAt: String?
+    /// The last push failure, or null.
     public var lastError: LastError?
+    /// Failed pushes in a row since the last answered one (401 and 403 not counted).
     public var consecutiveFailures: Int
+    /// When an ifDue push tries again; null when no failure is recorded.
     public var nextAttemptAt: String?
+    /// The last 100 changes the update server rejected, oldest first.
     public var rejected: [RejectedChange]
 
     public init(clientId: String, pending: Int, lastAttemptAt: String? = nil, lastSuccessAt: String? = nil, lastError: LastError? = nil, consecutiveFailures: Int, nextAttemptAt: String? = nil, rejected: [RejectedChange]) {
@@ -1099,10 +1262,15 @@ public struct SyncStatusResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (LocationReportRequest).
+/// The request of location.report: the device's position: kept on the trail when significant; decides
+/// arrivals at and departures from today's visits.
 public struct LocationReportRequest: Codable, Sendable, Equatable {
+    /// The device's latitude, in degrees (-90 to 90).
     public var latitude: Double
+    /// The device's longitude, in degrees (-180 to 180).
     public var longitude: Double
+    /// The device's accuracy radius in metres (0 to 10000); only a report within road.maxAccuracyMeters
+    /// counts.
     public var accuracyMeters: Double
     /// ISO 8601 instant with Z or an offset; default the core's clock; never older than the newest accepted
     /// report
@@ -1123,10 +1291,13 @@ public struct LocationReportRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (Position).
+/// The washer's position: the last counting report.
 public struct Position: Codable, Sendable, Equatable {
+    /// Latitude in degrees.
     public var latitude: Double
+    /// Longitude in degrees.
     public var longitude: Double
+    /// The report's accuracy radius in metres.
     public var accuracyMeters: Double
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var at: String
@@ -1146,11 +1317,16 @@ public struct Position: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (LocationReportResponse).
+/// The answer of location.report: the device's position: kept on the trail when significant; decides arrivals
+/// at and departures from today's visits.
 public struct LocationReportResponse: Codable, Sendable, Equatable {
+    /// The report joined the trail.
     public var stored: Bool
+    /// Keys of the cards the washer arrived at with this report (at most one).
     public var arrived: [String]
+    /// Keys of the cards the washer left with this report.
     public var departed: [String]
+    /// The position after the report; null before any counting report.
     public var position: Position?
 
     public init(stored: Bool, arrived: [String], departed: [String], position: Position? = nil) {
@@ -1176,15 +1352,17 @@ public struct LocationReportResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (LocationStatusRequest).
+/// The request of location.status: the position, the trail's counts and the last successful location push.
 public struct LocationStatusRequest: Codable, Sendable, Equatable {
     public init() {
     }
 }
 
-/// A member object of the contract (LocationStatusResponseTrail).
+/// The trail's points kept on this device.
 public struct LocationStatusResponseTrail: Codable, Sendable, Equatable {
+    /// Points kept.
     public var stored: Int
+    /// Points the planner has not applied yet.
     public var pending: Int
 
     public init(stored: Int, pending: Int) {
@@ -1198,10 +1376,13 @@ public struct LocationStatusResponseTrail: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (LocationStatusResponse).
+/// The answer of location.status: the position, the trail's counts and the last successful location push.
 public struct LocationStatusResponse: Codable, Sendable, Equatable {
+    /// The last counting report, or null before any.
     public var position: Position?
+    /// The trail's points kept on this device.
     public var trail: LocationStatusResponseTrail
+    /// When a location push was last answered, or null.
     public var lastPushAt: String?
 
     public init(position: Position? = nil, trail: LocationStatusResponseTrail, lastPushAt: String? = nil) {
@@ -1224,7 +1405,8 @@ public struct LocationStatusResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PushReceiveRequest).
+/// The request of push.receive: A push of the planner's as the host received it: once only, in order, with
+/// the refresh it asks for and its notifications.
 public struct PushReceiveRequest: Codable, Sendable, Equatable {
     /// The push as received (APNs userInfo, FCM data); its member carfit is read.
     public var payload: [String: JSONValue]
@@ -1242,10 +1424,13 @@ public struct PushReceiveRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PushNotificationNavigation).
+/// The card's navigation links; null for a message, a removed visit or one without coordinates.
 public struct PushNotificationNavigation: Codable, Sendable, Equatable {
+    /// A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
     public var geo: String
+    /// A Google Maps directions link to the visit.
     public var google: String
+    /// An Apple Maps directions link to the visit.
     public var apple: String
 
     public init(geo: String, google: String, apple: String) {
@@ -1263,13 +1448,22 @@ public struct PushNotificationNavigation: Codable, Sendable, Equatable {
 
 /// A notification a push gives the host to show.
 public struct PushNotification: Codable, Sendable, Equatable {
+    /// Stable ("<change>:<visitId>:<startTimeUtc>", "visit:<key>", "message:<push id>"): a host replaces a
+    /// notification shown with the same id.
     public var id: String
+    /// The change ("added", "removed", "moved", "updated"), "visit" (the next visit) or "message".
     public var kind: String
+    /// "New visit", "Visit cancelled", "Visit moved", "Visit changed", "Next visit" or the message's title.
     public var title: String
+    /// The client's name and local start time, or the message's body.
     public var body: String
+    /// The visit's card key; null for a message.
     public var key: String?
+    /// The visit's start; null for a message.
     public var at: String?
+    /// "carfit://visit/" and the percent-encoded key; null for a message.
     public var deepLink: String?
+    /// The card's navigation links; null for a message, a removed visit or one without coordinates.
     public var navigation: PushNotificationNavigation?
 
     public init(id: String, kind: String, title: String, body: String, key: String? = nil, at: String? = nil, deepLink: String? = nil, navigation: PushNotificationNavigation? = nil) {
@@ -1307,15 +1501,21 @@ public struct PushNotification: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PushReceiveResponse).
+/// The answer of push.receive: A push of the planner's as the host received it: once only, in order, with the
+/// refresh it asks for and its notifications.
 public struct PushReceiveResponse: Codable, Sendable, Equatable {
+    /// The push's id was received before: nothing else was done.
     public var duplicate: Bool
+    /// The push's seq is above the highest one kept plus one: pushes were lost.
     public var gap: Bool
+    /// The visits source was asked and answered (200 or 304).
     public var refreshed: Bool
     /// The refresh's whole error document, as a failed call answers it; null when the refresh succeeded or
     /// did not run.
     public var refreshError: ErrorDocument?
+    /// The planner's changes the refresh stored.
     public var changes: [VisitChange]
+    /// The notifications to show for this push: one per change, for a "visit" push or for a "message".
     public var notifications: [PushNotification]
 
     public init(duplicate: Bool, gap: Bool, refreshed: Bool, refreshError: ErrorDocument? = nil, changes: [VisitChange], notifications: [PushNotification]) {
@@ -1347,8 +1547,9 @@ public struct PushReceiveResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PushRegisterRequest).
+/// The request of push.register: register (or unregister, token null) the device's push token.
 public struct PushRegisterRequest: Codable, Sendable, Equatable {
+    /// The push service: "apns" or "fcm"; required with a token, optional when unregistering.
     public var platform: String?
     /// 1-4096 characters from ! to ~; null unregisters.
     public var token: String?
@@ -1366,8 +1567,11 @@ public struct PushRegisterRequest: Codable, Sendable, Equatable {
 
 /// The device's registration, null when never registered or unregistered and acknowledged.
 public struct PushDevice: Codable, Sendable, Equatable {
+    /// The push service: "apns" or "fcm".
     public var platform: String
+    /// The devices server acknowledged the current record.
     public var registered: Bool
+    /// A change of the record is not yet acknowledged.
     public var pending: Bool
 
     public init(platform: String, registered: Bool, pending: Bool) {
@@ -1383,7 +1587,7 @@ public struct PushDevice: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PushRegisterResponse).
+/// The answer of push.register: register (or unregister, token null) the device's push token.
 public struct PushRegisterResponse: Codable, Sendable, Equatable {
     /// The device's registration, null when never registered or unregistered and acknowledged.
     public var device: PushDevice?
@@ -1402,17 +1606,19 @@ public struct PushRegisterResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PushStatusRequest).
+/// The request of push.status: the device's registration, the highest seq and the push ids kept.
 public struct PushStatusRequest: Codable, Sendable, Equatable {
     public init() {
     }
 }
 
-/// A member object of the contract (PushStatusResponse).
+/// The answer of push.status: the device's registration, the highest seq and the push ids kept.
 public struct PushStatusResponse: Codable, Sendable, Equatable {
     /// The device's registration, null when never registered or unregistered and acknowledged.
     public var device: PushDevice?
+    /// The highest seq accepted, or null before any.
     public var lastSeq: Int?
+    /// How many push ids are kept (the last 1000 accepted).
     public var received: Int
 
     public init(device: PushDevice? = nil, lastSeq: Int? = nil, received: Int) {
@@ -1435,9 +1641,12 @@ public struct PushStatusResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsAttachRequest).
+/// The request of visits.attach: attach a photo, a signature or a note to a visit; the core keeps its own
+/// copy and uploads it with the next push.
 public struct VisitsAttachRequest: Codable, Sendable, Equatable {
+    /// The key of the visit's card.
     public var key: String
+    /// What is attached: "photo" (JPEG, PNG, WebP or HEIC), "signature" (PNG or SVG) or "note" (UTF-8 text).
     public var kind: String
     /// Path of the file to copy (content told by its first bytes).
     public var file: String?
@@ -1461,16 +1670,22 @@ public struct VisitsAttachRequest: Codable, Sendable, Equatable {
 
 /// An attachment: its stored record.
 public struct Attachment: Codable, Sendable, Equatable {
+    /// The attachment's id.
     public var id: String
     /// The card key of the visit it proves.
     public var key: String
+    /// "photo", "signature" or "note".
     public var kind: String
+    /// The content's type, told by its first bytes ("image/jpeg", "text/plain; charset=utf-8", ...).
     public var contentType: String
+    /// The content's size in bytes.
     public var bytes: Int
+    /// The SHA-256 of the content, lowercase hex.
     public var sha256: String
     /// The core's clock when attached, UTC ISO 8601 ("2020-09-10T08:05:00Z", with milliseconds when it has
     /// any).
     public var at: String
+    /// The upload server acknowledged it (a 2xx).
     public var uploaded: Bool
     /// Why the upload server refused it for good (present only then).
     public var failed: String?
@@ -1514,8 +1729,10 @@ public struct AttachmentAnswer: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsAttachmentsRequest).
+/// The request of visits.attachments: A visit's attachments in the order attached, with the path of each
+/// stored copy.
 public struct VisitsAttachmentsRequest: Codable, Sendable, Equatable {
+    /// The key of the visit's card.
     public var key: String
 
     public init(key: String) {
@@ -1529,16 +1746,22 @@ public struct VisitsAttachmentsRequest: Codable, Sendable, Equatable {
 
 /// An attachment as visits.attachments lists it: its record and where the core keeps its copy.
 public struct ListedAttachment: Codable, Sendable, Equatable {
+    /// The attachment's id.
     public var id: String
     /// The card key of the visit it proves.
     public var key: String
+    /// "photo", "signature" or "note".
     public var kind: String
+    /// The content's type, told by its first bytes ("image/jpeg", "text/plain; charset=utf-8", ...).
     public var contentType: String
+    /// The content's size in bytes.
     public var bytes: Int
+    /// The SHA-256 of the content, lowercase hex.
     public var sha256: String
     /// The core's clock when attached, UTC ISO 8601 ("2020-09-10T08:05:00Z", with milliseconds when it has
     /// any).
     public var at: String
+    /// The upload server acknowledged it (a 2xx).
     public var uploaded: Bool
     /// Why the upload server refused it for good (present only then).
     public var failed: String?
@@ -1587,8 +1810,10 @@ public struct ListedAttachment: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsAttachmentsResponse).
+/// The answer of visits.attachments: A visit's attachments in the order attached, with the path of each
+/// stored copy.
 public struct VisitsAttachmentsResponse: Codable, Sendable, Equatable {
+    /// The visit's attachments in the order attached.
     public var attachments: [ListedAttachment]
 
     public init(attachments: [ListedAttachment]) {
@@ -1600,8 +1825,9 @@ public struct VisitsAttachmentsResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsDetachRequest).
+/// The request of visits.detach: remove an attachment not yet uploaded, and its stored copy.
 public struct VisitsDetachRequest: Codable, Sendable, Equatable {
+    /// The id of the attachment to remove (not yet uploaded).
     public var id: String
 
     public init(id: String) {
@@ -1613,7 +1839,8 @@ public struct VisitsDetachRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsAttachmentDataRequest).
+/// The request of visits.attachment_data: the original bytes of an attachment's stored copy, whatever the
+/// encryption (no method name: the bytes come in an out-parameter).
 public struct VisitsAttachmentDataRequest: Codable, Sendable, Equatable {
     /// The attachment's id.
     public var id: String
@@ -1627,7 +1854,8 @@ public struct VisitsAttachmentDataRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (VisitsAttachmentDataResponse).
+/// The answer of visits.attachment_data: the original bytes of an attachment's stored copy, whatever the
+/// encryption (no method name: the bytes come in an out-parameter).
 public struct VisitsAttachmentDataResponse: Codable, Sendable, Equatable {
     /// The attachment's id.
     public var id: String
@@ -1649,7 +1877,8 @@ public struct VisitsAttachmentDataResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (RemindersListRequest).
+/// The request of reminders.list: when to leave for each open visit of a day: the travel from the previous
+/// visit (or, for today's next visit, from the washer's fresh position), sorted by leaveAt.
 public struct RemindersListRequest: Codable, Sendable, Equatable {
     /// The day, YYYY-MM-DD (default today by the core's clock and zone).
     public var date: String?
@@ -1663,10 +1892,13 @@ public struct RemindersListRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ReminderNavigation).
+/// The card's navigation links, or null.
 public struct ReminderNavigation: Codable, Sendable, Equatable {
+    /// A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
     public var geo: String
+    /// A Google Maps directions link to the visit.
     public var google: String
+    /// An Apple Maps directions link to the visit.
     public var apple: String
 
     public init(geo: String, google: String, apple: String) {
@@ -1682,22 +1914,32 @@ public struct ReminderNavigation: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (Reminder).
+/// When to leave for an open visit.
 public struct Reminder: Codable, Sendable, Equatable {
+    /// "leave:" + the key.
     public var id: String
     /// a card's key
     public var key: String
+    /// The visit's name.
     public var name: String
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var leaveAt: String
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var arriveBy: String
+    /// Driving minutes from the origin, rounded up; null without an origin.
     public var travelMinutes: Int?
+    /// Geodesic metres from the origin (the previous card with coordinates, or today's fresh position),
+    /// rounded; null without one.
     public var distanceMeters: Int?
+    /// The core's clock is past leaveAt.
     public var late: Bool
+    /// "Time to leave".
     public var title: String
+    /// "<name> at <local start time>, <address>".
     public var body: String
+    /// "carfit://visit/" and the percent-encoded key.
     public var deepLink: String
+    /// The card's navigation links, or null.
     public var navigation: ReminderNavigation?
 
     public init(id: String, key: String, name: String, leaveAt: String, arriveBy: String, travelMinutes: Int? = nil, distanceMeters: Int? = nil, late: Bool, title: String, body: String, deepLink: String, navigation: ReminderNavigation? = nil) {
@@ -1747,10 +1989,13 @@ public struct Reminder: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (RemindersListResponse).
+/// The answer of reminders.list: when to leave for each open visit of a day: the travel from the previous
+/// visit (or, for today's next visit, from the washer's fresh position), sorted by leaveAt.
 public struct RemindersListResponse: Codable, Sendable, Equatable {
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var date: String
+    /// One reminder per card of the date in state Todo with both coordinates, no arrival and not removed,
+    /// sorted by leaveAt, then key.
     public var reminders: [Reminder]
 
     public init(date: String, reminders: [Reminder]) {
@@ -1764,7 +2009,8 @@ public struct RemindersListResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ReportDayRequest).
+/// The request of report.day: A day's time report: each card's planned minutes against the washer's worked
+/// minutes, on site and late, and the day's totals.
 public struct ReportDayRequest: Codable, Sendable, Equatable {
     /// The day, YYYY-MM-DD (default today by the core's clock and zone).
     public var date: String?
@@ -1778,20 +2024,31 @@ public struct ReportDayRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ReportEntry).
+/// One card's time report.
 public struct ReportEntry: Codable, Sendable, Equatable {
     /// a card's key
     public var key: String
+    /// The visit's id, or null.
     public var visitId: String?
+    /// The visit's name.
     public var name: String
+    /// The state as the card shows it.
     public var state: String?
+    /// The card's taskMinutes.
     public var plannedMinutes: Int
+    /// The washer's last start (InProgress), or null.
     public var startedAt: String?
+    /// When the washer finished (Done), or null.
     public var finishedAt: String?
+    /// finishedAt - startedAt in minutes; null unless both.
     public var workedMinutes: Int?
+    /// The arrival (location.report), or null.
     public var arrivedAt: String?
+    /// The departure (location.report), or null.
     public var departedAt: String?
+    /// departedAt - arrivedAt in minutes; null unless both.
     public var onSiteMinutes: Int?
+    /// arrivedAt - startTimeUtc in minutes, at least 0; null without an arrival.
     public var lateMinutes: Int?
 
     public init(key: String, visitId: String? = nil, name: String, state: String? = nil, plannedMinutes: Int, startedAt: String? = nil, finishedAt: String? = nil, workedMinutes: Int? = nil, arrivedAt: String? = nil, departedAt: String? = nil, onSiteMinutes: Int? = nil, lateMinutes: Int? = nil) {
@@ -1841,15 +2098,23 @@ public struct ReportEntry: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ReportTotals).
+/// A day's totals.
 public struct ReportTotals: Codable, Sendable, Equatable {
+    /// Planned minutes of the cards not Rejected.
     public var plannedMinutes: Int
+    /// The sum of the entries' workedMinutes.
     public var workedMinutes: Int
+    /// The sum of the entries' onSiteMinutes.
     public var onSiteMinutes: Int
+    /// Minutes between each departure and the next arrival, summed.
     public var driveMinutes: Int
+    /// Cards shown Done.
     public var done: Int
+    /// Cards shown Rejected.
     public var rejected: Int
+    /// Cards shown Todo.
     public var todo: Int
+    /// Cards shown InProgress.
     public var inProgress: Int
 
     public init(plannedMinutes: Int, workedMinutes: Int, onSiteMinutes: Int, driveMinutes: Int, done: Int, rejected: Int, todo: Int, inProgress: Int) {
@@ -1875,11 +2140,14 @@ public struct ReportTotals: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ReportDayResponse).
+/// The answer of report.day: A day's time report: each card's planned minutes against the washer's worked
+/// minutes, on site and late, and the day's totals.
 public struct ReportDayResponse: Codable, Sendable, Equatable {
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var date: String
+    /// One entry per card of the date, in card order.
     public var visits: [ReportEntry]
+    /// The day's totals.
     public var totals: ReportTotals
 
     public init(date: String, visits: [ReportEntry], totals: ReportTotals) {
@@ -1895,18 +2163,24 @@ public struct ReportDayResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ReportDurationsRequest).
+/// The request of report.durations: the time each task title takes, learned from the washer's finished
+/// visits: the newest 50 samples' median and 80th percentile.
 public struct ReportDurationsRequest: Codable, Sendable, Equatable {
     public init() {
     }
 }
 
-/// A member object of the contract (TaskDuration).
+/// How long a task title takes, learned from the washer's facts.
 public struct TaskDuration: Codable, Sendable, Equatable {
+    /// The task's title, trimmed.
     public var title: String
+    /// The samples that count (its newest 50).
     public var samples: Int
+    /// The task's planned minutes in its newest sample.
     public var plannedMinutes: Int
+    /// The median sample, to 0.1 minute.
     public var medianMinutes: Double
+    /// The 80th percentile sample, to 0.1 minute.
     public var p80Minutes: Double
 
     public init(title: String, samples: Int, plannedMinutes: Int, medianMinutes: Double, p80Minutes: Double) {
@@ -1926,8 +2200,10 @@ public struct TaskDuration: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ReportDurationsResponse).
+/// The answer of report.durations: the time each task title takes, learned from the washer's finished visits:
+/// the newest 50 samples' median and 80th percentile.
 public struct ReportDurationsResponse: Codable, Sendable, Equatable {
+    /// One entry per task title with a sample, sorted by title (code points).
     public var tasks: [TaskDuration]
 
     public init(tasks: [TaskDuration]) {
@@ -1945,14 +2221,19 @@ public struct CalendarGetRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CalendarDay).
+/// One day of the month grid.
 public struct CalendarDay: Codable, Sendable, Equatable {
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var date: String
+    /// The day of the month.
     public var day: Int
+    /// The day of the week's short name ("Mon", or the locale's).
     public var weekday: String
+    /// The day is today by the core's clock and zone.
     public var isToday: Bool
+    /// The day is selected.
     public var isSelected: Bool
+    /// How many stored visits start on this local day.
     public var visits: Int
 
     public init(date: String, day: Int, weekday: String, isToday: Bool, isSelected: Bool, visits: Int) {
@@ -1974,9 +2255,11 @@ public struct CalendarDay: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (YearMonth).
+/// A month of the calendar.
 public struct YearMonth: Codable, Sendable, Equatable {
+    /// The year, 1 to 9999.
     public var year: Int
+    /// The month, 1 to 12.
     public var month: Int
 
     public init(year: Int, month: Int) {
@@ -1992,17 +2275,27 @@ public struct YearMonth: Codable, Sendable, Equatable {
 
 /// The month document every calendar operation answers.
 public struct Month: Codable, Sendable, Equatable {
+    /// The month's year.
     public var year: Int
+    /// The month, 1 to 12.
     public var month: Int
+    /// The month's title ("September 2020", or the locale's).
     public var title: String
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var today: String
+    /// The selected days, ascending.
     public var selected: [String]
+    /// The first column of the grid: "monday" or "sunday".
     public var firstWeekday: String
+    /// Empty cells before day 1.
     public var leadingDays: Int
+    /// The weekdays' short names in column order.
     public var weekdays: [String]
+    /// Every day of the month, in order.
     public var days: [CalendarDay]
+    /// The previous month, null for January of year 1.
     public var previous: YearMonth?
+    /// The next month, null for December 9999.
     public var next: YearMonth?
 
     public init(year: Int, month: Int, title: String, today: String, selected: [String], firstWeekday: String, leadingDays: Int, weekdays: [String], days: [CalendarDay], previous: YearMonth? = nil, next: YearMonth? = nil) {
@@ -2061,9 +2354,11 @@ public struct CalendarPreviousRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CalendarSelectRequest).
+/// The request of calendar.select: select a day.
 public struct CalendarSelectRequest: Codable, Sendable, Equatable {
+    /// The day to select, YYYY-MM-DD.
     public var date: String
+    /// "single" (default) makes it the only selected day; "toggle" adds or removes it.
     public var mode: String?
 
     public init(date: String, mode: String? = nil) {
@@ -2077,9 +2372,11 @@ public struct CalendarSelectRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CalendarMonthRequest).
+/// The request of calendar.month: the document of any month, without changing the state.
 public struct CalendarMonthRequest: Codable, Sendable, Equatable {
+    /// The year, 1 to 9999.
     public var year: Int
+    /// The month, 1 to 12.
     public var month: Int
 
     public init(year: Int, month: Int) {
@@ -2093,12 +2390,18 @@ public struct CalendarMonthRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (EmployeesCreateRequest).
+/// The request of employees.create: add an employee.
 public struct EmployeesCreateRequest: Codable, Sendable, Equatable {
+    /// The employee's PIN, a string of 4 to 12 ASCII digits; unique.
     public var pin: String
+    /// The first name: trimmed, non-empty, at most 100 characters, no control characters.
     public var firstName: String
+    /// The last name: trimmed, non-empty, at most 100 characters, no control characters; unique ignoring
+    /// case.
     public var lastName: String
+    /// An ASCII address local@domain.tld, stored trimmed and lower-case; unique. Absent, null or blank: none.
     public var email: String?
+    /// The day of hiring, YYYY-MM-DD (today by the core's clock and zone).
     public var hiredOn: String?
 
     public init(pin: String, firstName: String, lastName: String, email: String? = nil, hiredOn: String? = nil) {
@@ -2118,12 +2421,17 @@ public struct EmployeesCreateRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (Employee).
+/// An employee of the wine club's shop.
 public struct Employee: Codable, Sendable, Equatable {
+    /// The employee's id.
     public var id: Int
+    /// The employee's PIN, 4 to 12 digits.
     public var pin: String
+    /// The first name.
     public var firstName: String
+    /// The last name.
     public var lastName: String
+    /// The email, lower-case, or null.
     public var email: String?
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var hiredOn: String
@@ -2159,6 +2467,7 @@ public struct Employee: Codable, Sendable, Equatable {
 
 /// The answer of employees.create and session.login: the employee.
 public struct EmployeeAnswer: Codable, Sendable, Equatable {
+    /// The employee.
     public var employee: Employee
 
     public init(employee: Employee) {
@@ -2178,13 +2487,19 @@ public struct EmployeesListRequest: Codable, Sendable, Equatable {
 
 /// An employee and how many items their cart holds.
 public struct EmployeesListResponseEmployeesItem: Codable, Sendable, Equatable {
+    /// The employee's id.
     public var id: Int
+    /// The employee's PIN, 4 to 12 digits.
     public var pin: String
+    /// The first name.
     public var firstName: String
+    /// The last name.
     public var lastName: String
+    /// The email, lower-case, or null.
     public var email: String?
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var hiredOn: String
+    /// The total quantity in that employee's cart.
     public var cartQuantity: Int
 
     public init(id: Int, pin: String, firstName: String, lastName: String, email: String? = nil, hiredOn: String, cartQuantity: Int) {
@@ -2219,8 +2534,9 @@ public struct EmployeesListResponseEmployeesItem: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (EmployeesListResponse).
+/// The answer of employees.list: every employee.
 public struct EmployeesListResponse: Codable, Sendable, Equatable {
+    /// Every employee, by last name, then first name (ignoring case and accents), then id.
     public var employees: [EmployeesListResponseEmployeesItem]
 
     public init(employees: [EmployeesListResponseEmployeesItem]) {
@@ -2232,8 +2548,9 @@ public struct EmployeesListResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (EmployeesRecoverPinRequest).
+/// The request of employees.recover_pin: find a PIN by email.
 public struct EmployeesRecoverPinRequest: Codable, Sendable, Equatable {
+    /// The employee's email, compared ignoring case and surrounding blanks.
     public var email: String
 
     public init(email: String) {
@@ -2245,10 +2562,13 @@ public struct EmployeesRecoverPinRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (EmployeesRecoverPinResponse).
+/// The answer of employees.recover_pin: find a PIN by email.
 public struct EmployeesRecoverPinResponse: Codable, Sendable, Equatable {
+    /// The employee's PIN.
     public var pin: String
+    /// The employee's first name.
     public var firstName: String
+    /// The employee's last name.
     public var lastName: String
 
     public init(pin: String, firstName: String, lastName: String) {
@@ -2264,8 +2584,9 @@ public struct EmployeesRecoverPinResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SessionLoginRequest).
+/// The request of session.login: log an employee in on this core.
 public struct SessionLoginRequest: Codable, Sendable, Equatable {
+    /// The employee's PIN, 4 to 12 digits.
     public var pin: String
 
     public init(pin: String) {
@@ -2283,8 +2604,9 @@ public struct SessionLogoutRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SessionLogoutResponse).
+/// The answer of session.logout: log out.
 public struct SessionLogoutResponse: Codable, Sendable, Equatable {
+    /// Always null: nobody is logged in.
     public var employee: JSONValue?
 
     public init(employee: JSONValue? = nil) {
@@ -2307,8 +2629,9 @@ public struct SessionGetRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SessionGetResponse).
+/// The answer of session.get: the logged-in employee.
 public struct SessionGetResponse: Codable, Sendable, Equatable {
+    /// The employee logged in on this core, or null.
     public var employee: Employee?
 
     public init(employee: Employee? = nil) {
@@ -2325,8 +2648,10 @@ public struct SessionGetResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogImportRequestProducts).
+/// The wine.com shape: {"List": [product...]}.
 public struct CatalogImportRequestProducts: Codable, Sendable, Equatable {
+    /// The wine.com products: Id, Name, Description, Labels[0].Url (the image), Varietal.WineType.Name (the
+    /// category) and PriceRetail.
     public var List: [JSONValue]
 
     public init(List: [JSONValue]) {
@@ -2338,9 +2663,11 @@ public struct CatalogImportRequestProducts: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogImportRequest).
+/// The request of catalog.import: add or update products.
 public struct CatalogImportRequest: Codable, Sendable, Equatable {
+    /// The wine.com shape: {"List": [product...]}.
     public var Products: CatalogImportRequestProducts?
+    /// The plain shape: products {id, name, category, description, imageUrl, price}.
     public var products: [JSONValue]?
 
     public init(Products: CatalogImportRequestProducts? = nil, products: [JSONValue]? = nil) {
@@ -2354,7 +2681,7 @@ public struct CatalogImportRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogRefreshRequest).
+/// The request of catalog.refresh: fetch the configured catalog source and import it.
 public struct CatalogRefreshRequest: Codable, Sendable, Equatable {
     /// Skip the network when the source's last success is younger than this many seconds.
     public var maxAgeSeconds: Int?
@@ -2368,9 +2695,11 @@ public struct CatalogRefreshRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogListRequest).
+/// The request of catalog.list: the catalog screen.
 public struct CatalogListRequest: Codable, Sendable, Equatable {
+    /// List only this category (an exact match); null or missing lists every product.
     public var category: String?
+    /// "name" (default), "-name" (its reverse) or "none" (import order).
     public var sort: String?
 
     public init(category: String? = nil, sort: String? = nil) {
@@ -2384,13 +2713,17 @@ public struct CatalogListRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogListResponseProductsItem).
+/// One element of products: the products listed, in the order asked.
 public struct CatalogListResponseProductsItem: Codable, Sendable, Equatable {
     /// A product id as the catalog gave it.
     public var id: JSONValue
+    /// The product's name.
     public var name: String
+    /// The category (the wine type), or null.
     public var category: String?
+    /// The image URL, or null.
     public var imageUrl: String?
+    /// The price, exact to two decimals.
     public var price: Double
     /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
     /// present only with a locale.
@@ -2425,9 +2758,11 @@ public struct CatalogListResponseProductsItem: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogListResponse).
+/// The answer of catalog.list: the catalog screen.
 public struct CatalogListResponse: Codable, Sendable, Equatable {
+    /// Every category, sorted as the names are.
     public var categories: [String]
+    /// The products listed, in the order asked.
     public var products: [CatalogListResponseProductsItem]
 
     public init(categories: [String], products: [CatalogListResponseProductsItem]) {
@@ -2441,7 +2776,7 @@ public struct CatalogListResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogProductRequest).
+/// The request of catalog.product: one product.
 public struct CatalogProductRequest: Codable, Sendable, Equatable {
     /// A product id as the catalog gave it.
     public var id: JSONValue
@@ -2455,18 +2790,24 @@ public struct CatalogProductRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogProductResponseProduct).
+/// The product.
 public struct CatalogProductResponseProduct: Codable, Sendable, Equatable {
     /// A product id as the catalog gave it.
     public var id: JSONValue
+    /// The product's name.
     public var name: String
+    /// The category (the wine type), or null.
     public var category: String?
+    /// The image URL, or null.
     public var imageUrl: String?
+    /// The price, exact to two decimals.
     public var price: Double
     /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
     /// present only with a locale.
     public var priceText: String?
+    /// The product's description; "No description available." when it has none.
     public var description: String
+    /// False when the product has no description (missing or blank).
     public var hasDescription: Bool
 
     public init(id: JSONValue, name: String, category: String? = nil, imageUrl: String? = nil, price: Double, priceText: String? = nil, description: String, hasDescription: Bool) {
@@ -2504,8 +2845,9 @@ public struct CatalogProductResponseProduct: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CatalogProductResponse).
+/// The answer of catalog.product: one product.
 public struct CatalogProductResponse: Codable, Sendable, Equatable {
+    /// The product.
     public var product: CatalogProductResponseProduct
 
     public init(product: CatalogProductResponseProduct) {
@@ -2517,10 +2859,11 @@ public struct CatalogProductResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CartAddRequest).
+/// The request of cart.add: add to the cart.
 public struct CartAddRequest: Codable, Sendable, Equatable {
     /// A product id as the catalog gave it.
     public var productId: JSONValue
+    /// How many to add, 1 to 999 (1); the line may not pass 999.
     public var quantity: Int?
 
     public init(productId: JSONValue, quantity: Int? = nil) {
@@ -2534,12 +2877,15 @@ public struct CartAddRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CartLine).
+/// One line of a cart or order, in the order its product was first added.
 public struct CartLine: Codable, Sendable, Equatable {
     /// A product id as the catalog gave it.
     public var productId: JSONValue
+    /// The product's name.
     public var name: String
+    /// The product's image URL, or null.
     public var imageUrl: String?
+    /// How many, 1 to 999.
     public var quantity: Int
     /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
     /// present only with a locale.
@@ -2571,9 +2917,11 @@ public struct CartLine: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (Cart).
+/// The logged-in employee's cart.
 public struct Cart: Codable, Sendable, Equatable {
+    /// The lines, in the order their products were first added.
     public var lines: [CartLine]
+    /// The sum of the lines' quantities.
     public var totalQuantity: Int
 
     public init(lines: [CartLine], totalQuantity: Int) {
@@ -2589,6 +2937,7 @@ public struct Cart: Codable, Sendable, Equatable {
 
 /// The answer of cart.add, cart.update, cart.remove and cart.get: the cart.
 public struct CartAnswer: Codable, Sendable, Equatable {
+    /// The cart after the call.
     public var cart: Cart
 
     public init(cart: Cart) {
@@ -2600,10 +2949,11 @@ public struct CartAnswer: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CartUpdateRequest).
+/// The request of cart.update: set a line's quantity.
 public struct CartUpdateRequest: Codable, Sendable, Equatable {
     /// A product id as the catalog gave it.
     public var productId: JSONValue
+    /// The line's new quantity, 1 to 999 (use cart.remove for 0).
     public var quantity: Int
 
     public init(productId: JSONValue, quantity: Int) {
@@ -2617,7 +2967,7 @@ public struct CartUpdateRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CartRemoveRequest).
+/// The request of cart.remove: remove a line.
 public struct CartRemoveRequest: Codable, Sendable, Equatable {
     /// A product id as the catalog gave it.
     public var productId: JSONValue
@@ -2643,12 +2993,15 @@ public struct CartCheckoutRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (Order).
+/// An order placed by cart.checkout.
 public struct Order: Codable, Sendable, Equatable {
+    /// The order's id.
     public var id: Int
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var placedAt: String
+    /// The cart's lines when it was placed.
     public var lines: [CartLine]
+    /// The sum of the lines' quantities.
     public var totalQuantity: Int
 
     public init(id: Int, placedAt: String, lines: [CartLine], totalQuantity: Int) {
@@ -2666,10 +3019,13 @@ public struct Order: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CartCheckoutResponse).
+/// The answer of cart.checkout: place the cart as an order.
 public struct CartCheckoutResponse: Codable, Sendable, Equatable {
+    /// The order placed, with each line's unit price at that moment.
     public var order: Order
+    /// "Thank you for your order!"
     public var message: String
+    /// The cart, now empty.
     public var cart: Cart
 
     public init(order: Order, message: String, cart: Cart) {
@@ -2691,8 +3047,9 @@ public struct CartOrdersRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CartOrdersResponse).
+/// The answer of cart.orders: the logged-in employee's orders, newest first.
 public struct CartOrdersResponse: Codable, Sendable, Equatable {
+    /// The logged-in employee's orders, newest first, as checkout answered them.
     public var orders: [Order]
 
     public init(orders: [Order]) {
@@ -2704,7 +3061,7 @@ public struct CartOrdersResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (TransactionsImportRequest).
+/// The request of transactions.import: add or update transactions.
 public struct TransactionsImportRequest: Codable, Sendable, Equatable {
     /// The records (each validated on its own).
     public var transactions: [JSONValue]
@@ -2718,8 +3075,10 @@ public struct TransactionsImportRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (TransactionsListRequest).
+/// The request of transactions.list: the transactions screen.
 public struct TransactionsListRequest: Codable, Sendable, Equatable {
+    /// List only this category (compared trimmed and lower-cased); "all", null or missing lists every
+    /// transaction.
     public var category: String?
 
     public init(category: String? = nil) {
@@ -2731,17 +3090,23 @@ public struct TransactionsListRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (Transaction).
+/// A transaction of the transactions screen.
 public struct Transaction: Codable, Sendable, Equatable {
     /// An integer or a non-empty string; the type is part of the id.
     public var id: JSONValue
+    /// The transaction's name, or null.
     public var name: String?
+    /// The category, trimmed and lower-cased.
     public var category: String
+    /// The amount, exact to two decimals (negative for a refund).
     public var amount: Double
     /// A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
     public var date: String
+    /// The account's name, or null.
     public var accountName: String?
+    /// The provider, or null.
     public var provider: String?
+    /// The amount counts in the sum and the insights.
     public var pinned: Bool
     /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
     /// present only with a locale.
@@ -2785,13 +3150,20 @@ public struct Transaction: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (TransactionsListResponse).
+/// The answer of transactions.list: the transactions screen.
 public struct TransactionsListResponse: Codable, Sendable, Equatable {
+    /// The category listed.
     public var category: String
+    /// The category bar: "all", food, health, entertainment, shopping, travel, then the other stored
+    /// categories in code point order.
     public var categories: [String]
+    /// The transactions listed, newest date first, then by id.
     public var transactions: [Transaction]
+    /// How many transactions are listed, pinned or not.
     public var count: Int
+    /// The sum of the pinned transactions listed (exact, computed in cents).
     public var sum: Double
+    /// How many of the transactions listed are pinned.
     public var pinnedCount: Int
     /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
     /// present only with a locale.
@@ -2818,10 +3190,11 @@ public struct TransactionsListResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (TransactionsPinRequest).
+/// The request of transactions.pin: pin or unpin one transaction.
 public struct TransactionsPinRequest: Codable, Sendable, Equatable {
     /// An integer or a non-empty string; the type is part of the id.
     public var id: JSONValue
+    /// True pins the transaction (its amount counts in sums and insights), false unpins it.
     public var pinned: Bool
 
     public init(id: JSONValue, pinned: Bool) {
@@ -2835,8 +3208,9 @@ public struct TransactionsPinRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (TransactionsPinResponse).
+/// The answer of transactions.pin: pin or unpin one transaction.
 public struct TransactionsPinResponse: Codable, Sendable, Equatable {
+    /// The transaction as stored after the change.
     public var transaction: Transaction
 
     public init(transaction: Transaction) {
@@ -2854,11 +3228,16 @@ public struct InsightsGetRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (InsightsGetResponseCategoriesItem).
+/// One element of categories: one row per category of the bar (without "all"), in its order, also when
+/// nothing in it is pinned.
 public struct InsightsGetResponseCategoriesItem: Codable, Sendable, Equatable {
+    /// The category.
     public var category: String
+    /// The sum of its pinned transactions.
     public var total: Double
+    /// How many of its transactions are pinned.
     public var count: Int
+    /// total / the grand total, rounded to 4 decimals; 0 when the grand total is 0.
     public var share: Double
     /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
     /// present only with a locale.
@@ -2881,13 +3260,16 @@ public struct InsightsGetResponseCategoriesItem: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (InsightsGetResponse).
+/// The answer of insights.get: spending per category over pinned transactions.
 public struct InsightsGetResponse: Codable, Sendable, Equatable {
+    /// One row per category of the bar (without "all"), in its order, also when nothing in it is pinned.
     public var categories: [InsightsGetResponseCategoriesItem]
+    /// The sum of every pinned transaction.
     public var total: Double
     /// An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr.");
     /// present only with a locale.
     public var sumText: String?
+    /// How many transactions are pinned.
     public var count: Int
 
     public init(categories: [InsightsGetResponseCategoriesItem], total: Double, sumText: String? = nil, count: Int) {
@@ -2905,8 +3287,9 @@ public struct InsightsGetResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ArticlesImportRequest).
+/// The request of articles.import: replace the stored articles with a snapshot.
 public struct ArticlesImportRequest: Codable, Sendable, Equatable {
+    /// "success", or missing; any other value is refused.
     public var status: String?
     /// The article records (each validated on its own).
     public var content: [JSONValue]
@@ -2922,9 +3305,11 @@ public struct ArticlesImportRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ArticlesImportResult).
+/// The answer of articles.import and articles.refresh.
 public struct ArticlesImportResult: Codable, Sendable, Equatable {
+    /// Articles stored.
     public var imported: Int
+    /// Records skipped, with the reason.
     public var rejected: [Rejection]
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var updatedAt: String
@@ -2942,7 +3327,7 @@ public struct ArticlesImportResult: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ArticlesRefreshRequest).
+/// The request of articles.refresh: fetch the configured articles source and import it.
 public struct ArticlesRefreshRequest: Codable, Sendable, Equatable {
     /// Skip the network when the source's last success is younger than this many seconds.
     public var maxAgeSeconds: Int?
@@ -2958,9 +3343,13 @@ public struct ArticlesRefreshRequest: Codable, Sendable, Equatable {
 
 /// A refresh's answer (refreshResult) and when the stored articles were last updated.
 public struct ArticlesRefreshResult: Codable, Sendable, Equatable {
+    /// Records stored (0 for a 304 or a fresh cache).
     public var imported: Int
+    /// Records skipped, with the reason.
     public var rejected: [Rejection]?
+    /// The source answered 304: nothing changed.
     public var notModified: Bool?
+    /// The last success is younger than maxAgeSeconds: no request was made.
     public var fresh: Bool?
     /// visits.refresh: the planner's changes (empty for a 304 or a fresh cache).
     public var changes: [VisitChange]?
@@ -2986,8 +3375,9 @@ public struct ArticlesRefreshResult: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ArticlesListRequest).
+/// The request of articles.list: the stored articles, newest first.
 public struct ArticlesListRequest: Codable, Sendable, Equatable {
+    /// Write "published" on a 24-hour (true) or 12-hour (false) clock; overrides the core's clock style.
     public var hour24: Bool?
 
     public init(hour24: Bool? = nil) {
@@ -2999,10 +3389,13 @@ public struct ArticlesListRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ArticleBlock).
+/// One block of an article's content.
 public struct ArticleBlock: Codable, Sendable, Equatable {
+    /// The block's type, as the source gave it, or null.
     public var type: String?
+    /// The block's subject, or null.
     public var subject: String?
+    /// The block's text, or null.
     public var description: String?
 
     public init(type: String? = nil, subject: String? = nil, description: String? = nil) {
@@ -3025,17 +3418,23 @@ public struct ArticleBlock: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (Article).
+/// A stored article of the news feed.
 public struct Article: Codable, Sendable, Equatable {
+    /// The article's id, as the source gave it.
     public var id: JSONValue
+    /// The title.
     public var title: String
+    /// The introduction, or null.
     public var ingress: String?
+    /// The source's image URL, or null.
     public var imageUrl: String?
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var dateTime: String
+    /// The date as articles.format_date writes it ("25 May 2018, 14:13").
     public var published: String
     /// The source's tags, each kept as given.
     public var tags: [JSONValue]
+    /// The article's blocks, in order.
     public var content: [ArticleBlock]
 
     public init(id: JSONValue, title: String, ingress: String? = nil, imageUrl: String? = nil, dateTime: String, published: String, tags: [JSONValue], content: [ArticleBlock]) {
@@ -3073,9 +3472,11 @@ public struct Article: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ArticlesListResponse).
+/// The answer of articles.list: the stored articles, newest first.
 public struct ArticlesListResponse: Codable, Sendable, Equatable {
+    /// The stored articles, newest first (equal dates in snapshot order).
     public var articles: [Article]
+    /// When the articles were last imported or refreshed, or null if never.
     public var updatedAt: String?
 
     public init(articles: [Article], updatedAt: String? = nil) {
@@ -3095,9 +3496,11 @@ public struct ArticlesListResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ArticlesFormatDateRequest).
+/// The request of articles.format_date: the date text of the list.
 public struct ArticlesFormatDateRequest: Codable, Sendable, Equatable {
+    /// The instant to write, ISO 8601 (no zone means UTC).
     public var date: String
+    /// A 24-hour (true) or 12-hour (false) clock (default: the core's clock style).
     public var hour24: Bool?
 
     public init(date: String, hour24: Bool? = nil) {
@@ -3111,8 +3514,9 @@ public struct ArticlesFormatDateRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ArticlesFormatDateResponse).
+/// The answer of articles.format_date: the date text of the list.
 public struct ArticlesFormatDateResponse: Codable, Sendable, Equatable {
+    /// The date as the article list writes it: "16 March, 12:34" in the current year, else with the year.
     public var text: String
 
     public init(text: String) {
@@ -3138,10 +3542,13 @@ public struct PatternsImportRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PatternsImportResponse).
+/// The answer of patterns.import: add patterns to the carousel's pool.
 public struct PatternsImportResponse: Codable, Sendable, Equatable {
+    /// Patterns imported (new or updated).
     public var imported: Int
+    /// Records skipped, with the reason.
     public var rejected: [Rejection]
+    /// The size of the pool after the import.
     public var pool: Int
 
     public init(imported: Int, rejected: [Rejection], pool: Int) {
@@ -3157,8 +3564,9 @@ public struct PatternsImportResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PatternsRefreshRequest).
+/// The request of patterns.refresh: fill the pool from the configured patterns source.
 public struct PatternsRefreshRequest: Codable, Sendable, Equatable {
+    /// How many times to ask the source, 1 to 100 (10).
     public var count: Int?
     /// Skip the network when the source's last success is younger than this many seconds.
     public var maxAgeSeconds: Int?
@@ -3174,12 +3582,17 @@ public struct PatternsRefreshRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (PatternsRefreshResponse).
+/// The answer of patterns.refresh: fill the pool from the configured patterns source.
 public struct PatternsRefreshResponse: Codable, Sendable, Equatable {
+    /// Patterns new to the pool.
     public var added: Int?
+    /// The size of the pool.
     public var pool: Int?
+    /// Requests that failed or did not answer a patterns document.
     public var failed: Int?
+    /// Always 0: nothing was fetched.
     public var imported: Int?
+    /// Always true: the pool's last success is younger than maxAgeSeconds.
     public var fresh: Bool?
 
     public init(added: Int? = nil, pool: Int? = nil, failed: Int? = nil, imported: Int? = nil, fresh: Bool? = nil) {
@@ -3199,10 +3612,13 @@ public struct PatternsRefreshResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CarouselGenerateRequest).
+/// The request of carousel.generate: the carousel feed.
 public struct CarouselGenerateRequest: Codable, Sendable, Equatable {
+    /// How many rows, 1 to 1000.
     public var rows: Int
+    /// How many tiles a row, 1 to 1000.
     public var columns: Int
+    /// Any 64-bit integer (0): the same seed gives the same titles and colours everywhere.
     public var seed: Int?
 
     public init(rows: Int, columns: Int, seed: Int? = nil) {
@@ -3218,11 +3634,15 @@ public struct CarouselGenerateRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CarouselGenerateResponseRowsItemTilesItem).
+/// One element of tiles: the row's tiles, in order.
 public struct CarouselGenerateResponseRowsItemTilesItem: Codable, Sendable, Equatable {
+    /// The tile's id, "r<row>c<column>".
     public var id: String
+    /// The tile's title, two words drawn from the seed and its position.
     public var title: String
+    /// The tile's colour, "#RRGGBB": its pattern's first colour, else one drawn from the seed.
     public var color: String
+    /// The image of pattern k mod n of the pool (k = row * columns + column); null when the pool is empty.
     public var imageUrl: String?
 
     public init(id: String, title: String, color: String, imageUrl: String? = nil) {
@@ -3248,10 +3668,13 @@ public struct CarouselGenerateResponseRowsItemTilesItem: Codable, Sendable, Equa
     }
 }
 
-/// A member object of the contract (CarouselGenerateResponseRowsItem).
+/// One element of rows: the rows, in order.
 public struct CarouselGenerateResponseRowsItem: Codable, Sendable, Equatable {
+    /// The row's index, from 0.
     public var index: Int
+    /// The row's title, two words drawn from the seed.
     public var title: String
+    /// The row's tiles, in order.
     public var tiles: [CarouselGenerateResponseRowsItemTilesItem]
 
     public init(index: Int, title: String, tiles: [CarouselGenerateResponseRowsItemTilesItem]) {
@@ -3267,8 +3690,9 @@ public struct CarouselGenerateResponseRowsItem: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (CarouselGenerateResponse).
+/// The answer of carousel.generate: the carousel feed.
 public struct CarouselGenerateResponse: Codable, Sendable, Equatable {
+    /// The rows, in order.
     public var rows: [CarouselGenerateResponseRowsItem]
 
     public init(rows: [CarouselGenerateResponseRowsItem]) {
@@ -3280,8 +3704,9 @@ public struct CarouselGenerateResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesDataRequest).
+/// The request of images.data: the bytes of an image (no method name: the bytes come in an out-parameter).
 public struct ImagesDataRequest: Codable, Sendable, Equatable {
+    /// The image's http or https URL.
     public var url: String
 
     public init(url: String) {
@@ -3293,11 +3718,15 @@ public struct ImagesDataRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesDataResponse).
+/// The answer of images.data: the bytes of an image (no method name: the bytes come in an out-parameter).
 public struct ImagesDataResponse: Codable, Sendable, Equatable {
+    /// The image's URL.
     public var url: String
+    /// The image's size in bytes.
     public var bytes: Int
+    /// Where the bytes came from: "memory", "disk" or "network".
     public var source: String
+    /// The image's type, from its magic bytes (not the server's Content-Type).
     public var contentType: String
 
     public init(url: String, bytes: Int, source: String, contentType: String) {
@@ -3315,9 +3744,11 @@ public struct ImagesDataResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesPrefetchRequest).
+/// The request of images.prefetch: load images in the background.
 public struct ImagesPrefetchRequest: Codable, Sendable, Equatable {
+    /// The images to load in the background, http or https URLs.
     public var urls: [String]
+    /// "low", "normal" (default) or "high": higher priorities load first.
     public var priority: String?
 
     public init(urls: [String], priority: String? = nil) {
@@ -3331,8 +3762,9 @@ public struct ImagesPrefetchRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesPrefetchResponse).
+/// The answer of images.prefetch: load images in the background.
 public struct ImagesPrefetchResponse: Codable, Sendable, Equatable {
+    /// URLs now waiting in the queue (repeats count once; those in memory or loading are not queued).
     public var queued: Int
 
     public init(queued: Int) {
@@ -3344,8 +3776,9 @@ public struct ImagesPrefetchResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesCancelRequest).
+/// The request of images.cancel: drop queued prefetches.
 public struct ImagesCancelRequest: Codable, Sendable, Equatable {
+    /// The URLs to take out of the prefetch queue.
     public var urls: [String]
 
     public init(urls: [String]) {
@@ -3357,8 +3790,9 @@ public struct ImagesCancelRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesCancelResponse).
+/// The answer of images.cancel: drop queued prefetches.
 public struct ImagesCancelResponse: Codable, Sendable, Equatable {
+    /// URLs taken out of the queue (a load already started goes on).
     public var cancelled: Int
 
     public init(cancelled: Int) {
@@ -3378,8 +3812,11 @@ public struct ImagesStatsRequest: Codable, Sendable, Equatable {
 
 /// One cache of images.stats (memory, disk): the images it holds, their bytes and its limit.
 public struct CacheStats: Codable, Sendable, Equatable {
+    /// Images held.
     public var count: Int
+    /// Their bytes.
     public var bytes: Int
+    /// The cache's bound in bytes.
     public var limit: Int
 
     public init(count: Int, bytes: Int, limit: Int) {
@@ -3395,12 +3832,17 @@ public struct CacheStats: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesStatsResponseRequests).
+/// The loads of this core since it opened.
 public struct ImagesStatsResponseRequests: Codable, Sendable, Equatable {
+    /// HTTP requests made.
     public var network: Int
+    /// Calls that waited for a load already in progress.
     public var coalesced: Int
+    /// Images served from memory.
     public var memoryHits: Int
+    /// Images served from disk (a prefetch finding its image there included).
     public var diskHits: Int
+    /// Loads that failed (network, status, not an image).
     public var failures: Int
 
     public init(network: Int, coalesced: Int, memoryHits: Int, diskHits: Int, failures: Int) {
@@ -3420,9 +3862,11 @@ public struct ImagesStatsResponseRequests: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesStatsResponsePrefetch).
+/// The background loads.
 public struct ImagesStatsResponsePrefetch: Codable, Sendable, Equatable {
+    /// The prefetch queue's length.
     public var queued: Int
+    /// Background loads in progress.
     public var loading: Int
 
     public init(queued: Int, loading: Int) {
@@ -3436,13 +3880,15 @@ public struct ImagesStatsResponsePrefetch: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (ImagesStatsResponse).
+/// The answer of images.stats: the caches and counters of this core.
 public struct ImagesStatsResponse: Codable, Sendable, Equatable {
     /// One cache of images.stats (memory, disk): the images it holds, their bytes and its limit.
     public var memory: CacheStats
     /// One cache of images.stats (memory, disk): the images it holds, their bytes and its limit.
     public var disk: CacheStats
+    /// The loads of this core since it opened.
     public var requests: ImagesStatsResponseRequests
+    /// The background loads.
     public var prefetch: ImagesStatsResponsePrefetch
 
     public init(memory: CacheStats, disk: CacheStats, requests: ImagesStatsResponseRequests, prefetch: ImagesStatsResponsePrefetch) {
@@ -3466,13 +3912,19 @@ public struct SourcesStatusRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SourceStatus).
+/// A configured source's refresh state.
 public struct SourceStatus: Codable, Sendable, Equatable {
+    /// The source's URL.
     public var url: String
+    /// When a refresh last tried, or null.
     public var lastAttemptAt: String?
+    /// When a refresh last succeeded (a 304 included), or null.
     public var lastSuccessAt: String?
+    /// The last attempt's failure; null once one succeeds.
     public var lastError: LastError?
+    /// Failed attempts since the last success.
     public var consecutiveFailures: Int
+    /// The last success was a 304.
     public var notModified: Bool
 
     public init(url: String, lastAttemptAt: String? = nil, lastSuccessAt: String? = nil, lastError: LastError? = nil, consecutiveFailures: Int, notModified: Bool) {
@@ -3504,8 +3956,10 @@ public struct SourceStatus: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (SourcesStatusResponse).
+/// The answer of sources.status: each configured source's refresh state.
 public struct SourcesStatusResponse: Codable, Sendable, Equatable {
+    /// The most recent attempt that failed for a network reason (refused, timeout, dns, network) came after
+    /// the last success of any source.
     public var offline: Bool
     /// One member per configured source (a map).
     public var sources: [String: SourceStatus]
@@ -3521,7 +3975,8 @@ public struct SourcesStatusResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (AuthSetRequest).
+/// The request of auth.set: set the planner's token (sent as Authorization: <scheme> <token> to the planner's
+/// origins) or clear it with null; held in memory only.
 public struct AuthSetRequest: Codable, Sendable, Equatable {
     /// 1 to 8192 printable ASCII characters (0x21-0x7E), or null to clear the token.
     public var token: String?
@@ -3545,7 +4000,7 @@ public struct AuthSetRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (AuthStateAuth).
+/// Whether a token is set and whether the planner asked for one; never the token itself.
 public struct AuthStateAuth: Codable, Sendable, Equatable {
     /// A token is set.
     public var token: Bool
@@ -3584,8 +4039,9 @@ public struct AuthStateAuth: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (AuthState).
+/// The answer of auth.set and auth.status.
 public struct AuthState: Codable, Sendable, Equatable {
+    /// Whether a token is set and whether the planner asked for one; never the token itself.
     public var auth: AuthStateAuth
 
     public init(auth: AuthStateAuth) {
@@ -3597,15 +4053,18 @@ public struct AuthState: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (AuthStatusRequest).
+/// The request of auth.status: whether a token is set and whether a source answered 401 or 403 since it was
+/// set (or since opening); never the token itself.
 public struct AuthStatusRequest: Codable, Sendable, Equatable {
     public init() {
     }
 }
 
-/// A member object of the contract (EventsWaitRequest).
+/// The request of events.wait: wait for the core's next events.
 public struct EventsWaitRequest: Codable, Sendable, Equatable {
+    /// The seq of the last event already read (0): only later events are answered.
     public var after: Int?
+    /// How long to wait for an event, 0 to 60000 ms (1000); 0 answers at once.
     public var timeoutMs: Int?
 
     public init(after: Int? = nil, timeoutMs: Int? = nil) {
@@ -3619,9 +4078,11 @@ public struct EventsWaitRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (EventsWaitResponse).
+/// The answer of events.wait: wait for the core's next events.
 public struct EventsWaitResponse: Codable, Sendable, Equatable {
+    /// Up to 256 events with a seq above after, oldest first; empty after timeoutMs with none.
     public var events: [Event]
+    /// The seq of the last event given (after when none was): pass it as after next time.
     public var last: Int
 
     public init(events: [Event], last: Int) {
@@ -3635,7 +4096,8 @@ public struct EventsWaitResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (StorageRekeyRequest).
+/// The request of storage.rekey: put the database under a new key, or back in plaintext (null); other cores
+/// on it answer unauthorized (wrong_key) from then on.
 public struct StorageRekeyRequest: Codable, Sendable, Equatable {
     /// The new 256-bit key as 64 hexadecimal digits (either case), or null for plaintext.
     public var key: String?
@@ -3654,7 +4116,8 @@ public struct StorageRekeyRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A member object of the contract (StorageRekeyResponse).
+/// The answer of storage.rekey: put the database under a new key, or back in plaintext (null); other cores on
+/// it answer unauthorized (wrong_key) from then on.
 public struct StorageRekeyResponse: Codable, Sendable, Equatable {
     /// Whether the database is now encrypted.
     public var encrypted: Bool

@@ -3,14 +3,16 @@
 package io.carfit;
 
 /**
- * @param id the member "id"
- * @param title the member "title"
- * @param ingress the member "ingress"
- * @param imageUrl the member "imageUrl"
+ * A stored article of the news feed.
+ *
+ * @param id The article's id, as the source gave it.
+ * @param title The title.
+ * @param ingress The introduction, or null.
+ * @param imageUrl The source's image URL, or null.
  * @param dateTime An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
- * @param published the member "published"
+ * @param published The date as articles.format_date writes it ("25 May 2018, 14:13").
  * @param tags The source's tags, each kept as given.
- * @param content the member "content"
+ * @param content The article's blocks, in order.
  */
 public record Article(
         com.google.gson.JsonElement id,

@@ -3,9 +3,11 @@
 package io.carfit;
 
 /**
- * @param type the member "type"
- * @param subject the member "subject"
- * @param description the member "description"
+ * One block of an article's content.
+ *
+ * @param type The block's type, as the source gave it, or null.
+ * @param subject The block's subject, or null.
+ * @param description The block's text, or null.
  */
 public record ArticleBlock(
         @SendsNull String type,

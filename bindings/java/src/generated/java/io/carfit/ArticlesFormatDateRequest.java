@@ -3,10 +3,10 @@
 package io.carfit;
 
 /**
- * The request of articles.format_date: The date text of the list.
+ * The request of articles.format_date: the date text of the list.
  *
- * @param date the member "date"
- * @param hour24 the member "hour24"
+ * @param date The instant to write, ISO 8601 (no zone means UTC).
+ * @param hour24 A 24-hour (true) or 12-hour (false) clock (default: the core's clock style).
  */
 public record ArticlesFormatDateRequest(
         String date,

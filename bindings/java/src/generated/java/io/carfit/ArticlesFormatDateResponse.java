@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The answer of articles.format_date.
+ * The answer of articles.format_date: the date text of the list.
  *
- * @param text the member "text"
+ * @param text The date as the article list writes it: "16 March, 12:34" in the current year, else with the year.
  */
 public record ArticlesFormatDateResponse(
         String text) {

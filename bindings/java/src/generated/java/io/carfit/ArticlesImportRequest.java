@@ -3,15 +3,16 @@
 package io.carfit;
 
 /**
- * The request of articles.import: Replace the stored articles with a snapshot.
+ * The request of articles.import: replace the stored articles with a snapshot.
  *
- * @param status the member "status"
+ * @param status "success", or missing; any other value is refused.
  * @param content The article records (each validated on its own).
  */
 public record ArticlesImportRequest(
         ArticlesImportRequest.Status status,
         java.util.List<com.google.gson.JsonElement> content) {
 
+    /** "success", or missing; any other value is refused. */
     public enum Status {
         @com.google.gson.annotations.SerializedName("success") SUCCESS("success");
 

@@ -3,10 +3,10 @@
 package io.carfit;
 
 /**
- * The answer of articles.import.
+ * The answer of articles.import: replace the stored articles with a snapshot.
  *
- * @param imported the member "imported"
- * @param rejected the member "rejected"
+ * @param imported Articles stored.
+ * @param rejected Records skipped, with the reason.
  * @param updatedAt An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
  */
 public record ArticlesImportResponse(

@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The request of articles.list: The stored articles, newest first.
+ * The request of articles.list: the stored articles, newest first.
  *
- * @param hour24 the member "hour24"
+ * @param hour24 Write "published" on a 24-hour (true) or 12-hour (false) clock; overrides the core's clock style.
  */
 public record ArticlesListRequest(
         Boolean hour24) {

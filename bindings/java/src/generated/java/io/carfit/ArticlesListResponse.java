@@ -3,10 +3,10 @@
 package io.carfit;
 
 /**
- * The answer of articles.list.
+ * The answer of articles.list: the stored articles, newest first.
  *
- * @param articles the member "articles"
- * @param updatedAt the member "updatedAt"
+ * @param articles The stored articles, newest first (equal dates in snapshot order).
+ * @param updatedAt When the articles were last imported or refreshed, or null if never.
  */
 public record ArticlesListResponse(
         java.util.List<Article> articles,

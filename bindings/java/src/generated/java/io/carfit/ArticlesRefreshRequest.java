@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of articles.refresh: Fetch the configured articles source and import it.
+ * The request of articles.refresh: fetch the configured articles source and import it.
  *
  * @param maxAgeSeconds Skip the network when the source's last success is younger than this many seconds.
  */

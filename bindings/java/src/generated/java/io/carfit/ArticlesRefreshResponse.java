@@ -3,12 +3,12 @@
 package io.carfit;
 
 /**
- * The answer of articles.refresh.
+ * The answer of articles.refresh: fetch the configured articles source and import it.
  *
- * @param imported the member "imported"
- * @param rejected the member "rejected"
- * @param notModified the member "notModified"
- * @param fresh the member "fresh"
+ * @param imported Records stored (0 for a 304 or a fresh cache).
+ * @param rejected Records skipped, with the reason.
+ * @param notModified The source answered 304: nothing changed.
+ * @param fresh The last success is younger than maxAgeSeconds: no request was made.
  * @param changes visits.refresh: the planner's changes (empty for a 304 or a fresh cache).
  * @param updatedAt An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
  */

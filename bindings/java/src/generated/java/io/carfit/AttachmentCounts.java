@@ -5,10 +5,10 @@ package io.carfit;
 /**
  * A card's "attachments" member.
  *
- * @param photos the member "photos"
- * @param signatures the member "signatures"
- * @param notes the member "notes"
- * @param pending the member "pending"
+ * @param photos Photos attached (evicted ones included).
+ * @param signatures Signatures attached.
+ * @param notes Notes attached.
+ * @param pending Attachments waiting for the upload.
  */
 public record AttachmentCounts(
         long photos,

@@ -5,9 +5,9 @@ package io.carfit;
 /**
  * sync.push's "attachments" member (present when sources.attachments is configured).
  *
- * @param uploaded the member "uploaded"
- * @param pending the member "pending"
- * @param failed the member "failed"
+ * @param uploaded Attachments this push uploaded.
+ * @param pending Attachments left to upload.
+ * @param failed Attachments the server refused for good in this push.
  */
 public record AttachmentUploads(
         long uploaded,

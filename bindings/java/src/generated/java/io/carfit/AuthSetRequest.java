@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of auth.set: Set the planner's token (sent as Authorization: &lt;scheme&gt;
+ * The request of auth.set: set the planner's token (sent as Authorization: &lt;scheme&gt;
  * &lt;token&gt; to the planner's origins) or clear it with null; held in memory only.
  *
  * @param token 1 to 8192 printable ASCII characters (0x21-0x7E), or null to clear the token.

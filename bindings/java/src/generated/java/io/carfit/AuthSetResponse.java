@@ -3,14 +3,17 @@
 package io.carfit;
 
 /**
- * The answer of auth.set.
+ * The answer of auth.set: set the planner's token (sent as Authorization: &lt;scheme&gt;
+ * &lt;token&gt; to the planner's origins) or clear it with null; held in memory only.
  *
- * @param auth the member "auth"
+ * @param auth Whether a token is set and whether the planner asked for one; never the token itself.
  */
 public record AuthSetResponse(
         AuthSetResponse.Auth auth) {
 
     /**
+     * Whether a token is set and whether the planner asked for one; never the token itself.
+     *
      * @param token A token is set.
      * @param scheme The scheme of the token; null when none is set.
      * @param required A source answered 401 or 403 since the token was last set, or since opening.

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of auth.status: Whether a token is set and whether a source answered 401 or 403
+ * The request of auth.status: whether a token is set and whether a source answered 401 or 403
  * since it was set (or since opening); never the token itself.
  */
 public record AuthStatusRequest() {

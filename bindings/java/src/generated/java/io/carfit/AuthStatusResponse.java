@@ -3,14 +3,17 @@
 package io.carfit;
 
 /**
- * The answer of auth.status.
+ * The answer of auth.status: whether a token is set and whether a source answered 401 or 403 since
+ * it was set (or since opening); never the token itself.
  *
- * @param auth the member "auth"
+ * @param auth Whether a token is set and whether the planner asked for one; never the token itself.
  */
 public record AuthStatusResponse(
         AuthStatusResponse.Auth auth) {
 
     /**
+     * Whether a token is set and whether the planner asked for one; never the token itself.
+     *
      * @param token A token is set.
      * @param scheme The scheme of the token; null when none is set.
      * @param required A source answered 401 or 403 since the token was last set, or since opening.

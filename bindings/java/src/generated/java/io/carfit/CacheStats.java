@@ -5,9 +5,9 @@ package io.carfit;
 /**
  * One cache of images.stats (memory, disk): the images it holds, their bytes and its limit.
  *
- * @param count the member "count"
- * @param bytes the member "bytes"
- * @param limit the member "limit"
+ * @param count Images held.
+ * @param bytes Their bytes.
+ * @param limit The cache's bound in bytes.
  */
 public record CacheStats(
         long count,

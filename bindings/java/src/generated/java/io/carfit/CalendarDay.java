@@ -3,12 +3,14 @@
 package io.carfit;
 
 /**
+ * One day of the month grid.
+ *
  * @param date A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
- * @param day the member "day"
- * @param weekday the member "weekday"
- * @param isToday the member "isToday"
- * @param isSelected the member "isSelected"
- * @param visits the member "visits"
+ * @param day The day of the month.
+ * @param weekday The day of the week's short name ("Mon", or the locale's).
+ * @param isToday The day is today by the core's clock and zone.
+ * @param isSelected The day is selected.
+ * @param visits How many stored visits start on this local day.
  */
 public record CalendarDay(
         String date,

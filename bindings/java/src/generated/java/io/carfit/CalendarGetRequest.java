@@ -2,6 +2,6 @@
 
 package io.carfit;
 
-/** The request of calendar.get: The displayed month. */
+/** The request of calendar.get: the displayed month. */
 public record CalendarGetRequest() {
 }

@@ -3,10 +3,10 @@
 package io.carfit;
 
 /**
- * The request of calendar.month: The document of any month, without changing the state.
+ * The request of calendar.month: the document of any month, without changing the state.
  *
- * @param year the member "year"
- * @param month the member "month"
+ * @param year The year, 1 to 9999.
+ * @param month The month, 1 to 12.
  */
 public record CalendarMonthRequest(
         long year,

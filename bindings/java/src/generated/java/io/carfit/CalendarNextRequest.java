@@ -2,6 +2,6 @@
 
 package io.carfit;
 
-/** The request of calendar.next: Display the next month. */
+/** The request of calendar.next: display the next month. */
 public record CalendarNextRequest() {
 }

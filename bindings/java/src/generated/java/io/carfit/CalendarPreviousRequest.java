@@ -2,6 +2,6 @@
 
 package io.carfit;
 
-/** The request of calendar.previous: Display the previous month. */
+/** The request of calendar.previous: display the previous month. */
 public record CalendarPreviousRequest() {
 }

@@ -3,19 +3,19 @@
 package io.carfit;
 
 /**
- * The answer of calendar.previous.
+ * The answer of calendar.previous: display the previous month.
  *
- * @param year the member "year"
- * @param month the member "month"
- * @param title the member "title"
+ * @param year The month's year.
+ * @param month The month, 1 to 12.
+ * @param title The month's title ("September 2020", or the locale's).
  * @param today A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
- * @param selected the member "selected"
- * @param firstWeekday the member "firstWeekday"
- * @param leadingDays the member "leadingDays"
- * @param weekdays the member "weekdays"
- * @param days the member "days"
- * @param previous the member "previous"
- * @param next the member "next"
+ * @param selected The selected days, ascending.
+ * @param firstWeekday The first column of the grid: "monday" or "sunday".
+ * @param leadingDays Empty cells before day 1.
+ * @param weekdays The weekdays' short names in column order.
+ * @param days Every day of the month, in order.
+ * @param previous The previous month, null for January of year 1.
+ * @param next The next month, null for December 9999.
  */
 public record CalendarPreviousResponse(
         long year,
@@ -30,6 +30,7 @@ public record CalendarPreviousResponse(
         @SendsNull YearMonth previous,
         @SendsNull YearMonth next) {
 
+    /** The first column of the grid: "monday" or "sunday". */
     public enum FirstWeekday {
         @com.google.gson.annotations.SerializedName("monday") MONDAY("monday"),
         @com.google.gson.annotations.SerializedName("sunday") SUNDAY("sunday");

@@ -3,15 +3,16 @@
 package io.carfit;
 
 /**
- * The request of calendar.select: Select a day.
+ * The request of calendar.select: select a day.
  *
- * @param date the member "date"
- * @param mode the member "mode"
+ * @param date The day to select, YYYY-MM-DD.
+ * @param mode "single" (default) makes it the only selected day; "toggle" adds or removes it.
  */
 public record CalendarSelectRequest(
         String date,
         CalendarSelectRequest.Mode mode) {
 
+    /** "single" (default) makes it the only selected day; "toggle" adds or removes it. */
     public enum Mode {
         @com.google.gson.annotations.SerializedName("single") SINGLE("single"),
         @com.google.gson.annotations.SerializedName("toggle") TOGGLE("toggle");

@@ -5,33 +5,33 @@ package io.carfit;
 /**
  * One visit card.
  *
- * @param visitId the member "visitId"
+ * @param visitId The source's visit id, or null.
  * @param name houseOwnerFirstName and houseOwnerLastName, trimmed.
  * @param state Todo, InProgress, Done, Rejected, or another value as given.
- * @param stateColor the member "stateColor"
+ * @param stateColor The state's colour: #4E77D6 Todo, #F5C709 InProgress, #25A87B Done, #EF6565 Rejected, #8E8E93 any other.
  * @param startTime HH:mm (24h) or hh:mm AM (12h) in the core's zone.
  * @param startTimeUtc An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
  * @param expectedTime As given, "08:00/10:00".
  * @param tasks Task titles joined with ", ".
- * @param taskMinutes the member "taskMinutes"
- * @param address the member "address"
- * @param phone the member "phone"
- * @param latitude the member "latitude"
- * @param longitude the member "longitude"
- * @param employeeId the member "employeeId"
- * @param distanceMeters the member "distanceMeters"
- * @param distanceKm the member "distanceKm"
+ * @param taskMinutes The sum of the tasks' minutes.
+ * @param address The client's address, or null.
+ * @param phone The client's phone number, or null.
+ * @param latitude The visit's latitude, or null.
+ * @param longitude The visit's longitude, or null.
+ * @param employeeId The employee the visit is planned for (the source's homeBobEmployeeId), or null.
+ * @param distanceMeters Geodesic metres from the previous card of the day, rounded; null for the first card or when either end has no coordinates.
+ * @param distanceKm distanceMeters in km, to one decimal; null as distanceMeters.
  * @param key Opaque: names this stored visit for visits.set_state.
  * @param pending A state change of this visit waits to reach the update server.
- * @param timeUsedMinutes the member "timeUsedMinutes"
+ * @param timeUsedMinutes The minutes the washer's Done change recorded, else the source's visitTimeUsed, else null.
  * @param attachments A card's "attachments" member.
  * @param nextStates The states visits.set_state accepts from the card's present state (the state machine of $defs/visitState), in the order Todo, InProgress, Done, Rejected: Todo may become InProgress or Rejected, InProgress may become Todo, Done or Rejected; empty for Done, Rejected, another or no state, and for a visit without a visitId (which the update server could not name).
- * @param arrivedAt the member "arrivedAt"
- * @param departedAt the member "departedAt"
- * @param suggestion the member "suggestion"
- * @param navigation the member "navigation"
+ * @param arrivedAt When the washer arrived at the visit (location.report), else null.
+ * @param departedAt When the washer left the visit (location.report), else null.
+ * @param suggestion "start" (arrived, not left, Todo), "finish" (left, InProgress) or null.
+ * @param navigation Links that navigate to the visit's coordinates; null without both coordinates.
  * @param removed A visit a stored snapshot no longer lists, kept on its day while it has updates not yet settled, attachments not yet uploaded or a conflict.
- * @param conflict the member "conflict"
+ * @param conflict The washer's change the update server rejected last, kept until visits.acknowledge; else null.
  */
 public record Card(
         @SendsNull String visitId,
@@ -62,6 +62,7 @@ public record Card(
         boolean removed,
         @SendsNull Conflict conflict) {
 
+    /** "start" (arrived, not left, Todo), "finish" (left, InProgress) or null. */
     public enum Suggestion {
         @com.google.gson.annotations.SerializedName("start") START("start"),
         @com.google.gson.annotations.SerializedName("finish") FINISH("finish");
@@ -79,9 +80,11 @@ public record Card(
     }
 
     /**
-     * @param geo the member "geo"
-     * @param google the member "google"
-     * @param apple the member "apple"
+     * Links that navigate to the visit's coordinates; null without both coordinates.
+     *
+     * @param geo A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
+     * @param google A Google Maps directions link to the visit.
+     * @param apple An Apple Maps directions link to the visit.
      */
     public static record Navigation(
             String geo,

@@ -3,11 +3,11 @@
 package io.carfit;
 
 /**
- * The request of carousel.generate: The carousel feed.
+ * The request of carousel.generate: the carousel feed.
  *
- * @param rows the member "rows"
- * @param columns the member "columns"
- * @param seed the member "seed"
+ * @param rows How many rows, 1 to 1000.
+ * @param columns How many tiles a row, 1 to 1000.
+ * @param seed Any 64-bit integer (0): the same seed gives the same titles and colours everywhere.
  */
 public record CarouselGenerateRequest(
         long rows,

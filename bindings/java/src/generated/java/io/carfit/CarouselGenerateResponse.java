@@ -3,17 +3,19 @@
 package io.carfit;
 
 /**
- * The answer of carousel.generate.
+ * The answer of carousel.generate: the carousel feed.
  *
- * @param rows the member "rows"
+ * @param rows The rows, in order.
  */
 public record CarouselGenerateResponse(
         java.util.List<CarouselGenerateResponse.Row> rows) {
 
     /**
-     * @param index the member "index"
-     * @param title the member "title"
-     * @param tiles the member "tiles"
+     * One element of rows: the rows, in order.
+     *
+     * @param index The row's index, from 0.
+     * @param title The row's title, two words drawn from the seed.
+     * @param tiles The row's tiles, in order.
      */
     public static record Row(
             long index,
@@ -21,10 +23,12 @@ public record CarouselGenerateResponse(
             java.util.List<CarouselGenerateResponse.Row.Tile> tiles) {
 
         /**
-         * @param id the member "id"
-         * @param title the member "title"
-         * @param color the member "color"
-         * @param imageUrl the member "imageUrl"
+         * One element of tiles: the row's tiles, in order.
+         *
+         * @param id The tile's id, "r&lt;row&gt;c&lt;column&gt;".
+         * @param title The tile's title, two words drawn from the seed and its position.
+         * @param color The tile's colour, "#RRGGBB": its pattern's first colour, else one drawn from the seed.
+         * @param imageUrl The image of pattern k mod n of the pool (k = row * columns + column); null when the pool is empty.
          */
         public static record Tile(
                 String id,

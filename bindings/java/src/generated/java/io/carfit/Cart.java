@@ -3,8 +3,10 @@
 package io.carfit;
 
 /**
- * @param lines the member "lines"
- * @param totalQuantity the member "totalQuantity"
+ * The logged-in employee's cart.
+ *
+ * @param lines The lines, in the order their products were first added.
+ * @param totalQuantity The sum of the lines' quantities.
  */
 public record Cart(
         java.util.List<CartLine> lines,

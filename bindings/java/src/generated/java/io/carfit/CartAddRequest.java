@@ -3,10 +3,10 @@
 package io.carfit;
 
 /**
- * The request of cart.add: Add to the cart.
+ * The request of cart.add: add to the cart.
  *
  * @param productId A product id as the catalog gave it.
- * @param quantity the member "quantity"
+ * @param quantity How many to add, 1 to 999 (1); the line may not pass 999.
  */
 public record CartAddRequest(
         com.google.gson.JsonElement productId,

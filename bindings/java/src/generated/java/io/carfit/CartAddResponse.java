@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The answer of cart.add.
+ * The answer of cart.add: add to the cart.
  *
- * @param cart the member "cart"
+ * @param cart The cart after the call.
  */
 public record CartAddResponse(
         Cart cart) {

@@ -2,6 +2,6 @@
 
 package io.carfit;
 
-/** The request of cart.checkout: Place the cart as an order. */
+/** The request of cart.checkout: place the cart as an order. */
 public record CartCheckoutRequest() {
 }

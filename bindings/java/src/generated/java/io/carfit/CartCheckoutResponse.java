@@ -3,11 +3,11 @@
 package io.carfit;
 
 /**
- * The answer of cart.checkout.
+ * The answer of cart.checkout: place the cart as an order.
  *
- * @param order the member "order"
- * @param message the member "message"
- * @param cart the member "cart"
+ * @param order The order placed, with each line's unit price at that moment.
+ * @param message "Thank you for your order!"
+ * @param cart The cart, now empty.
  */
 public record CartCheckoutResponse(
         Order order,

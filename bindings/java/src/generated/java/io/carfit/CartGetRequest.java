@@ -2,6 +2,6 @@
 
 package io.carfit;
 
-/** The request of cart.get: The cart. */
+/** The request of cart.get: the cart. */
 public record CartGetRequest() {
 }

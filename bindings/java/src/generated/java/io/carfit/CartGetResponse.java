@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The answer of cart.get.
+ * The answer of cart.get: the cart.
  *
- * @param cart the member "cart"
+ * @param cart The cart after the call.
  */
 public record CartGetResponse(
         Cart cart) {

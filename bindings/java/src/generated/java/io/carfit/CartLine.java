@@ -3,10 +3,12 @@
 package io.carfit;
 
 /**
+ * One line of a cart or order, in the order its product was first added.
+ *
  * @param productId A product id as the catalog gave it.
- * @param name the member "name"
- * @param imageUrl the member "imageUrl"
- * @param quantity the member "quantity"
+ * @param name The product's name.
+ * @param imageUrl The product's image URL, or null.
+ * @param quantity How many, 1 to 999.
  * @param priceText An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr."); present only with a locale.
  */
 public record CartLine(

@@ -2,6 +2,6 @@
 
 package io.carfit;
 
-/** The request of cart.orders: The logged-in employee's orders, newest first. */
+/** The request of cart.orders: the logged-in employee's orders, newest first. */
 public record CartOrdersRequest() {
 }

@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The answer of cart.orders.
+ * The answer of cart.orders: the logged-in employee's orders, newest first.
  *
- * @param orders the member "orders"
+ * @param orders The logged-in employee's orders, newest first, as checkout answered them.
  */
 public record CartOrdersResponse(
         java.util.List<Order> orders) {

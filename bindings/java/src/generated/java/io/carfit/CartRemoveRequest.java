@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of cart.remove: Remove a line.
+ * The request of cart.remove: remove a line.
  *
  * @param productId A product id as the catalog gave it.
  */

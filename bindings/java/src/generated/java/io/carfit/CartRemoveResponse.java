@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The answer of cart.remove.
+ * The answer of cart.remove: remove a line.
  *
- * @param cart the member "cart"
+ * @param cart The cart after the call.
  */
 public record CartRemoveResponse(
         Cart cart) {

@@ -3,10 +3,10 @@
 package io.carfit;
 
 /**
- * The request of cart.update: Set a line's quantity.
+ * The request of cart.update: set a line's quantity.
  *
  * @param productId A product id as the catalog gave it.
- * @param quantity the member "quantity"
+ * @param quantity The line's new quantity, 1 to 999 (use cart.remove for 0).
  */
 public record CartUpdateRequest(
         com.google.gson.JsonElement productId,

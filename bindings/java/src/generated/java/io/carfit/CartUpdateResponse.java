@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The answer of cart.update.
+ * The answer of cart.update: set a line's quantity.
  *
- * @param cart the member "cart"
+ * @param cart The cart after the call.
  */
 public record CartUpdateResponse(
         Cart cart) {

@@ -3,17 +3,19 @@
 package io.carfit;
 
 /**
- * The request of catalog.import: Add or update products.
+ * The request of catalog.import: add or update products.
  *
- * @param Products the member "Products"
- * @param products the member "products"
+ * @param Products The wine.com shape: {"List": [product...]}.
+ * @param products The plain shape: products {id, name, category, description, imageUrl, price}.
  */
 public record CatalogImportRequest(
         CatalogImportRequest.Products Products,
         java.util.List<com.google.gson.JsonElement> products) {
 
     /**
-     * @param List the member "List"
+     * The wine.com shape: {"List": [product...]}.
+     *
+     * @param List The wine.com products: Id, Name, Description, Labels[0].Url (the image), Varietal.WineType.Name (the category) and PriceRetail.
      */
     public static record Products(
             java.util.List<com.google.gson.JsonElement> List) {

@@ -3,15 +3,16 @@
 package io.carfit;
 
 /**
- * The request of catalog.list: The catalog screen.
+ * The request of catalog.list: the catalog screen.
  *
- * @param category the member "category"
- * @param sort the member "sort"
+ * @param category List only this category (an exact match); null or missing lists every product.
+ * @param sort "name" (default), "-name" (its reverse) or "none" (import order).
  */
 public record CatalogListRequest(
         String category,
         CatalogListRequest.Sort sort) {
 
+    /** "name" (default), "-name" (its reverse) or "none" (import order). */
     public enum Sort {
         @com.google.gson.annotations.SerializedName("name") NAME("name"),
         @com.google.gson.annotations.SerializedName("-name") NAME_("-name"),

@@ -3,21 +3,23 @@
 package io.carfit;
 
 /**
- * The answer of catalog.list.
+ * The answer of catalog.list: the catalog screen.
  *
- * @param categories the member "categories"
- * @param products the member "products"
+ * @param categories Every category, sorted as the names are.
+ * @param products The products listed, in the order asked.
  */
 public record CatalogListResponse(
         java.util.List<String> categories,
         java.util.List<CatalogListResponse.Product> products) {
 
     /**
+     * One element of products: the products listed, in the order asked.
+     *
      * @param id A product id as the catalog gave it.
-     * @param name the member "name"
-     * @param category the member "category"
-     * @param imageUrl the member "imageUrl"
-     * @param price the member "price"
+     * @param name The product's name.
+     * @param category The category (the wine type), or null.
+     * @param imageUrl The image URL, or null.
+     * @param price The price, exact to two decimals.
      * @param priceText An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr."); present only with a locale.
      */
     public static record Product(

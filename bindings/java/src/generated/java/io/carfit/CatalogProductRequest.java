@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of catalog.product: One product.
+ * The request of catalog.product: one product.
  *
  * @param id A product id as the catalog gave it.
  */

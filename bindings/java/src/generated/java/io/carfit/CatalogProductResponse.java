@@ -3,22 +3,24 @@
 package io.carfit;
 
 /**
- * The answer of catalog.product.
+ * The answer of catalog.product: one product.
  *
- * @param product the member "product"
+ * @param product The product.
  */
 public record CatalogProductResponse(
         CatalogProductResponse.Product product) {
 
     /**
+     * The product.
+     *
      * @param id A product id as the catalog gave it.
-     * @param name the member "name"
-     * @param category the member "category"
-     * @param imageUrl the member "imageUrl"
-     * @param price the member "price"
+     * @param name The product's name.
+     * @param category The category (the wine type), or null.
+     * @param imageUrl The image URL, or null.
+     * @param price The price, exact to two decimals.
      * @param priceText An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr."); present only with a locale.
-     * @param description the member "description"
-     * @param hasDescription the member "hasDescription"
+     * @param description The product's description; "No description available." when it has none.
+     * @param hasDescription False when the product has no description (missing or blank).
      */
     public static record Product(
             com.google.gson.JsonElement id,

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of catalog.refresh: Fetch the configured catalog source and import it.
+ * The request of catalog.refresh: fetch the configured catalog source and import it.
  *
  * @param maxAgeSeconds Skip the network when the source's last success is younger than this many seconds.
  */

@@ -3,12 +3,12 @@
 package io.carfit;
 
 /**
- * The answer of catalog.refresh.
+ * The answer of catalog.refresh: fetch the configured catalog source and import it.
  *
- * @param imported the member "imported"
- * @param rejected the member "rejected"
- * @param notModified the member "notModified"
- * @param fresh the member "fresh"
+ * @param imported Records stored (0 for a 304 or a fresh cache).
+ * @param rejected Records skipped, with the reason.
+ * @param notModified The source answered 304: nothing changed.
+ * @param fresh The last success is younger than maxAgeSeconds: no request was made.
  * @param changes visits.refresh: the planner's changes (empty for a 304 or a fresh cache).
  */
 public record CatalogRefreshResponse(

@@ -5,11 +5,11 @@ package io.carfit;
 /**
  * The washer's update the server rejected last, until acknowledged (visits.acknowledge).
  *
- * @param mutationId the member "mutationId"
+ * @param mutationId The rejected outbox entry's id.
  * @param state What the washer set.
  * @param reason The server's.
  * @param at An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
- * @param timeUsedMinutes the member "timeUsedMinutes"
+ * @param timeUsedMinutes The minutes the change recorded, or null.
  */
 public record Conflict(
         String mutationId,

@@ -6,7 +6,7 @@ package io.carfit;
  * One day of visits.list: its cards in start order and its summary.
  *
  * @param date A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
- * @param visits the member "visits"
+ * @param visits The day's cards in start order.
  * @param summary The totals of a day, or of every listed day.
  */
 public record Day(

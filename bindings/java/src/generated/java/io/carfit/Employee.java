@@ -3,11 +3,13 @@
 package io.carfit;
 
 /**
- * @param id the member "id"
- * @param pin the member "pin"
- * @param firstName the member "firstName"
- * @param lastName the member "lastName"
- * @param email the member "email"
+ * An employee of the wine club's shop.
+ *
+ * @param id The employee's id.
+ * @param pin The employee's PIN, 4 to 12 digits.
+ * @param firstName The first name.
+ * @param lastName The last name.
+ * @param email The email, lower-case, or null.
  * @param hiredOn A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
  */
 public record Employee(

@@ -3,13 +3,13 @@
 package io.carfit;
 
 /**
- * The request of employees.create: Add an employee.
+ * The request of employees.create: add an employee.
  *
- * @param pin the member "pin"
- * @param firstName the member "firstName"
- * @param lastName the member "lastName"
- * @param email the member "email"
- * @param hiredOn the member "hiredOn"
+ * @param pin The employee's PIN, a string of 4 to 12 ASCII digits; unique.
+ * @param firstName The first name: trimmed, non-empty, at most 100 characters, no control characters.
+ * @param lastName The last name: trimmed, non-empty, at most 100 characters, no control characters; unique ignoring case.
+ * @param email An ASCII address local&#64;domain.tld, stored trimmed and lower-case; unique. Absent, null or blank: none.
+ * @param hiredOn The day of hiring, YYYY-MM-DD (today by the core's clock and zone).
  */
 public record EmployeesCreateRequest(
         String pin,

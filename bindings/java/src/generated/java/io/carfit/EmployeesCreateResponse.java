@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The answer of employees.create.
+ * The answer of employees.create: add an employee.
  *
- * @param employee the member "employee"
+ * @param employee The employee.
  */
 public record EmployeesCreateResponse(
         Employee employee) {

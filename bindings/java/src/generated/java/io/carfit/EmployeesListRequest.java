@@ -2,6 +2,6 @@
 
 package io.carfit;
 
-/** The request of employees.list: Every employee. */
+/** The request of employees.list: every employee. */
 public record EmployeesListRequest() {
 }

@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The answer of employees.list.
+ * The answer of employees.list: every employee.
  *
- * @param employees the member "employees"
+ * @param employees Every employee, by last name, then first name (ignoring case and accents), then id.
  */
 public record EmployeesListResponse(
         java.util.List<EmployeesListResponse.Employee> employees) {
@@ -13,13 +13,13 @@ public record EmployeesListResponse(
     /**
      * An employee and how many items their cart holds.
      *
-     * @param id the member "id"
-     * @param pin the member "pin"
-     * @param firstName the member "firstName"
-     * @param lastName the member "lastName"
-     * @param email the member "email"
+     * @param id The employee's id.
+     * @param pin The employee's PIN, 4 to 12 digits.
+     * @param firstName The first name.
+     * @param lastName The last name.
+     * @param email The email, lower-case, or null.
      * @param hiredOn A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
-     * @param cartQuantity the member "cartQuantity"
+     * @param cartQuantity The total quantity in that employee's cart.
      */
     public static record Employee(
             long id,

@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The request of employees.recover_pin: Find a PIN by email.
+ * The request of employees.recover_pin: find a PIN by email.
  *
- * @param email the member "email"
+ * @param email The employee's email, compared ignoring case and surrounding blanks.
  */
 public record EmployeesRecoverPinRequest(
         String email) {

@@ -3,11 +3,11 @@
 package io.carfit;
 
 /**
- * The answer of employees.recover_pin.
+ * The answer of employees.recover_pin: find a PIN by email.
  *
- * @param pin the member "pin"
- * @param firstName the member "firstName"
- * @param lastName the member "lastName"
+ * @param pin The employee's PIN.
+ * @param firstName The employee's first name.
+ * @param lastName The employee's last name.
  */
 public record EmployeesRecoverPinResponse(
         String pin,

@@ -5,12 +5,15 @@ package io.carfit;
 /**
  * The error document of every failed call.
  *
- * @param error the member "error"
+ * @param error The error: its status name, a message, the offending request member where there is one, and the details that apply.
  */
 public record ErrorDocument(
         ErrorDocument.Error2 error) {
 
     /**
+     * The error: its status name, a message, the offending request member where there is one, and the
+     * details that apply.
+     *
      * @param code The status name: one of the header's statuses but ok (scripts/gen-schema lists them from its CARFIT_* macros).
      * @param message One sentence a user could act on.
      * @param field The offending request member, a dotted path ("data[3].houseOwnerLatitude").

@@ -11,10 +11,10 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
      * A commit changed stored data of these areas ("all" with external for another connection's
      * commit).
      *
-     * @param seq the member "seq"
-     * @param kind the member "kind"
-     * @param areas the member "areas"
-     * @param external the member "external"
+     * @param seq The event's number: a core's events count from 1 in the order they happened.
+     * @param kind Always "changed".
+     * @param areas The areas whose documents may now answer differently, in a fixed order; ["all"] for another core's or process's commit.
+     * @param external True when another core or process committed to the database file.
      */
     public record Changed(
             long seq,
@@ -29,12 +29,12 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
     /**
      * How far a long operation has come.
      *
-     * @param seq the member "seq"
-     * @param kind the member "kind"
-     * @param operation the member "operation"
-     * @param done the member "done"
-     * @param total the member "total"
-     * @param unit the member "unit"
+     * @param seq The event's number: a core's events count from 1 in the order they happened.
+     * @param kind Always "progress".
+     * @param operation The operation reporting: "visits.import", "visits.refresh", "articles.refresh", "catalog.refresh" or "attachments.upload".
+     * @param done Units done; equal to total only in the last event of a successful operation.
+     * @param total Units in all; null while a download's length is unknown.
+     * @param unit Always "bytes".
      */
     public record Progress(
             long seq,
@@ -51,10 +51,10 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
     /**
      * A refresh attempt ended.
      *
-     * @param seq the member "seq"
-     * @param kind the member "kind"
-     * @param source the member "source"
-     * @param status the member "status"
+     * @param seq The event's number: a core's events count from 1 in the order they happened.
+     * @param kind Always "source".
+     * @param source The source refreshed ("visits", "articles", "catalog", "patterns").
+     * @param status "ok", "not_modified" or "failed".
      */
     public record Source(
             long seq,
@@ -62,6 +62,7 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
             String source,
             Event.Source.Status status) implements Event {
 
+        /** "ok", "not_modified" or "failed". */
         public enum Status {
             @com.google.gson.annotations.SerializedName("ok") OK("ok"),
             @com.google.gson.annotations.SerializedName("not_modified") NOT_MODIFIED("not_modified"),
@@ -86,10 +87,10 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
     /**
      * A prefetch ended.
      *
-     * @param seq the member "seq"
-     * @param kind the member "kind"
-     * @param url the member "url"
-     * @param status the member "status"
+     * @param seq The event's number: a core's events count from 1 in the order they happened.
+     * @param kind Always "image".
+     * @param url The prefetched image's URL.
+     * @param status "loaded" or "failed".
      */
     public record Image(
             long seq,
@@ -97,6 +98,7 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
             String url,
             Event.Image.Status status) implements Event {
 
+        /** "loaded" or "failed". */
         public enum Status {
             @com.google.gson.annotations.SerializedName("loaded") LOADED("loaded"),
             @com.google.gson.annotations.SerializedName("failed") FAILED("failed");
@@ -120,8 +122,8 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
     /**
      * Events after the reader's place are no longer all kept: read everything again.
      *
-     * @param seq the member "seq"
-     * @param kind the member "kind"
+     * @param seq The event's number: a core's events count from 1 in the order they happened.
+     * @param kind Always "gap".
      */
     public record Gap(
             long seq,
@@ -135,11 +137,11 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
      * The first 401 or 403 of a source since the token was last set (or since opening); never the
      * token.
      *
-     * @param seq the member "seq"
-     * @param kind the member "kind"
-     * @param status the member "status"
-     * @param source the member "source"
-     * @param httpStatus the member "httpStatus"
+     * @param seq The event's number: a core's events count from 1 in the order they happened.
+     * @param kind Always "auth".
+     * @param status "required": show a sign-in.
+     * @param source The source that answered 401 or 403 ("visits", "visitUpdates", ...).
+     * @param httpStatus 401 or 403.
      */
     public record Auth(
             long seq,
@@ -155,8 +157,8 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
     /**
      * A position report decided that the washer arrived at the visit of this card key.
      *
-     * @param seq the member "seq"
-     * @param kind the member "kind"
+     * @param seq The event's number: a core's events count from 1 in the order they happened.
+     * @param kind Always "arrival".
      * @param key a card's key
      * @param at An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
      */
@@ -173,8 +175,8 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
     /**
      * After an arrival, the first counting report farther than twice the radius.
      *
-     * @param seq the member "seq"
-     * @param kind the member "kind"
+     * @param seq The event's number: a core's events count from 1 in the order they happened.
+     * @param kind Always "departure".
      * @param key a card's key
      * @param at An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
      */
@@ -192,11 +194,11 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
      * The update server rejected the washer's update mutationId of the visit of this card key: its
      * card shows the conflict.
      *
-     * @param seq the member "seq"
-     * @param kind the member "kind"
+     * @param seq The event's number: a core's events count from 1 in the order they happened.
+     * @param kind Always "conflict".
      * @param key a card's key
-     * @param mutationId the member "mutationId"
-     * @param reason the member "reason"
+     * @param mutationId The rejected outbox entry's id.
+     * @param reason The update server's reason.
      */
     public record Conflict(
             long seq,
@@ -212,8 +214,8 @@ public sealed interface Event permits Event.Changed, Event.Progress, Event.Sourc
     /**
      * An event of a kind this package does not know (a newer library's): its JSON object.
      *
-     * @param seq the member "seq"
-     * @param kind the member "kind"
+     * @param seq The event's number: a core's events count from 1 in the order they happened.
+     * @param kind Its kind, one this package does not know.
      * @param json The whole object.
      */
     public record Other(

@@ -3,10 +3,10 @@
 package io.carfit;
 
 /**
- * The request of events.wait: Wait for the core's next events.
+ * The request of events.wait: wait for the core's next events.
  *
- * @param after the member "after"
- * @param timeoutMs the member "timeoutMs"
+ * @param after The seq of the last event already read (0): only later events are answered.
+ * @param timeoutMs How long to wait for an event, 0 to 60000 ms (1000); 0 answers at once.
  */
 public record EventsWaitRequest(
         Long after,

@@ -3,10 +3,10 @@
 package io.carfit;
 
 /**
- * The answer of events.wait.
+ * The answer of events.wait: wait for the core's next events.
  *
- * @param events the member "events"
- * @param last the member "last"
+ * @param events Up to 256 events with a seq above after, oldest first; empty after timeoutMs with none.
+ * @param last The seq of the last event given (after when none was): pass it as after next time.
  */
 public record EventsWaitResponse(
         java.util.List<Event> events,

@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The request of images.cancel: Drop queued prefetches.
+ * The request of images.cancel: drop queued prefetches.
  *
- * @param urls the member "urls"
+ * @param urls The URLs to take out of the prefetch queue.
  */
 public record ImagesCancelRequest(
         java.util.List<String> urls) {

@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The answer of images.cancel.
+ * The answer of images.cancel: drop queued prefetches.
  *
- * @param cancelled the member "cancelled"
+ * @param cancelled URLs taken out of the queue (a load already started goes on).
  */
 public record ImagesCancelResponse(
         long cancelled) {

@@ -3,10 +3,10 @@
 package io.carfit;
 
 /**
- * The request of images.data: The bytes of an image (no method name: the bytes come in an
+ * The request of images.data: the bytes of an image (no method name: the bytes come in an
  * out-parameter).
  *
- * @param url the member "url"
+ * @param url The image's http or https URL.
  */
 public record ImagesDataRequest(
         String url) {

@@ -3,12 +3,13 @@
 package io.carfit;
 
 /**
- * The answer of images.data.
+ * The answer of images.data: the bytes of an image (no method name: the bytes come in an
+ * out-parameter).
  *
- * @param url the member "url"
- * @param bytes the member "bytes"
- * @param source the member "source"
- * @param contentType the member "contentType"
+ * @param url The image's URL.
+ * @param bytes The image's size in bytes.
+ * @param source Where the bytes came from: "memory", "disk" or "network".
+ * @param contentType The image's type, from its magic bytes (not the server's Content-Type).
  */
 public record ImagesDataResponse(
         String url,
@@ -16,6 +17,7 @@ public record ImagesDataResponse(
         ImagesDataResponse.Source source,
         ImagesDataResponse.ContentType contentType) {
 
+    /** Where the bytes came from: "memory", "disk" or "network". */
     public enum Source {
         @com.google.gson.annotations.SerializedName("memory") MEMORY("memory"),
         @com.google.gson.annotations.SerializedName("disk") DISK("disk"),
@@ -33,6 +35,7 @@ public record ImagesDataResponse(
         }
     }
 
+    /** The image's type, from its magic bytes (not the server's Content-Type). */
     public enum ContentType {
         @com.google.gson.annotations.SerializedName("image/png") IMAGE_PNG("image/png"),
         @com.google.gson.annotations.SerializedName("image/jpeg") IMAGE_JPEG("image/jpeg"),

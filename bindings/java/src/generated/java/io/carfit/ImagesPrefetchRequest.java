@@ -3,15 +3,16 @@
 package io.carfit;
 
 /**
- * The request of images.prefetch: Load images in the background.
+ * The request of images.prefetch: load images in the background.
  *
- * @param urls the member "urls"
- * @param priority the member "priority"
+ * @param urls The images to load in the background, http or https URLs.
+ * @param priority "low", "normal" (default) or "high": higher priorities load first.
  */
 public record ImagesPrefetchRequest(
         java.util.List<String> urls,
         ImagesPrefetchRequest.Priority priority) {
 
+    /** "low", "normal" (default) or "high": higher priorities load first. */
     public enum Priority {
         @com.google.gson.annotations.SerializedName("low") LOW("low"),
         @com.google.gson.annotations.SerializedName("normal") NORMAL("normal"),

@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The answer of images.prefetch.
+ * The answer of images.prefetch: load images in the background.
  *
- * @param queued the member "queued"
+ * @param queued URLs now waiting in the queue (repeats count once; those in memory or loading are not queued).
  */
 public record ImagesPrefetchResponse(
         long queued) {

@@ -2,6 +2,6 @@
 
 package io.carfit;
 
-/** The request of images.stats: The caches and counters of this core. */
+/** The request of images.stats: the caches and counters of this core. */
 public record ImagesStatsRequest() {
 }

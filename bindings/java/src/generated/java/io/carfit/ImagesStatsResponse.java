@@ -3,12 +3,12 @@
 package io.carfit;
 
 /**
- * The answer of images.stats.
+ * The answer of images.stats: the caches and counters of this core.
  *
  * @param memory One cache of images.stats (memory, disk): the images it holds, their bytes and its limit.
  * @param disk One cache of images.stats (memory, disk): the images it holds, their bytes and its limit.
- * @param requests the member "requests"
- * @param prefetch the member "prefetch"
+ * @param requests The loads of this core since it opened.
+ * @param prefetch The background loads.
  */
 public record ImagesStatsResponse(
         CacheStats memory,
@@ -17,11 +17,13 @@ public record ImagesStatsResponse(
         ImagesStatsResponse.Prefetch prefetch) {
 
     /**
-     * @param network the member "network"
-     * @param coalesced the member "coalesced"
-     * @param memoryHits the member "memoryHits"
-     * @param diskHits the member "diskHits"
-     * @param failures the member "failures"
+     * The loads of this core since it opened.
+     *
+     * @param network HTTP requests made.
+     * @param coalesced Calls that waited for a load already in progress.
+     * @param memoryHits Images served from memory.
+     * @param diskHits Images served from disk (a prefetch finding its image there included).
+     * @param failures Loads that failed (network, status, not an image).
      */
     public static record Requests(
             long network,
@@ -32,8 +34,10 @@ public record ImagesStatsResponse(
     }
 
     /**
-     * @param queued the member "queued"
-     * @param loading the member "loading"
+     * The background loads.
+     *
+     * @param queued The prefetch queue's length.
+     * @param loading Background loads in progress.
      */
     public static record Prefetch(
             long queued,

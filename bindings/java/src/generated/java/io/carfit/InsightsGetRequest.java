@@ -2,6 +2,6 @@
 
 package io.carfit;
 
-/** The request of insights.get: Spending per category over pinned transactions. */
+/** The request of insights.get: spending per category over pinned transactions. */
 public record InsightsGetRequest() {
 }

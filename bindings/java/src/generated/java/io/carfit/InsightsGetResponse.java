@@ -3,12 +3,12 @@
 package io.carfit;
 
 /**
- * The answer of insights.get.
+ * The answer of insights.get: spending per category over pinned transactions.
  *
- * @param categories the member "categories"
- * @param total the member "total"
+ * @param categories One row per category of the bar (without "all"), in its order, also when nothing in it is pinned.
+ * @param total The sum of every pinned transaction.
  * @param sumText An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr."); present only with a locale.
- * @param count the member "count"
+ * @param count How many transactions are pinned.
  */
 public record InsightsGetResponse(
         java.util.List<InsightsGetResponse.Category> categories,
@@ -17,10 +17,13 @@ public record InsightsGetResponse(
         long count) {
 
     /**
-     * @param category the member "category"
-     * @param total the member "total"
-     * @param count the member "count"
-     * @param share the member "share"
+     * One element of categories: one row per category of the bar (without "all"), in its order, also
+     * when nothing in it is pinned.
+     *
+     * @param category The category.
+     * @param total The sum of its pinned transactions.
+     * @param count How many of its transactions are pinned.
+     * @param share total / the grand total, rounded to 4 decimals; 0 when the grand total is 0.
      * @param sumText An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr."); present only with a locale.
      */
     public static record Category(

@@ -6,9 +6,9 @@ package io.carfit;
  * The last failed attempt.
  *
  * @param reason Why the attempt failed: refused, timeout, dns, network, http_status, ...
- * @param message the member "message"
+ * @param message The failure, one sentence.
  * @param at An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
- * @param httpStatus the member "httpStatus"
+ * @param httpStatus The HTTP status the server answered, or null when it answered none or a 2xx.
  */
 public record LastError(
         String reason,

@@ -5,14 +5,14 @@ package io.carfit;
 /**
  * An attachment as visits.attachments lists it: its record and where the core keeps its copy.
  *
- * @param id the member "id"
+ * @param id The attachment's id.
  * @param key The card key of the visit it proves.
- * @param kind the member "kind"
- * @param contentType the member "contentType"
- * @param bytes the member "bytes"
- * @param sha256 the member "sha256"
+ * @param kind "photo", "signature" or "note".
+ * @param contentType The content's type, told by its first bytes ("image/jpeg", "text/plain; charset=utf-8", ...).
+ * @param bytes The content's size in bytes.
+ * @param sha256 The SHA-256 of the content, lowercase hex.
  * @param at The core's clock when attached, UTC ISO 8601 ("2020-09-10T08:05:00Z", with milliseconds when it has any).
- * @param uploaded the member "uploaded"
+ * @param uploaded The upload server acknowledged it (a 2xx).
  * @param failed Why the upload server refused it for good (present only then).
  * @param path The core's copy; null once evicted after its upload, and while the core has an encryption key (the copy holds ciphertext: carfit_visits_attachment_data gives its bytes).
  */
@@ -28,6 +28,7 @@ public record ListedAttachment(
         String failed,
         @SendsNull String path) {
 
+    /** "photo", "signature" or "note". */
     public enum Kind {
         @com.google.gson.annotations.SerializedName("photo") PHOTO("photo"),
         @com.google.gson.annotations.SerializedName("signature") SIGNATURE("signature"),
@@ -45,6 +46,7 @@ public record ListedAttachment(
         }
     }
 
+    /** The content's type, told by its first bytes ("image/jpeg", "text/plain; charset=utf-8", ...). */
     public enum ContentType {
         @com.google.gson.annotations.SerializedName("image/jpeg") IMAGE_JPEG("image/jpeg"),
         @com.google.gson.annotations.SerializedName("image/png") IMAGE_PNG("image/png"),

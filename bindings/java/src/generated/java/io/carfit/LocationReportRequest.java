@@ -3,12 +3,12 @@
 package io.carfit;
 
 /**
- * The request of location.report: The device's position: kept on the trail when significant;
+ * The request of location.report: the device's position: kept on the trail when significant;
  * decides arrivals at and departures from today's visits.
  *
- * @param latitude the member "latitude"
- * @param longitude the member "longitude"
- * @param accuracyMeters the member "accuracyMeters"
+ * @param latitude The device's latitude, in degrees (-90 to 90).
+ * @param longitude The device's longitude, in degrees (-180 to 180).
+ * @param accuracyMeters The device's accuracy radius in metres (0 to 10000); only a report within road.maxAccuracyMeters counts.
  * @param at ISO 8601 instant with Z or an offset; default the core's clock; never older than the newest accepted report
  */
 public record LocationReportRequest(

@@ -3,12 +3,13 @@
 package io.carfit;
 
 /**
- * The answer of location.report.
+ * The answer of location.report: the device's position: kept on the trail when significant;
+ * decides arrivals at and departures from today's visits.
  *
- * @param stored the member "stored"
- * @param arrived the member "arrived"
- * @param departed the member "departed"
- * @param position the member "position"
+ * @param stored The report joined the trail.
+ * @param arrived Keys of the cards the washer arrived at with this report (at most one).
+ * @param departed Keys of the cards the washer left with this report.
+ * @param position The position after the report; null before any counting report.
  */
 public record LocationReportResponse(
         boolean stored,

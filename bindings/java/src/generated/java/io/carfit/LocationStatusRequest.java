@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of location.status: The position, the trail's counts and the last successful
+ * The request of location.status: the position, the trail's counts and the last successful
  * location push.
  */
 public record LocationStatusRequest() {

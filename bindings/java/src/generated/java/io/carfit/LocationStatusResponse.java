@@ -3,11 +3,12 @@
 package io.carfit;
 
 /**
- * The answer of location.status.
+ * The answer of location.status: the position, the trail's counts and the last successful location
+ * push.
  *
- * @param position the member "position"
- * @param trail the member "trail"
- * @param lastPushAt the member "lastPushAt"
+ * @param position The last counting report, or null before any.
+ * @param trail The trail's points kept on this device.
+ * @param lastPushAt When a location push was last answered, or null.
  */
 public record LocationStatusResponse(
         @SendsNull Position position,
@@ -15,8 +16,10 @@ public record LocationStatusResponse(
         @SendsNull String lastPushAt) {
 
     /**
-     * @param stored the member "stored"
-     * @param pending the member "pending"
+     * The trail's points kept on this device.
+     *
+     * @param stored Points kept.
+     * @param pending Points the planner has not applied yet.
      */
     public static record Trail(
             long stored,

@@ -20,7 +20,7 @@ public abstract sealed class Operations permits Core {
     /** Runs carfit_visits_attachment_data (an attachment's bytes besides the answer). */
     abstract AttachmentData invokeAttachment(String method, Object request);
 
-    /** The sealed interfaces of the contract, read by the member "kind" of their objects. */
+    /** The sealed interfaces of the contract, told apart by the "kind" of their objects. */
     static final java.util.List<Class<?>> SEALED = java.util.List.of(Event.class);
 
     /** The version of the contract these types were generated from. */

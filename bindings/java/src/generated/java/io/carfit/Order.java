@@ -3,10 +3,12 @@
 package io.carfit;
 
 /**
- * @param id the member "id"
+ * An order placed by cart.checkout.
+ *
+ * @param id The order's id.
  * @param placedAt An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
- * @param lines the member "lines"
- * @param totalQuantity the member "totalQuantity"
+ * @param lines The cart's lines when it was placed.
+ * @param totalQuantity The sum of the lines' quantities.
  */
 public record Order(
         long id,

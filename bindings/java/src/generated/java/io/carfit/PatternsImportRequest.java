@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of patterns.import: Add patterns to the carousel's pool.
+ * The request of patterns.import: add patterns to the carousel's pool.
  *
  * @param patterns The pattern records (each validated on its own).
  */

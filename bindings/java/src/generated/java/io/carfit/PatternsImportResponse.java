@@ -3,11 +3,11 @@
 package io.carfit;
 
 /**
- * The answer of patterns.import.
+ * The answer of patterns.import: add patterns to the carousel's pool.
  *
- * @param imported the member "imported"
- * @param rejected the member "rejected"
- * @param pool the member "pool"
+ * @param imported Patterns imported (new or updated).
+ * @param rejected Records skipped, with the reason.
+ * @param pool The size of the pool after the import.
  */
 public record PatternsImportResponse(
         long imported,

@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The request of patterns.refresh: Fill the pool from the configured patterns source.
+ * The request of patterns.refresh: fill the pool from the configured patterns source.
  *
- * @param count the member "count"
+ * @param count How many times to ask the source, 1 to 100 (10).
  * @param maxAgeSeconds Skip the network when the source's last success is younger than this many seconds.
  */
 public record PatternsRefreshRequest(

@@ -3,13 +3,13 @@
 package io.carfit;
 
 /**
- * The answer of patterns.refresh.
+ * The answer of patterns.refresh: fill the pool from the configured patterns source.
  *
- * @param added the member "added"
- * @param pool the member "pool"
- * @param failed the member "failed"
- * @param imported the member "imported"
- * @param fresh the member "fresh"
+ * @param added Patterns new to the pool.
+ * @param pool The size of the pool.
+ * @param failed Requests that failed or did not answer a patterns document.
+ * @param imported Always 0: nothing was fetched.
+ * @param fresh Always true: the pool's last success is younger than maxAgeSeconds.
  */
 public record PatternsRefreshResponse(
         Long added,

@@ -3,20 +3,22 @@
 package io.carfit;
 
 /**
- * @param visitId the member "visitId"
- * @param name the member "name"
+ * A stop of visits.plan, with its local times.
+ *
+ * @param visitId The visit's id, or null.
+ * @param name The visit's name.
  * @param arrival A local time of day, "HH:mm".
  * @param departure A local time of day, "HH:mm".
- * @param waitMinutes the member "waitMinutes"
- * @param lateMinutes the member "lateMinutes"
- * @param distanceMeters the member "distanceMeters"
- * @param travelMinutes the member "travelMinutes"
- * @param serviceMinutes the member "serviceMinutes"
- * @param window the member "window"
- * @param expectedTime the member "expectedTime"
- * @param state the member "state"
- * @param latitude the member "latitude"
- * @param longitude the member "longitude"
+ * @param waitMinutes Minutes waited for the window to open.
+ * @param lateMinutes Minutes after the window's end the stop is reached; above 0 only for a late stop.
+ * @param distanceMeters Geodesic metres from the previous stop (or the start), rounded.
+ * @param travelMinutes Driving minutes from the previous stop.
+ * @param serviceMinutes Minutes spent at the stop: its taskMinutes, or the learned ones.
+ * @param window The visit's window "HH:mm/HH:mm", or null when expectedTime does not read as one.
+ * @param expectedTime The visit's expectedTime as the source gave it.
+ * @param state The visit's state, as its card shows it (Todo or InProgress).
+ * @param latitude The visit's latitude.
+ * @param longitude The visit's longitude.
  */
 public record PlanStop(
         @SendsNull String visitId,

@@ -3,9 +3,11 @@
 package io.carfit;
 
 /**
- * @param latitude the member "latitude"
- * @param longitude the member "longitude"
- * @param accuracyMeters the member "accuracyMeters"
+ * The washer's position: the last counting report.
+ *
+ * @param latitude Latitude in degrees.
+ * @param longitude Longitude in degrees.
+ * @param accuracyMeters The report's accuracy radius in metres.
  * @param at An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
  */
 public record Position(

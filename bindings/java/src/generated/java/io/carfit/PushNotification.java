@@ -5,14 +5,14 @@ package io.carfit;
 /**
  * A notification a push gives the host to show.
  *
- * @param id the member "id"
- * @param kind the member "kind"
- * @param title the member "title"
- * @param body the member "body"
- * @param key the member "key"
- * @param at the member "at"
- * @param deepLink the member "deepLink"
- * @param navigation the member "navigation"
+ * @param id Stable ("&lt;change&gt;:&lt;visitId&gt;:&lt;startTimeUtc&gt;", "visit:&lt;key&gt;", "message:&lt;push id&gt;"): a host replaces a notification shown with the same id.
+ * @param kind The change ("added", "removed", "moved", "updated"), "visit" (the next visit) or "message".
+ * @param title "New visit", "Visit cancelled", "Visit moved", "Visit changed", "Next visit" or the message's title.
+ * @param body The client's name and local start time, or the message's body.
+ * @param key The visit's card key; null for a message.
+ * @param at The visit's start; null for a message.
+ * @param deepLink "carfit://visit/" and the percent-encoded key; null for a message.
+ * @param navigation The card's navigation links; null for a message, a removed visit or one without coordinates.
  */
 public record PushNotification(
         String id,
@@ -24,6 +24,7 @@ public record PushNotification(
         @SendsNull String deepLink,
         @SendsNull PushNotification.Navigation navigation) {
 
+    /** The change ("added", "removed", "moved", "updated"), "visit" (the next visit) or "message". */
     public enum Kind {
         @com.google.gson.annotations.SerializedName("added") ADDED("added"),
         @com.google.gson.annotations.SerializedName("removed") REMOVED("removed"),
@@ -45,9 +46,11 @@ public record PushNotification(
     }
 
     /**
-     * @param geo the member "geo"
-     * @param google the member "google"
-     * @param apple the member "apple"
+     * The card's navigation links; null for a message, a removed visit or one without coordinates.
+     *
+     * @param geo A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
+     * @param google A Google Maps directions link to the visit.
+     * @param apple An Apple Maps directions link to the visit.
      */
     public static record Navigation(
             String geo,

@@ -3,14 +3,15 @@
 package io.carfit;
 
 /**
- * The answer of push.receive.
+ * The answer of push.receive: A push of the planner's as the host received it: once only, in
+ * order, with the refresh it asks for and its notifications.
  *
- * @param duplicate the member "duplicate"
- * @param gap the member "gap"
- * @param refreshed the member "refreshed"
+ * @param duplicate The push's id was received before: nothing else was done.
+ * @param gap The push's seq is above the highest one kept plus one: pushes were lost.
+ * @param refreshed The visits source was asked and answered (200 or 304).
  * @param refreshError The refresh's whole error document, as a failed call answers it; null when the refresh succeeded or did not run.
- * @param changes the member "changes"
- * @param notifications the member "notifications"
+ * @param changes The planner's changes the refresh stored.
+ * @param notifications The notifications to show for this push: one per change, for a "visit" push or for a "message".
  */
 public record PushReceiveResponse(
         boolean duplicate,

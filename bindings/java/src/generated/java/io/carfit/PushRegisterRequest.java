@@ -3,15 +3,16 @@
 package io.carfit;
 
 /**
- * The request of push.register: Register (or unregister, token null) the device's push token.
+ * The request of push.register: register (or unregister, token null) the device's push token.
  *
- * @param platform the member "platform"
+ * @param platform The push service: "apns" or "fcm"; required with a token, optional when unregistering.
  * @param token 1-4096 characters from ! to ~; null unregisters.
  */
 public record PushRegisterRequest(
         PushRegisterRequest.Platform platform,
         String token) {
 
+    /** The push service: "apns" or "fcm"; required with a token, optional when unregistering. */
     public enum Platform {
         @com.google.gson.annotations.SerializedName("apns") APNS("apns"),
         @com.google.gson.annotations.SerializedName("fcm") FCM("fcm");

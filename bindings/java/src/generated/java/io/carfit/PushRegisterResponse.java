@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of push.register.
+ * The answer of push.register: register (or unregister, token null) the device's push token.
  *
  * @param device The device's registration, null when never registered or unregistered and acknowledged.
  */
@@ -11,15 +11,18 @@ public record PushRegisterResponse(
         @SendsNull PushRegisterResponse.Device device) {
 
     /**
-     * @param platform the member "platform"
-     * @param registered the member "registered"
-     * @param pending the member "pending"
+     * The device's registration, null when never registered or unregistered and acknowledged.
+     *
+     * @param platform The push service: "apns" or "fcm".
+     * @param registered The devices server acknowledged the current record.
+     * @param pending A change of the record is not yet acknowledged.
      */
     public static record Device(
             PushRegisterResponse.Device.Platform platform,
             boolean registered,
             boolean pending) {
 
+        /** The push service: "apns" or "fcm". */
         public enum Platform {
             @com.google.gson.annotations.SerializedName("apns") APNS("apns"),
             @com.google.gson.annotations.SerializedName("fcm") FCM("fcm");

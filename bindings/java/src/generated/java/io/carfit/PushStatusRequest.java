@@ -2,6 +2,6 @@
 
 package io.carfit;
 
-/** The request of push.status: The device's registration, the highest seq and the push ids kept. */
+/** The request of push.status: the device's registration, the highest seq and the push ids kept. */
 public record PushStatusRequest() {
 }

@@ -3,11 +3,11 @@
 package io.carfit;
 
 /**
- * The answer of push.status.
+ * The answer of push.status: the device's registration, the highest seq and the push ids kept.
  *
  * @param device The device's registration, null when never registered or unregistered and acknowledged.
- * @param lastSeq the member "lastSeq"
- * @param received the member "received"
+ * @param lastSeq The highest seq accepted, or null before any.
+ * @param received How many push ids are kept (the last 1000 accepted).
  */
 public record PushStatusResponse(
         @SendsNull PushStatusResponse.Device device,
@@ -15,15 +15,18 @@ public record PushStatusResponse(
         long received) {
 
     /**
-     * @param platform the member "platform"
-     * @param registered the member "registered"
-     * @param pending the member "pending"
+     * The device's registration, null when never registered or unregistered and acknowledged.
+     *
+     * @param platform The push service: "apns" or "fcm".
+     * @param registered The devices server acknowledged the current record.
+     * @param pending A change of the record is not yet acknowledged.
      */
     public static record Device(
             PushStatusResponse.Device.Platform platform,
             boolean registered,
             boolean pending) {
 
+        /** The push service: "apns" or "fcm". */
         public enum Platform {
             @com.google.gson.annotations.SerializedName("apns") APNS("apns"),
             @com.google.gson.annotations.SerializedName("fcm") FCM("fcm");

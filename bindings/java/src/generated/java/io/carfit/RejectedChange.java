@@ -3,13 +3,15 @@
 package io.carfit;
 
 /**
- * @param mutationId the member "mutationId"
- * @param visitId the member "visitId"
+ * A change of the washer's the update server rejected.
+ *
+ * @param mutationId The outbox entry's id.
+ * @param visitId The visit's id.
  * @param startTimeUtc An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
- * @param state the member "state"
- * @param reason the member "reason"
+ * @param state The state the washer set.
+ * @param reason The server's reason.
  * @param at An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
- * @param timeUsedMinutes the member "timeUsedMinutes"
+ * @param timeUsedMinutes The minutes the change recorded, or null.
  */
 public record RejectedChange(
         String mutationId,

@@ -7,7 +7,7 @@ package io.carfit;
  *
  * @param index The record's index in the document.
  * @param field The offending member of the record, or null when the record itself is wrong.
- * @param message the member "message"
+ * @param message Why the record was skipped, one sentence.
  */
 public record Rejection(
         long index,

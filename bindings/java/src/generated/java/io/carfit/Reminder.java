@@ -3,18 +3,20 @@
 package io.carfit;
 
 /**
- * @param id the member "id"
+ * When to leave for an open visit.
+ *
+ * @param id "leave:" + the key.
  * @param key a card's key
- * @param name the member "name"
+ * @param name The visit's name.
  * @param leaveAt An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
  * @param arriveBy An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
- * @param travelMinutes the member "travelMinutes"
- * @param distanceMeters the member "distanceMeters"
- * @param late the member "late"
- * @param title the member "title"
- * @param body the member "body"
- * @param deepLink the member "deepLink"
- * @param navigation the member "navigation"
+ * @param travelMinutes Driving minutes from the origin, rounded up; null without an origin.
+ * @param distanceMeters Geodesic metres from the origin (the previous card with coordinates, or today's fresh position), rounded; null without one.
+ * @param late The core's clock is past leaveAt.
+ * @param title "Time to leave".
+ * @param body "&lt;name&gt; at &lt;local start time&gt;, &lt;address&gt;".
+ * @param deepLink "carfit://visit/" and the percent-encoded key.
+ * @param navigation The card's navigation links, or null.
  */
 public record Reminder(
         String id,
@@ -31,9 +33,11 @@ public record Reminder(
         @SendsNull Reminder.Navigation navigation) {
 
     /**
-     * @param geo the member "geo"
-     * @param google the member "google"
-     * @param apple the member "apple"
+     * The card's navigation links, or null.
+     *
+     * @param geo A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
+     * @param google A Google Maps directions link to the visit.
+     * @param apple An Apple Maps directions link to the visit.
      */
     public static record Navigation(
             String geo,

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of reminders.list: When to leave for each open visit of a day: the travel from the
+ * The request of reminders.list: when to leave for each open visit of a day: the travel from the
  * previous visit (or, for today's next visit, from the washer's fresh position), sorted by
  * leaveAt.
  *

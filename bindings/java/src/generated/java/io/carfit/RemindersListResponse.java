@@ -3,10 +3,12 @@
 package io.carfit;
 
 /**
- * The answer of reminders.list.
+ * The answer of reminders.list: when to leave for each open visit of a day: the travel from the
+ * previous visit (or, for today's next visit, from the washer's fresh position), sorted by
+ * leaveAt.
  *
  * @param date A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
- * @param reminders the member "reminders"
+ * @param reminders One reminder per card of the date in state Todo with both coordinates, no arrival and not removed, sorted by leaveAt, then key.
  */
 public record RemindersListResponse(
         String date,

@@ -3,11 +3,12 @@
 package io.carfit;
 
 /**
- * The answer of report.day.
+ * The answer of report.day: A day's time report: each card's planned minutes against the washer's
+ * worked minutes, on site and late, and the day's totals.
  *
  * @param date A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
- * @param visits the member "visits"
- * @param totals the member "totals"
+ * @param visits One entry per card of the date, in card order.
+ * @param totals The day's totals.
  */
 public record ReportDayResponse(
         String date,

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of report.durations: The time each task title takes, learned from the washer's
+ * The request of report.durations: the time each task title takes, learned from the washer's
  * finished visits: the newest 50 samples' median and 80th percentile.
  */
 public record ReportDurationsRequest() {

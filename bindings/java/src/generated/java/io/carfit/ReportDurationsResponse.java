@@ -3,9 +3,10 @@
 package io.carfit;
 
 /**
- * The answer of report.durations.
+ * The answer of report.durations: the time each task title takes, learned from the washer's
+ * finished visits: the newest 50 samples' median and 80th percentile.
  *
- * @param tasks the member "tasks"
+ * @param tasks One entry per task title with a sample, sorted by title (code points).
  */
 public record ReportDurationsResponse(
         java.util.List<TaskDuration> tasks) {

@@ -3,18 +3,20 @@
 package io.carfit;
 
 /**
+ * One card's time report.
+ *
  * @param key a card's key
- * @param visitId the member "visitId"
- * @param name the member "name"
- * @param state the member "state"
- * @param plannedMinutes the member "plannedMinutes"
- * @param startedAt the member "startedAt"
- * @param finishedAt the member "finishedAt"
- * @param workedMinutes the member "workedMinutes"
- * @param arrivedAt the member "arrivedAt"
- * @param departedAt the member "departedAt"
- * @param onSiteMinutes the member "onSiteMinutes"
- * @param lateMinutes the member "lateMinutes"
+ * @param visitId The visit's id, or null.
+ * @param name The visit's name.
+ * @param state The state as the card shows it.
+ * @param plannedMinutes The card's taskMinutes.
+ * @param startedAt The washer's last start (InProgress), or null.
+ * @param finishedAt When the washer finished (Done), or null.
+ * @param workedMinutes finishedAt - startedAt in minutes; null unless both.
+ * @param arrivedAt The arrival (location.report), or null.
+ * @param departedAt The departure (location.report), or null.
+ * @param onSiteMinutes departedAt - arrivedAt in minutes; null unless both.
+ * @param lateMinutes arrivedAt - startTimeUtc in minutes, at least 0; null without an arrival.
  */
 public record ReportEntry(
         String key,

@@ -3,14 +3,16 @@
 package io.carfit;
 
 /**
- * @param plannedMinutes the member "plannedMinutes"
- * @param workedMinutes the member "workedMinutes"
- * @param onSiteMinutes the member "onSiteMinutes"
- * @param driveMinutes the member "driveMinutes"
- * @param done the member "done"
- * @param rejected the member "rejected"
- * @param todo the member "todo"
- * @param inProgress the member "inProgress"
+ * A day's totals.
+ *
+ * @param plannedMinutes Planned minutes of the cards not Rejected.
+ * @param workedMinutes The sum of the entries' workedMinutes.
+ * @param onSiteMinutes The sum of the entries' onSiteMinutes.
+ * @param driveMinutes Minutes between each departure and the next arrival, summed.
+ * @param done Cards shown Done.
+ * @param rejected Cards shown Rejected.
+ * @param todo Cards shown Todo.
+ * @param inProgress Cards shown InProgress.
  */
 public record ReportTotals(
         long plannedMinutes,

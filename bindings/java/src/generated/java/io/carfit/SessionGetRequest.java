@@ -2,6 +2,6 @@
 
 package io.carfit;
 
-/** The request of session.get: The logged-in employee. */
+/** The request of session.get: the logged-in employee. */
 public record SessionGetRequest() {
 }

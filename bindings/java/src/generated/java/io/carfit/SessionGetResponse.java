@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The answer of session.get.
+ * The answer of session.get: the logged-in employee.
  *
- * @param employee the member "employee"
+ * @param employee The employee logged in on this core, or null.
  */
 public record SessionGetResponse(
         @SendsNull Employee employee) {

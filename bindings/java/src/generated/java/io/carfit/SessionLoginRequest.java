@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The request of session.login: Log an employee in on this core.
+ * The request of session.login: log an employee in on this core.
  *
- * @param pin the member "pin"
+ * @param pin The employee's PIN, 4 to 12 digits.
  */
 public record SessionLoginRequest(
         String pin) {

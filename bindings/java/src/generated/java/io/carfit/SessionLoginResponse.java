@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The answer of session.login.
+ * The answer of session.login: log an employee in on this core.
  *
- * @param employee the member "employee"
+ * @param employee The employee.
  */
 public record SessionLoginResponse(
         Employee employee) {

@@ -2,6 +2,6 @@
 
 package io.carfit;
 
-/** The request of session.logout: Log out. */
+/** The request of session.logout: log out. */
 public record SessionLogoutRequest() {
 }

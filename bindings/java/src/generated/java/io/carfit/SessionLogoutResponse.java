@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The answer of session.logout.
+ * The answer of session.logout: log out.
  *
- * @param employee the member "employee"
+ * @param employee Always null: nobody is logged in.
  */
 public record SessionLogoutResponse(
         @SendsNull com.google.gson.JsonElement employee) {

@@ -3,12 +3,14 @@
 package io.carfit;
 
 /**
- * @param url the member "url"
- * @param lastAttemptAt the member "lastAttemptAt"
- * @param lastSuccessAt the member "lastSuccessAt"
- * @param lastError the member "lastError"
- * @param consecutiveFailures the member "consecutiveFailures"
- * @param notModified the member "notModified"
+ * A configured source's refresh state.
+ *
+ * @param url The source's URL.
+ * @param lastAttemptAt When a refresh last tried, or null.
+ * @param lastSuccessAt When a refresh last succeeded (a 304 included), or null.
+ * @param lastError The last attempt's failure; null once one succeeds.
+ * @param consecutiveFailures Failed attempts since the last success.
+ * @param notModified The last success was a 304.
  */
 public record SourceStatus(
         String url,

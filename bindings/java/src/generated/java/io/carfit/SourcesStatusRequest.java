@@ -2,6 +2,6 @@
 
 package io.carfit;
 
-/** The request of sources.status: Each configured source's refresh state. */
+/** The request of sources.status: each configured source's refresh state. */
 public record SourcesStatusRequest() {
 }

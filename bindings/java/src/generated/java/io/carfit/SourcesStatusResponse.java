@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The answer of sources.status.
+ * The answer of sources.status: each configured source's refresh state.
  *
- * @param offline the member "offline"
+ * @param offline The most recent attempt that failed for a network reason (refused, timeout, dns, network) came after the last success of any source.
  * @param sources One member per configured source (a map).
  */
 public record SourcesStatusResponse(

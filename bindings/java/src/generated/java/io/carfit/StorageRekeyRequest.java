@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of storage.rekey: Put the database under a new key, or back in plaintext (null);
+ * The request of storage.rekey: put the database under a new key, or back in plaintext (null);
  * other cores on it answer unauthorized (wrong_key) from then on.
  *
  * @param key The new 256-bit key as 64 hexadecimal digits (either case), or null for plaintext.

@@ -3,7 +3,8 @@
 package io.carfit;
 
 /**
- * The answer of storage.rekey.
+ * The answer of storage.rekey: put the database under a new key, or back in plaintext (null);
+ * other cores on it answer unauthorized (wrong_key) from then on.
  *
  * @param encrypted Whether the database is now encrypted.
  */

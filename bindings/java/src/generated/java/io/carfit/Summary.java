@@ -5,10 +5,10 @@ package io.carfit;
 /**
  * The totals of a day, or of every listed day.
  *
- * @param visits the member "visits"
- * @param taskMinutes the member "taskMinutes"
- * @param distanceMeters the member "distanceMeters"
- * @param distanceKm the member "distanceKm"
+ * @param visits How many cards.
+ * @param taskMinutes The sum of the cards' task minutes.
+ * @param distanceMeters The sum of the distances between consecutive cards, in metres.
+ * @param distanceKm The same distance in km, to one decimal.
  */
 public record Summary(
         long visits,

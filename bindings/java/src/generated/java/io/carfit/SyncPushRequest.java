@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The request of sync.push: Send the outbox to the update server.
+ * The request of sync.push: send the outbox to the update server.
  *
- * @param ifDue the member "ifDue"
+ * @param ifDue Skip the push (no request) while the backoff after a failure lasts, another push of the database runs, or a refused push waits for a token (default false).
  */
 public record SyncPushRequest(
         Boolean ifDue) {

@@ -3,15 +3,15 @@
 package io.carfit;
 
 /**
- * The answer of sync.push.
+ * The answer of sync.push: send the outbox to the update server.
  *
  * @param attachments sync.push's "attachments" member (present when sources.attachments is configured).
- * @param skipped the member "skipped"
- * @param locations the member "locations"
- * @param device the member "device"
- * @param pushed the member "pushed"
- * @param rejected the member "rejected"
- * @param pending the member "pending"
+ * @param skipped Why no request was made (only with ifDue): "backoff", "busy" or "unauthorized".
+ * @param locations With sources.locations configured: the trail's points this push sent.
+ * @param device With sources.devices configured: the device's push registration.
+ * @param pushed Outbox entries the update server applied in this push.
+ * @param rejected Outbox entries the update server rejected in this push (their changes are undone and shown as the cards' conflicts).
+ * @param pending Outbox entries left to send.
  * @param nextAttemptAt An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
  */
 public record SyncPushResponse(
@@ -24,6 +24,7 @@ public record SyncPushResponse(
         long pending,
         String nextAttemptAt) {
 
+    /** Why no request was made (only with ifDue): "backoff", "busy" or "unauthorized". */
     public enum Skipped {
         @com.google.gson.annotations.SerializedName("unauthorized") UNAUTHORIZED("unauthorized"),
         @com.google.gson.annotations.SerializedName("backoff") BACKOFF("backoff"),
@@ -42,8 +43,10 @@ public record SyncPushResponse(
     }
 
     /**
-     * @param pushed the member "pushed"
-     * @param pending the member "pending"
+     * With sources.locations configured: the trail's points this push sent.
+     *
+     * @param pushed Points the planner applied in this push.
+     * @param pending Points left to send.
      */
     public static record Locations(
             long pushed,
@@ -51,7 +54,9 @@ public record SyncPushResponse(
     }
 
     /**
-     * @param sent the member "sent"
+     * With sources.devices configured: the device's push registration.
+     *
+     * @param sent The registration was sent and acknowledged by this push (false for a skipped push or an unchanged record).
      */
     public static record Device(
             boolean sent) {

@@ -2,6 +2,6 @@
 
 package io.carfit;
 
-/** The request of sync.status: Where the washer's updates are. */
+/** The request of sync.status: where the washer's updates are. */
 public record SyncStatusRequest() {
 }

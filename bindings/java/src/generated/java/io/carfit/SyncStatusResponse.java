@@ -3,16 +3,16 @@
 package io.carfit;
 
 /**
- * The answer of sync.status.
+ * The answer of sync.status: where the washer's updates are.
  *
- * @param clientId the member "clientId"
- * @param pending the member "pending"
- * @param lastAttemptAt the member "lastAttemptAt"
- * @param lastSuccessAt the member "lastSuccessAt"
- * @param lastError the member "lastError"
- * @param consecutiveFailures the member "consecutiveFailures"
- * @param nextAttemptAt the member "nextAttemptAt"
- * @param rejected the member "rejected"
+ * @param clientId The database's client id, a random UUID made once and sent with every push.
+ * @param pending Entries waiting in the outbox.
+ * @param lastAttemptAt When the last push request was made, or null.
+ * @param lastSuccessAt When a push was last answered, or null.
+ * @param lastError The last push failure, or null.
+ * @param consecutiveFailures Failed pushes in a row since the last answered one (401 and 403 not counted).
+ * @param nextAttemptAt When an ifDue push tries again; null when no failure is recorded.
+ * @param rejected The last 100 changes the update server rejected, oldest first.
  */
 public record SyncStatusResponse(
         String clientId,

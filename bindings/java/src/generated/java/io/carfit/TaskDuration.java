@@ -3,11 +3,13 @@
 package io.carfit;
 
 /**
- * @param title the member "title"
- * @param samples the member "samples"
- * @param plannedMinutes the member "plannedMinutes"
- * @param medianMinutes the member "medianMinutes"
- * @param p80Minutes the member "p80Minutes"
+ * How long a task title takes, learned from the washer's facts.
+ *
+ * @param title The task's title, trimmed.
+ * @param samples The samples that count (its newest 50).
+ * @param plannedMinutes The task's planned minutes in its newest sample.
+ * @param medianMinutes The median sample, to 0.1 minute.
+ * @param p80Minutes The 80th percentile sample, to 0.1 minute.
  */
 public record TaskDuration(
         String title,

@@ -3,14 +3,16 @@
 package io.carfit;
 
 /**
+ * A transaction of the transactions screen.
+ *
  * @param id An integer or a non-empty string; the type is part of the id.
- * @param name the member "name"
- * @param category the member "category"
- * @param amount the member "amount"
+ * @param name The transaction's name, or null.
+ * @param category The category, trimmed and lower-cased.
+ * @param amount The amount, exact to two decimals (negative for a refund).
  * @param date A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
- * @param accountName the member "accountName"
- * @param provider the member "provider"
- * @param pinned the member "pinned"
+ * @param accountName The account's name, or null.
+ * @param provider The provider, or null.
+ * @param pinned The amount counts in the sum and the insights.
  * @param amountText An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr."); present only with a locale.
  */
 public record Transaction(

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of transactions.import: Add or update transactions.
+ * The request of transactions.import: add or update transactions.
  *
  * @param transactions The records (each validated on its own).
  */

@@ -3,10 +3,10 @@
 package io.carfit;
 
 /**
- * The answer of transactions.import.
+ * The answer of transactions.import: add or update transactions.
  *
- * @param imported the member "imported"
- * @param rejected the member "rejected"
+ * @param imported Records stored.
+ * @param rejected Records skipped, with the reason.
  * @param changes visits.import: the planner's changes against the snapshot it replaced.
  */
 public record TransactionsImportResponse(

@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The request of transactions.list: The transactions screen.
+ * The request of transactions.list: the transactions screen.
  *
- * @param category the member "category"
+ * @param category List only this category (compared trimmed and lower-cased); "all", null or missing lists every transaction.
  */
 public record TransactionsListRequest(
         String category) {

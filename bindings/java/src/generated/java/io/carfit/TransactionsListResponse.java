@@ -3,14 +3,14 @@
 package io.carfit;
 
 /**
- * The answer of transactions.list.
+ * The answer of transactions.list: the transactions screen.
  *
- * @param category the member "category"
- * @param categories the member "categories"
- * @param transactions the member "transactions"
- * @param count the member "count"
- * @param sum the member "sum"
- * @param pinnedCount the member "pinnedCount"
+ * @param category The category listed.
+ * @param categories The category bar: "all", food, health, entertainment, shopping, travel, then the other stored categories in code point order.
+ * @param transactions The transactions listed, newest date first, then by id.
+ * @param count How many transactions are listed, pinned or not.
+ * @param sum The sum of the pinned transactions listed (exact, computed in cents).
+ * @param pinnedCount How many of the transactions listed are pinned.
  * @param sumText An amount in the config's currency as the config's locale writes it ("$34.99", "1.234,50 kr."); present only with a locale.
  */
 public record TransactionsListResponse(

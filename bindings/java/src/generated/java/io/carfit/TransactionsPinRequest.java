@@ -3,10 +3,10 @@
 package io.carfit;
 
 /**
- * The request of transactions.pin: Pin or unpin one transaction.
+ * The request of transactions.pin: pin or unpin one transaction.
  *
  * @param id An integer or a non-empty string; the type is part of the id.
- * @param pinned the member "pinned"
+ * @param pinned True pins the transaction (its amount counts in sums and insights), false unpins it.
  */
 public record TransactionsPinRequest(
         com.google.gson.JsonElement id,

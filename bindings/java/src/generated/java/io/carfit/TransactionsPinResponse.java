@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The answer of transactions.pin.
+ * The answer of transactions.pin: pin or unpin one transaction.
  *
- * @param transaction the member "transaction"
+ * @param transaction The transaction as stored after the change.
  */
 public record TransactionsPinResponse(
         Transaction transaction) {

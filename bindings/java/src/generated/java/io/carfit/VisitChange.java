@@ -5,13 +5,13 @@ package io.carfit;
 /**
  * One of the planner's changes between the stored visits snapshot and the one it replaced.
  *
- * @param change the member "change"
- * @param visitId the member "visitId"
+ * @param change "added", "removed", "moved" or "updated".
+ * @param visitId The visit's id.
  * @param key The card key of the new occurrence (of the old one for removed).
- * @param name the member "name"
+ * @param name The visit's name.
  * @param startTimeUtc An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
  * @param previousStartTimeUtc The old start of a moved visit; else null.
- * @param fields the member "fields"
+ * @param fields For updated: which of name, address, coordinates, expectedTime and tasks differ, in that order; else [].
  */
 public record VisitChange(
         VisitChange.Change change,
@@ -22,6 +22,7 @@ public record VisitChange(
         @SendsNull String previousStartTimeUtc,
         java.util.List<VisitChange.Field> fields) {
 
+    /** "added", "removed", "moved" or "updated". */
     public enum Change {
         @com.google.gson.annotations.SerializedName("added") ADDED("added"),
         @com.google.gson.annotations.SerializedName("removed") REMOVED("removed"),
@@ -40,6 +41,10 @@ public record VisitChange(
         }
     }
 
+    /**
+     * One element of fields: for updated: which of name, address, coordinates, expectedTime and tasks
+     * differ, in that order; else [].
+     */
     public enum Field {
         @com.google.gson.annotations.SerializedName("name") NAME("name"),
         @com.google.gson.annotations.SerializedName("address") ADDRESS("address"),

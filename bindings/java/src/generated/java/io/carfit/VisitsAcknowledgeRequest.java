@@ -3,10 +3,10 @@
 package io.carfit;
 
 /**
- * The request of visits.acknowledge: The washer has seen the card's conflict: it leaves the card
+ * The request of visits.acknowledge: the washer has seen the card's conflict: it leaves the card
  * (local only).
  *
- * @param key the member "key"
+ * @param key The key of the card whose conflict the washer has seen.
  */
 public record VisitsAcknowledgeRequest(
         String key) {

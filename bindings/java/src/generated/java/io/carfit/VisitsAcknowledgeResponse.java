@@ -3,7 +3,8 @@
 package io.carfit;
 
 /**
- * The answer of visits.acknowledge.
+ * The answer of visits.acknowledge: the washer has seen the card's conflict: it leaves the card
+ * (local only).
  *
  * @param visit One visit card.
  */

@@ -3,11 +3,11 @@
 package io.carfit;
 
 /**
- * The request of visits.attach: Attach a photo, a signature or a note to a visit; the core keeps
+ * The request of visits.attach: attach a photo, a signature or a note to a visit; the core keeps
  * its own copy and uploads it with the next push.
  *
- * @param key the member "key"
- * @param kind the member "kind"
+ * @param key The key of the visit's card.
+ * @param kind What is attached: "photo" (JPEG, PNG, WebP or HEIC), "signature" (PNG or SVG) or "note" (UTF-8 text).
  * @param file Path of the file to copy (content told by its first bytes).
  * @param text A note's text, 1 to 10,000 Unicode scalar values (kind note only).
  */
@@ -17,6 +17,10 @@ public record VisitsAttachRequest(
         String file,
         String text) {
 
+    /**
+     * What is attached: "photo" (JPEG, PNG, WebP or HEIC), "signature" (PNG or SVG) or "note" (UTF-8
+     * text).
+     */
     public enum Kind {
         @com.google.gson.annotations.SerializedName("photo") PHOTO("photo"),
         @com.google.gson.annotations.SerializedName("signature") SIGNATURE("signature"),

@@ -3,7 +3,8 @@
 package io.carfit;
 
 /**
- * The answer of visits.attach.
+ * The answer of visits.attach: attach a photo, a signature or a note to a visit; the core keeps
+ * its own copy and uploads it with the next push.
  *
  * @param attachment An attachment: its stored record.
  */

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of visits.attachment_data: The original bytes of an attachment's stored copy,
+ * The request of visits.attachment_data: the original bytes of an attachment's stored copy,
  * whatever the encryption (no method name: the bytes come in an out-parameter).
  *
  * @param id The attachment's id.

@@ -3,7 +3,8 @@
 package io.carfit;
 
 /**
- * The answer of visits.attachment_data.
+ * The answer of visits.attachment_data: the original bytes of an attachment's stored copy,
+ * whatever the encryption (no method name: the bytes come in an out-parameter).
  *
  * @param id The attachment's id.
  * @param bytes How many bytes were given.

@@ -6,7 +6,7 @@ package io.carfit;
  * The request of visits.attachments: A visit's attachments in the order attached, with the path of
  * each stored copy.
  *
- * @param key the member "key"
+ * @param key The key of the visit's card.
  */
 public record VisitsAttachmentsRequest(
         String key) {

@@ -3,9 +3,10 @@
 package io.carfit;
 
 /**
- * The answer of visits.attachments.
+ * The answer of visits.attachments: A visit's attachments in the order attached, with the path of
+ * each stored copy.
  *
- * @param attachments the member "attachments"
+ * @param attachments The visit's attachments in the order attached.
  */
 public record VisitsAttachmentsResponse(
         java.util.List<ListedAttachment> attachments) {

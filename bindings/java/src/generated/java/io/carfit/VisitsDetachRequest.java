@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The request of visits.detach: Remove an attachment not yet uploaded, and its stored copy.
+ * The request of visits.detach: remove an attachment not yet uploaded, and its stored copy.
  *
- * @param id the member "id"
+ * @param id The id of the attachment to remove (not yet uploaded).
  */
 public record VisitsDetachRequest(
         String id) {

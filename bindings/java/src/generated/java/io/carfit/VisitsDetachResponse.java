@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of visits.detach.
+ * The answer of visits.detach: remove an attachment not yet uploaded, and its stored copy.
  *
  * @param attachment An attachment: its stored record.
  */

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of visits.import: Replace the stored visits with a snapshot.
+ * The request of visits.import: replace the stored visits with a snapshot.
  *
  * @param data The visit records (each validated on its own: a bad one is rejected, not refused).
  * @param file A path the core reads the document from (ignored when data is given).

@@ -3,11 +3,11 @@
 package io.carfit;
 
 /**
- * The request of visits.list: The cards of some days.
+ * The request of visits.list: the cards of some days.
  *
- * @param dates the member "dates"
- * @param employeeId the member "employeeId"
- * @param hour24 the member "hour24"
+ * @param dates The days to list, YYYY-MM-DD, each once, in the order asked; without it, the days selected in the calendar (ascending).
+ * @param employeeId Keep only this employee's visits (the source's homeBobEmployeeId).
+ * @param hour24 Write start times on a 24-hour (true) or 12-hour (false) clock; overrides the core's clock style.
  */
 public record VisitsListRequest(
         java.util.List<String> dates,

@@ -3,9 +3,9 @@
 package io.carfit;
 
 /**
- * The answer of visits.list.
+ * The answer of visits.list: the cards of some days.
  *
- * @param days the member "days"
+ * @param days One entry per day asked, in the order asked.
  * @param summary The totals of a day, or of every listed day.
  */
 public record VisitsListResponse(

@@ -3,14 +3,14 @@
 package io.carfit;
 
 /**
- * The request of visits.plan: The order to drive a day's open visits in, with times.
+ * The request of visits.plan: the order to drive a day's open visits in, with times.
  *
  * @param date The day, YYYY-MM-DD.
- * @param employeeId the member "employeeId"
- * @param start the member "start"
+ * @param employeeId Plan only this employee's visits (the source's homeBobEmployeeId).
+ * @param start Where the washer sets out. Without it the first stop's travel is 0 and the route may begin at any stop (today: the washer's position reported today, when there is one).
  * @param startTime HH:mm, 00:00 to 23:59.
- * @param speedKmh the member "speedKmh"
- * @param detourFactor the member "detourFactor"
+ * @param speedKmh Driving speed in km/h, more than 0 and at most 300 (30).
+ * @param detourFactor How much longer roads are than the geodesic, 1 to 10 (1.3).
  * @param keepOrder keep the stops in start-time order and compute only their times (optimized: false)
  * @param durations Where a stop's service minutes come from: its taskMinutes (planned, the default) or the learned medians (learned).
  */
@@ -25,8 +25,11 @@ public record VisitsPlanRequest(
         VisitsPlanRequest.Durations durations) {
 
     /**
-     * @param latitude the member "latitude"
-     * @param longitude the member "longitude"
+     * Where the washer sets out. Without it the first stop's travel is 0 and the route may begin at
+     * any stop (today: the washer's position reported today, when there is one).
+     *
+     * @param latitude Latitude of the start, in degrees (-90 to 90).
+     * @param longitude Longitude of the start, in degrees (-180 to 180).
      */
     public static record Start(
             double latitude,

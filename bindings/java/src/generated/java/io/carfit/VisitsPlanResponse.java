@@ -3,18 +3,18 @@
 package io.carfit;
 
 /**
- * The answer of visits.plan.
+ * The answer of visits.plan: the order to drive a day's open visits in, with times.
  *
  * @param date A day, YYYY-MM-DD, in the proleptic Gregorian calendar (years 1 to 9999).
- * @param startTime the member "startTime"
- * @param stops the member "stops"
- * @param distanceMeters the member "distanceMeters"
- * @param originalDistanceMeters the member "originalDistanceMeters"
- * @param savedMeters the member "savedMeters"
- * @param lateStops the member "lateStops"
- * @param originalLateStops the member "originalLateStops"
- * @param optimized the member "optimized"
- * @param skipped the member "skipped"
+ * @param startTime When the route starts, local "HH:mm"; null when there are no stops and no startTime was given.
+ * @param stops The stops in the planned order, with their times.
+ * @param distanceMeters The planned route's length: the sum of the stops' distanceMeters.
+ * @param originalDistanceMeters The route's length with the stops in start-time order.
+ * @param savedMeters originalDistanceMeters minus distanceMeters (never negative).
+ * @param lateStops How many stops of the plan arrive after their window's end.
+ * @param originalLateStops How many stops would be late in start-time order.
+ * @param optimized False when the start-time order was kept without a search (keepOrder, or more than 1000 stops).
+ * @param skipped The day's other visits (not Todo or InProgress, or without coordinates), in start order.
  */
 public record VisitsPlanResponse(
         String date,
@@ -29,9 +29,12 @@ public record VisitsPlanResponse(
         java.util.List<VisitsPlanResponse.SkippedItem> skipped) {
 
     /**
-     * @param visitId the member "visitId"
-     * @param reason the member "reason"
-     * @param name the member "name"
+     * One element of skipped: the day's other visits (not Todo or InProgress, or without coordinates),
+     * in start order.
+     *
+     * @param visitId The skipped visit's visitId.
+     * @param reason Why it is not a stop: "state Done", "state Rejected", "state &lt;state&gt;", "no state" or "no coordinates".
+     * @param name The skipped visit's name.
      */
     public static record SkippedItem(
             @SendsNull String visitId,

@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The request of visits.refresh: Fetch the configured visits source and import it.
+ * The request of visits.refresh: fetch the configured visits source and import it.
  *
  * @param maxAgeSeconds Skip the network when the source's last success is younger than this many seconds.
  */

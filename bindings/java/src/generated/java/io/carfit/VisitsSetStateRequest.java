@@ -3,17 +3,21 @@
 package io.carfit;
 
 /**
- * The request of visits.set_state: The washer starts, finishes, rejects or un-starts a visit.
+ * The request of visits.set_state: the washer starts, finishes, rejects or un-starts a visit.
  *
- * @param key the member "key"
- * @param state the member "state"
- * @param reason the member "reason"
+ * @param key The card's key (visits.list).
+ * @param state The new state; the visit state machine says which the present state accepts (the card's nextStates).
+ * @param reason Why the visit is rejected, up to 1000 characters; kept for Rejected only.
  */
 public record VisitsSetStateRequest(
         String key,
         VisitsSetStateRequest.State state,
         String reason) {
 
+    /**
+     * The new state; the visit state machine says which the present state accepts (the card's
+     * nextStates).
+     */
     public enum State {
         @com.google.gson.annotations.SerializedName("InProgress") IN_PROGRESS("InProgress"),
         @com.google.gson.annotations.SerializedName("Done") DONE("Done"),

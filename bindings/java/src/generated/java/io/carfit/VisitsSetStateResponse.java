@@ -3,7 +3,7 @@
 package io.carfit;
 
 /**
- * The answer of visits.set_state.
+ * The answer of visits.set_state: the washer starts, finishes, rejects or un-starts a visit.
  *
  * @param visit One visit card.
  */

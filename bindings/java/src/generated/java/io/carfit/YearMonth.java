@@ -3,8 +3,10 @@
 package io.carfit;
 
 /**
- * @param year the member "year"
- * @param month the member "month"
+ * A month of the calendar.
+ *
+ * @param year The year, 1 to 9999.
+ * @param month The month, 1 to 12.
  */
 public record YearMonth(
         long year,
