@@ -501,10 +501,11 @@ def marker_files(*roots: Path) -> Dict[str, list]:
     return found
 
 
-@pytest.mark.parametrize("key", [KEY, None])
-def test_a_refresh_download_never_reaches_the_disk_in_the_clear(tmp_path, monkeypatch, key):
+@pytest.mark.parametrize("key,later", [(KEY, None), (None, KEY), (None, None)])
+def test_a_refresh_download_never_reaches_the_disk_in_the_clear(tmp_path, monkeypatch, key, later):
     # Without a key the body is downloaded to $TMPDIR, where the sampling finds it: the same
-    # sampling finds no file with the markers when a key is set, during the download or after.
+    # sampling finds no file with the markers when a key is set (at open, or by a rekey of the
+    # open core), during the download or after.
     temporary = tmp_path / "tmp"
     temporary.mkdir()
     monkeypatch.setenv("TMPDIR", str(temporary))
@@ -529,6 +530,8 @@ def test_a_refresh_download_never_reaches_the_disk_in_the_clear(tmp_path, monkey
     try:
         cfg = dict(config(database, key), sources={"visits": f"http://127.0.0.1:{server.server_address[1]}/visits"})
         with carfit.Core(cfg) as core:
+            if later is not None:
+                rekey(core, later)
             sampler = threading.Thread(target=sample)
             sampler.start()
             try:
@@ -542,7 +545,7 @@ def test_a_refresh_download_never_reaches_the_disk_in_the_clear(tmp_path, monkey
     finally:
         server.shutdown()
     assert samples_mid_download > 0
-    if key is None:
+    if key is None and later is None:
         assert any(path.startswith(str(temporary)) for path in seen), seen
     else:
         assert seen == {}
