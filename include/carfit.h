@@ -219,8 +219,11 @@ typedef struct carfit_core carfit_core;
  *                           carfit_visits_attachment_data, and an upload still sends the
  *                           original bytes and their SHA-256); images are cached in memory
  *                           only (the disk cache holds none, and what it held is dropped).
- *                           Not yet encrypted: the temporary file a refresh downloads its
- *                           document to ($TMPDIR, 0600), removed once it is imported. A
+ *                           A refresh downloads its document to an anonymous file in memory
+ *                           (memfd_create, at most "http" "maxBodyBytes"), never to $TMPDIR,
+ *                           freed once it is imported: no file on disk holds it in the clear
+ *                           (a system without memfd_create, Linux before 3.17, fails the
+ *                           refresh with "reason": "storage"). A
  *                           plaintext database opened with a key is encrypted in place, its
  *                           attachments after it: a kill -9 at any moment leaves the old
  *                           plaintext database or the new encrypted one complete, and the next
@@ -270,7 +273,8 @@ typedef struct carfit_core carfit_core;
  * database, its "-wal", "-shm" and "-journal" files, the "-sync.lock" file, the attachments
  * directory and the files in it lose their group's and others' permissions (the owner's are
  * kept). A file the core cannot change (another owner's, on a read-only file system) is left
- * as it is and is no error. Temporary downloads go to $TMPDIR (else /tmp).
+ * as it is and is no error. Temporary downloads go to $TMPDIR (else /tmp); with "encryption",
+ * to an anonymous file in memory.
  */
 int carfit_open(const char *config, carfit_core **core, char **response);
 
@@ -443,7 +447,8 @@ int carfit_visits_list(carfit_core *core, const char *request, char **response);
  * Takes:   {"maxAgeSeconds": n}, optional. The core's config names the source ("sources": {"visits": url}) and the
  *          timeout ("http": {"timeoutMs"}: connecting, and each wait for data; the whole
  *          transfer is bounded too). The body is streamed to a temporary file (removed
- *          afterwards), never held whole in memory, and imported from there; redirects are
+ *          afterwards), never held whole in memory, and imported from there (with
+ *          "encryption", a file in memory instead: see carfit_open); redirects are
  *          followed up to 5 times.
  *          The request is conditional: the ETag and Last-Modified of the last stored 200 from
  *          this URL are sent back as If-None-Match and If-Modified-Since (they survive

@@ -1,6 +1,9 @@
 #ifndef CARFIT_CCURL_SHIM_H
 #define CARFIT_CCURL_SHIM_H
 #include <curl/curl.h>
+#include <errno.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call; these inline
    wrappers fix the argument type of each kind of option. */
@@ -54,4 +57,16 @@ static inline long cf_curl_global_all(void) { return CURL_GLOBAL_ALL; }
 
 /* The value a write callback returns to stop the transfer (any count other than the one given). */
 static inline size_t cf_curl_write_abort(void) { return 0; }
+
+/* An anonymous file in memory, closed on exec (memfd_create(2) with MFD_CLOEXEC, Linux 3.17):
+   a descriptor, or -1 with errno set. Called through syscall(2), which Swift cannot call. */
+static inline int cf_memfd_create(const char *name) {
+#ifdef SYS_memfd_create
+    return (int)syscall(SYS_memfd_create, name, 1u /* MFD_CLOEXEC */);
+#else
+    (void)name;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
 #endif

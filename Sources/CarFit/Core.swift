@@ -52,7 +52,9 @@ final class Core: Serializer, @unchecked Sendable {
                                clock: clock)
         http = HTTPClient(timeoutMs: config.http.timeoutMs, totalTimeoutMs: config.http.totalTimeoutMs,
                           maxBodyBytes: config.http.maxBodyBytes,
-                          minBytesPerSecond: config.http.minBytesPerSecond, auth: auth)
+                          minBytesPerSecond: config.http.minBytesPerSecond, auth: auth,
+                          // With a key a downloaded document never reaches the disk in the clear.
+                          inMemoryDownloads: config.encryptionKey != nil)
         do throws(ImageDirectoryError) {
             var images = config.images
             // With a key no image is kept on disk (the memory cache only), and what a core
@@ -206,6 +208,7 @@ final class Core: Serializer, @unchecked Sendable {
     func rekey(to newKey: EncryptionKey?) throws(CarFitError) -> Bool {
         try db.rekey(to: newKey)
         if db.key != nil && filesKey == nil { filesKey = try FilesKey.ensure(db) }
+        http.setInMemoryDownloads(db.key != nil)
         // The attachments follow: sealed under an encrypted database, plaintext again without.
         attachments.directory?.convert()
         return db.key != nil

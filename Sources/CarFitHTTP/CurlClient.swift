@@ -1,3 +1,4 @@
+import CCurl
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -92,8 +93,30 @@ public final class CurlClient: Sendable {
     /// reads as a stream. The file is removed when the returned `HTTPDownload` goes away, and
     /// at once on any failure; a file that cannot be created or written is reason `storage`.
     /// `progress` hears the bytes received and the declared length as for `stream`.
-    public func download(_ request: HTTPRequest, directory: String? = nil, cancellation: HTTPCancellation? = nil,
+    ///
+    /// - Parameter inMemory: write the body to an anonymous file in memory instead
+    ///   (`memfd_create`), which no directory lists and nothing writes to a disk; its
+    ///   `path` is `/proc/self/fd/N`, valid while the download is held. Its size is bounded by
+    ///   `limits.maxBodyBytes` as any body's. A system without it (Linux before 3.17) is
+    ///   reason `storage`, never a file on disk.
+    public func download(_ request: HTTPRequest, directory: String? = nil, inMemory: Bool = false,
+                         cancellation: HTTPCancellation? = nil,
                          progress: ((_ received: Int64, _ expected: Int64?) -> Void)? = nil) throws(HTTPError) -> HTTPDownload {
+        if inMemory {
+            let fd = cf_memfd_create("carfit-http")
+            guard fd >= 0 else {
+                throw HTTPError(.storage, url: String(request.url.prefix(2000)),
+                                message: "A file in memory could not be created: \(CurlClient.systemError(errno)).")
+            }
+            let response: HTTPResponse
+            do throws(HTTPError) {
+                response = try receive(request, into: fd, cancellation: cancellation, progress: progress)
+            } catch {
+                close(fd)
+                throw error
+            }
+            return HTTPDownload(response: response, memoryFile: fd)
+        }
         let folder = directory ?? CurlClient.temporaryDirectory()
         var template = Array("\(folder)/carfit-http-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
@@ -107,40 +130,54 @@ public final class CurlClient: Sendable {
                             message: "A temporary file could not be created in \(folder.prefix(200)): \(CurlClient.systemError(errno)).")
         }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var writeError: Int32 = 0
         let response: HTTPResponse
-        // libcurl hands a body over 16 KiB at a time: the file is written 256 KiB at a time.
-        let pending = UnsafeMutableRawBufferPointer.allocate(byteCount: CurlClient.fileWriteBytes, alignment: 16)
-        defer { pending.deallocate() }
-        var held = 0
         do throws(HTTPError) {
-            response = try stream(request, cancellation: cancellation, progress: progress) { chunk in
-                if held + chunk.count > pending.count {
-                    writeError = CurlClient.writeAll(fd, UnsafeRawBufferPointer(rebasing: pending[0..<held]))
-                    held = 0
-                    guard writeError == 0 else { return false }
-                }
-                if chunk.count >= pending.count {
-                    writeError = CurlClient.writeAll(fd, chunk)
-                    return writeError == 0
-                }
-                UnsafeMutableRawBufferPointer(rebasing: pending[held..<(held + chunk.count)]).copyMemory(from: chunk)
-                held += chunk.count
-                return true
-            }
+            response = try receive(request, into: fd, cancellation: cancellation, progress: progress)
         } catch {
             close(fd)
             unlink(path)
             throw error
         }
-        if held > 0 && writeError == 0 { writeError = CurlClient.writeAll(fd, UnsafeRawBufferPointer(rebasing: pending[0..<held])) }
-        if close(fd) != 0 && writeError == 0 { writeError = errno }
-        guard writeError == 0 else {
+        guard close(fd) == 0 else {
+            let code = errno
             unlink(path)
+            throw HTTPError(.storage, url: String(request.url.prefix(2000)), status: response.status,
+                            message: "The body of \(request.url.prefix(200)) could not be written to a temporary file: \(CurlClient.systemError(code)).")
+        }
+        return HTTPDownload(response: response, path: path)
+    }
+
+    /// Performs `request` and writes its body to `fd`, which stays open: the response, or the
+    /// transfer's error, or reason `storage` when a write failed. The caller closes `fd`.
+    private func receive(_ request: HTTPRequest, into fd: Int32, cancellation: HTTPCancellation?,
+                         progress: ((_ received: Int64, _ expected: Int64?) -> Void)?) throws(HTTPError) -> HTTPResponse {
+        var writeError: Int32 = 0
+        // libcurl hands a body over 16 KiB at a time: the file is written 256 KiB at a time.
+        let pending = UnsafeMutableRawBufferPointer.allocate(byteCount: CurlClient.fileWriteBytes, alignment: 16)
+        defer { pending.deallocate() }
+        var held = 0
+        // The body's size is bounded by `limits.maxBodyBytes`: the transfer stops before a chunk
+        // that would pass it reaches this closure.
+        let response = try stream(request, cancellation: cancellation, progress: progress) { chunk in
+            if held + chunk.count > pending.count {
+                writeError = CurlClient.writeAll(fd, UnsafeRawBufferPointer(rebasing: pending[0..<held]))
+                held = 0
+                guard writeError == 0 else { return false }
+            }
+            if chunk.count >= pending.count {
+                writeError = CurlClient.writeAll(fd, chunk)
+                return writeError == 0
+            }
+            UnsafeMutableRawBufferPointer(rebasing: pending[held..<(held + chunk.count)]).copyMemory(from: chunk)
+            held += chunk.count
+            return true
+        }
+        if held > 0 && writeError == 0 { writeError = CurlClient.writeAll(fd, UnsafeRawBufferPointer(rebasing: pending[0..<held])) }
+        guard writeError == 0 else {
             throw HTTPError(.storage, url: String(request.url.prefix(2000)), status: response.status,
                             message: "The body of \(request.url.prefix(200)) could not be written to a temporary file: \(CurlClient.systemError(writeError)).")
         }
-        return HTTPDownload(response: response, path: path)
+        return response
     }
 
     /// How many bytes of a downloaded body are gathered before they are written to its file.

@@ -1,4 +1,5 @@
 import CarFitHTTP
+import Synchronization
 
 /// The core's HTTP for its sources and images, on the libcurl client (`CurlClient`): bodies
 /// are streamed (to a temporary file for a source document, into memory up to a limit for an
@@ -12,20 +13,33 @@ public final class HTTPClient: Sendable {
     public let curl: CurlClient
     /// The planner's credentials and who receives them.
     public let auth: PlannerAuth
+    /// Whether source documents are downloaded to an anonymous file in memory rather than to
+    /// the temporary directory (`CurlClient.download`'s `inMemory`): with an encryption key, so
+    /// no plaintext of the data reaches the disk. Changes with the key (`setInMemoryDownloads`).
+    public var inMemoryDownloads: Bool { memoryDownloads.load(ordering: .acquiring) }
+    private let memoryDownloads: Atomic<Bool>
 
-    public init(limits: HTTPLimits, auth: PlannerAuth = PlannerAuth()) {
+    public init(limits: HTTPLimits, auth: PlannerAuth = PlannerAuth(), inMemoryDownloads: Bool = false) {
         curl = CurlClient(limits: limits)
         self.auth = auth
+        memoryDownloads = Atomic(inMemoryDownloads)
+    }
+
+    /// Downloads started from now on go to a file in memory (true) or to the temporary
+    /// directory (false).
+    public func setInMemoryDownloads(_ inMemory: Bool) {
+        memoryDownloads.store(inMemory, ordering: .releasing)
     }
 
     /// A client with the config's limits: `timeoutMs` for connecting and each wait for data,
     /// `totalTimeoutMs` for the whole transfer, `maxBodyBytes` for the decoded body,
     /// `minBytesPerSecond` for the slowest rate kept up for `timeoutMs` (0: none).
     public convenience init(timeoutMs: Int, totalTimeoutMs: Int = 120_000, maxBodyBytes: Int64 = 268_435_456,
-                            minBytesPerSecond: Int = 1024, auth: PlannerAuth = PlannerAuth()) {
+                            minBytesPerSecond: Int = 1024, auth: PlannerAuth = PlannerAuth(),
+                            inMemoryDownloads: Bool = false) {
         self.init(limits: HTTPLimits(timeoutMs: timeoutMs, totalTimeoutMs: totalTimeoutMs, maxBodyBytes: maxBodyBytes,
                                      minBytesPerSecond: minBytesPerSecond),
-                  auth: auth)
+                  auth: auth, inMemoryDownloads: inMemoryDownloads)
     }
 
     public var limits: HTTPLimits { curl.limits }
@@ -39,13 +53,16 @@ public final class HTTPClient: Sendable {
 
     /// Performs `request` to the configured source named `source` ("visits", "articles", ...)
     /// and writes its body to a temporary file, removed when the returned download goes away:
-    /// a document of any size is never held whole in memory. `progress` hears the bytes
-    /// received and the declared length (`CurlClient.download`). The request carries the
+    /// a document of any size is never held whole in the process's own memory (with
+    /// `inMemoryDownloads`, the file is an anonymous one in memory, at most `maxBodyBytes`).
+    /// `progress` hears the bytes received and the declared length (`CurlClient.download`).
+    /// The request carries the
     /// planner's token when its URL is on one of `auth`'s origins, and a 401 or 403 answer is
     /// reported to `auth`.
     public func download(_ request: HTTPRequest, source: String, directory: String? = nil,
                          progress: ((_ received: Int64, _ expected: Int64?) -> Void)? = nil) throws(HTTPError) -> HTTPDownload {
-        let download = try curl.download(auth.authorized(request), directory: directory, progress: progress)
+        let download = try curl.download(auth.authorized(request), directory: directory, inMemory: inMemoryDownloads,
+                                         progress: progress)
         answered(download.response, source: source)
         return download
     }

@@ -279,6 +279,25 @@ final class CurlClientTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [])
     }
 
+    func testADownloadInMemoryLeavesNoFileAndIsBoundedByTheLimit() throws {
+        let directory = try temporaryDirectory()
+        var path = ""
+        do {
+            let download = try client.download(.get(server.url("/data/carfit.json?encoding=gzip")), directory: directory,
+                                               inMemory: true)
+            path = download.path
+            XCTAssertTrue(path.hasPrefix("/proc/self/fd/"), path)
+            XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: path), "/memfd:carfit-http (deleted)")
+            XCTAssertEqual([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), try FixtureServer.sample("carfit.json"))
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [], "nothing on disk")
+        }
+        let link = try? FileManager.default.destinationOfSymbolicLink(atPath: path)
+        XCTAssertNotEqual(link, "/memfd:carfit-http (deleted)", "the file in memory goes with its object")
+        assertFails(.tooLarge) { () throws(HTTPError) in
+            try CurlClient(limits: HTTPLimits(maxBodyBytes: 100_000)).download(.get(server.url("/endless")), inMemory: true)
+        }
+    }
+
     func testADownloadIntoAMissingDirectoryIsStorage() {
         assertFails(.storage) { () throws(HTTPError) in
             try client.download(.get(server.url("/data/carfit.json")), directory: "/nonexistent/carfit-http-test")

@@ -1,18 +1,21 @@
 """Encryption at rest: with `encryption.key` the database, its WAL and journal hold no stored
 text and no SQLite header, while open, after close and after a kill -9 mid-write; an encrypted
 database opened without its key is refused (`key_required`, `wrong_key`) and no file is created,
-changed or removed; the library's SQLite is its own even when the host loaded the system's first.
+changed or removed; the library's SQLite is its own even when the host loaded the system's first;
+a refresh's download never lands in $TMPDIR in the clear.
 """
 
 from __future__ import annotations
 
 import hashlib
+import http.server
 import json
 import os
 import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 from typing import Dict, Tuple
@@ -21,6 +24,7 @@ import pytest
 
 import carfit
 from conftest import DAY_CONFIG, REPO_ROOT, SAMPLE_PATH
+from helpers import many_visits
 
 KEY = "5f1c0e2a9b7d4c3e8a6f0b1d2c3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4"
 OTHER_KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
@@ -445,3 +449,104 @@ def test_kill_during_encryption_at_open_leaves_one_whole_set(tmp_path, delay_ms)
         day = core.list_visits(dates=["2020-09-10"])["days"][0]["visits"]
         assert any("Holtermann" in json.dumps(v) for v in day)
     assert leaks(tmp_path / "db") == {}
+
+
+def slow_visits_server(body: bytes, piece: int = 64 * 1024, pause: float = 0.02):
+    """A loopback server answering every GET with `body` (its length declared) in pieces of
+    `piece` bytes, `pause` seconds apart; `halfway` is set once half the body is sent and
+    `sent` once all of it is. The caller shuts it down."""
+    halfway = threading.Event()
+    sent = threading.Event()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):  # noqa: N802
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            for start in range(0, len(body), piece):
+                self.wfile.write(body[start:start + piece])
+                self.wfile.flush()
+                if start + piece >= len(body) // 2:
+                    halfway.set()
+                time.sleep(pause)
+            sent.set()
+            self.close_connection = True
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, halfway, sent
+
+
+def marker_files(*roots: Path) -> Dict[str, list]:
+    """The files under `roots` holding a marker, and which; a file removed while it is looked
+    at is skipped."""
+    found = {}
+    for root in roots:
+        for directory, _, names in os.walk(root):
+            for name in names:
+                path = Path(directory) / name
+                try:
+                    data = path.read_bytes()
+                except (FileNotFoundError, IsADirectoryError):
+                    continue
+                hits = [m.decode() for m in MARKERS if m in data]
+                if hits:
+                    found[str(path)] = hits
+    return found
+
+
+@pytest.mark.parametrize("key,later", [(KEY, None), (None, KEY), (None, None)])
+def test_a_refresh_download_never_reaches_the_disk_in_the_clear(tmp_path, monkeypatch, key, later):
+    # Without a key the body is downloaded to $TMPDIR, where the sampling finds it: the same
+    # sampling finds no file with the markers when a key is set (at open, or by a rekey of the
+    # open core), during the download or after.
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temporary))
+    database = tmp_path / "db" / "carfit.db"
+    database.parent.mkdir()
+    body = json.dumps(many_visits(json.loads(SAMPLE_PATH.read_text(encoding="utf-8")), 3000)).encode("utf-8")
+    assert len(body) > 2 * (1 << 20) and all(m in body[:64 * 1024] for m in MARKERS)
+    server, halfway, sent = slow_visits_server(body)
+    seen: Dict[str, list] = {}
+    samples_mid_download = 0
+    finished = threading.Event()
+
+    def sample():
+        nonlocal samples_mid_download
+        while not finished.is_set():
+            mid = halfway.is_set() and not sent.is_set()
+            seen.update(marker_files(temporary, database.parent))
+            if mid and not sent.is_set():
+                samples_mid_download += 1
+            time.sleep(0.005)
+
+    try:
+        cfg = dict(config(database, key), sources={"visits": f"http://127.0.0.1:{server.server_address[1]}/visits"})
+        with carfit.Core(cfg) as core:
+            if later is not None:
+                rekey(core, later)
+            sampler = threading.Thread(target=sample)
+            sampler.start()
+            try:
+                result = core.refresh_visits()
+            finally:
+                finished.set()
+                sampler.join()
+            assert result["imported"] == 3000
+            seen.update(marker_files(temporary, database.parent))
+        seen.update(marker_files(temporary, database.parent))
+    finally:
+        server.shutdown()
+    assert samples_mid_download > 0
+    if key is None and later is None:
+        assert any(path.startswith(str(temporary)) for path in seen), seen
+    else:
+        assert seen == {}
+        assert list(temporary.iterdir()) == []
