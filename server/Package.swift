@@ -22,6 +22,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.60.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.25.0"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.30.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
     ],
     targets: [
         .systemLibrary(name: "CPlannerSQLite", path: "Sources/CPlannerSQLite", pkgConfig: "sqlite3",
@@ -38,6 +41,11 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .executableTarget(name: "carfit-planner", dependencies: ["PlannerServer", "PlannerPush"]),
         .testTarget(name: "PlannerPushTests", dependencies: [
@@ -53,6 +61,9 @@ let package = Package(
         .testTarget(name: "PlannerServerTests", dependencies: [
             "PlannerServer", "PlannerPush",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
     ]
 )

@@ -1,1 +1,0 @@
-// The planner's back end: store, API and commands.
