@@ -165,12 +165,14 @@ class CoreAPI:
             self._swapping = True
             self._gate.wait_for(lambda: self._using == 0)
         try:
+            # One core at a time on the database: the old one closes before the new one opens,
+            # and opens again as it was when the new one cannot.
+            self.core.close()
             try:
-                core = self.reopen({"locale": locale, "currency": currency})
+                self.core = self.reopen({"locale": locale, "currency": currency})
             except CarfitError as exc:
+                self.core = self.reopen({"locale": self.settings["locale"], "currency": self.settings["currency"]})
                 return HTTP_STATUS.get(exc.code, 500), exc.response
-            old, self.core = self.core, core
-            old.close()
             self.settings.update(locale=locale, currency=currency)
         finally:
             with self._gate:

@@ -140,9 +140,10 @@ def moved_time(text: str, shift: dt.timedelta) -> str:
 
 
 def start(executable: Path, database: str, log: Path) -> Planner:
-    """A `carfit-planner serve` on a free port with database (sqlite:FILE) and a new planner's
-    token (kept in this process and the server's environment only); its standard error to log."""
-    admin_token = secrets.token_urlsafe(32)
+    """A `carfit-planner serve` on a free port with database (sqlite:FILE); the planner's token is
+    CARFIT_PLANNER_ADMIN_TOKEN when the environment has one, else a new one (kept in this process
+    and the server's environment only); the server's standard error goes to log."""
+    admin_token = os.environ.get("CARFIT_PLANNER_ADMIN_TOKEN") or secrets.token_urlsafe(32)
     env = dict(os.environ, CARFIT_PLANNER_ADMIN_TOKEN=admin_token)
     with open(log, "ab") as errors:
         process = subprocess.Popen([str(executable), "serve", "--database", database, "--port", "0"],
