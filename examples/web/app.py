@@ -175,6 +175,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     scratch = tempfile.mkdtemp(prefix="carfit-web-")
     planner: Optional[planner_server.Planner] = None
+    signal.signal(signal.SIGTERM, stop_on_sigterm)  # from here on, a stop removes what was made
     try:
         database = args.database or os.path.join(scratch, "carfit.sqlite")
         fresh = not os.path.exists(database)
@@ -185,10 +186,6 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f"cannot start: {exc}", file=sys.stderr)
             server.server_close()
             return 1
-        if fresh:
-            # With a planner server the visits come from it (a refresh once signed in).
-            fill_with_samples(core, skip_visits=planner is not None)
-
         def reopen(language: Dict[str, Optional[str]]) -> Core:
             return open_core(args, base_url, database, planner, language)
 
@@ -196,8 +193,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                     "planner": {"url": planner.url, "board": planner.board()} if planner else None}
         server.api = CoreAPI(core, reopen, settings)
         try:
+            if fresh:
+                # With a planner server the visits come from it (a refresh once signed in).
+                fill_with_samples(core, skip_visits=planner is not None)
             server.samples = SampleSources(base_url, offline=args.offline, token=args.planner_token)
-            signal.signal(signal.SIGTERM, stop_on_sigterm)
             print(f"CarFit web app on {base_url}/ (Ctrl-C stops it)", flush=True)
             if planner is None:
                 print(f"The sample planner's token (sign in with it to send changes): {args.planner_token}", flush=True)

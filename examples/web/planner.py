@@ -47,7 +47,11 @@ def find_executable() -> Optional[Path]:
 
 
 class PlannerError(Exception):
-    """The planner server could not be started or refused a request."""
+    """The planner server could not be started or refused a request (`status`: its HTTP status)."""
+
+    def __init__(self, message: str, status: Optional[int] = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class Planner:
@@ -96,7 +100,8 @@ class Planner:
             with urllib.request.urlopen(request, timeout=30) as answer:
                 return json.loads(answer.read())
         except urllib.error.HTTPError as exc:
-            raise PlannerError(f"{method} {path}: {exc.code} {exc.read()[:300].decode('utf-8', 'replace')}") from None
+            detail = exc.read()[:300].decode("utf-8", "replace")
+            raise PlannerError(f"{method} {path}: {exc.code} {detail}", exc.code) from None
         except (OSError, ValueError) as exc:
             raise PlannerError(f"{method} {path}: {exc}") from None
 
@@ -115,7 +120,7 @@ class Planner:
             try:
                 loaded.append(self.admin("POST", "/v1/planner/visits", moved)["visit"])
             except PlannerError as exc:
-                if ": 409 " not in str(exc):
+                if exc.status != 409:
                     raise
         return loaded
 
