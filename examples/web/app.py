@@ -7,13 +7,17 @@ Usage (from the repository root, after `swift build -c release`):
     python3 examples/web/app.py --port 0                 # any free port (printed at start)
     python3 examples/web/app.py --now 2020-09-10T07:00:00Z --time-zone Europe/Copenhagen
     python3 examples/web/app.py --database carfit.sqlite # keep the data in a file
+    python3 examples/web/app.py --planner-server         # the real planner (server/, built) behind it
 
 Without --database the app opens a temporary database filled with the bundled sample data
 (examples/data); a --database file that does not exist yet starts with the sample too. The
 core's sources are the app's own sample sources (sample_sources.py), so the refresh and sync
 controls work without a network; `--offline` starts them unreachable. The sample update server
 (the reference one, examples/servers/sync_server.py) is the planner's back end: it takes the
-washer's changes only with the token of --planner-token (printed at start).
+washer's changes only with the token of --planner-token (printed at start). With
+--planner-server (or --planner URL) the visits come from the real planner server instead
+(planner.py): the app starts it with a SQLite database, adds a washer, loads the sample visits
+for them from today on and prints the washer's token to sign in with on the day screen.
 
 The modules, one job each: app.py (this: arguments, start-up), web_server.py (the HTTP server
 and its routes), core_api.py (the API over the core), sample_sources.py (the sample sources and
@@ -23,6 +27,7 @@ planner), static_files.py (the page).
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
 import shutil
 import signal
@@ -31,7 +36,7 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 HERE = Path(__file__).resolve().parent
 BINDING = HERE.parent.parent / "bindings" / "python"
@@ -43,7 +48,8 @@ except ImportError:
 
 from carfit import CarfitError, Core, load_library  # noqa: E402
 
-from core_api import CoreAPI  # noqa: E402
+import planner as planner_server  # noqa: E402
+from core_api import CURRENCIES, LOCALES, CoreAPI  # noqa: E402
 from sample_sources import SAMPLE_PLANNER_TOKEN, SampleSources, fill_with_samples, source_urls  # noqa: E402
 from web_server import Handler, Server  # noqa: E402
 
@@ -63,8 +69,25 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
                    "(POST /sample/network {\"offline\": false} brings them back)")
     p.add_argument("--planner-token", default=SAMPLE_PLANNER_TOKEN,
                    help="the token the sample update server wants (%(default)s); sign in with it on the page")
+    p.add_argument("--planner-server", nargs="?", const="", metavar="EXECUTABLE",
+                   help="start the real planner server (carfit-planner; default: the one built in server/.build) "
+                   "with a SQLite database, add a washer and load the sample visits for them from today on")
+    p.add_argument("--planner-database", metavar="FILE",
+                   help="the started planner's SQLite file (default: beside the app's temporary database)")
+    p.add_argument("--planner", metavar="URL",
+                   help="a planner server already running at URL (its washer's API as the visits' sources); "
+                   "with --washer-id and CARFIT_PLANNER_ADMIN_TOKEN in the environment, the sample visits "
+                   "are loaded for that washer")
+    p.add_argument("--washer-id", help="with --planner: the washer to load the sample visits for")
     p.add_argument("--verbose", action="store_true", help="log every request")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.locale is not None and args.locale not in LOCALES:
+        p.error("--locale is one of " + ", ".join(LOCALES))
+    if args.currency is not None and args.currency not in CURRENCIES:
+        p.error("--currency is one of " + ", ".join(CURRENCIES))
+    if args.planner is not None and args.planner_server is not None:
+        p.error("--planner and --planner-server name two planners: choose one")
+    return args
 
 
 def library_present() -> bool:
@@ -82,18 +105,56 @@ def stop_on_sigterm(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
-def open_core(args: argparse.Namespace, base_url: str, database: str) -> Core:
-    """The core over database, its sources pointing at this server's sample sources."""
-    config: Dict[str, Any] = {"database": database, "sources": source_urls(base_url), "http": {"timeoutMs": 5000}}
+def open_core(args: argparse.Namespace, base_url: str, database: str,
+              planner: Optional[planner_server.Planner] = None,
+              language: Optional[Dict[str, Optional[str]]] = None) -> Core:
+    """The core over database, its sources pointing at this server's sample sources (the
+    visits' and the washer's at the planner server when there is one); language's "locale" and
+    "currency" in place of the arguments' when given."""
+    sources = source_urls(base_url)
+    if planner is not None:
+        sources.update(planner.sources())
+    config: Dict[str, Any] = {"database": database, "sources": sources, "http": {"timeoutMs": 5000}}
     if args.now:
         config["now"] = args.now
     if args.time_zone:
         config["timeZone"] = args.time_zone
-    if args.locale:
-        config["locale"] = args.locale
-    if args.currency:
-        config["currency"] = args.currency
+    locale, currency = (language["locale"], language["currency"]) if language else (args.locale, args.currency)
+    if locale:
+        config["locale"] = locale
+    if currency:
+        config["currency"] = currency
     return Core(config)
+
+
+def start_planner(args: argparse.Namespace, scratch: str) -> Tuple[Optional[planner_server.Planner], List[str]]:
+    """The planner server of --planner-server (started, a washer added, the sample loaded) or of
+    --planner, and the lines to print about it (its board, the washer's token); None without
+    either."""
+    today = dt.datetime.now(dt.timezone.utc).date()
+    lines: List[str] = []
+    if args.planner is not None:
+        admin = os.environ.get("CARFIT_PLANNER_ADMIN_TOKEN", "")
+        planner = planner_server.Planner(args.planner, admin)
+        if args.washer_id and admin:
+            planner.load_sample(args.washer_id, today)
+            lines.append(f"The sample visits are loaded for washer {args.washer_id}.")
+        return planner, lines + [f"The planner's board: {planner.board()}"]
+    if args.planner_server is None:
+        return None, lines
+    executable = Path(args.planner_server) if args.planner_server else planner_server.find_executable()
+    if executable is None:
+        raise planner_server.PlannerError("the planner server is not built: swift build --package-path server")
+    database = "sqlite:" + (args.planner_database or os.path.join(scratch, "planner.sqlite"))
+    planner = planner_server.start(executable, database, Path(scratch) / "planner.log")
+    try:
+        washer = planner.add_washer("Ada Lovelace")
+        planner.load_sample(washer["washerId"], today)
+    except planner_server.PlannerError:
+        planner.stop()
+        raise
+    return planner, [f"The planner server on {planner.url}/ (its board: {planner.board()})",
+                      f"The washer's token (sign in with it on the day screen): {washer['token']}"]
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -112,24 +173,35 @@ def main(argv: Optional[List[str]] = None) -> int:
     host, port = server.server_address[:2]
     base_url = f"http://{'[' + host + ']' if ':' in str(host) else host}:{port}"
 
-    scratch = None if args.database else tempfile.mkdtemp(prefix="carfit-web-")
+    scratch = tempfile.mkdtemp(prefix="carfit-web-")
+    planner: Optional[planner_server.Planner] = None
+    signal.signal(signal.SIGTERM, stop_on_sigterm)  # from here on, a stop removes what was made
     try:
-        database = args.database or os.path.join(scratch, "carfit.sqlite")  # type: ignore[arg-type]
+        database = args.database or os.path.join(scratch, "carfit.sqlite")
         fresh = not os.path.exists(database)
         try:
-            core = open_core(args, base_url, database)
-        except CarfitError as exc:
-            print(f"cannot open the core: {exc}", file=sys.stderr)
+            planner, planner_lines = start_planner(args, scratch)
+            core = open_core(args, base_url, database, planner)
+        except (CarfitError, planner_server.PlannerError) as exc:
+            print(f"cannot start: {exc}", file=sys.stderr)
             server.server_close()
             return 1
-        with core:
+        def reopen(language: Dict[str, Optional[str]]) -> Core:
+            return open_core(args, base_url, database, planner, language)
+
+        settings = {"locale": args.locale, "currency": args.currency,
+                    "planner": {"url": planner.url, "board": planner.board()} if planner else None}
+        server.api = CoreAPI(core, reopen, settings)
+        try:
             if fresh:
-                fill_with_samples(core)
-            server.api = CoreAPI(core)
+                # With a planner server the visits come from it (a refresh once signed in).
+                fill_with_samples(core, skip_visits=planner is not None)
             server.samples = SampleSources(base_url, offline=args.offline, token=args.planner_token)
-            signal.signal(signal.SIGTERM, stop_on_sigterm)
             print(f"CarFit web app on {base_url}/ (Ctrl-C stops it)", flush=True)
-            print(f"The sample planner's token (sign in with it to send changes): {args.planner_token}", flush=True)
+            if planner is None:
+                print(f"The sample planner's token (sign in with it to send changes): {args.planner_token}", flush=True)
+            for line in planner_lines:
+                print(line, flush=True)
             thread = threading.Thread(target=server.serve_forever, name="carfit-web", daemon=True)
             thread.start()
             try:
@@ -139,9 +211,12 @@ def main(argv: Optional[List[str]] = None) -> int:
             finally:
                 server.shutdown()
                 server.server_close()
+        finally:
+            server.api.core.close()
     finally:
-        if scratch is not None:
-            shutil.rmtree(scratch, ignore_errors=True)
+        if planner is not None:
+            planner.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
     return 0
 
 

@@ -8,6 +8,10 @@
                            note's text) saved to a temporary file and attached to the visit by
                            the core (visits.attach); answers the attachment
     GET  /attachment/<id>?key=      the core's copy of an attachment of that visit (thumbnails)
+    GET  /app/settings     the app's settings: {"locale", "currency", "locales", "currencies",
+                           "planner": {"url", "board"} or null}
+    POST /app/settings     {"locale", "currency"}: the core reopened with them (same database;
+                           the planner's token, held by the old core only, is gone with it)
 
 Only the methods of methods.json are forwarded (generated from the contract by
 scripts/gen-schema: every method but the host's imports, a host file attached, the change feed
@@ -19,8 +23,10 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 from urllib.parse import SplitResult, parse_qs, urlsplit
 
 from carfit import CarfitError, Core
@@ -45,6 +51,10 @@ HTTP_STATUS = {
 }
 # END generated
 
+#: The languages and currencies the page offers (the core's config "locale" and "currency").
+LOCALES = ("en", "en-GB", "da", "nb", "sv", "de")
+CURRENCIES = ("USD", "DKK", "NOK", "SEK", "EUR", "GBP")
+
 #: The largest attachment the page may send (the core's own limit, attachments.maxBytes).
 MAX_ATTACHMENT_BYTES = 20 << 20
 
@@ -65,8 +75,29 @@ class CoreAPI:
     """The open core behind /api/, /attach and /attachment/. Its routes take the request being
     answered (web_server.Handler: answer, answer_json, refuse, read_body)."""
 
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: Core, reopen: Optional[Callable[[Dict[str, Optional[str]]], Core]] = None,
+                 settings: Optional[Dict[str, Any]] = None) -> None:
         self.core = core
+        #: Opens a new core over the same database with {"locale", "currency"}; None: no switch.
+        self.reopen = reopen
+        self.settings: Dict[str, Any] = {"locale": None, "currency": None, "planner": None, **(settings or {})}
+        self._gate = threading.Condition()
+        self._using = 0
+        self._swapping = False
+
+    @contextmanager
+    def using(self) -> Iterator[Core]:
+        """The open core, held open while the block runs (a switch waits for the calls in flight)."""
+        with self._gate:
+            self._gate.wait_for(lambda: not self._swapping)
+            self._using += 1
+            core = self.core
+        try:
+            yield core
+        finally:
+            with self._gate:
+                self._using -= 1
+                self._gate.notify_all()
 
     # -- routes ---------------------------------------------------------------------------
 
@@ -99,6 +130,56 @@ class CoreAPI:
         if body is not None:
             request.answer_json(*self.call(url.path[len("/api/"):], body))
 
+    def app(self, request: Any, method: str, path: str) -> None:
+        """GET and POST /app/settings."""
+        if path != "/app/settings":
+            request.refuse(404, "not_found", "There is no such page.")
+        elif method == "GET":
+            request.answer_json(200, self.settings_document())
+        else:
+            body = request.read_body()
+            if body is not None:
+                request.answer_json(*self.switch(body))
+
+    def settings_document(self) -> Dict[str, Any]:
+        return {**self.settings, "locales": list(LOCALES), "currencies": list(CURRENCIES),
+                "switchable": self.reopen is not None}
+
+    def switch(self, body: bytes) -> Tuple[int, Dict[str, Any]]:
+        """Reopen the core with the body's locale and currency: (HTTP status, the settings)."""
+        try:
+            wanted = json.loads(body)
+        except ValueError:
+            return 400, error_document("bad_json", "The settings are not JSON.")
+        if not isinstance(wanted, dict):
+            return 400, error_document("invalid", "The settings are an object.")
+        locale, currency = wanted.get("locale"), wanted.get("currency", self.settings["currency"])
+        if locale is not None and locale not in LOCALES:
+            return 400, error_document("invalid", "The locale is one of " + ", ".join(LOCALES) + ".", "locale")
+        if currency is not None and currency not in CURRENCIES:
+            return 400, error_document("invalid", "The currency is one of " + ", ".join(CURRENCIES) + ".", "currency")
+        if self.reopen is None:
+            return 409, error_document("conflict", "This app cannot reopen its core.")
+        with self._gate:
+            self._gate.wait_for(lambda: not self._swapping)
+            self._swapping = True
+            self._gate.wait_for(lambda: self._using == 0)
+        try:
+            # One core at a time on the database: the old one closes before the new one opens,
+            # and opens again as it was when the new one cannot.
+            self.core.close()
+            try:
+                self.core = self.reopen({"locale": locale, "currency": currency})
+            except CarfitError as exc:
+                self.core = self.reopen({"locale": self.settings["locale"], "currency": self.settings["currency"]})
+                return HTTP_STATUS.get(exc.code, 500), exc.response
+            self.settings.update(locale=locale, currency=currency)
+        finally:
+            with self._gate:
+                self._swapping = False
+                self._gate.notify_all()
+        return 200, self.settings_document()
+
     # -- the core -------------------------------------------------------------------------
 
     def call(self, method: str, body: bytes) -> Tuple[int, Dict[str, Any]]:
@@ -109,7 +190,8 @@ class CoreAPI:
             # The C API reads NUL-terminated text: a NUL would silently cut the request short.
             return 400, error_document("bad_json", "The request contains a NUL byte.")
         try:
-            return 200, self.core.call(method, body)
+            with self.using() as core:
+                return 200, core.call(method, body)
         except CarfitError as exc:
             return HTTP_STATUS.get(exc.code, 500), exc.response
         except Exception as exc:  # the server must answer whatever happens
@@ -119,7 +201,8 @@ class CoreAPI:
         """The image at url through the core's cache: (HTTP status, content type, body, and
         where the core found it: memory, disk or network; empty on failure)."""
         try:
-            data, info = self.core.image(url)
+            with self.using() as core:
+                data, info = core.image(url)
             content_type = str(info.get("contentType") or "application/octet-stream")
             return 200, content_type, data, str(info.get("source") or "")
         except CarfitError as exc:
@@ -138,7 +221,9 @@ class CoreAPI:
         try:
             with os.fdopen(handle, "wb") as file:
                 file.write(body)
-            request.answer_json(200, self.core.attach(key, kind, file=path))
+            with self.using() as core:
+                attached = core.attach(key, kind, file=path)
+            request.answer_json(200, attached)
         except CarfitError as exc:
             request.answer_json(HTTP_STATUS.get(exc.code, 500), exc.response)
         finally:
@@ -148,7 +233,8 @@ class CoreAPI:
         """The core's copy of attachment `identifier` of the visit `key`: only files the core
         lists are read."""
         try:
-            listed = self.core.attachments(key)["attachments"]
+            with self.using() as core:
+                listed = core.attachments(key)["attachments"]
         except CarfitError as exc:
             request.answer_json(HTTP_STATUS.get(exc.code, 500), exc.response)
             return

@@ -88,10 +88,11 @@ def source_urls(base_url: str) -> Dict[str, str]:
     }
 
 
-def fill_with_samples(core: Any) -> None:
-    """Import every bundled sample document into core."""
+def fill_with_samples(core: Any, skip_visits: bool = False) -> None:
+    """Import every bundled sample document into core (but the visits with skip_visits)."""
     for name, method in SAMPLES:
-        core.call(method, (SAMPLE_DATA / name).read_bytes())
+        if not (skip_visits and method == "visits.import"):
+            core.call(method, (SAMPLE_DATA / name).read_bytes())
 
 
 def pattern_colors(number: int) -> Tuple[str, str]:

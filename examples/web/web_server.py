@@ -2,6 +2,7 @@
 and writes the answers.
 
     /api/..., /attach, /attachment/...    the API over the core (core_api.CoreAPI)
+    /app/settings                         the app's language, currency and planner (the same)
     /sample/...                           the sample sources (sample_sources.SampleSources)
     /, /static/...                        the page (static_files)
 
@@ -63,6 +64,8 @@ class Handler(BaseHTTPRequestHandler):
             self.server.api.get(self, url)
         elif url.path.startswith("/sample/"):
             self.server.samples.get(self, url.path[len("/sample/"):])
+        elif url.path.startswith("/app/"):
+            self.server.api.app(self, "GET", url.path)
         elif url.path in ("/", "/index.html"):
             static_files.serve(self, "index.html")
         elif url.path.startswith("/static/"):
@@ -78,6 +81,8 @@ class Handler(BaseHTTPRequestHandler):
             self.server.samples.post(self, url.path[len("/sample/"):])
         elif url.path == "/attach" or url.path.startswith("/api/"):
             self.server.api.post(self, url)
+        elif url.path.startswith("/app/"):
+            self.server.api.app(self, "POST", url.path)
         else:
             self.refuse(404, "not_found", "Only /api/<method> takes POST.")
 

@@ -12,6 +12,7 @@ import { moneyScreen } from "./modules/money.js";
 import { network } from "./modules/network.js";
 import { news } from "./modules/news.js";
 import { pushPanel } from "./modules/push.js";
+import { settings } from "./modules/settings.js";
 import { sources } from "./modules/sources.js";
 import { wine } from "./modules/wine.js";
 
@@ -33,5 +34,6 @@ network.init();
 auth.init();
 pushPanel.init();
 conflicts.init();
+settings.init(route);
 window.addEventListener("hashchange", route);
 route();
