@@ -91,11 +91,11 @@ extern "C" {
  * same major version is compatible; carfit_version_number() tells which one is loaded.
  */
 #define CARFIT_VERSION_MAJOR 1
-#define CARFIT_VERSION_MINOR 3
+#define CARFIT_VERSION_MINOR 4
 #define CARFIT_VERSION_PATCH 0
-#define CARFIT_VERSION "1.3.0"
+#define CARFIT_VERSION "1.4.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH: compare with carfit_version_number() at run time. */
-#define CARFIT_VERSION_NUMBER 10300
+#define CARFIT_VERSION_NUMBER 10400
 
 /* ---------------------------------------------------------------------------------------------
  * Status codes (values fixed forever)
@@ -250,7 +250,7 @@ typedef struct carfit_core carfit_core;
  *          members that object takes. A null member reads as absent.
  *          core, where the new core is stored (must not be NULL);
  *          response, as for operations (may be NULL).
- * Returns: CARFIT_OK and *core set; the response is {"version": "1.3.0", "database": path}.
+ * Returns: CARFIT_OK and *core set; the response is {"version": "1.4.0", "database": path}.
  *          On failure *core is NULL and the response is an error document.
  * Owns:    the caller owns *core and closes it with carfit_close().
  * Errors:  CARFIT_BAD_JSON (config text), CARFIT_INVALID (a config member unknown or wrong,
@@ -292,14 +292,14 @@ void carfit_close(carfit_core *core);
 void carfit_free(void *p);
 
 /*
- * carfit_version — the library's version, "1.3.0" (equal to CARFIT_VERSION for this header).
+ * carfit_version — the library's version, "1.4.0" (equal to CARFIT_VERSION for this header).
  * Returns: a static string; do not free.
  */
 const char *carfit_version(void);
 
 /*
  * carfit_version_number — the library's version as one number, MAJOR * 10000 + MINOR * 100 +
- *                         PATCH: 10300 for 1.3.0 (equal to CARFIT_VERSION_NUMBER for this header).
+ *                         PATCH: 10400 for 1.4.0 (equal to CARFIT_VERSION_NUMBER for this header).
  * Returns: the number. A host built against this header can refuse a library of another major
  *          version: carfit_version_number() / 10000 != CARFIT_VERSION_MAJOR.
  */

@@ -1,7 +1,7 @@
 """Builds the carfit wheel: the ctypes binding with libcarfit.so inside the package.
 
     swift build -c release                        (or make, at the repository root)
-    python3 -m pip wheel bindings/python -w DIST  -> carfit-1.3.0-py3-none-linux_x86_64.whl
+    python3 -m pip wheel bindings/python -w DIST  -> carfit-1.4.0-py3-none-linux_x86_64.whl
 
 The version is read from the CARFIT_VERSION_* macros of include/carfit.h; the schema
 include/carfit.schema.json is shipped as carfit/carfit.schema.json. The library copied

@@ -8,7 +8,7 @@ let carfitSchemaText: StaticString = #"""
   "$schema": "https://json-schema.org/draft/2020-12/schema",
   "title": "libcarfit",
   "description": "The machine-readable contract of libcarfit: every operation's request, response and statuses, the config of carfit_open, the error document and the events of the change feed. Response objects are closed (additionalProperties false); requests are open: unknown members are ignored.",
-  "version": "1.3.0",
+  "version": "1.4.0",
   "operations": {
     "visits.import": {
       "symbol": "carfit_visits_import",

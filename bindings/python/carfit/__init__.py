@@ -18,7 +18,7 @@ from .core import Core
 from .events import Event, EventBatch, ProgressCallback
 from .errors import *  # noqa: F401,F403  (the exceptions, one per status: errors.__all__)
 
-#: This binding's version, that of the header it was made from (``"1.3.0"``).
+#: This binding's version, that of the header it was made from (``"1.4.0"``).
 __version__ = binding_version()
 
 __all__ = [
@@ -38,12 +38,12 @@ __all__ += errors.__all__
 
 
 def version_number() -> int:
-    """The loaded library's version as ``MAJOR * 10000 + MINOR * 100 + PATCH`` (10300 for 1.3.0)."""
+    """The loaded library's version as ``MAJOR * 10000 + MINOR * 100 + PATCH`` (10400 for 1.4.0)."""
     return int(load_library().carfit_version_number())
 
 
 def version() -> str:
-    """The loaded library's version, e.g. ``"1.3.0"``."""
+    """The loaded library's version, e.g. ``"1.4.0"``."""
     text: bytes = load_library().carfit_version()
     return text.decode("ascii")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ctypes
 from typing import Any, Dict, List, Optional, Sequence, Tuple, TypedDict, Union
 
-SCHEMA_VERSION = "1.3.0"
+SCHEMA_VERSION = "1.4.0"
 
 #: (restype, argtypes) of a C function; restype None is void.
 Signature = Tuple[Any, Sequence[Any]]

@@ -36,7 +36,7 @@ public final class Core: Sendable {
         carfit_close(handle)
     }
 
-    /// The library's version ("1.3.0").
+    /// The library's version ("1.4.0").
     public static var libraryVersion: String { String(cString: carfit_version()) }
 
     /// The contract of the loaded library: the text of carfit.schema.json (carfit_schema()).

@@ -24,7 +24,7 @@ public abstract sealed class Operations permits Core {
     static final java.util.List<Class<?>> SEALED = java.util.List.of(Event.class);
 
     /** The version of the contract these types were generated from. */
-    public static final String CONTRACT_VERSION = "1.3.0";
+    public static final String CONTRACT_VERSION = "1.4.0";
 
     /** Its major version: a library of another is refused. */
     static final int MAJOR = 1;

@@ -71,7 +71,7 @@ public final class Core extends Operations implements AutoCloseable {
         return new Core(library, core.getValue(), answer);
     }
 
-    /** The version of the loaded library ("1.3.0"). */
+    /** The version of the loaded library ("1.4.0"). */
     public static String libraryVersion() {
         return Native.library().carfit_version();
     }
