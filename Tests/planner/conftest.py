@@ -110,8 +110,10 @@ def postgres():
 class Deployment:
     """One database and `processes` servers on it, each on a port of its own that a restart keeps."""
 
-    def __init__(self, root: Path, database: str, processes: int, cluster: PostgresCluster | None = None) -> None:
+    def __init__(self, root: Path, database: str, processes: int, cluster: PostgresCluster | None = None,
+                 serve_args: tuple[str, ...] = ()) -> None:
         self.database = database
+        self.serve_args = list(serve_args)
         self.cluster = cluster
         self.files = root / "files"
         self.ports = [free_port() for _ in range(processes)]
@@ -126,7 +128,7 @@ class Deployment:
     def start(self, i: int) -> None:
         env = dict(os.environ, CARFIT_PLANNER_ADMIN_TOKEN=ADMIN)
         proc = subprocess.Popen([str(SERVER), "serve", "--database", self.database, "--port", str(self.ports[i]),
-                                 "--files", str(self.files)], stdout=subprocess.PIPE, stderr=open(self.logs[i], "ab"),
+                                 "--files", str(self.files), *self.serve_args], stdout=subprocess.PIPE, stderr=open(self.logs[i], "ab"),
                                 env=env)
         deadline = time.monotonic() + 30
         line = b""

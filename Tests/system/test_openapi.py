@@ -40,10 +40,10 @@ def test_the_washers_api_every_path_method_and_status(api):
     operations = {(path, method): op for path, item in api["paths"].items() for method, op in item.items()}
     statuses = {key: sorted(op["responses"]) for key, op in operations.items()}
     assert statuses == {
-        ("/v1/visits", "get"): ["200", "304", "401"],
+        ("/v1/visits", "get"): ["200", "304", "401", "403"],
         ("/v1/visit-updates", "post"): ["200", "400", "401", "403"],
         ("/v1/locations", "post"): ["200", "400", "401", "403"],
-        ("/v1/attachments/{id}", "put"): ["200", "201", "401", "409", "411", "413", "422"],
+        ("/v1/attachments/{id}", "put"): ["200", "201", "400", "401", "403", "409", "411", "413", "422"],
         ("/v1/devices", "post"): ["200", "400", "401", "403"],
     }
     assert api["security"] == [{"washerToken": []}]

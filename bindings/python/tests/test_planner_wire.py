@@ -90,7 +90,9 @@ class RecordingPlanner:
                 if not self.authorised():
                     return
                 if self.path == "/v1/devices":
-                    return self.answer(200, {"device": json.loads(body)})
+                    sent = json.loads(body)
+                    return self.answer(200, {"device": {"clientId": sent["clientId"], "platform": sent["platform"],
+                                                        "registered": sent["token"] is not None}})
                 if self.path not in ("/v1/visit-updates", "/v1/locations"):
                     return self.refuse(404, "No such path.")
                 try:
