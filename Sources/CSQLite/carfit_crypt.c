@@ -473,19 +473,41 @@ int cf_crypt_vfs(const unsigned char *key, char *name, int cap) {
     return rc;
 }
 
+/* Reads up to n bytes from the start of the file at path through SQLite's own unix VFS, not a
+ * descriptor of its own: closing any descriptor of a file drops every POSIX lock this process
+ * holds on it, so a probe with open()/close() while another connection of this process has the
+ * database open would release that connection's locks (and let another process delete the WAL
+ * and shared memory under it). The unix VFS keeps such a descriptor until those locks go.
+ * 1: read (*got bytes, maybe 0); 0: no such file; -1: unreadable. */
 static int readHead(const char *path, unsigned char *h, int n, int *got) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return errno == ENOENT ? 0 : -1;
-    int total = 0;
-    while (total < n) {
-        ssize_t r = read(fd, h + total, (size_t)(n - total));
-        if (r < 0) { if (errno == EINTR) continue; close(fd); return -1; }
-        if (r == 0) break;
-        total += (int)r;
+    struct stat info;
+    if (stat(path, &info) != 0) return errno == ENOENT ? 0 : -1;
+    sqlite3_vfs *os = sqlite3_vfs_find("unix");
+    if (!os || os->szOsFile <= 0) return -1;
+    sqlite3_file *f = (sqlite3_file *)calloc(1, (size_t)os->szOsFile);
+    if (!f) return -1;
+    int flags = 0;
+    if (os->xOpen(os, path, f, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &flags) != SQLITE_OK) {
+        if (f->pMethods) f->pMethods->xClose(f);
+        free(f);
+        return -1;
     }
-    close(fd);
-    *got = total;
-    return 1;
+    sqlite3_int64 size = 0;
+    int result = 1;
+    if (f->pMethods->xFileSize(f, &size) != SQLITE_OK) {
+        result = -1;
+    } else {
+        int want = size < (sqlite3_int64)n ? (int)size : n;
+        *got = 0;
+        if (want > 0) {
+            int rc = f->pMethods->xRead(f, h, want, 0);
+            if (rc == SQLITE_OK) *got = want;
+            else result = -1;
+        }
+    }
+    f->pMethods->xClose(f);
+    free(f);
+    return result;
 }
 
 int cf_crypt_probe(const char *path, const unsigned char *key) {

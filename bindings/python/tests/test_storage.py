@@ -22,7 +22,7 @@ import pytest
 import carfit
 from carfit import _lib
 
-from conftest import BINDING_DIR, SAMPLE_PATH
+from conftest import BINDING_DIR, DAY_CONFIG, SAMPLE_PATH
 from helpers import serving
 
 NOBODY = 65534
@@ -239,3 +239,32 @@ def test_a_refresh_that_fills_the_disk_is_recorded_in_the_sources_status(lib, tm
             assert entry["consecutiveFailures"] == 1 and entry["lastSuccessAt"] is None
             sources = [e for e in core.events(timeout=0) if e["kind"] == "source"]
             assert sources[-1]["source"] == "visits" and sources[-1]["status"] == "failed"
+
+
+LAST_CLOSER = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import carfit
+with carfit.Core(json.loads(sys.argv[3]), database=sys.argv[2]) as core:
+    core.call("visits.list", {"dates": ["2020-09-10"]})
+"""
+
+
+def test_opening_another_core_keeps_the_locks_of_the_cores_already_open(lib, sample, tmp_path):
+    """A core opened (and closed) beside one already open in the same process leaves that one's
+    file locks alone: another process that closes the database last then finds it still in use
+    and leaves its WAL and shared memory where the open core needs them."""
+    path = tmp_path / "locks.sqlite"
+    with carfit.Core(DAY_CONFIG, database=str(path)) as held:
+        held.import_visits(sample)
+        before = held.call_text("visits.list", {"dates": ["2020-09-10"]})
+        with carfit.Core(DAY_CONFIG, database=str(path)):
+            pass
+        done = subprocess.run([sys.executable, "-c", LAST_CLOSER, str(BINDING_DIR), str(path),
+                                json.dumps(DAY_CONFIG)], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert (tmp_path / "locks.sqlite-shm").exists()
+        assert (tmp_path / "locks.sqlite-wal").exists()
+        with carfit.Core(DAY_CONFIG, database=str(path)) as again:
+            assert again.call_text("visits.list", {"dates": ["2020-09-10"]}) == before
+        assert held.call_text("visits.list", {"dates": ["2020-09-10"]}) == before
