@@ -394,19 +394,34 @@ def test_prefetch_respects_concurrency(lib, server, cache_dir):
     active = {"now": 0, "max": 0}
     lock = threading.Lock()
     urls = [server.add(f"/c{i}.png", png(tag=i), delay=0.15) for i in range(10)]
-    original = server.httpd.RequestHandlerClass.do_GET
+    handler_class = server.httpd.RequestHandlerClass
+    original, original_send = handler_class.do_GET, handler_class.send_response
 
+    # A request counts from its arrival until its answer starts (send_response, before any byte
+    # reaches the client): the client cannot have begun another in that slot before then, while
+    # the handler's own end (after the client already has the answer) is not the client's.
     def counting(handler):
+        handler._counted = True
         with lock:
             active["now"] += 1
             active["max"] = max(active["max"], active["now"])
         try:
             original(handler)
         finally:
+            answered(handler)
+
+    def answered(handler):
+        if getattr(handler, "_counted", False):
+            handler._counted = False
             with lock:
                 active["now"] -= 1
 
-    server.httpd.RequestHandlerClass.do_GET = counting
+    def sending(handler, *args, **kwargs):
+        answered(handler)
+        return original_send(handler, *args, **kwargs)
+
+    handler_class.do_GET = counting
+    handler_class.send_response = sending
     with open_core(cache_dir, concurrency=3) as core:
         assert core.prefetch_images(urls) == {"queued": 10}
         wait_idle(core)
