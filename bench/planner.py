@@ -10,7 +10,10 @@
 On SQLite (one process) and on PostgreSQL 15 (a throwaway cluster, two server processes behind the
 clients alternately). Prints a Markdown section for bench/results.md.
 
-    python3 bench/planner.py [--server server/.build/release/carfit-planner] [--visits 200] [--batch 100]
+    python3 bench/planner.py [--server PATH] [--visits 200] [--batch 100]
+
+`--server` defaults to the release executable (`server/.build/release/carfit-planner`, made by
+`swift build -c release --package-path server`) when it exists, else the debug one.
 """
 
 from __future__ import annotations
@@ -178,7 +181,9 @@ def run(name: str, d: planner.Deployment, root: Path, args) -> list[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--server", type=Path, default=planner.SERVER)
+    release = ROOT / "server" / ".build" / "release" / "carfit-planner"
+    parser.add_argument("--server", type=Path, default=release if release.exists() else planner.SERVER,
+                        help="the carfit-planner executable (default: the release build when made, else the debug one)")
     parser.add_argument("--visits", type=int, default=200, help="visits per washer (two changes each)")
     parser.add_argument("--batch", type=int, default=100, help="changes per push or request")
     parser.add_argument("--skip-postgres", action="store_true")

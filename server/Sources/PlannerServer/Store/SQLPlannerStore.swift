@@ -96,59 +96,166 @@ public final class SQLPlannerStore: PlannerStore, @unchecked Sendable {
         guard owner?[0].text == washerId else { throw StoreRefusal.clientOfAnotherWasher }
     }
 
+    /// The most rows one statement of `applyUpdates` names (its binds stay far below both
+    /// databases' limits).
+    static let rowsPerStatement = 100
+
+    /// A request's mutations in a handful of statements whatever their number: the ledger's rows
+    /// first (in one order, so two requests never wait on each other crosswise), the recorded
+    /// answers of resends, the visits the new ones name (locked), then every change worked out in
+    /// memory in the request's order (a later mutation sees an earlier one's effect) and written
+    /// back, one row per visit, with the rejected ones' reasons.
     public func applyUpdates(washerId: String, clientId: String, mutations: [Mutation], now: Int64) async throws -> [MutationAnswer] {
         let forUpdate = db.dialect.forUpdate
+        var seen = Set<String>()
+        let batch = mutations.filter { seen.insert($0.mutationId).inserted }
         return try await write { tx in
             try await Self.claimClient(tx, clientId: clientId, washerId: washerId)
+            guard !batch.isEmpty else { return [] }
+            let step = Self.rowsPerStatement
+
+            // The ledger's rows first, as applied: a concurrent resend waits here for this
+            // transaction, then finds the answer it recorded. Rejections are set below.
+            var fresh = Set<String>()
+            let ids = batch.map(\.mutationId).sorted()
+            for chunk in Self.chunks(ids, step) {
+                var binds: [SQLValue] = []
+                binds.reserveCapacity(chunk.count * 3)
+                for id in chunk { binds += [.text(clientId), .text(id), .int(now)] }
+                let rows = try await tx.query("INSERT INTO mutations (client_id, mutation_id, applied, reason, at_ms) VALUES \(Self.tuples(chunk.count, "(?, ?, 1, NULL, ?)")) ON CONFLICT (client_id, mutation_id) DO NOTHING RETURNING mutation_id",
+                                              binds)
+                for row in rows { if let id = row[0].text { fresh.insert(id) } }
+            }
+
+            // A resend's answer is the first one.
+            var recorded: [String: String?] = [:]
+            let old = ids.filter { !fresh.contains($0) }
+            for chunk in Self.chunks(old, step) {
+                let rows = try await tx.query("SELECT mutation_id, applied, reason FROM mutations WHERE client_id = ? AND mutation_id IN (\(Self.tuples(chunk.count, "?")))",
+                                              [.text(clientId)] + chunk.map(SQLValue.text))
+                for row in rows {
+                    guard let id = row[0].text else { continue }
+                    let reason: String? = (row[1].int ?? 0) != 0 ? nil : (row[2].text ?? "rejected")
+                    recorded[id] = .some(reason)
+                }
+            }
+
+            // The visits the new mutations name, locked until the transaction ends.
+            var keys: [VisitKey] = []
+            var keySet = Set<VisitKey>()
+            for m in batch where fresh.contains(m.mutationId) {
+                if let visitId = m.visitId, keySet.insert(VisitKey(visitId: visitId, startMs: m.startMs)).inserted {
+                    keys.append(VisitKey(visitId: visitId, startMs: m.startMs))
+                }
+            }
+            keys.sort { ($0.visitId, $0.startMs) < ($1.visitId, $1.startMs) }
+            var visits: [VisitKey: VisitNow] = [:]
+            for chunk in Self.chunks(keys, step) {
+                var binds: [SQLValue] = []
+                binds.reserveCapacity(chunk.count * 2)
+                for k in chunk { binds += [.text(k.visitId), .int(k.startMs)] }
+                let rows = try await tx.query("SELECT visit_id, start_ms, washer_id, state, cancelled, started_ms, finished_ms, time_used, rejected_ms, reason FROM visits WHERE \(Array(repeating: "(visit_id = ? AND start_ms = ?)", count: chunk.count).joined(separator: " OR ")) ORDER BY visit_id, start_ms\(forUpdate)",
+                                              binds)
+                for row in rows {
+                    guard let visitId = row[0].text, let startMs = row[1].int else { continue }
+                    visits[VisitKey(visitId: visitId, startMs: startMs)] = VisitNow(
+                        washerId: row[2].text ?? "", state: VisitState(rawValue: row[3].text ?? "") ?? .todo,
+                        cancelled: (row[4].int ?? 0) != 0, startedMs: row[5].int, finishedMs: row[6].int, timeUsed: row[7].int,
+                        rejectedMs: row[8].int, reason: row[9].text)
+                }
+            }
+
+            // In the request's order.
             var answers: [MutationAnswer] = []
-            var seen = Set<String>()
-            for m in mutations where seen.insert(m.mutationId).inserted {
-                // The ledger's row first: a concurrent resend waits here for this transaction.
-                let fresh = try await tx.first("INSERT INTO mutations (client_id, mutation_id, applied, reason, at_ms) VALUES (?, ?, 0, NULL, ?) ON CONFLICT (client_id, mutation_id) DO NOTHING RETURNING mutation_id",
-                                               .text(clientId), .text(m.mutationId), .int(now))
-                guard fresh != nil else {
-                    let first = try await tx.first("SELECT applied, reason FROM mutations WHERE client_id = ? AND mutation_id = ?",
-                                                   .text(clientId), .text(m.mutationId))
-                    let applied = (first?[0].int ?? 0) != 0
-                    answers.append(MutationAnswer(mutationId: m.mutationId, reason: applied ? nil : (first?[1].text ?? "rejected")))
+            answers.reserveCapacity(batch.count)
+            var rejected: [(id: String, reason: String)] = []
+            for m in batch {
+                guard fresh.contains(m.mutationId) else {
+                    answers.append(MutationAnswer(mutationId: m.mutationId, reason: recorded[m.mutationId] ?? "rejected"))
                     continue
                 }
-                let reason = try await Self.apply(m, washerId: washerId, tx: tx, forUpdate: forUpdate, now: now)
-                try await tx.run("UPDATE mutations SET applied = ?, reason = ? WHERE client_id = ? AND mutation_id = ?",
-                                 .int(reason == nil ? 1 : 0), .opt(reason), .text(clientId), .text(m.mutationId))
+                let reason = Self.apply(m, washerId: washerId, to: &visits)
+                if let reason { rejected.append((id: m.mutationId, reason: reason)) }
                 answers.append(MutationAnswer(mutationId: m.mutationId, reason: reason))
+            }
+
+            var changed: [(VisitKey, VisitNow)] = []
+            for k in keys { if let v = visits[k], v.changed { changed.append((k, v)) } }
+            for chunk in Self.chunks(changed, step) {
+                var binds: [SQLValue] = [.int(now)]
+                binds.reserveCapacity(1 + chunk.count * 8)
+                for (k, v) in chunk {
+                    binds += [.text(k.visitId), .int(k.startMs), .text(v.state.rawValue), .opt(v.startedMs), .opt(v.finishedMs),
+                              .opt(v.timeUsed), .opt(v.rejectedMs), .opt(v.reason)]
+                }
+                let row = "(CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT))"
+                _ = try await tx.query("UPDATE visits SET updated_ms = ?, state = u.column3, started_ms = u.column4, finished_ms = u.column5, time_used = u.column6, rejected_ms = u.column7, reason = u.column8 FROM (VALUES \(Self.tuples(chunk.count, row))) AS u WHERE visits.visit_id = u.column1 AND visits.start_ms = u.column2",
+                                   binds)
+            }
+            for chunk in Self.chunks(rejected, step) {
+                var binds: [SQLValue] = []
+                for r in chunk { binds += [.text(r.id), .text(r.reason)] }
+                binds.append(.text(clientId))
+                _ = try await tx.query("UPDATE mutations SET applied = 0, reason = u.column2 FROM (VALUES \(Self.tuples(chunk.count, "(CAST(? AS TEXT), CAST(? AS TEXT))"))) AS u WHERE mutations.client_id = ? AND mutations.mutation_id = u.column1",
+                                   binds)
             }
             return answers
         }
     }
 
-    /// Applies one new mutation; the reason it is rejected, or nil.
-    static func apply(_ m: Mutation, washerId: String, tx: any SQLExecutor, forUpdate: String, now: Int64) async throws -> String? {
-        guard let visitId = m.visitId,
-              let row = try await tx.first("SELECT state, cancelled, washer_id FROM visits WHERE visit_id = ? AND start_ms = ?\(forUpdate)",
-                                           .text(visitId), .int(m.startMs)),
-              row[2].text == washerId else { return "unknown visit" }
-        if (row[1].int ?? 0) != 0 { return "cancelled by the planner" }
-        let current = VisitState(rawValue: row[0].text ?? "") ?? .todo
-        guard current.allows(m.state) else {
-            return "a visit in state \(current.rawValue) cannot become \(m.state.rawValue)"
+    struct VisitKey: Hashable, Sendable {
+        var visitId: String
+        var startMs: Int64
+    }
+
+    /// The columns of a visit a washer's mutation reads or changes.
+    struct VisitNow: Sendable {
+        var washerId: String
+        var state: VisitState
+        var cancelled: Bool
+        var startedMs: Int64?
+        var finishedMs: Int64?
+        var timeUsed: Int64?
+        var rejectedMs: Int64?
+        var reason: String?
+        var changed = false
+    }
+
+    /// Applies one new mutation to the visits read; the reason it is rejected, or nil.
+    static func apply(_ m: Mutation, washerId: String, to visits: inout [VisitKey: VisitNow]) -> String? {
+        guard let visitId = m.visitId else { return "unknown visit" }
+        let key = VisitKey(visitId: visitId, startMs: m.startMs)
+        guard var v = visits[key], v.washerId == washerId else { return "unknown visit" }
+        if v.cancelled { return "cancelled by the planner" }
+        guard v.state.allows(m.state) else {
+            return "a visit in state \(v.state.rawValue) cannot become \(m.state.rawValue)"
         }
-        let key: [SQLValue] = [.text(visitId), .int(m.startMs)]
         switch m.state {
         case .inProgress:
-            try await tx.query("UPDATE visits SET state = 'InProgress', started_ms = ?, updated_ms = ? WHERE visit_id = ? AND start_ms = ?",
-                               [.int(m.atMs), .int(now)] + key)
+            v.startedMs = m.atMs
         case .todo:
-            try await tx.query("UPDATE visits SET state = 'Todo', started_ms = NULL, updated_ms = ? WHERE visit_id = ? AND start_ms = ?",
-                               [.int(now)] + key)
+            v.startedMs = nil
         case .done:
-            try await tx.query("UPDATE visits SET state = 'Done', finished_ms = ?, time_used = ?, updated_ms = ? WHERE visit_id = ? AND start_ms = ?",
-                               [.int(m.atMs), .opt(m.timeUsedMinutes), .int(now)] + key)
+            v.finishedMs = m.atMs
+            v.timeUsed = m.timeUsedMinutes
         case .rejected:
-            try await tx.query("UPDATE visits SET state = 'Rejected', rejected_ms = ?, reason = ?, updated_ms = ? WHERE visit_id = ? AND start_ms = ?",
-                               [.int(m.atMs), .opt(m.reason), .int(now)] + key)
+            v.rejectedMs = m.atMs
+            v.reason = m.reason
         }
+        v.state = m.state
+        v.changed = true
+        visits[key] = v
         return nil
+    }
+
+    /// `count` copies of `tuple`, comma-separated.
+    static func tuples(_ count: Int, _ tuple: String) -> String {
+        Array(repeating: tuple, count: count).joined(separator: ", ")
+    }
+
+    /// `items` in runs of at most `size`.
+    static func chunks<T>(_ items: [T], _ size: Int) -> [ArraySlice<T>] {
+        stride(from: 0, to: items.count, by: size).map { items[$0..<min($0 + size, items.count)] }
     }
 
     // MARK: Points, devices, attachments
@@ -156,15 +263,20 @@ public final class SQLPlannerStore: PlannerStore, @unchecked Sendable {
     public func addPoints(washerId: String, clientId: String, points: [Point]) async throws -> [String] {
         try await write { tx in
             try await Self.claimClient(tx, clientId: clientId, washerId: washerId)
-            var ids: [String] = []
             var seen = Set<String>()
-            for p in points where seen.insert(p.id).inserted {
-                try await tx.run("INSERT INTO points (client_id, id, washer_id, latitude, longitude, accuracy, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (client_id, id) DO NOTHING",
-                                 .text(clientId), .text(p.id), .text(washerId), .double(p.latitude), .double(p.longitude),
-                                 .double(p.accuracyMeters), .int(p.atMs))
-                ids.append(p.id)
+            let unique = points.filter { seen.insert($0.id).inserted }
+            // Many rows a statement, in the ids' order (two requests lock them in one order).
+            for chunk in Self.chunks(unique.sorted { $0.id < $1.id }, Self.rowsPerStatement) {
+                var binds: [SQLValue] = []
+                binds.reserveCapacity(chunk.count * 7)
+                for p in chunk {
+                    binds += [.text(clientId), .text(p.id), .text(washerId), .double(p.latitude), .double(p.longitude),
+                              .double(p.accuracyMeters), .int(p.atMs)]
+                }
+                _ = try await tx.query("INSERT INTO points (client_id, id, washer_id, latitude, longitude, accuracy, at_ms) VALUES \(Self.tuples(chunk.count, "(?, ?, ?, ?, ?, ?, ?)")) ON CONFLICT (client_id, id) DO NOTHING",
+                                   binds)
             }
-            return ids
+            return unique.map(\.id)
         }
     }
 
