@@ -1,5 +1,5 @@
 import CarFitHTTP
-import Synchronization
+import CarFitSystem
 
 /// The core's HTTP for its sources and images, on the libcurl client (`CurlClient`): bodies
 /// are streamed (to a temporary file for a source document, into memory up to a limit for an
@@ -9,26 +9,28 @@ import Synchronization
 /// A source's requests (`download`, `source`) go through `auth`: they carry the planner's
 /// token when their URL is on one of its origins, and a 401 or 403 answer is reported to it.
 /// An image's (`get`) never carry it.
-public final class HTTPClient: Sendable {
+public final class HTTPClient: @unchecked Sendable {
     public let curl: CurlClient
     /// The planner's credentials and who receives them.
     public let auth: PlannerAuth
     /// Whether source documents are downloaded to an anonymous file in memory rather than to
     /// the temporary directory (`CurlClient.download`'s `inMemory`): with an encryption key, so
     /// no plaintext of the data reaches the disk. Changes with the key (`setInMemoryDownloads`).
-    public var inMemoryDownloads: Bool { memoryDownloads.load(ordering: .acquiring) }
-    private let memoryDownloads: Atomic<Bool>
+    public var inMemoryDownloads: Bool { memoryLock.withLock { memoryDownloads } }
+    /// Guards `memoryDownloads` (the only mutable state: the rest is set at init).
+    private let memoryLock = Lock()
+    private var memoryDownloads: Bool
 
     public init(limits: HTTPLimits, auth: PlannerAuth = PlannerAuth(), inMemoryDownloads: Bool = false) {
         curl = CurlClient(limits: limits)
         self.auth = auth
-        memoryDownloads = Atomic(inMemoryDownloads)
+        memoryDownloads = inMemoryDownloads
     }
 
     /// Downloads started from now on go to a file in memory (true) or to the temporary
     /// directory (false).
     public func setInMemoryDownloads(_ inMemory: Bool) {
-        memoryDownloads.store(inMemory, ordering: .releasing)
+        memoryLock.withLock { memoryDownloads = inMemory }
     }
 
     /// A client with the config's limits: `timeoutMs` for connecting and each wait for data,
