@@ -36,6 +36,14 @@ class VisitsMixin(EventsMixin):
 
     __slots__ = ()
 
+    # Provided by carfit.Core (for attachment_data, which has bytes out).
+    _lib: ctypes.CDLL
+    _handle: Optional[ctypes.c_void_p]
+
+    def _take(self, ptr: ctypes.c_void_p) -> Optional[Document]:
+        """Copy, free and parse a response text; implemented by :class:`carfit.Core`."""
+        raise NotImplementedError
+
     def import_visits(
         self, document: Union[Document, str, bytes], progress: Optional[ProgressCallback] = None
     ) -> ImportResult:
