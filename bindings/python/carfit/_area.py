@@ -4,7 +4,7 @@ share, and the argument checks that catch mistakes the library would read anothe
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Iterable, List, Optional, Union
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 __all__ = ["AreaMixin", "Document", "Request", "members", "document_argument", "string_list"]
 
@@ -27,6 +27,11 @@ class AreaMixin:
 
     def _call(self, method: str, request: Request = None) -> Document:
         """Run the operation ``method`` with ``request``; implemented by :class:`carfit.Core`."""
+        raise NotImplementedError
+
+    def _call_bytes(self, symbol: str, request: Document) -> Tuple[bytes, Document]:
+        """Run a bytes-out function (``carfit_images_data``, ``carfit_visits_attachment_data``):
+        the bytes and the answer; implemented by :class:`carfit.Core`."""
         raise NotImplementedError
 
 

@@ -185,6 +185,27 @@ class Core(VisitsMixin, CalendarMixin, EmployeesMixin, CatalogMixin, Transaction
         document: Document = json.loads(text)
         return document
 
+    def _call_bytes(self, symbol: str, request: Document) -> Tuple[bytes, Document]:
+        """A function with bytes out (``symbol``): the bytes (copied, then freed with
+        carfit_free) and the answer; a failure raises its error."""
+        data_ptr = ctypes.c_void_p()
+        length = ctypes.c_size_t(0)
+        response = ctypes.c_void_p()
+        status = getattr(self._lib, symbol)(
+            self._handle, _encode(request), ctypes.byref(data_ptr), ctypes.byref(length), ctypes.byref(response)
+        )
+        try:
+            data = ctypes.string_at(data_ptr.value, length.value) if data_ptr.value else b""
+        finally:
+            if data_ptr.value:
+                self._lib.carfit_free(data_ptr.value)
+        document = self._take(response)
+        if status != 0:
+            raise error_from_response(status, document)
+        if document is None:
+            raise InternalError(9, {"message": f"{symbol} returned no response."})
+        return data, document
+
     def _carfit_call(self, method: str, request: Request) -> Tuple[int, ctypes.c_void_p]:
         """``carfit_call`` itself: the status and the response pointer, which the caller takes
         (copies and frees)."""

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import ctypes
-import json
 from typing import Any, Iterable, List, Optional, Tuple, Union, cast
 
 from ._area import AreaMixin, Document, document_argument, members, string_list
@@ -17,7 +15,6 @@ from ._generated import (
     PatternsImportResult,
     PatternsRefreshResult,
 )
-from .errors import InternalError, error_from_response
 
 __all__ = ["ImagesMixin"]
 
@@ -25,20 +22,10 @@ __all__ = ["ImagesMixin"]
 class ImagesMixin(AreaMixin):
     """The carousel and image areas of the C API.
 
-    Besides :meth:`_call`, it uses what :class:`carfit.Core` provides: ``self._lib`` (the
-    loaded library, with ``carfit_images_data`` declared), ``self._handle`` (the core) and
-    ``self._take(ptr)`` (copy, free and parse a response text).
+    It runs through :meth:`_call`, and :meth:`_call_bytes` for ``carfit_images_data``.
     """
 
     __slots__ = ()
-
-    # Provided by carfit.Core.
-    _lib: ctypes.CDLL
-    _handle: Optional[ctypes.c_void_p]
-
-    def _take(self, ptr: ctypes.c_void_p) -> Optional[Document]:
-        """Copy, free and parse a response text; implemented by :class:`carfit.Core`."""
-        raise NotImplementedError
 
     # -- feed ---------------------------------------------------------------------------------
 
@@ -93,23 +80,7 @@ class ImagesMixin(AreaMixin):
             UnavailableError: unreachable, timed out, or a status other than 2xx.
             MisuseError: the core is closed (also when it closes during the load).
         """
-        request = json.dumps({"url": url}, ensure_ascii=False).encode("utf-8")
-        data_ptr = ctypes.c_void_p()
-        length = ctypes.c_size_t(0)
-        response = ctypes.c_void_p()
-        status = self._lib.carfit_images_data(
-            self._handle, request, ctypes.byref(data_ptr), ctypes.byref(length), ctypes.byref(response)
-        )
-        try:
-            data = ctypes.string_at(data_ptr.value, length.value) if data_ptr.value else b""
-        finally:
-            if data_ptr.value:
-                self._lib.carfit_free(data_ptr.value)
-        document = self._take(response)
-        if status != 0:
-            raise error_from_response(status, document)
-        if document is None:
-            raise InternalError(9, {"message": "carfit_images_data returned no response."})
+        data, document = self._call_bytes("carfit_images_data", {"url": url})
         return data, cast(ImagesDataResult, document)
 
     def image_data(self, url: str) -> bytes:

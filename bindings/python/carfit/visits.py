@@ -4,15 +4,12 @@
 
 from __future__ import annotations
 
-import ctypes
-import json
 import os
 from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from ._area import Document, document_argument, members, string_list
 from ._generated import VisitsPlanResult
 from .events import EventsMixin, ProgressCallback
-from .errors import InternalError, error_from_response
 from .documents import AttachmentList, AttachmentResult, ImportResult, VisitChange, VisitList
 
 __all__ = ["VisitsMixin", "Point"]
@@ -35,14 +32,6 @@ class VisitsMixin(EventsMixin):
     """The ``visits`` area of the C API: import, list, refresh from the source, plan a day."""
 
     __slots__ = ()
-
-    # Provided by carfit.Core (for attachment_data, which has bytes out).
-    _lib: ctypes.CDLL
-    _handle: Optional[ctypes.c_void_p]
-
-    def _take(self, ptr: ctypes.c_void_p) -> Optional[Document]:
-        """Copy, free and parse a response text; implemented by :class:`carfit.Core`."""
-        raise NotImplementedError
 
     def import_visits(
         self, document: Union[Document, str, bytes], progress: Optional[ProgressCallback] = None
@@ -283,23 +272,7 @@ class VisitsMixin(EventsMixin):
             NotFoundError: no attachment has the id, or its copy was removed after its upload.
             StorageError: the copy cannot be read or does not decrypt.
         """
-        request = json.dumps({"id": attachment_id}, ensure_ascii=False).encode("utf-8")
-        data_ptr = ctypes.c_void_p()
-        length = ctypes.c_size_t(0)
-        response = ctypes.c_void_p()
-        status = self._lib.carfit_visits_attachment_data(
-            self._handle, request, ctypes.byref(data_ptr), ctypes.byref(length), ctypes.byref(response)
-        )
-        try:
-            data = ctypes.string_at(data_ptr.value, length.value) if data_ptr.value else b""
-        finally:
-            if data_ptr.value:
-                self._lib.carfit_free(data_ptr.value)
-        document = self._take(response)
-        if status != 0:
-            raise error_from_response(status, document)
-        if document is None:
-            raise InternalError(9, {"message": "carfit_visits_attachment_data returned no response."})
+        data, document = self._call_bytes("carfit_visits_attachment_data", {"id": attachment_id})
         return data, document
 
     def detach(self, attachment_id: str) -> AttachmentResult:
