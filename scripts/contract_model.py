@@ -369,3 +369,53 @@ def type_of(document: Dict[str, Any], schema: Any) -> TypeRef:
             return TypeRef("map", item=type_of(document, extra), **common)
         return TypeRef("object", closed=extra is False, **common)
     return TypeRef("any", **common)
+
+
+# -- the boundary's operation table ----------------------------------------------------------
+
+#: How an operation holds the core's lock (its fragment entry's "locking").
+LOCKINGS = ("serialized", "selfLocking", "streamed")
+#: What an operation's body hands back, besides a JSON object: its fragment entry's "output"
+#: "written" (JSON text written straight from stored rows). A streamed operation reads the
+#: request's bytes (body "bytes"); one of the header's bytes-out shape answers bytes and an object
+#: (body "binary").
+OUTPUTS = ("object", "written")
+
+
+class Boundary(NamedTuple):
+    """An operation's entry of the library's operation table (``Manifest.operations``)."""
+    #: "visits.set_state"; None for an operation ``carfit_call`` cannot reach (bytes out).
+    method: Optional[str]
+    symbol: str
+    #: "serialized", "selfLocking" or "streamed".
+    locking: str
+    #: "object", "written", "bytes" (the request's bytes in) or "binary" (bytes out).
+    body: str
+    #: The area and the verb of the API function the table calls (``VisitsAPI.setState``).
+    area: str
+    verb: str
+
+
+def boundary(key: str, entry: Dict[str, Any], bytes_out: bool) -> Boundary:
+    """The table entry of operation ``key`` (its fragment ``entry``, merged); ``bytes_out`` when the
+    header gives it the bytes-out shape. Locking and body must fit: a streamed operation reads
+    bytes and only a streamed one does; bytes out only without the core's lock; written text only
+    under it."""
+    locking = entry.get("locking")
+    if locking not in LOCKINGS:
+        raise ContractError(f"{key}: locking must be one of {list(LOCKINGS)}, not {locking!r}")
+    output = entry.get("output", "object")
+    if output not in OUTPUTS:
+        raise ContractError(f"{key}: output must be one of {list(OUTPUTS)}, not {output!r}")
+    if bytes_out:
+        body = "binary"
+    elif locking == "streamed":
+        body = "bytes"
+    else:
+        body = output
+    allowed = {("streamed", "bytes"), ("serialized", "object"), ("serialized", "written"),
+               ("selfLocking", "object"), ("selfLocking", "binary")}
+    if (locking, body) not in allowed or (output != "object" and body != output):
+        raise ContractError(f"{key}: locking {locking} does not fit its body ({body}, output {output})")
+    area, _, verb = key.partition(".")
+    return Boundary(None if bytes_out else key, str(entry.get("symbol")), locking, body, area, verb)
