@@ -654,3 +654,47 @@ def test_the_bindings_doc_comments_are_the_schemas_descriptions(schema):
                 if words(text) not in docs:
                     missing.append(f"{package}: $defs/{name}/{member}")
     assert missing == []
+
+
+def test_the_types_are_decided_once_in_the_model(schema):
+    """What type each schema is comes from scripts/contract_model.py (type_of), and the three
+    packages map it alike: a closed string enum a definition names is an enum of that name in
+    Swift and Java with the schema's values in order; "X or null" is X, optional; a value of two
+    JSON types is each package's any-JSON type."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import contract_model
+    swift = SWIFT_TYPES.read_text(encoding="utf-8")
+    python = PYTHON_TYPES.read_text(encoding="utf-8")
+
+    def member(definition, name):
+        return contract_model.type_of(schema, schema["$defs"][definition]["properties"][name])
+
+    enums = {name: contract_model.type_of(schema, {"$ref": f"#/$defs/{name}"}) for name in schema["$defs"]}
+    enums = {name: t for name, t in enums.items() if t.target.kind == "enum"}
+    assert "visitState" in enums
+    for name, t in enums.items():
+        values = list(t.target.values)
+        assert values == [v for v in schema["$defs"][name]["enum"] if v is not None]
+        block = swift[swift.index(f"public enum {t.name}: String, Codable, Sendable, CaseIterable {{"):]
+        block = block[:block.index("\n}")]
+        assert re.findall(r'case \w+ = "([^"]*)"', block) == values, t.name
+        java = (JAVA_TYPES / f"{t.name}.java").read_text(encoding="utf-8")
+        assert f"public enum {t.name} {{" in java
+        assert re.findall(r'SerializedName\("([^"]*)"\)', java) == values, t.name
+
+    states = member("card", "nextStates")
+    assert states.kind == "array" and states.item.kind == "ref" and states.item.name == "VisitState"
+    assert "    public var nextStates: [VisitState]\n" in swift
+    assert "java.util.List<VisitState> nextStates," in (JAVA_TYPES / "Card.java").read_text(encoding="utf-8")
+
+    arrived = member("card", "arrivedAt")
+    assert arrived.kind == "union" and arrived.nullable and arrived.single.kind == "ref"
+    assert "    public var arrivedAt: String?\n" in swift and "    arrivedAt: Optional[str]\n" in python
+
+    suggestion = member("card", "suggestion")  # an enum that says no JSON type: its values' type
+    assert suggestion.kind == "enum" and suggestion.nullable and "null" in suggestion.types
+    assert "    suggestion: Optional[str]\n" in python and "    public var suggestion: String?\n" in swift
+
+    product = contract_model.type_of(schema, {"$ref": "#/$defs/productId"}).target
+    assert product.kind == "union" and [v.kind for v in product.variants] == ["integer", "string"]
+    assert "    productId: Union[int, str]\n" in python and "    public var productId: JSONValue\n" in swift
