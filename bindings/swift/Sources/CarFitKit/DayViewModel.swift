@@ -98,7 +98,7 @@ public final class DayViewModel {
 
     private func setState(_ key: String, _ state: VisitState, reason: String?) async {
         await run {
-            _ = try await core.visitsSetState(VisitsSetStateRequest(key: key, state: state.rawValue, reason: reason))
+            _ = try await core.visitsSetState(VisitsSetStateRequest(key: key, state: state, reason: reason))
             try await reload()
         }
     }
