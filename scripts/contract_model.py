@@ -13,6 +13,10 @@ once here rather than by each back end on its own.
 - ``description`` (with ``operation_description`` and ``element_description``): the words each
   package writes as the doc comment of a member or type, read from the schema alike by the Swift,
   Java and Python generators.
+- ``type_of``: what type a schema is (a ``TypeRef``: an object of declared members, a map, an
+  array, a string, a closed string enum, a number, a union, a definition named by ``$ref``, any
+  JSON value; and whether null is allowed). The Swift, Java and Python generators map each kind
+  to their language and never read a schema's type keywords themselves.
 
 Python 3 standard library only.
 """
@@ -20,7 +24,8 @@ Python 3 standard library only.
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, NamedTuple, Optional
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 
 class ContractError(Exception):
@@ -160,3 +165,257 @@ def operation_description(key: str, entry: Dict[str, Any], part: str) -> str:
     """The doc comment of an operation's request (``part`` "request") or response type."""
     summary = " ".join(str(entry.get("summary", "")).split())
     return f"The {'request' if part == 'request' else 'answer'} of {key}: {continued(summary)}"
+
+
+# -- types ------------------------------------------------------------------------------------
+
+#: The kinds of TypeRef.
+KINDS = ("object", "map", "array", "string", "enum", "integer", "number", "boolean", "union", "ref", "null", "any")
+
+_VALUE_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", type(None): "null"}
+
+
+@dataclass
+class TypeRef:
+    """What a schema is, decided once for every package.
+
+    kind:
+      ``object``   an object; ``declared`` when it has members of its own (``properties``) or
+                   composes definitions of members (``allOf``), which ``members`` lists; an
+                   object without declared members is ``closed`` when it allows no member
+      ``map``      an object of ``additionalProperties``: ``item`` is the type of its values
+      ``array``    ``item`` is the type of its elements (``any`` when the schema says none)
+      ``enum``     a closed string enum: ``values`` (in the schema's order)
+      ``string``, ``integer``, ``number``, ``boolean``   the JSON scalar (a ``const`` is its
+                   value's type)
+      ``union``    several alternatives (``anyOf``/``oneOf`` branches or several JSON types), in
+                   order, null ones included: ``variants``; ``single`` is the one that is not null
+                   when there is one ("X or null")
+      ``ref``      a definition ``$ref`` names: ``reference``, ``name`` (its one type name in every
+                   package), ``target`` (its own TypeRef)
+      ``null``     only null
+      ``any``      any JSON value (no type said)
+    nullable: null is allowed too (a type list with "null", an enum with null, a null branch).
+    types: the JSON types the schema allows ("object", "array", ... "null"), as the schema says.
+    description: the doc comment every package writes (``description``).
+    """
+
+    kind: str
+    schema: Any
+    document: Any = field(repr=False, default=None)
+    nullable: bool = False
+    types: Tuple[str, ...] = ()
+    item: Optional["TypeRef"] = None
+    values: Tuple[str, ...] = ()
+    variants: Tuple["TypeRef", ...] = ()
+    reference: Optional[str] = None
+    name: Optional[str] = None
+    description: Optional[str] = None
+    declared: bool = False
+    closed: bool = False
+
+    @property
+    def target(self) -> "TypeRef":
+        """A ``ref``'s definition, its own ``$ref``s followed."""
+        node, seen = self, 0
+        while node.kind == "ref" and seen < 32:
+            node, seen = type_of(self.document, resolve(self.document, node.reference or "")), seen + 1
+        return node
+
+    @property
+    def resolved(self) -> "TypeRef":
+        """This type, or the definition a ``ref`` names."""
+        return self.target if self.kind == "ref" else self
+
+    @property
+    def others(self) -> List["TypeRef"]:
+        """A union's variants that are not null."""
+        return [v for v in self.variants if v.kind != "null"]
+
+    @property
+    def single(self) -> Optional["TypeRef"]:
+        """A union's one variant that is not null ("X or null"), else None."""
+        others = self.others
+        return others[0] if self.kind == "union" and len(others) == 1 else None
+
+    def is_record(self) -> bool:
+        """An object of declared members, or a union of several such objects and null."""
+        node = self.resolved
+        if node.kind == "object":
+            return node.declared
+        others = node.others if node.kind == "union" else []
+        return len(others) > 1 and all(v.resolved.kind == "object" and v.resolved.declared for v in others)
+
+    def kinds(self) -> Optional[List[str]]:
+        """The "kind" constant of each variant of a oneOf of objects that each have a different one
+        (the events: a package tells the variants apart by it), else None."""
+        node = self.resolved
+        items = node.schema.get("oneOf") if node.kind == "union" and isinstance(node.schema, dict) else None
+        if not isinstance(items, list) or len(items) < 2:
+            return None
+        found = [variant.kind_value() for variant in node.variants]
+        if any(k is None for k in found) or len(set(found)) != len(found):
+            return None
+        return [k for k in found if k is not None]
+
+    def kind_value(self) -> Optional[str]:
+        """An object's "kind" constant, or None."""
+        node = self.resolved
+        if node.kind != "object":
+            return None
+        names, _ = node.members()
+        kind = dict(names).get("kind")
+        kind = type_of(self.document, kind).resolved.schema if kind is not None else None
+        return kind["const"] if isinstance(kind, dict) and isinstance(kind.get("const"), str) else None
+
+    def members(self) -> Tuple[List[Tuple[str, Any]], set]:
+        """An object's members (name, schema) in order, those of the definitions it composes
+        (``allOf``) first, and the names it requires."""
+        node = self.resolved
+        out: Dict[str, Any] = {}
+        required: set = set()
+        schema = node.schema if isinstance(node.schema, dict) else {}
+        for part in node.parts():
+            names, needed = part.members()
+            for name, value in names:
+                out.setdefault(name, value)
+            required |= needed
+        for name, value in (schema.get("properties") or {}).items():
+            out[name] = value
+        required |= set(schema.get("required", []) or [])
+        return list(out.items()), required
+
+    def parts(self) -> List["TypeRef"]:
+        """The definitions an object composes (its ``allOf``), in order."""
+        node = self.resolved
+        schema = node.schema if isinstance(node.schema, dict) else {}
+        return [type_of(self.document, part) for part in schema.get("allOf", []) or []]
+
+    def own(self) -> Tuple[List[Tuple[str, Any]], List[str]]:
+        """An object's own members (``properties``, without those it composes) and the names it
+        requires itself, in the schema's order."""
+        node = self.resolved
+        schema = node.schema if isinstance(node.schema, dict) else {}
+        return list((schema.get("properties") or {}).items()), list(schema.get("required", []) or [])
+
+
+def json_types(schema: Dict[str, Any]) -> List[str]:
+    """The JSON types a schema node says (without following ``$ref`` or unions): its ``type``, else
+    those of its ``const`` or ``enum`` values, else "object" for an object's keywords."""
+    t = schema.get("type")
+    if isinstance(t, str):
+        return [t]
+    if isinstance(t, list):
+        return [x for x in t if isinstance(x, str)]
+    if "const" in schema:
+        return [_VALUE_TYPES.get(type(schema["const"]), "object")]
+    if isinstance(schema.get("enum"), list):
+        out: List[str] = []
+        for value in schema["enum"]:
+            kind = _VALUE_TYPES.get(type(value), "object")
+            if kind not in out:
+                out.append(kind)
+        return out
+    if "properties" in schema or "allOf" in schema or "additionalProperties" in schema:
+        return ["object"]
+    return []
+
+
+def type_of(document: Dict[str, Any], schema: Any) -> TypeRef:
+    """The TypeRef of ``schema`` (a member's, an array's items, a definition, a request)."""
+    if not isinstance(schema, dict) or not schema:
+        return TypeRef("any", schema if isinstance(schema, dict) else {}, document)
+    text = description(document, schema)
+    if isinstance(schema.get("$ref"), str):
+        reference = schema["$ref"]
+        ref = TypeRef("ref", schema, document, reference=reference, name=definition_name(reference), description=text)
+        target = ref.target
+        ref.nullable, ref.types = target.nullable, target.types
+        return ref
+    union = next((schema[u] for u in ("anyOf", "oneOf") if isinstance(schema.get(u), list)), None)
+    if union is not None and not {"type", "properties", "allOf"} & set(schema):
+        variants = tuple(type_of(document, branch) for branch in union)
+        types: List[str] = []
+        for variant in variants:
+            types += [t for t in variant.types if t not in types]
+        return TypeRef("union", schema, document, nullable=any(v.kind == "null" for v in variants),
+                       types=tuple(types), variants=variants, description=text)
+    types = json_types(schema)
+    values = schema.get("enum") if isinstance(schema.get("enum"), list) else None
+    nullable = "null" in types or (values is not None and None in values) or ("const" in schema and schema["const"] is None)
+    non_null = [t for t in types if t != "null"]
+    common = dict(schema=schema, document=document, nullable=nullable, types=tuple(types), description=text)
+    declared = "properties" in schema or "allOf" in schema
+    if "object" in non_null and declared:
+        return TypeRef("object", declared=True, **common)
+    if len(non_null) > 1:
+        variants = tuple(type_of(document, {**schema, "type": t}) for t in types)
+        return TypeRef("union", variants=variants, **common)
+    if not non_null:
+        return TypeRef("null" if nullable else "any", **common)
+    kind = non_null[0]
+    if kind == "string":
+        strings = [v for v in values or [] if v is not None]
+        if strings and all(isinstance(v, str) for v in strings):
+            return TypeRef("enum", values=tuple(strings), **common)
+        return TypeRef("string", **common)
+    if kind in ("integer", "number", "boolean"):
+        return TypeRef(kind, **common)
+    if kind == "array":
+        return TypeRef("array", item=type_of(document, schema.get("items")), **common)
+    if kind == "object":
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, dict):
+            return TypeRef("map", item=type_of(document, extra), **common)
+        return TypeRef("object", closed=extra is False, **common)
+    return TypeRef("any", **common)
+
+
+# -- the boundary's operation table ----------------------------------------------------------
+
+#: How an operation holds the core's lock (its fragment entry's "locking").
+LOCKINGS = ("serialized", "selfLocking", "streamed")
+#: What an operation's body hands back, besides a JSON object: its fragment entry's "output"
+#: "written" (JSON text written straight from stored rows). A streamed operation reads the
+#: request's bytes (body "bytes"); one of the header's bytes-out shape answers bytes and an object
+#: (body "binary").
+OUTPUTS = ("object", "written")
+
+
+class Boundary(NamedTuple):
+    """An operation's entry of the library's operation table (``Manifest.operations``)."""
+    #: "visits.set_state"; None for an operation ``carfit_call`` cannot reach (bytes out).
+    method: Optional[str]
+    symbol: str
+    #: "serialized", "selfLocking" or "streamed".
+    locking: str
+    #: "object", "written", "bytes" (the request's bytes in) or "binary" (bytes out).
+    body: str
+    #: The area and the verb of the API function the table calls (``VisitsAPI.setState``).
+    area: str
+    verb: str
+
+
+def boundary(key: str, entry: Dict[str, Any], bytes_out: bool) -> Boundary:
+    """The table entry of operation ``key`` (its fragment ``entry``, merged); ``bytes_out`` when the
+    header gives it the bytes-out shape. Locking and body must fit: a streamed operation reads
+    bytes and only a streamed one does; bytes out only without the core's lock; written text only
+    under it."""
+    locking = entry.get("locking")
+    if locking not in LOCKINGS:
+        raise ContractError(f"{key}: locking must be one of {list(LOCKINGS)}, not {locking!r}")
+    output = entry.get("output", "object")
+    if output not in OUTPUTS:
+        raise ContractError(f"{key}: output must be one of {list(OUTPUTS)}, not {output!r}")
+    if bytes_out:
+        body = "binary"
+    elif locking == "streamed":
+        body = "bytes"
+    else:
+        body = output
+    allowed = {("streamed", "bytes"), ("serialized", "object"), ("serialized", "written"),
+               ("selfLocking", "object"), ("selfLocking", "binary")}
+    if (locking, body) not in allowed or (output != "object" and body != output):
+        raise ContractError(f"{key}: locking {locking} does not fit its body ({body}, output {output})")
+    area, _, verb = key.partition(".")
+    return Boundary(None if bytes_out else key, str(entry.get("symbol")), locking, body, area, verb)

@@ -10,7 +10,9 @@ method of every operation, which `Core` extends), `Status` and one exception cla
 the header's CARFIT_* status macros. Every file is listed in GENERATED.txt, which the build checks
 against the directory (a file of a removed type is refused there).
 
-Mapping: string -> String; integer -> long (Long when optional or nullable); number -> double
+What each schema is (its TypeRef) is decided by scripts/contract_model.py (type_of), as for the
+Swift and Python packages; the mapping of each kind: string -> String; a closed string enum -> an
+enum (a definition's top-level, one written in place nested); integer -> long (Long when optional or nullable); number -> double
 (Double); boolean -> boolean (Boolean); array -> List<T>; an object with declared members (its own,
 or those of the definitions it composes with allOf) -> a record whose components are the members
 in the schema's order; an object of additionalProperties -> Map<String, T>; a value of several
@@ -156,74 +158,11 @@ class Model:
         self.order: List[str] = []
         self.sealed_decls: List[Decl] = []
 
-    # -- the schema ---------------------------------------------------------------------------
+    # -- the schema (what each type is: scripts/contract_model.py) ----------------------------
 
-    def resolve(self, reference: str) -> Any:
-        if not reference.startswith("#/"):
-            raise self.error(f"$ref {reference} does not point inside the document")
-        node: Any = self.document
-        for part in reference[2:].split("/"):
-            part = part.replace("~1", "/").replace("~0", "~")
-            if not isinstance(node, dict) or part not in node:
-                raise self.error(f"$ref {reference} does not resolve")
-            node = node[part]
-        return node
-
-    def deref(self, schema: Any) -> Any:
-        seen = set()
-        while isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
-            if schema["$ref"] in seen:
-                raise self.error(f"$ref {schema['$ref']} refers to itself")
-            seen.add(schema["$ref"])
-            schema = self.resolve(schema["$ref"])
-        return schema
-
-    def json_types(self, schema: Any) -> Optional[List[str]]:
-        schema = self.deref(schema)
-        if not isinstance(schema, dict):
-            return None
-        if "type" in schema:
-            t = schema["type"]
-            return [t] if isinstance(t, str) else list(t)
-        if "const" in schema:
-            v = schema["const"]
-            return [{bool: "boolean", int: "integer", float: "number", str: "string",
-                     type(None): "null"}.get(type(v), "object")]
-        if "enum" in schema:
-            out: List[str] = []
-            for v in schema["enum"]:
-                t = {bool: "boolean", int: "integer", float: "number", str: "string", type(None): "null"}.get(type(v))
-                if t and t not in out:
-                    out.append(t)
-            return out or None
-        for union in ("oneOf", "anyOf"):
-            if isinstance(schema.get(union), list):
-                out = []
-                for item in schema[union]:
-                    t = self.json_types(item)
-                    if t is None:
-                        return None
-                    out += [x for x in t if x not in out]
-                return out
-        if "properties" in schema or "allOf" in schema:
-            return ["object"]
-        return None
-
-    def members(self, schema: Any) -> Tuple[Dict[str, Any], set]:
-        """The declared members of an object (those of the definitions it composes first) and the
-        required ones."""
-        schema = self.deref(schema)
-        props: Dict[str, Any] = {}
-        required: set = set()
-        if not isinstance(schema, dict):
-            return props, required
-        for part in schema.get("allOf", []) or []:
-            p, r = self.members(part)
-            props.update(p)
-            required |= r
-        props.update(schema.get("properties", {}) or {})
-        required |= set(schema.get("required", []) or [])
-        return props, required
+    def type_ref(self, schema: Any) -> contract_model.TypeRef:
+        t = schema if isinstance(schema, contract_model.TypeRef) else contract_model.type_of(self.document, schema)
+        return t
 
     # -- declarations -------------------------------------------------------------------------
 
@@ -249,103 +188,64 @@ class Model:
                 doc: Optional[str] = None) -> Type:
         """The Java type of a member schema; `name` names a nested type it may need, documented by
         its own description, else by `doc` (that of the member, named `member`)."""
-        optional = not required
-        if isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and set(schema) - {"description"} == {"$ref"}:
-            target = self.deref(schema)
-            if self.is_record(target) or self.is_sealed(target) or self.is_enum(target):
-                return Type("ref", self.definition(schema["$ref"], target))
+        t = self.type_ref(schema)
+        optional = not required or t.nullable
+        if t.kind == "ref":
+            target = t.target
+            if self.is_record(target) or self.is_sealed(target) or target.kind == "enum":
+                return Type("ref", self.definition(t.reference or "", target))
             return self.type_of(target, parent, name, required, member, doc)
-        if not isinstance(schema, dict) or not schema:
+        if t.kind == "union" and t.schema.get("type") is None:
+            if t.single is not None:  # X or null
+                return self.type_of(t.single, parent, name, False, member, doc)
+            if t.others and all(v.is_record() for v in t.others):
+                if self.is_sealed(t):
+                    return Type("nested", self.sealed(t, parent, name, doc).qualified())
+                return Type("nested", self.record(t, parent, name, merge=t.others, doc=doc).qualified())
             return Type("plain", "com.google.gson.JsonElement")
-        for union in ("oneOf", "anyOf"):
-            items = schema.get(union)
-            if isinstance(items, list) and items and "type" not in schema:
-                others = [i for i in items if self.json_types(i) != ["null"]]
-                if len(others) == 1:  # X or null
-                    return self.type_of(others[0], parent, name, False, member, doc)
-                if all(self.is_record(self.deref(i)) for i in others):
-                    if self.is_sealed(schema):
-                        return Type("nested", self.sealed(schema, parent, name, doc).qualified())
-                    return Type("nested", self.record(schema, parent, name, merge=others, doc=doc).qualified())
-                return Type("plain", "com.google.gson.JsonElement")
-        types = self.json_types(schema) or []
-        nullable = "null" in types
-        types = [t for t in types if t != "null"]
-        if nullable:
-            optional = True
-        if len(types) != 1:
-            return Type("plain", "com.google.gson.JsonElement")
-        t = types[0]
-        if t == "string":
-            values = [v for v in schema.get("enum", []) if v is not None] if "enum" in schema else []
-            if values and all(isinstance(v, str) for v in values):
-                return Type("nested", self.enum(values, schema, parent, name, doc).qualified())
+        if t.kind == "enum":
+            return Type("nested", self.enum(list(t.values), t, parent, name, doc).qualified())
+        if t.kind == "string":
             return Type("plain", "String")
-        if t == "integer":
+        if t.kind == "integer":
             return Type("plain", "Long", primitive="" if optional else "long")
-        if t == "number":
+        if t.kind == "number":
             return Type("plain", "Double", primitive="" if optional else "double")
-        if t == "boolean":
+        if t.kind == "boolean":
             return Type("plain", "Boolean", primitive="" if optional else "boolean")
-        if t == "array":
-            item = schema.get("items")
-            inner = self.type_of(item, parent, singular(name), True, member,
-                                 contract_model.element_description(member, doc)) if item is not None else Type(
-                "plain", "com.google.gson.JsonElement")
+        if t.kind == "array" and t.item is not None:
+            inner = self.type_of(t.item, parent, singular(name), True, member,
+                                 contract_model.element_description(member, doc))
             return Type("list", inner=inner)
-        if t == "object":
-            if self.is_record(schema):
-                return Type("nested", self.record(schema, parent, name, doc=doc).qualified())
-            extra = schema.get("additionalProperties")
-            if isinstance(extra, dict):
-                return Type("map", inner=self.type_of(extra, parent, name + "Value", True, member, doc))
+        if t.kind == "object" and t.declared:
+            return Type("nested", self.record(t, parent, name, doc=doc).qualified())
+        if t.kind == "map" and t.item is not None:
+            return Type("map", inner=self.type_of(t.item, parent, name + "Value", True, member, doc))
+        if t.kind == "object":
             return Type("plain", "com.google.gson.JsonObject")
         return Type("plain", "com.google.gson.JsonElement")
 
-    def is_record(self, schema: Any) -> bool:
-        schema = self.deref(schema)
-        if not isinstance(schema, dict):
-            return False
-        if isinstance(schema.get("oneOf"), list) and "properties" not in schema:
-            others = [i for i in schema["oneOf"] if self.json_types(i) != ["null"]]
-            return len(others) > 1 and all(self.is_record(i) for i in others)
-        types = self.json_types(schema) or []
-        return "object" in types and ("properties" in schema or "allOf" in schema)
+    @staticmethod
+    def is_record(t: contract_model.TypeRef) -> bool:
+        return t.is_record()
 
-    def is_sealed(self, schema: Any) -> bool:
+    @staticmethod
+    def is_sealed(t: contract_model.TypeRef) -> bool:
         """A oneOf of objects each with a "kind" constant of its own."""
-        schema = self.deref(schema)
-        items = schema.get("oneOf") if isinstance(schema, dict) else None
-        if not isinstance(items, list) or len(items) < 2:
-            return False
-        kinds = []
-        for item in items:
-            props, _ = self.members(item)
-            kind = self.deref(props.get("kind", {}))
-            if not isinstance(kind, dict) or not isinstance(kind.get("const"), str):
-                return False
-            kinds.append(kind["const"])
-        return len(set(kinds)) == len(kinds)
+        return t.kinds() is not None
 
-    def is_enum(self, schema: Any) -> bool:
-        schema = self.deref(schema)
-        return (isinstance(schema, dict) and self.json_types(schema) in (["string"], ["string", "null"])
-                and isinstance(schema.get("enum"), list)
-                and all(isinstance(v, str) or v is None for v in schema["enum"]))
-
-    def definition(self, reference: str, target: Dict[str, Any]) -> str:
+    def definition(self, reference: str, target: contract_model.TypeRef) -> str:
         if reference in self.by_ref:
             return self.by_ref[reference]
         # The document's own roots have the names the other packages give them.
-        name = contract_model.ROOT_NAMES.get(reference) or camel(reference.rsplit("/", 1)[-1])
+        name = contract_model.definition_name(reference)
         self.by_ref[reference] = name
         if self.is_sealed(target):
             self.sealed(target, None, name)
-        elif self.is_enum(target):
-            self.enum([v for v in target["enum"] if v is not None], target, None, name)
+        elif target.kind == "enum":
+            self.enum(list(target.values), target, None, name)
         else:
-            others = [i for i in target.get("oneOf", []) if self.json_types(i) != ["null"]] or None
-            self.record(target, None, name, merge=others if "properties" not in target else None)
+            self.record(target, None, name, merge=target.others if target.kind == "union" else None)
         return name
 
     def new_decl(self, kind: str, parent: Optional[Decl], name: str, description: Any) -> Decl:
@@ -356,9 +256,9 @@ class Model:
         parent.nested.append(decl)
         return decl
 
-    def enum(self, values: List[str], schema: Dict[str, Any], parent: Optional[Decl], name: str,
+    def enum(self, values: List[str], t: contract_model.TypeRef, parent: Optional[Decl], name: str,
              doc: Optional[str] = None) -> Decl:
-        decl = self.new_decl("enum", parent, name, contract_model.description(self.document, schema) or doc)
+        decl = self.new_decl("enum", parent, name, t.description or doc)
         seen = set()
         for value in values:
             constant = enum_constant(value)
@@ -368,48 +268,48 @@ class Model:
             decl.constants.append((constant, value))
         return decl
 
-    def record(self, schema: Dict[str, Any], parent: Optional[Decl], name: str, merge=None,
+    def record(self, schema: Any, parent: Optional[Decl], name: str, merge=None,
                decl: Optional[Decl] = None, doc: Optional[str] = None) -> Decl:
-        schema = self.deref(schema)
+        t = self.type_ref(schema).resolved
         if decl is None:
-            decl = self.new_decl("record", parent, name, contract_model.description(self.document, schema) or doc)
+            decl = self.new_decl("record", parent, name, t.description or doc)
         if merge:  # a oneOf of objects without a discriminator: the members of every variant
             props: Dict[str, Any] = {}
             everywhere: Optional[set] = None
             descriptions = []
             for item in merge:
-                p, r = self.members(item)
-                for key, value in p.items():
+                p, r = item.members()
+                for key, value in p:
                     props.setdefault(key, value)
                 everywhere = set(r) if everywhere is None else everywhere & set(r)
-                if contract_model.description(self.document, item):
-                    descriptions.append(contract_model.description(self.document, item))
+                if item.description:
+                    descriptions.append(item.description)
             required = everywhere or set()
             if not decl.description and descriptions:
                 decl.description = " Or: ".join(descriptions)
         else:
-            props, required = self.members(schema)
+            names, required = t.members()
+            props = dict(names)
         used = set()
         for member, value in props.items():
             java = identifier(member)
             while java in used:
                 java += "_"
             used.add(java)
-            description = contract_model.description(self.document, value)
-            typ = self.type_of(value, decl, camel(member), member in required, member, description)
-            typ.send_null = member in required and "null" in (self.json_types(value) or [])
-            decl.components.append((java, member, typ, description))
+            typ_ref = self.type_ref(value)
+            typ = self.type_of(typ_ref, decl, camel(member), member in required, member, typ_ref.description)
+            typ.send_null = member in required and typ_ref.nullable
+            decl.components.append((java, member, typ, typ_ref.description))
         return decl
 
-    def sealed(self, schema: Dict[str, Any], parent: Optional[Decl], name: str, doc: Optional[str] = None) -> Decl:
-        schema = self.deref(schema)
-        decl = self.new_decl("sealed", parent, name, contract_model.description(self.document, schema) or doc)
+    def sealed(self, t: contract_model.TypeRef, parent: Optional[Decl], name: str, doc: Optional[str] = None) -> Decl:
+        t = t.resolved
+        decl = self.new_decl("sealed", parent, name, t.description or doc)
         self.sealed_decls.append(decl)
         variants = []
-        for item in schema["oneOf"]:
-            props, _ = self.members(item)
-            kind = self.deref(props["kind"])["const"]
-            variant = Decl("record", self.nested_name(decl, camel(kind)), contract_model.description(self.document, item))
+        for item in t.variants:
+            kind = item.kind_value() or ""
+            variant = Decl("record", self.nested_name(decl, camel(kind)), item.description)
             variant.parent = decl
             variant.interface = decl
             variant.kind_value = kind
@@ -535,10 +435,8 @@ def files(document: Dict[str, Any], header_text: str, error=ValueError,
         request = model.declare_top(base + "Request", "record", contract_model.operation_description(key, entry, "request"))
         model.record(entry.get("request", {}), None, request.name, decl=request)
         response = model.declare_top(base + "Response", "record", contract_model.operation_description(key, entry, "response"))
-        target = model.deref(entry.get("response", {}))
-        merge = None
-        if isinstance(target, dict) and "properties" not in target and isinstance(target.get("oneOf"), list):
-            merge = [i for i in target["oneOf"] if model.json_types(i) != ["null"]]
+        target = model.type_ref(entry.get("response", {})).resolved
+        merge = target.others if target.kind == "union" else None
         model.record(target, None, response.name, merge=merge, decl=response)
         operations.append((key, entry, request.name, response.name, entry.get("symbol") in shaped))
 

@@ -7,9 +7,12 @@ writes, under bindings/swift/Sources/CarFitKit/Generated/:
   Types.swift       a Codable struct per request, response and object definition of the schema
   Operations.swift  a typed async method of Core per operation carfit_call reaches
 
-How the schema's constructs become Swift:
+What each schema is (its TypeRef) is decided by scripts/contract_model.py (type_of), as for the
+Java and Python packages; how each kind becomes Swift:
   $ref to an object definition     the definition's struct (named after it, UpperCamelCase);
                                    a $ref to a scalar definition ("date", "instant") is its scalar
+  $ref to a closed string enum     a Swift enum of the definition's name, String raw values
+                                   (`VisitState`: .todo = "Todo", ...), as Java's enum
   allOf of $refs (unevaluatedProperties false)   one struct with the members of every part, then
                                    its own
   oneOf / anyOf of objects         one struct with every variant's members: a member that every
@@ -17,7 +20,7 @@ How the schema's constructs become Swift:
                                    "kind" tells which variant an event is)
   X or null                        an optional X
   additionalProperties: schema     [String: X] (a map)
-  enum / const                     their JSON type (String, Int, Bool); a response value the
+  enum (in place) / const          their JSON type (String, Int, Bool); a response value the
                                    schema does not list still decodes
   integer, number, string, boolean Int, Double, String, Bool
   an untyped value, mixed types    JSONValue
@@ -107,146 +110,67 @@ class SwiftTypes:
         self.shapes: Dict[str, Any] = {}
         self.by_ref: Dict[str, str] = {}
 
-    # -- reading the schema ---------------------------------------------------------------------
+    # -- Swift types ----------------------------------------------------------------------------
 
-    def resolve(self, reference: str) -> Any:
-        node: Any = self.document
-        for part in reference[2:].split("/"):
-            node = node[part.replace("~1", "/").replace("~0", "~")]
-        return node
-
-    def deref(self, schema: Any) -> Any:
-        seen = 0
-        while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and seen < 32:
-            schema, seen = self.resolve(schema["$ref"]), seen + 1
-        return schema
+    def type_of(self, schema: Any) -> contract_model.TypeRef:
+        return contract_model.type_of(self.document, schema)
 
     @staticmethod
-    def is_null(schema: Any) -> bool:
-        if not isinstance(schema, dict):
-            return False
-        t = schema.get("type")
-        return t == "null" or t == ["null"] or ("const" in schema and schema["const"] is None)
-
-    def nullable(self, schema: Any) -> bool:
-        schema = self.deref(schema)
-        if not isinstance(schema, dict):
-            return True
-        t = schema.get("type")
-        if isinstance(t, list) and "null" in t or t == "null":
-            return True
-        if "enum" in schema and None in (schema.get("enum") or []):
-            return True
-        for union in ("anyOf", "oneOf"):
-            if any(self.is_null(self.deref(item)) for item in schema.get(union, []) or []):
-                return True
-        return False
-
-    def json_types(self, schema: Any) -> List[str]:
-        schema = self.deref(schema)
-        if not isinstance(schema, dict):
-            return []
-        t = schema.get("type")
-        if isinstance(t, str):
-            return [t]
-        if isinstance(t, list):
-            return list(t)
-        if "const" in schema:
-            v = schema["const"]
-            return [{bool: "boolean", int: "integer", float: "number", str: "string"}.get(type(v), "null")]
-        if "enum" in schema:
-            out = []
-            for v in schema["enum"]:
-                k = {bool: "boolean", int: "integer", float: "number", str: "string"}.get(type(v), "null")
-                if k not in out:
-                    out.append(k)
-            return out
-        if "properties" in schema or "allOf" in schema or "additionalProperties" in schema:
-            return ["object"]
-        for union in ("anyOf", "oneOf"):
-            if isinstance(schema.get(union), list):
-                out = []
-                for item in schema[union]:
-                    out += [x for x in self.json_types(item) if x not in out]
-                return out
-        return []
-
-    def is_struct(self, schema: Any) -> bool:
-        """An object with declared members (or a composition, or variants of such objects)."""
-        schema = self.deref(schema)
-        if not isinstance(schema, dict):
-            return False
-        if "properties" in schema or "allOf" in schema:
-            return "object" in self.json_types(schema) or "type" not in schema
-        variants = self.variants(schema)
-        return bool(variants) and all(self.is_struct(v) for v in variants)
-
-    def variants(self, schema: Dict[str, Any]) -> List[Any]:
-        for union in ("oneOf", "anyOf"):
-            if isinstance(schema.get(union), list) and "properties" not in schema:
-                return [item for item in schema[union] if not self.is_null(self.deref(item))]
-        return []
-
-    def members(self, schema: Any) -> Tuple[List[Tuple[str, Any]], set]:
-        """(name, schema) of an object's members in order (its allOf parts' first) and its required."""
-        schema = self.deref(schema)
-        out: Dict[str, Any] = {}
-        required: set = set()
-        for part in schema.get("allOf", []) or []:
-            names, needed = self.members(part)
-            for name, value in names:
-                out.setdefault(name, value)
-            required |= needed
-        for name, value in (schema.get("properties") or {}).items():
-            out[name] = value
-        required |= set(schema.get("required", []) or [])
-        return list(out.items()), required
-
-    # -- Swift types ----------------------------------------------------------------------------
+    def is_struct(t: contract_model.TypeRef) -> bool:
+        """An object with declared members, or variants of such objects: one struct."""
+        return t.is_record() or (t.resolved.kind == "union" and bool(t.resolved.others)
+                                 and all(v.is_record() for v in t.resolved.others))
 
     def swift_type(self, schema: Any, name: str, member: str = "", doc: Optional[str] = None) -> str:
         """The Swift type of a value (without the optional a null adds); a struct it declares is
         documented by its own description, else by ``doc`` (the member's, named ``member``)."""
-        if not isinstance(schema, dict) or not schema:
-            return "JSONValue"
-        if isinstance(schema.get("$ref"), str):
-            reference = schema["$ref"]
-            target = self.resolve(reference)
-            if self.is_struct(target):
+        t = schema if isinstance(schema, contract_model.TypeRef) else self.type_of(schema)
+        if t.kind == "ref":
+            target = t.target
+            if self.is_struct(target) or target.kind == "enum":
+                reference = t.reference or ""
                 if reference not in self.by_ref:
-                    base = contract_model.definition_name(reference)
+                    base = t.name or "Value"
                     if base in RESERVED_TYPES and reference not in ("#/$defs/event", *contract_model.ROOT_NAMES):
                         base = "CarFit" + base
-                    self.by_ref[reference] = self.struct(target, base)
+                    self.by_ref[reference] = (self.enum(target, base) if target.kind == "enum"
+                                              else self.struct(target, base))
                 return self.by_ref[reference]
             return self.swift_type(target, name, member, doc)
-        single = self.variants(schema)
-        if len(single) == 1:  # X or null
-            return self.swift_type(single[0], name, member, doc)
-        if self.is_struct(schema):
-            return self.struct(schema, name, doc)
-        variants = self.variants(schema)
-        if variants:
-            kinds = {self.swift_type(v, name, member, doc) for v in variants}
+        if t.single is not None:  # X or null
+            return self.swift_type(t.single, name, member, doc)
+        if self.is_struct(t):
+            return self.struct(t, name, doc)
+        if t.kind == "union":
+            kinds = {self.swift_type(v, name, member, doc) for v in t.others}
             return kinds.pop() if len(kinds) == 1 else "JSONValue"
-        types = [t for t in self.json_types(schema) if t != "null"]
-        if len(types) != 1:
-            return "JSONValue"
-        kind = types[0]
-        if kind == "object":
-            extra = schema.get("additionalProperties")
-            if isinstance(extra, dict) and extra:
-                value = self.swift_type(extra, name + "Value", member, doc)
-                return f"[String: {value}{'?' if self.nullable(extra) else ''}]"
+        if t.kind == "map" and t.item is not None:
+            value = self.swift_type(t.item, name + "Value", member, doc)
+            return f"[String: {value}{'?' if t.item.nullable else ''}]"
+        if t.kind == "object":
             return "[String: JSONValue]"
-        if kind == "array":
-            items = schema.get("items")
-            item = self.swift_type(items, name + "Item", member, contract_model.element_description(member, doc))
-            return f"[{item}{'?' if isinstance(items, dict) and items and self.nullable(items) else ''}]"
-        return PLAIN.get(kind, "JSONValue")
+        if t.kind == "array" and t.item is not None:
+            item = self.swift_type(t.item, name + "Item", member, contract_model.element_description(member, doc))
+            return f"[{item}{'?' if t.item.nullable else ''}]"
+        if t.kind == "enum":  # a closed enum written in place (not a definition): its values as a String
+            return "String"
+        return PLAIN.get(t.kind, "JSONValue")
 
-    def struct(self, schema: Any, name: str, doc: Optional[str] = None) -> str:
-        schema = self.deref(schema)
+    def enum(self, t: contract_model.TypeRef, name: str) -> str:
+        """A closed string enum a definition names: a Swift enum of String raw values."""
+        self.shapes[name] = t.schema
+        lines = comment(t.description, "")
+        lines.append(f"public enum {name}: String, Codable, Sendable, CaseIterable {{")
+        for value in t.values:
+            lines.append(f"    case {identifier(lower_camel(value))} = {swift_string(value)}")
+        lines.append("}")
+        self.decls[name] = lines
+        self.order.append(name)
+        return name
+
+    def struct(self, t: Any, name: str, doc: Optional[str] = None) -> str:
+        t = (t if isinstance(t, contract_model.TypeRef) else self.type_of(t)).resolved
+        schema = t.schema
         base, n = name, 1
         while name in self.shapes and self.shapes[name] != schema:
             n += 1
@@ -255,23 +179,23 @@ class SwiftTypes:
             return name
         self.shapes[name] = schema
         self.decls[name] = []  # reserved against recursion
-        variants = self.variants(schema) if "properties" not in schema and "allOf" not in schema else []
-        if variants:  # one struct with every variant's members
+        if t.kind == "union":  # one struct with every variant's members
             order: List[str] = []
             kinds: Dict[str, List[str]] = {}
             docs: Dict[str, Any] = {}
             needed_by_all: Optional[set] = None
             nullable: set = set()
-            for variant in variants:
-                names, needed = self.members(variant)
+            for variant in t.others:
+                names, needed = variant.members()
                 needed_by_all = set(needed) if needed_by_all is None else needed_by_all & needed
                 for member, value in names:
+                    typ = self.type_of(value)
                     if member not in order:
                         order.append(member)
-                    docs.setdefault(member, contract_model.description(self.document, value))
-                    kinds.setdefault(member, []).append(self.swift_type(value, name + upper_camel(member),
+                    docs.setdefault(member, typ.description)
+                    kinds.setdefault(member, []).append(self.swift_type(typ, name + upper_camel(member),
                                                                         member, docs[member]))
-                    if self.nullable(value):
+                    if typ.nullable:
                         nullable.add(member)
             fields = []
             for member in order:
@@ -280,14 +204,14 @@ class SwiftTypes:
                 optional = member in nullable or member not in (needed_by_all or set())
                 fields.append((member, swift, optional, docs.get(member), False))
         else:
-            names, required = self.members(schema)
+            names, required = t.members()
             fields = []
             for member, value in names:
-                description = contract_model.description(self.document, value)
-                swift = self.swift_type(value, name + upper_camel(member), member, description)
-                optional = member not in required or self.nullable(value)
-                fields.append((member, swift, optional, description, member in required))
-        self.decls[name] = self.struct_lines(name, contract_model.description(self.document, schema) or doc, fields)
+                typ = self.type_of(value)
+                swift = self.swift_type(typ, name + upper_camel(member), member, typ.description)
+                optional = member not in required or typ.nullable
+                fields.append((member, swift, optional, typ.description, member in required))
+        self.decls[name] = self.struct_lines(name, t.description or doc, fields)
         self.order.append(name)
         return name
 
@@ -324,15 +248,14 @@ class SwiftTypes:
 
     def named(self, schema: Any, name: str, doc: str) -> Tuple[str, Optional[str]]:
         """A request's or response's type, documented ``doc``: (type name, typealias lines or None)."""
-        plain_object = (isinstance(schema, dict) and "$ref" not in schema and self.json_types(schema) == ["object"]
-                        and not isinstance(schema.get("additionalProperties"), dict))
-        if plain_object:  # an object without declared members: an empty struct
-            self.struct(schema, name, doc)
+        t = self.type_of(schema)
+        if t.kind == "object" and t.types == ("object",):  # an object (without members: an empty struct)
+            self.struct(t, name, doc)
             return name, None
-        if isinstance(schema, dict) and isinstance(schema.get("$ref"), str) or not self.is_struct(schema):
-            target = self.swift_type(schema, name, "", doc)
+        if t.kind == "ref" or not self.is_struct(t):
+            target = self.swift_type(t, name, "", doc)
             return name, "\n".join(comment(doc, "") + [f"public typealias {name} = {target}"])
-        self.struct(schema, name, doc)
+        self.struct(t, name, doc)
         return name, None
 
 

@@ -10,7 +10,7 @@ import CarFitStore
 /// pipeline, its change feed, and the services of each area built on them. Calls on one core
 /// are serialised by its lock, so a host may call from several threads at once; waiting for the
 /// change feed does not take the lock.
-final class Core: Serializer, @unchecked Sendable {
+final class Core: OperationContext, @unchecked Sendable {
     let config: CoreConfig
     let clock: Clock
     let db: Database
@@ -139,9 +139,7 @@ final class Core: Serializer, @unchecked Sendable {
     var refresher: RefreshService<Core> { RefreshService(sources: sources, events: events, http: http, lock: self) }
 
     /// The sources a refresh operation fetches.
-    enum Source: String {
-        case visits, articles, catalog, patterns
-    }
+    typealias Source = RefreshSource
 
     /// The refresh operation of `source`: its request read (`RefreshRequest`, and the
     /// patterns' `PatternsRefreshRequest`), the service's refresh of it, its answer

@@ -67,3 +67,20 @@ extension ArticlesService.Imported: APIResponse {
         .obj(["imported": .int(Int64(imported)), "rejected": .array(rejected.map(\.json)), "updatedAt": .string(updatedAt.iso)])
     }
 }
+
+/// The entry points of the operation table (`Manifest.operations`), one per operation, named
+/// after its verb: each picks from the core what the function above needs.
+extension ArticlesAPI {
+    public static func `import`(_ context: some OperationContext, _ bytes: UnsafeRawBufferPointer, check: MemberCheck, progress: ProgressStart) throws(CarFitError) -> JSON {
+        try importArticles(context.articles, sources: context.sources, bytes, check: check)
+    }
+    public static func refresh(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try context.refresh(.articles, request)
+    }
+    public static func list(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try list(context.articles, request)
+    }
+    public static func formatDate(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try formatDate(context.articles, request)
+    }
+}

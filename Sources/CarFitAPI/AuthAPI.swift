@@ -56,3 +56,14 @@ public struct AuthAnswer: APIResponse {
                             "source": status.source.map(JSON.string) ?? .null])])
     }
 }
+
+/// The entry points of the operation table (`Manifest.operations`), one per operation, named
+/// after its verb: each picks from the core what the function above needs.
+extension AuthAPI {
+    public static func set(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try set(context.auth, request)
+    }
+    public static func status(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        status(context.auth)
+    }
+}

@@ -112,3 +112,23 @@ extension MonthSheet: APIResponse {
         ])
     }
 }
+
+/// The entry points of the operation table (`Manifest.operations`), one per operation, named
+/// after its verb: each picks from the core what the function above needs.
+extension CalendarAPI {
+    public static func get(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try get(context.calendar, context.calendarState)
+    }
+    public static func next(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try next(context.calendar, &context.calendarState)
+    }
+    public static func previous(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try previous(context.calendar, &context.calendarState)
+    }
+    public static func select(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try select(context.calendar, request, &context.calendarState)
+    }
+    public static func month(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try month(context.calendar, request, context.calendarState)
+    }
+}

@@ -239,3 +239,42 @@ public struct OrderList: APIResponse {
     public init(orders: [Order]) { self.orders = orders }
     public var json: JSON { .obj(["orders": .array(orders.map(\.json))]) }
 }
+
+/// The entry points of the operation table (`Manifest.operations`), one per operation, named
+/// after its verb: each picks from the core what the function above needs.
+extension CatalogAPI {
+    public static func `import`(_ context: some OperationContext, _ bytes: UnsafeRawBufferPointer, check: MemberCheck, progress: ProgressStart) throws(CarFitError) -> JSON {
+        try importCatalog(context.catalog, sources: context.sources, bytes, check: check)
+    }
+    public static func refresh(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try context.refresh(.catalog, request)
+    }
+    public static func list(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try list(context.catalog, request)
+    }
+    public static func product(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try product(context.catalog, request)
+    }
+}
+
+/// The cart operations: `cart.add`, `cart.update`, `cart.remove`, `cart.get`, `cart.checkout`, `cart.orders` (their API is `CatalogAPI`'s).
+public enum CartAPI {
+    public static func add(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try CatalogAPI.add(context.catalog, request)
+    }
+    public static func update(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try CatalogAPI.update(context.catalog, request)
+    }
+    public static func remove(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try CatalogAPI.remove(context.catalog, request)
+    }
+    public static func get(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try CatalogAPI.cart(context.catalog)
+    }
+    public static func checkout(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try CatalogAPI.checkout(context.catalog)
+    }
+    public static func orders(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try CatalogAPI.orders(context.catalog)
+    }
+}

@@ -205,3 +205,30 @@ extension CarFitError {
         }
     }
 }
+
+/// The entry points of the operation table (`Manifest.operations`), one per operation, named
+/// after its verb: each picks from the core what the function above needs.
+extension EmployeesAPI {
+    public static func create(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try create(context.employees, request)
+    }
+    public static func list(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try list(context.employees)
+    }
+    public static func recoverPin(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try recoverPIN(context.employees, request)
+    }
+}
+
+/// The session operations: `session.login`, `session.logout`, `session.get` (their API is `EmployeesAPI`'s).
+public enum SessionAPI {
+    public static func login(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try EmployeesAPI.login(context.employees, request)
+    }
+    public static func logout(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        EmployeesAPI.logout(context.employees)
+    }
+    public static func get(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try EmployeesAPI.current(context.employees)
+    }
+}

@@ -59,3 +59,11 @@ extension Event {
         }
     }
 }
+
+/// The entry points of the operation table (`Manifest.operations`), one per operation, named
+/// after its verb: each picks from the core what the function above needs.
+extension EventsAPI {
+    public static func wait(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try wait(context.feed, request)
+    }
+}

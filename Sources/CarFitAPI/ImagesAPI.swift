@@ -126,3 +126,27 @@ extension ImagePipeline.Stats: APIResponse {
         ])
     }
 }
+
+/// The entry points of the operation table (`Manifest.operations`), one per operation, named
+/// after its verb: each picks from the core what the function above needs.
+extension ImagesAPI {
+    public static func data(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> (bytes: [UInt8], response: JSON) {
+        try load(context.images, request)
+    }
+    public static func prefetch(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try prefetch(context.images, request)
+    }
+    public static func cancel(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try cancel(context.images, request)
+    }
+    public static func stats(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try stats(context.images)
+    }
+}
+
+/// The carousel operation: `carousel.generate` (its API is `ImagesAPI`'s).
+public enum CarouselAPI {
+    public static func generate(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try ImagesAPI.generateCarousel(context.images, request)
+    }
+}

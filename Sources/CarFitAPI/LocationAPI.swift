@@ -72,3 +72,14 @@ extension LocationService.Status: APIResponse {
               "lastPushAt": lastPushAt.map { .string(OutboxMutation.iso($0)) } ?? .null])
     }
 }
+
+/// The entry points of the operation table (`Manifest.operations`), one per operation, named
+/// after its verb: each picks from the core what the function above needs.
+extension LocationAPI {
+    public static func report(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try report(context.location, request, publish: context.events.publish)
+    }
+    public static func status(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try status(context.location)
+    }
+}

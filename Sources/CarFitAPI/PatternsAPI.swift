@@ -25,3 +25,14 @@ extension ImagesService.PatternsRefreshed: APIResponse {
         .obj(["added": .int(Int64(added)), "pool": .int(Int64(pool)), "failed": .int(Int64(failed))])
     }
 }
+
+/// The entry points of the operation table (`Manifest.operations`), one per operation, named
+/// after its verb: each picks from the core what the function above needs.
+extension PatternsAPI {
+    public static func `import`(_ context: some OperationContext, _ bytes: UnsafeRawBufferPointer, check: MemberCheck, progress: ProgressStart) throws(CarFitError) -> JSON {
+        try importPatterns(context.images, bytes)
+    }
+    public static func refresh(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try context.refresh(.patterns, request)
+    }
+}

@@ -172,3 +172,17 @@ extension PushNotification: APIResponse {
         return String(decoding: buffer.bytes, as: UTF8.self)
     }
 }
+
+/// The entry points of the operation table (`Manifest.operations`), one per operation, named
+/// after its verb: each picks from the core what the function above needs.
+extension PushAPI {
+    public static func receive(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try receive(context.push, request, lock: context, refreshVisits: { () throws(CarFitError) in try context.refreshVisitsForPush() })
+    }
+    public static func register(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try register(context.push, request)
+    }
+    public static func status(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try status(context.push)
+    }
+}

@@ -47,3 +47,11 @@ public enum RemindersAPI {
         return String(decoding: buffer.bytes, as: UTF8.self)
     }
 }
+
+/// The entry points of the operation table (`Manifest.operations`), one per operation, named
+/// after its verb: each picks from the core what the function above needs.
+extension RemindersAPI {
+    public static func list(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try list(context.reminders, request)
+    }
+}

@@ -61,3 +61,14 @@ extension TaskDurations.Task: APIResponse {
               "medianMinutes": .double(median.roundedToTenth), "p80Minutes": .double(p80.roundedToTenth)])
     }
 }
+
+/// The entry points of the operation table (`Manifest.operations`), one per operation, named
+/// after its verb: each picks from the core what the function above needs.
+extension ReportAPI {
+    public static func day(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try day(context.report, request)
+    }
+    public static func durations(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try durations(context.report)
+    }
+}

@@ -90,3 +90,11 @@ public struct SourcesStatus: APIResponse {
         return .obj(["offline": .bool(offline), "sources": .object(members)])
     }
 }
+
+/// The entry points of the operation table (`Manifest.operations`), one per operation, named
+/// after its verb: each picks from the core what the function above needs.
+extension SourcesAPI {
+    public static func status(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try status(context.sources)
+    }
+}

@@ -17,3 +17,11 @@ public enum StorageAPI {
         return .obj(["encrypted": .bool(try rekey(newKey))])
     }
 }
+
+/// The entry points of the operation table (`Manifest.operations`), one per operation, named
+/// after its verb: each picks from the core what the function above needs.
+extension StorageAPI {
+    public static func rekey(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try rekey({ key throws(CarFitError) in try context.rekey(to: key) }, request)
+    }
+}

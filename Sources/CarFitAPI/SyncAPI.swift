@@ -94,3 +94,14 @@ extension RejectedChange: APIResponse {
 
     private func instant(_ i: Instant?) -> JSON { i.map { .string(OutboxMutation.iso($0)) } ?? .null }
 }
+
+/// The entry points of the operation table (`Manifest.operations`), one per operation, named
+/// after its verb: each picks from the core what the function above needs.
+extension SyncAPI {
+    public static func push(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try push(context.sync, request, lock: context)
+    }
+    public static func status(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try status(context.sync)
+    }
+}

@@ -144,3 +144,24 @@ extension Insights: APIResponse {
         ]), "sumText", cents: total.cents, display)
     }
 }
+
+/// The entry points of the operation table (`Manifest.operations`), one per operation, named
+/// after its verb: each picks from the core what the function above needs.
+extension TransactionsAPI {
+    public static func `import`(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try importTransactions(context.transactions, request)
+    }
+    public static func list(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try list(context.transactions, request)
+    }
+    public static func pin(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try pin(context.transactions, request)
+    }
+}
+
+/// The insights operation: `insights.get` (its API is `TransactionsAPI`'s).
+public enum InsightsAPI {
+    public static func get(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try TransactionsAPI.insights(context.transactions)
+    }
+}

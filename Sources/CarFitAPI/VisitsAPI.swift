@@ -366,3 +366,38 @@ extension DayPlan.Stop: APIResponse {
         ])
     }
 }
+
+/// The entry points of the operation table (`Manifest.operations`), one per operation, named
+/// after its verb: each picks from the core what the function above needs.
+extension VisitsAPI {
+    public static func `import`(_ context: some OperationContext, _ bytes: UnsafeRawBufferPointer, check: MemberCheck, progress: ProgressStart) throws(CarFitError) -> JSON {
+        try importVisits(context.visits, bytes, sources: context.sources, check: check, progress: progress)
+    }
+    public static func list(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSONBuffer {
+        try list(context.visits, request, selected: context.calendarState.selectedDays)
+    }
+    public static func refresh(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try context.refresh(.visits, request)
+    }
+    public static func plan(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try plan(context.visits, request)
+    }
+    public static func setState(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSONBuffer {
+        try setState(context.visits, request)
+    }
+    public static func acknowledge(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSONBuffer {
+        try acknowledge(context.visits, request)
+    }
+    public static func attach(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try AttachmentsAPI.attach(context.attachments, request)
+    }
+    public static func attachments(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try AttachmentsAPI.list(context.attachments, request)
+    }
+    public static func detach(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> JSON {
+        try AttachmentsAPI.detach(context.attachments, request)
+    }
+    public static func attachmentData(_ context: some OperationContext, _ request: Fields) throws(CarFitError) -> (bytes: [UInt8], response: JSON) {
+        try AttachmentsAPI.data(context.attachments, request, lock: context)
+    }
+}

@@ -206,28 +206,43 @@ def test_the_json_check_sees_json_and_not_prose():
     assert not json_uses("/// Reads the JSON document.")
 
 
-def test_every_manifest_entry_is_one_call_of_the_api_or_a_refresh():
-    """An entry's body is one line: the area's API function, or the core's refresh of a source."""
+def test_every_table_entry_is_one_call_of_the_entry_point_named_after_its_method():
+    """An entry's body is one line, generated: the API's entry point named after the method
+    (`visits.set_state`: `VisitsAPI.setState(core, request)`); the manifest writes none."""
+    import json
+    table = (SOURCES / "CarFit" / "Generated" / "Operations.swift").read_text()
+    entries = re.findall(r'        Operation\((nil|"[a-z_.]+"), "(carfit_\w+)", \.(\w+),\n +\.(object|bytes|written|binary) '
+                         r'\{ core, \w+(?:, \w+)? throws\(CarFitError\) in (.*) \}\),?\n', table)
+    assert len(entries) == table.count("        Operation(") > 50
+    schema = json.loads((ROOT / "include" / "carfit.schema.json").read_text())
+    assert [symbol for _, symbol, _, _, _ in entries] == [entry["symbol"] for entry in schema["operations"].values()]
+    for method, symbol, locking, kind, body in entries:
+        area, verb = symbol[len("carfit_"):].split("_", 1)
+        name = re.sub(r"_([a-z0-9])", lambda m: m.group(1).upper(), verb)
+        function = f"{area[:1].upper()}{area[1:]}API.{'`import`' if name == 'import' else name}"
+        if kind == "bytes":
+            assert body == (f"try {function}(core, bytes, check: check, progress: {{ core.progress({method}, "
+                            "total: $0) })"), body
+        else:
+            assert body == f"try {function}(core, request)", body
     manifest = (SOURCES / "CarFit" / "Manifest.swift").read_text()
-    bodies = re.findall(r"\.(?:object|bytes|written|binary) \{ core, \w+(?:, \w+)? throws\(CarFitError\) in (.*) \}\),?\n", manifest)
-    assert len(bodies) == manifest.count("        Operation(") > 50
-    for body in bodies:
-        assert re.fullmatch(r"(?:try )?(?:\w+API\.\w+\(.*\)(?: \{ .* \})?|core\.refresh\(\.\w+, request\))", body), body
+    assert "Operation(" not in manifest, "the table is generated (Generated/Operations.swift)"
 
 
-
-def test_each_method_name_is_written_in_one_source_file():
-    """An operation's method name (`"cart.add"`) is written once, in the manifest: exports find
-    their operation by their own function name and the generated files are written from the
-    schema."""
+def test_each_method_name_is_written_in_no_source_file_by_hand():
+    """An operation's method name (`"cart.add"`) is written in no hand-written source: exports find
+    their operation by their own function name and the operation table and the other generated
+    files are written from the schema."""
     import json
     schema = json.loads((ROOT / "include" / "carfit.schema.json").read_text())
     methods = [name for name, entry in schema["operations"].items() if "no method name" not in entry["summary"]]
     assert len(methods) > 40
     texts = {path: path.read_text() for path in SOURCES.rglob("*.swift") if "Generated" not in path.parts}
+    table = (SOURCES / "CarFit" / "Generated" / "Operations.swift").read_text()
     for method in methods:
         files = sorted(path.relative_to(ROOT).as_posix() for path, text in texts.items() if f'"{method}"' in text)
-        assert files == ["Sources/CarFit/Manifest.swift"], f"{method}: {files}"
+        assert files == [], f"{method}: {files}"
+        assert f'Operation("{method}", ' in table, method
 
 
 # The washer's work has one owner: only SyncStore writes these tables (besides the migrations),

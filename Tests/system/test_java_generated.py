@@ -46,7 +46,7 @@ def tree_with_a_new_operation(tmp_path: Path) -> Path:
         "int carfit_road_report(carfit_core *core, const char *request, char **response);\n\n#ifdef __cplusplus\n}"))
     (copy / "schema/operations/road.json").write_text(json.dumps({
         "operations": {"road.report": {
-            "symbol": "carfit_road_report", "summary": "Report a position.",
+            "symbol": "carfit_road_report", "locking": "serialized", "summary": "Report a position.",
             "request": {"type": "object", "required": ["at", "mode"],
                         "properties": {"at": {"$ref": "#/$defs/instant"},
                                        "mode": {"type": "string", "enum": ["walk", "drive"]},

@@ -22,6 +22,7 @@ GENERATED = ["include/carfit.schema.json", "Sources/CarFit/Generated/SchemaText.
              "Sources/CarFit/Generated/RequestTypes.swift", "Sources/CarFit/Generated/RequestDescriptions.swift",
              "Sources/CarFitCore/Generated/Status.swift", "Sources/CarFitCore/Generated/VisitTransitions.swift",
              "Sources/CarFitCore/Generated/ConfigMembers.swift", "Sources/CarFit/Generated/Exports.swift",
+             "Sources/CarFit/Generated/Operations.swift",
              "bindings/python/carfit/_generated.py", "examples/web/core_api.py", "include/carfit.planner.openapi.json",
              "bindings/python/carfit/errors.py", "README.md", "fuzz/methods.txt", "examples/web/methods.json",
              "bindings/swift/Sources/CarFitKit/Generated/Status.swift",
@@ -88,6 +89,32 @@ def test_check_fails_when_a_generated_file_is_changed_by_hand(tmp_path):
         assert run.returncode == 1 and f"{name} is stale" in run.stderr, (name, run.stderr)
         (copy / name).write_text(original, encoding="utf-8")
     assert subprocess.run(check, capture_output=True, text=True).returncode == 0
+
+
+def test_check_names_every_generated_file_edited_by_hand(tmp_path):
+    """Every file the generator writes (the schema, the library's generated sources and operation
+    table, every package's generated part, the regions of hand-written files): a hand edit of any
+    is named by --check (what the test of every generated file being up to date compares)."""
+    copy = copy_of_the_tree(tmp_path)
+    run = subprocess.run([sys.executable, str(copy / "scripts/gen-schema")], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    written = generate(copy, tmp_path / "out")
+    assert written.returncode == 0, written.stderr
+    files = sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*") if p.is_file())
+    assert set(GENERATED) <= set(files) and any(name.startswith("bindings/java/") for name in files)
+    check = [sys.executable, str(copy / "scripts/gen-schema"), "--check"]
+    assert subprocess.run(check, capture_output=True, text=True).returncode == 0
+    for name in files:
+        text = (copy / name).read_text(encoding="utf-8")
+        if name in WITH_REGIONS:  # a hand-written file: an edit inside its generated region
+            begin = text.index("\n", text.index("BEGIN generated")) + 1
+            text = text[:begin] + "\n" + text[begin:]
+        else:
+            text += " "
+        (copy / name).write_text(text, encoding="utf-8")
+    run = subprocess.run(check, capture_output=True, text=True)
+    named = set(re.findall(r"^gen-schema: (\S+) is stale", run.stderr, re.M))
+    assert run.returncode == 1 and named == set(files), sorted(set(files) - named)
 
 
 def test_the_statuses_are_written_once_in_the_header(tmp_path):
@@ -180,8 +207,9 @@ def test_the_request_descriptions_and_checks_come_from_the_schema(schema):
     assert '"visits.plan": "date, employeeId?, start{latitude, longitude}?, startTime?, speedKmh?, detourFactor?, keepOrder?, durations?"' \
         in descriptions
     assert '"visits.import": "data[] or file"' in descriptions
-    manifest = (ROOT / "Sources/CarFit/Manifest.swift").read_text()
-    assert "request:" not in manifest, "the manifest's entries take their request from the schema"
+    for table in ("Sources/CarFit/Manifest.swift", "Sources/CarFit/Generated/Operations.swift"):
+        manifest = (ROOT / table).read_text()
+        assert "request:" not in manifest, "the manifest's entries take their request from the schema"
     plan = checks[checks.index('"carfit_visits_plan": ['):]
     plan = plan[:plan.index("],\n        \"")]
     assert 'RequestMember(["speedKmh"], types: 68, exclusiveMinimum: 0.0, maximum: 300.0)' in plan
@@ -233,7 +261,7 @@ def test_a_new_areas_fragment_adds_its_operation_and_extends_card_config_and_eve
         "int carfit_road_report(carfit_core *core, const char *request, char **response);\n\n#ifdef __cplusplus\n}"))
     (copy / "schema/operations/road.json").write_text(json.dumps({
         "operations": {"road.report": {
-            "symbol": "carfit_road_report", "summary": "Report a position.",
+            "symbol": "carfit_road_report", "locking": "serialized", "summary": "Report a position.",
             "request": {"type": "object", "properties": {"latitude": {"type": "number"}}},
             "response": {"type": "object", "properties": {"stored": {"type": "boolean"}},
                          "required": ["stored"], "additionalProperties": False},
@@ -256,6 +284,45 @@ def test_a_new_areas_fragment_adds_its_operation_and_extends_card_config_and_eve
     python = (tmp_path / "out/bindings/python/carfit/_generated.py").read_text()
     assert '"carfit_road_report": OPERATION' in python and "class RoadReportResult(TypedDict)" in python
     assert '"carfit_road_report": [' in (tmp_path / "out/Sources/CarFit/Generated/RequestTypes.swift").read_text()
+    # Its entry of the library's operation table: the schema's locking, the entry point named after the method.
+    table = (tmp_path / "out/Sources/CarFit/Generated/Operations.swift").read_text()
+    assert ('        Operation("road.report", "carfit_road_report", .serialized,\n'
+            '                  .object { core, request throws(CarFitError) in try RoadAPI.report(core, request) }),\n') in table
+    assert table.index('"road.report"') > table.index('"storage.rekey"')
+
+
+def test_each_operation_says_its_locking_and_a_body_that_fits_it(tmp_path):
+    """The operation table's locking and body kind are the schema entry's "locking" and "output",
+    checked by the generator and kept out of the published contract."""
+    copy = copy_of_the_tree(tmp_path)
+    day = copy / "schema/operations/day.json"
+    original = day.read_text()
+    for old, new, error in [
+            ('"locking": "serialized",\n      "output": "written",', '"output": "written",',
+             "visits.list: locking must be one of"),
+            ('"locking": "serialized",\n      "output": "written",', '"locking": "locked",\n      "output": "written",',
+             "visits.list: locking must be one of"),
+            ('"locking": "serialized",\n      "output": "written",', '"locking": "selfLocking",\n      "output": "written",',
+             "visits.list: locking selfLocking does not fit its body"),
+            ('"locking": "serialized",\n      "output": "written",', '"locking": "serialized",\n      "output": "text",',
+             "visits.list: output must be one of"),
+            ('"locking": "streamed",', '"locking": "streamed",\n      "output": "written",',
+             "visits.import: locking streamed does not fit its body")]:
+        assert old in original, old
+        day.write_text(original.replace(old, new, 1))
+        run = generate(copy, tmp_path / "out")
+        assert run.returncode == 1 and error in run.stderr, (new, run.stderr)
+    day.write_text(original)
+    run = generate(copy, tmp_path / "out")
+    assert run.returncode == 0, run.stderr
+    schema = json.loads((tmp_path / "out/include/carfit.schema.json").read_text())
+    assert all(set(entry) == {"symbol", "summary", "request", "response", "errors"}
+               for entry in schema["operations"].values())
+    table = (tmp_path / "out/Sources/CarFit/Generated/Operations.swift").read_text()
+    assert ('Operation("visits.list", "carfit_visits_list", .serialized,\n'
+            '                  .written { core, request throws(CarFitError) in try VisitsAPI.list(core, request) })') in table
+    assert ('Operation(nil, "carfit_images_data", .selfLocking,\n'
+            '                  .binary { core, request throws(CarFitError) in try ImagesAPI.data(core, request) })') in table
 
 
 def test_it_is_a_valid_draft_2020_12_schema(schema):
@@ -587,3 +654,47 @@ def test_the_bindings_doc_comments_are_the_schemas_descriptions(schema):
                 if words(text) not in docs:
                     missing.append(f"{package}: $defs/{name}/{member}")
     assert missing == []
+
+
+def test_the_types_are_decided_once_in_the_model(schema):
+    """What type each schema is comes from scripts/contract_model.py (type_of), and the three
+    packages map it alike: a closed string enum a definition names is an enum of that name in
+    Swift and Java with the schema's values in order; "X or null" is X, optional; a value of two
+    JSON types is each package's any-JSON type."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import contract_model
+    swift = SWIFT_TYPES.read_text(encoding="utf-8")
+    python = PYTHON_TYPES.read_text(encoding="utf-8")
+
+    def member(definition, name):
+        return contract_model.type_of(schema, schema["$defs"][definition]["properties"][name])
+
+    enums = {name: contract_model.type_of(schema, {"$ref": f"#/$defs/{name}"}) for name in schema["$defs"]}
+    enums = {name: t for name, t in enums.items() if t.target.kind == "enum"}
+    assert "visitState" in enums
+    for name, t in enums.items():
+        values = list(t.target.values)
+        assert values == [v for v in schema["$defs"][name]["enum"] if v is not None]
+        block = swift[swift.index(f"public enum {t.name}: String, Codable, Sendable, CaseIterable {{"):]
+        block = block[:block.index("\n}")]
+        assert re.findall(r'case \w+ = "([^"]*)"', block) == values, t.name
+        java = (JAVA_TYPES / f"{t.name}.java").read_text(encoding="utf-8")
+        assert f"public enum {t.name} {{" in java
+        assert re.findall(r'SerializedName\("([^"]*)"\)', java) == values, t.name
+
+    states = member("card", "nextStates")
+    assert states.kind == "array" and states.item.kind == "ref" and states.item.name == "VisitState"
+    assert "    public var nextStates: [VisitState]\n" in swift
+    assert "java.util.List<VisitState> nextStates," in (JAVA_TYPES / "Card.java").read_text(encoding="utf-8")
+
+    arrived = member("card", "arrivedAt")
+    assert arrived.kind == "union" and arrived.nullable and arrived.single.kind == "ref"
+    assert "    public var arrivedAt: String?\n" in swift and "    arrivedAt: Optional[str]\n" in python
+
+    suggestion = member("card", "suggestion")  # an enum that says no JSON type: its values' type
+    assert suggestion.kind == "enum" and suggestion.nullable and "null" in suggestion.types
+    assert "    suggestion: Optional[str]\n" in python and "    public var suggestion: String?\n" in swift
+
+    product = contract_model.type_of(schema, {"$ref": "#/$defs/productId"}).target
+    assert product.kind == "union" and [v.kind for v in product.variants] == ["integer", "string"]
+    assert "    productId: Union[int, str]\n" in python and "    public var productId: JSONValue\n" in swift

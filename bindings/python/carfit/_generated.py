@@ -171,7 +171,7 @@ class VisitChange(TypedDict):
     """One of the planner's changes between the stored visits snapshot and the one it replaced."""
 
     #: "added", "removed", "moved" or "updated".
-    change: Any
+    change: str
     #: The visit's id.
     visitId: str
     #: The card key of the new occurrence (of the old one for removed).
@@ -184,7 +184,7 @@ class VisitChange(TypedDict):
     previousStartTimeUtc: Optional[str]
     #: For updated: which of name, address, coordinates, expectedTime and tasks differ, in that order; else
     #: [].
-    fields: List[Any]
+    fields: List[str]
 
 
 class _ImportResultRequired(TypedDict):
@@ -297,7 +297,7 @@ class Card(TypedDict):
     #: When the washer left the visit (location.report), else null.
     departedAt: Optional[str]
     #: "start" (arrived, not left, Todo), "finish" (left, InProgress) or null.
-    suggestion: Any
+    suggestion: Optional[str]
     #: Links that navigate to the visit's coordinates; null without both coordinates.
     navigation: Optional[CardNavigation1]
     #: A visit a stored snapshot no longer lists, kept on its day while it has updates not yet settled,
@@ -666,7 +666,7 @@ class PushNotification(TypedDict):
     #: notification shown with the same id.
     id: str
     #: The change ("added", "removed", "moved", "updated"), "visit" (the next visit) or "message".
-    kind: Any
+    kind: str
     #: "New visit", "Visit cancelled", "Visit moved", "Visit changed", "Next visit" or the message's title.
     title: str
     #: The client's name and local start time, or the message's body.
@@ -703,7 +703,7 @@ class PushDevice2(TypedDict):
     """The device's registration, null when never registered or unregistered and acknowledged."""
 
     #: The push service: "apns" or "fcm".
-    platform: Any
+    platform: str
     #: The devices server acknowledged the current record.
     registered: bool
     #: A change of the record is not yet acknowledged.

@@ -45,17 +45,17 @@ public final class DayViewModel {
 
     /// Starts the visit of a card.
     public func start(_ key: String) async {
-        await setState(key, "InProgress", reason: nil)
+        await setState(key, .inProgress, reason: nil)
     }
 
     /// Finishes the visit of a card.
     public func finish(_ key: String) async {
-        await setState(key, "Done", reason: nil)
+        await setState(key, .done, reason: nil)
     }
 
     /// Rejects the visit of a card, with the washer's reason.
     public func reject(_ key: String, reason: String? = nil) async {
-        await setState(key, "Rejected", reason: reason)
+        await setState(key, .rejected, reason: reason)
     }
 
     /// Fetches the visits from their source, then shows the selected day again. A failed
@@ -90,7 +90,13 @@ public final class DayViewModel {
         feed = nil
     }
 
-    private func setState(_ key: String, _ state: String, reason: String?) async {
+    /// Moves the visit of a card to `state`; the card's `nextStates` say which its present state
+    /// accepts (another fails as `conflict`).
+    public func move(_ key: String, to state: VisitState, reason: String? = nil) async {
+        await setState(key, state, reason: reason)
+    }
+
+    private func setState(_ key: String, _ state: VisitState, reason: String?) async {
         await run {
             _ = try await core.visitsSetState(VisitsSetStateRequest(key: key, state: state, reason: reason))
             try await reload()

@@ -23,8 +23,14 @@ import Testing
 
         await model.start(first.key)
         #expect(model.error == nil)
-        #expect(model.cards.first { $0.key == first.key }?.state == "InProgress")
+        #expect(model.cards.first { $0.key == first.key }?.state == VisitState.inProgress.rawValue)
+        // The state machine, as the contract's VisitState: a started visit may go back, finish or be rejected.
+        #expect(model.cards.first { $0.key == first.key }?.nextStates == [.todo, .done, .rejected])
         await model.finish(first.key)
+        #expect(model.cards.first { $0.key == first.key }?.state == "Done")
+        #expect(model.cards.first { $0.key == first.key }?.nextStates == [])
+        await model.move(first.key, to: .todo)  // a finished visit stays finished
+        #expect(model.error?.status == .conflict)
         #expect(model.cards.first { $0.key == first.key }?.state == "Done")
 
         await model.select("2020-09-11")

@@ -51,9 +51,10 @@ import Testing
         let plan = try await ok("visits.plan") { try await core.visitsPlan(VisitsPlanRequest(date: "2020-09-10")) }
         #expect(plan.date == "2020-09-10")
         let started = try await ok("visits.set_state") {
-            try await core.visitsSetState(VisitsSetStateRequest(key: key, state: "InProgress"))
+            try await core.visitsSetState(VisitsSetStateRequest(key: key, state: .inProgress))
         }
         #expect(started.visit.state == "InProgress")
+        #expect(started.visit.nextStates == [.todo, .done, .rejected])
         await either("sync.push", [.unavailable, .invalid]) { _ = try await core.syncPush(SyncPushRequest()) }
         let sync = try await ok("sync.status") { try await core.syncStatus(SyncStatusRequest()) }
         #expect(sync.pending >= 1)

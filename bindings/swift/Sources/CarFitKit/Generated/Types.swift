@@ -372,6 +372,16 @@ public struct AttachmentCounts: Codable, Sendable, Equatable {
     }
 }
 
+/// One of the four states a visit moves between. nextStates (not a validation keyword) is the state machine,
+/// the one place it is written: the states each state may become by visits.set_state, in this list's order; a
+/// state missing from it may become none.
+public enum VisitState: String, Codable, Sendable, CaseIterable {
+    case todo = "Todo"
+    case inProgress = "InProgress"
+    case done = "Done"
+    case rejected = "Rejected"
+}
+
 /// Links that navigate to the visit's coordinates; null without both coordinates.
 public struct CardNavigation: Codable, Sendable, Equatable {
     /// A geo: URI of the visit's coordinates ("geo:55.77883,12.52124").
@@ -481,7 +491,7 @@ public struct Card: Codable, Sendable, Equatable {
     /// $defs/visitState), in the order Todo, InProgress, Done, Rejected: Todo may become InProgress or
     /// Rejected, InProgress may become Todo, Done or Rejected; empty for Done, Rejected, another or no state,
     /// and for a visit without a visitId (which the update server could not name).
-    public var nextStates: [String]
+    public var nextStates: [VisitState]
     /// When the washer arrived at the visit (location.report), else null.
     public var arrivedAt: String?
     /// When the washer left the visit (location.report), else null.
@@ -496,7 +506,7 @@ public struct Card: Codable, Sendable, Equatable {
     /// The washer's change the update server rejected last, kept until visits.acknowledge; else null.
     public var conflict: Conflict?
 
-    public init(visitId: String? = nil, name: String, state: String? = nil, stateColor: String, startTime: String, startTimeUtc: String, expectedTime: String? = nil, tasks: String, taskMinutes: Int, address: String, phone: String? = nil, latitude: Double? = nil, longitude: Double? = nil, employeeId: String? = nil, distanceMeters: Int? = nil, distanceKm: Double? = nil, key: String, pending: Bool, timeUsedMinutes: Int? = nil, attachments: AttachmentCounts, nextStates: [String], arrivedAt: String? = nil, departedAt: String? = nil, suggestion: String? = nil, navigation: CardNavigation? = nil, removed: Bool, conflict: Conflict? = nil) {
+    public init(visitId: String? = nil, name: String, state: String? = nil, stateColor: String, startTime: String, startTimeUtc: String, expectedTime: String? = nil, tasks: String, taskMinutes: Int, address: String, phone: String? = nil, latitude: Double? = nil, longitude: Double? = nil, employeeId: String? = nil, distanceMeters: Int? = nil, distanceKm: Double? = nil, key: String, pending: Bool, timeUsedMinutes: Int? = nil, attachments: AttachmentCounts, nextStates: [VisitState], arrivedAt: String? = nil, departedAt: String? = nil, suggestion: String? = nil, navigation: CardNavigation? = nil, removed: Bool, conflict: Conflict? = nil) {
         self.visitId = visitId
         self.name = name
         self.state = state
