@@ -4,13 +4,13 @@
   binding, one thread each) each set the state of their visits and push, in batches of
   `--batch` changes per push;
 * request time (median, p99) of `POST /v1/visit-updates` with 10 concurrent HTTP clients posting
-  batches of `--batch` mutations;
+  `--requests` batches of `--batch` mutations in all;
 * the server's resident memory (VmRSS) before and at its peak during one 60 MiB attachment upload.
 
 On SQLite (one process) and on PostgreSQL 15 (a throwaway cluster, two server processes behind the
 clients alternately). Prints a Markdown section for bench/results.md.
 
-    python3 bench/planner.py [--server PATH] [--visits 200] [--batch 100]
+    python3 bench/planner.py [--server PATH] [--visits 200] [--batch 100] [--requests 200]
 
 `--server` defaults to the release executable (`server/.build/release/carfit-planner`, made by
 `swift build -c release --package-path server`) when it exists, else the debug one.
@@ -167,7 +167,9 @@ def upload_rss(d: planner.Deployment, size: int = 60 << 20) -> dict:
 
 def run(name: str, d: planner.Deployment, root: Path, args) -> list[str]:
     e2e = cores_push(d, root, args.visits, args.batch)
-    raw = http_batches(d, args.visits, args.batch)
+    # Each HTTP client posts its share of --requests batches: visits enough for two changes each.
+    per_client = max(1, -(-args.requests // CLIENTS))
+    raw = http_batches(d, -(-per_client * args.batch // 2), args.batch)
     rss = upload_rss(d)
     return [
         f"| {name}: mutations/s end to end (10 cores, pushes of {args.batch}) | {e2e['mutations'] / e2e['seconds']:,.0f}/s "
@@ -186,6 +188,9 @@ def main() -> int:
                         help="the carfit-planner executable (default: the release build when made, else the debug one)")
     parser.add_argument("--visits", type=int, default=200, help="visits per washer (two changes each)")
     parser.add_argument("--batch", type=int, default=100, help="changes per push or request")
+    parser.add_argument("--requests", type=int, default=200,
+                        help="HTTP requests of --batch mutations per backend for the request times (default 200: "
+                             "the p99 is then the second slowest)")
     parser.add_argument("--skip-postgres", action="store_true")
     args = parser.parse_args()
     planner.SERVER = args.server
@@ -213,7 +218,7 @@ def main() -> int:
             finally:
                 cluster.stop()
     print(f"- Server: `{args.server.relative_to(ROOT) if args.server.is_relative_to(ROOT) else args.server}`; "
-          f"{args.visits} visits per washer; load average (1 min) before the run {load:.2f}, after {os.getloadavg()[0]:.2f}; 2 CPUs")
+          f"{args.visits} visits per washer and core, {args.requests} HTTP requests of {args.batch}; load average (1 min) before the run {load:.2f}, after {os.getloadavg()[0]:.2f}; 2 CPUs")
     print()
     print("\n".join(lines))
     return 0
