@@ -1868,10 +1868,14 @@ int carfit_events_wait(carfit_core *core, const char *request, char **response);
  *          the new, then the old); the next open drops what the interrupted run left. This core
  *          keeps working under the new key. Every other core open on the same database answers
  *          CARFIT_UNAUTHORIZED with "reason": "wrong_key" to any call from then on: close it and
- *          open again with the new key. The key is never written, logged or quoted.
+ *          open again with the new key. Writes of other cores (in this process or another)
+ *          wait while the copy is built (up to their busy timeout) and are then refused with
+ *          that same error: every write another core was told succeeded is in the new files.
+ *          The key is never written, logged or quoted.
  * Errors:  CARFIT_INVALID (key missing or not 64 hexadecimal digits, field "key"; an in-memory
- *          database), CARFIT_STORAGE (the copy could not be written: the old key still opens
- *          the database, which is as it was).
+ *          database), CARFIT_STORAGE (the copy could not be written, or another core kept
+ *          writing for the whole busy timeout: the old key still opens the database, which is
+ *          as it was).
  */
 int carfit_storage_rekey(carfit_core *core, const char *request, char **response);
 

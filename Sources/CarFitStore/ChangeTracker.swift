@@ -24,6 +24,9 @@ import Glibc
 final class ChangeTracker {
     /// Receives the names of the tables a committed transaction wrote (never empty).
     var observer: ((Set<String>) -> Void)?
+    /// Asked as each transaction is about to commit, holding the database's write lock: false
+    /// turns the commit into a rollback (the file was replaced under the connection).
+    var commitAllowed: (() -> Bool)?
     private var pending: Set<String> = []
     /// The tables the statements prepared since the last `takePrepared` write.
     private var prepared: Set<String> = []
@@ -46,7 +49,10 @@ final class ChangeTracker {
         }, context)
         _ = sqlite3_commit_hook(handle, { context in
             guard let context else { return 0 }
-            Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue().committed()
+            let tracker = Unmanaged<ChangeTracker>.fromOpaque(context).takeUnretainedValue()
+            // Non-zero turns the commit into a rollback (SQLite's SQLITE_CONSTRAINT_COMMITHOOK).
+            if let allowed = tracker.commitAllowed, !allowed() { return 1 }
+            tracker.committed()
             return 0
         }, context)
         _ = sqlite3_rollback_hook(handle, { context in

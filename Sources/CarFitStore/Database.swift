@@ -85,6 +85,10 @@ public final class Database {
             throw failure.openError
         }
         fileIdentity = DatabaseCrypt.identity(path)
+        // A commit made while holding the write lock checks that the file is still the one this
+        // connection opened: after another core put a copy under a new key in its place (which
+        // it does holding that lock), a write to the replaced file would be lost.
+        tracker.commitAllowed = fileIdentity == nil ? nil : { [weak self] in self?.isCurrentFile ?? true }
         sqlite3_busy_timeout(db, busyTimeoutMs)
         sqlite3_extended_result_codes(db, 1)
         tracker.install(on: db)
@@ -140,10 +144,21 @@ public final class Database {
         }
         let vfs = try newKey.map(DatabaseCrypt.vfsName)
         let oldVfs = try key.map(DatabaseCrypt.vfsName)
-        try DatabaseCrypt.copy(from: handle, path: path, to: vfs)
+        // Other connections' writes wait from before the copy's snapshot until the copy is in
+        // place, and then find the file replaced (their commit check refuses): none is lost.
+        let writers = try DatabaseCrypt.holdWrites(path, vfs: oldVfs, busyTimeoutMs: busyTimeoutMs)
+        do throws(CarFitError) {
+            try DatabaseCrypt.copy(from: handle, path: path, to: vfs)
+        } catch {
+            sqlite3_close_v2(writers)
+            throw error
+        }
         let observer = tracker.observer
         close()
         let placed = DatabaseCrypt.putInPlace(path)
+        // Closed after the rename: SQLite sees its file moved and neither checkpoints nor
+        // removes the WAL by name (which is now the new file's).
+        sqlite3_close_v2(writers)
         if placed { key = newKey }
         // Whether or not the copy was placed, the connection reopens on what is now the file.
         try connect(vfs: placed ? vfs : oldVfs)
@@ -175,6 +190,8 @@ public final class Database {
     /// The `storage` error of SQLite's result code `rc` on this connection: what failed and
     /// what the user can do, by `StorageFailure`.
     func error(_ rc: Int32, message: String? = nil) -> CarFitError {
+        // The commit check refused: the file was replaced by a copy under another key.
+        if rc == SQLITE_CONSTRAINT | (2 << 8), !isCurrentFile { return DatabaseCrypt.wrongKey(path) }
         let text = message ?? handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
         let failure = StorageFailure(path: path, code: rc, systemError: handle.map { sqlite3_system_errno($0) } ?? 0,
                                      message: text, busyTimeoutMs: busyTimeoutMs)

@@ -99,6 +99,23 @@ public enum DatabaseCrypt {
         }
     }
 
+    /// A connection to `path` (through `vfs`) holding its write lock (`BEGIN IMMEDIATE`) until
+    /// it is closed: other connections' writes wait for it (up to their busy timeout), readers
+    /// go on. Waits up to `busyTimeoutMs` for a write in progress.
+    static func holdWrites(_ path: String, vfs: String?, busyTimeoutMs: Int32) throws(CarFitError) -> OpaquePointer {
+        var db: OpaquePointer?
+        var rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, vfs)
+        if rc == SQLITE_OK, let db {
+            sqlite3_busy_timeout(db, busyTimeoutMs)
+            rc = sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil)
+            if rc == SQLITE_OK { return db }
+        }
+        let reason = String(cString: sqlite3_errstr(rc))
+        sqlite3_close_v2(db)
+        throw CarFitError(.storage, "Cannot change the key of \(StorageFailure.shown(path)): another connection kept writing (\(reason)); try again.",
+                          field: "database")
+    }
+
     /// Copies the database of connection `source` (a consistent snapshot) to the pending file
     /// beside `path`, through `vfs` (nil: plaintext), and makes it durable.
     static func copy(from source: OpaquePointer, path: String, to vfs: String?) throws(CarFitError) {

@@ -237,6 +237,93 @@ def test_other_cores_answer_wrong_key_after_a_rekey(tmp_path):
         assert first.list_visits(dates=["2020-09-10"])["days"][0]["visits"]
 
 
+REPORTER = textwrap.dedent("""
+    import json, sys
+    sys.path.insert(0, {binding!r})
+    import carfit
+    core = carfit.Core(json.loads(sys.argv[1]))
+    print("open", flush=True)
+    n = 0
+    while True:
+        n += 1
+        try:
+            stored = core.call("location.report", {{"latitude": 55.0 + n / 1000, "longitude": 12.5,
+                                                    "accuracyMeters": 5, "at": "2020-09-10T05:%02d:%02dZ" % (n // 60 % 60, n % 60)}})
+        except carfit.CarfitError as e:
+            print(json.dumps({{"refused": e.code, "reason": e.document.get("reason")}}), flush=True)
+            break
+        if stored["stored"]:
+            print(json.dumps({{"stored": n}}), flush=True)
+    core.close()
+""")
+
+
+def report(core: carfit.Core, n: int) -> bool:
+    return core.call("location.report", {"latitude": 55.0 + n / 1000, "longitude": 12.5, "accuracyMeters": 5,
+                                         "at": "2020-09-10T05:%02d:%02dZ" % (n // 60 % 60, n % 60)})["stored"]
+
+
+@pytest.mark.parametrize("new_key", [OTHER_KEY, None])
+def test_writes_of_another_core_during_a_rekey_are_kept_or_refused(tmp_path, new_key):
+    # Another core writes as fast as it can while the first changes the key: every write it
+    # was told succeeded is in the new files; once the copy is in place it is refused (wrong_key).
+    database = tmp_path / "carfit.db"
+    with carfit.Core(config(database)) as first:
+        fill(first)
+    with carfit.Core(config(database)) as first, carfit.Core(config(database)) as second:
+        stored, refused, started = [], [], threading.Event()
+
+        def writer() -> None:
+            n = 0
+            while n < 3000:
+                n += 1
+                try:
+                    if report(second, n):
+                        stored.append(n)
+                except carfit.CarfitError as e:
+                    refused.append((e.code, e.document.get("reason")))
+                    return
+                if n == 20:
+                    started.set()
+
+        thread = threading.Thread(target=writer)
+        thread.start()
+        assert started.wait(30)
+        rekey(first, new_key)
+        thread.join(60)
+        assert refused == [("unauthorized", "wrong_key")]
+        assert stored, "the other core wrote before the change of key"
+        assert first.call("location.status")["trail"]["stored"] == len(stored)
+    with carfit.Core(config(database, new_key)) as reopened:
+        assert reopened.call("location.status")["trail"]["stored"] == len(stored)
+
+
+def test_writes_of_another_process_during_a_rekey_are_kept_or_refused(tmp_path):
+    database = tmp_path / "carfit.db"
+    with carfit.Core(config(database)) as first:
+        fill(first)
+    code = REPORTER.format(binding=str(REPO_ROOT / "bindings" / "python"))
+    env = dict(os.environ, CARFIT_LIBRARY=str(carfit._lib.find_library()))
+    process = subprocess.Popen([sys.executable, "-c", code, json.dumps(config(database))], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert process.stdout.readline().strip() == "open", process.stderr.read()
+        lines = [json.loads(process.stdout.readline()) for _ in range(20)]
+        with carfit.Core(config(database)) as first:
+            rekey(first, OTHER_KEY)
+            # Read line by line to the end (the reader's buffer already holds some of them).
+            for line in process.stdout:
+                lines.append(json.loads(line))
+            assert process.wait(timeout=60) == 0, process.stderr.read()
+            stored = [line["stored"] for line in lines if "stored" in line]
+            assert lines[-1] == {"refused": "unauthorized", "reason": "wrong_key"}
+            assert first.call("location.status")["trail"]["stored"] == len(stored)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
 def test_a_malformed_new_key_changes_nothing(tmp_path):
     database = tmp_path / "carfit.db"
     with carfit.Core(config(database)) as core:
