@@ -656,6 +656,45 @@ def test_the_bindings_doc_comments_are_the_schemas_descriptions(schema):
     assert missing == []
 
 
+def test_every_closed_enum_is_an_enum_in_swift_and_java(schema):
+    """Every closed string enum of the contract (contract_model.closed_enums) is an enum in the
+    Swift kit and in the Java package, of the same name (a definition's at the top level, one
+    written in place nested in the type of its member: VisitsSetStateRequest.State) and with the
+    schema's values in order; a request's member of one is typed with it in Swift."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import contract_model
+    swift = SWIFT_TYPES.read_text(encoding="utf-8")
+    java = "\n".join(path.read_text(encoding="utf-8") for path in sorted(JAVA_TYPES.glob("*.java")))
+
+    swift_enums = {}
+    for match in re.finditer(r"public enum (\w+): String, Codable, Sendable, CaseIterable, Hashable \{\n(.*?)\n *\}", swift, re.S):
+        swift_enums.setdefault(match.group(1), []).append(re.findall(r'^ *case \S+ = "([^"]*)"$', match.group(2), re.M))
+    java_enums = {}
+    for match in re.finditer(r"public enum (\w+) \{\n(.*?);\n", java, re.S):
+        java_enums.setdefault(match.group(1), []).append(re.findall(r'SerializedName\("([^"]*)"\)', match.group(2)))
+    known = contract_model.closed_enums(schema)
+    assert len(known) >= 20 and any(path == "operations/calendar.select/request/mode" for path, _ in known)
+    for path, t in known:
+        parts = path.split("/")
+        if parts[0] == "$defs" and len(parts) == 2:
+            name = contract_model.definition_name("#/" + path)
+        elif parts[-1] == "items":
+            name = contract_model.element_type_name(contract_model.type_name(parts[-2]))
+        else:
+            name = contract_model.type_name(parts[-1])
+        values = list(t.values)
+        assert values in swift_enums.get(name, []), f"{path}: no Swift enum {name} of {values}"
+        assert values in java_enums.get(name, []), f"{path}: no Java enum {name} of {values}"
+        if parts[0] == "operations" and parts[2] == "request" and len(parts) == 4:
+            owner = contract_model.type_name(parts[1]) + "Request"
+            assert re.search(rf"^    public var {parts[3]}: {owner}\.{name}\??$", swift, re.M), path
+    # No Swift enum is left without a closed enum of the contract behind it.
+    every = sorted(tuple(t.values) for _, t in known)
+    for name, found in swift_enums.items():
+        for values in found:
+            assert tuple(values) in every, name
+
+
 def test_the_types_are_decided_once_in_the_model(schema):
     """What type each schema is comes from scripts/contract_model.py (type_of), and the three
     packages map it alike: a closed string enum a definition names is an enum of that name in
@@ -675,7 +714,7 @@ def test_the_types_are_decided_once_in_the_model(schema):
     for name, t in enums.items():
         values = list(t.target.values)
         assert values == [v for v in schema["$defs"][name]["enum"] if v is not None]
-        block = swift[swift.index(f"public enum {t.name}: String, Codable, Sendable, CaseIterable {{"):]
+        block = swift[swift.index(f"public enum {t.name}: String, Codable, Sendable, CaseIterable, Hashable {{"):]
         block = block[:block.index("\n}")]
         assert re.findall(r'case \w+ = "([^"]*)"', block) == values, t.name
         java = (JAVA_TYPES / f"{t.name}.java").read_text(encoding="utf-8")
@@ -693,7 +732,7 @@ def test_the_types_are_decided_once_in_the_model(schema):
 
     suggestion = member("card", "suggestion")  # an enum that says no JSON type: its values' type
     assert suggestion.kind == "enum" and suggestion.nullable and "null" in suggestion.types
-    assert "    suggestion: Optional[str]\n" in python and "    public var suggestion: String?\n" in swift
+    assert "    suggestion: Optional[str]\n" in python and "    public var suggestion: Card.Suggestion?\n" in swift
 
     product = contract_model.type_of(schema, {"$ref": "#/$defs/productId"}).target
     assert product.kind == "union" and [v.kind for v in product.variants] == ["integer", "string"]
