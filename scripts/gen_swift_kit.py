@@ -19,7 +19,8 @@ Java and Python packages; how each kind becomes Swift:
                                    lowerCamel from the value's words (contract_model.value_words:
                                    "image/jpeg" -> .imageJpeg, "InProgress" -> .inProgress). A
                                    member that variants of one struct declare with different
-                                   enums (an event's "status") is one enum of all their values
+                                   values (an event's "status") is a String, each variant's enum
+                                   declared in a namespace of its kind (`Event.Source.Status`)
   allOf of $refs (unevaluatedProperties false)   one struct with the members of every part, then
                                    its own
   oneOf / anyOf of objects         one struct with every variant's members: a member that every
@@ -392,6 +393,12 @@ def generate(document: Dict[str, Any], functions, header_text: Optional[str] = N
         entries.append((key, entry, request, response))
     if event != "Event":
         aliases.append(f"public typealias Event = {event}")
+    # A nested enum named as a top-level type would hide that type inside its struct.
+    for owner, enums in types.nested.items():
+        for enum_name, _ in enums:
+            if enum_name in types.order:
+                raise contract_model.ContractError(
+                    f"the Swift enum {owner}.{enum_name} would hide the type {enum_name}: rename the member or the definition")
 
     out = [f"// {GENERATED}", "", "// The requests, responses and object definitions of the contract, as Codable values.", ""]
     for alias in aliases:
