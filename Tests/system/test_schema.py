@@ -695,6 +695,38 @@ def test_every_closed_enum_is_an_enum_in_swift_and_java(schema):
             assert tuple(values) in every, name
 
 
+def test_enum_cases_are_spelt_alike_from_the_values_words(tmp_path):
+    """Both packages spell an enum's cases from the words contract_model.value_words finds, and
+    a value that is no identifier (a MIME type, a leading digit or dash, a keyword, nothing) still
+    makes a case: Swift lowerCamel (escaped or prefixed where it must), Java UPPER_SNAKE; a name
+    an earlier value took gets "_" appended in both. The Swift declaration compiles."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import contract_model
+    import gen_java
+    import gen_swift_kit
+    values = ["InProgress", "not_modified", "image/svg+xml", "text/plain; charset=utf-8", "2x", "default",
+              "USD", "name", "-name", "", "self"]
+    swift = [gen_swift_kit.identifier(c) for c in contract_model.enum_case_names(values, gen_swift_kit.case_name)]
+    assert swift == ["inProgress", "notModified", "imageSvgXml", "textPlainCharsetUtf8", "_2x", "`default`",
+                     "usd", "name", "name_", "empty", "`self`"]
+    java = contract_model.enum_case_names(values, gen_java.enum_constant)
+    assert java == ["IN_PROGRESS", "NOT_MODIFIED", "IMAGE_SVG_XML", "TEXT_PLAIN_CHARSET_UTF_8", "V_2X", "DEFAULT",
+                    "USD", "NAME", "NAME_", "V_", "SELF"]
+    assert contract_model.type_name("first_weekday") == contract_model.type_name("firstWeekday") == "FirstWeekday"
+    assert contract_model.element_type_name("Fields") == "Field"
+    lines = gen_swift_kit.enum_lines("Odd", "Values that are no identifiers.", values, "")
+    assert lines[1] == "public enum Odd: String, Codable, Sendable, CaseIterable, Hashable {"
+    assert '    case textPlainCharsetUtf8 = "text/plain; charset=utf-8"' in lines
+    swiftc = shutil.which("swiftc")
+    if swiftc is None:
+        pytest.skip("no swiftc to compile the declaration")
+    source = tmp_path / "Odd.swift"
+    source.write_text("\n".join(lines) + '\nlet odd: [Odd] = [.`default`, ._2x, .empty, .name_, .`self`]\n'
+                      '_ = odd.map(\\.rawValue)\n', encoding="utf-8")
+    run = subprocess.run([swiftc, "-typecheck", str(source)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+
+
 def test_the_types_are_decided_once_in_the_model(schema):
     """What type each schema is comes from scripts/contract_model.py (type_of), and the three
     packages map it alike: a closed string enum a definition names is an enum of that name in
