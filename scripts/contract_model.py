@@ -13,6 +13,10 @@ once here rather than by each back end on its own.
 - ``description`` (with ``operation_description`` and ``element_description``): the words each
   package writes as the doc comment of a member or type, read from the schema alike by the Swift,
   Java and Python generators.
+- ``type_name``, ``element_type_name``, ``unique_name``: the name of a type a member declares in
+  place (a closed enum nested in its record or struct: ``VisitsSetStateRequest.State``), and
+  ``value_words``/``enum_case_names``: the words each package spells an enum's cases from, so the
+  Swift and Java packages name them alike; ``closed_enums``: every closed enum of the contract.
 - ``type_of``: what type a schema is (a ``TypeRef``: an object of declared members, a map, an
   array, a string, a closed string enum, a number, a union, a definition named by ``$ref``, any
   JSON value; and whether null is allowed). The Swift, Java and Python generators map each kind
@@ -98,6 +102,92 @@ def upper_camel(text: str) -> str:
 def definition_name(reference: str) -> str:
     """The type name every package gives the definition ``reference`` names."""
     return ROOT_NAMES.get(reference) or upper_camel(reference.rsplit("/", 1)[-1])
+
+
+# -- names every package derives alike ------------------------------------------------------
+
+def type_name(member: str) -> str:
+    """The name of the type a member's value declares in place (a nested record or enum): the
+    member's name UpperCamelCase ("firstWeekday" -> FirstWeekday, "content_type" -> ContentType)."""
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[._\-\s/]", member) if part)
+
+
+def element_type_name(name: str) -> str:
+    """The name of the type an array member's elements declare in place, from the member's type
+    name: Stops -> Stop, Entries -> Entry, Durations -> Duration; Data -> DataItem."""
+    if name.endswith("ies") and len(name) > 3:
+        return name[:-3] + "y"
+    if name.endswith(("sses", "uses", "xes")):
+        return name[:-2]
+    if name.endswith("s") and not name.endswith("ss") and len(name) > 1:
+        return name[:-1]
+    return name + "Item"
+
+
+def unique_name(wanted: str, taken) -> str:
+    """``wanted``, or ``wanted`` numbered from 2 on when a type of that name is already there."""
+    name, n = wanted, 1
+    while name in taken:
+        n += 1
+        name = f"{wanted}{n}"
+    return name
+
+
+def value_words(value: str) -> List[str]:
+    """The words of a closed enum's value, from which every package spells its case: split at
+    camelCase humps and at everything that is not a letter or digit ("InProgress" -> In Progress,
+    "image/svg+xml" -> image svg xml, "not_modified" -> not modified, "-name" -> name)."""
+    text = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", value)
+    return [word for word in re.split(r"[\W_]+", text) if word]
+
+
+def enum_case_names(values, spell) -> List[str]:
+    """The case names of a closed enum's ``values``: ``spell`` makes one of a value's words (see
+    ``value_words``); a name that an earlier value already took gets "_" appended until it is free."""
+    seen: set = set()
+    out: List[str] = []
+    for value in values:
+        name = spell(value_words(value))
+        while name in seen:
+            name += "_"
+        seen.add(name)
+        out.append(name)
+    return out
+
+
+def closed_enums(document: Dict[str, Any]) -> List[Tuple[str, "TypeRef"]]:
+    """Every closed string enum of the contract, where it is written: (a path such as
+    "operations/visits.set_state/request/state" or "$defs/visitState", its TypeRef), each schema
+    node once, in the document's order (operations, the event, the error, the definitions; not the
+    configuration, which no package declares a type of)."""
+    found: List[Tuple[str, TypeRef]] = []
+    seen: set = set()
+
+    def walk(schema: Any, path: str, depth: int = 0) -> None:
+        if not isinstance(schema, dict) or depth > 40 or "$ref" in schema:
+            return
+        t = type_of(document, schema)
+        if t.kind == "enum":
+            if id(schema) not in seen:
+                seen.add(id(schema))
+                found.append((path, t))
+            return
+        for key in ("anyOf", "oneOf", "allOf"):
+            for i, branch in enumerate(schema.get(key) or []):
+                walk(branch, f"{path}/{key}/{i}", depth + 1)
+        for name, value in (schema.get("properties") or {}).items():
+            walk(value, f"{path}/{name}", depth + 1)
+        for key in ("items", "additionalProperties"):
+            walk(schema.get(key), f"{path}/{key}", depth + 1)
+
+    for key, entry in (document.get("operations") or {}).items():
+        walk(entry.get("request"), f"operations/{key}/request")
+        walk(entry.get("response"), f"operations/{key}/response")
+    for root in ("event", "error"):
+        walk(document.get(root), root)
+    for name, definition in (document.get("$defs") or {}).items():
+        walk(definition, f"$defs/{name}")
+    return found
 
 
 def visit_transitions(document: Dict[str, Any]) -> Dict[str, List[str]]:

@@ -54,7 +54,7 @@ RESERVED_TOP = {"Operations", "Status"}
 
 
 def camel(key: str) -> str:
-    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[._\-\s/]", key) if part)
+    return contract_model.type_name(key)
 
 
 def lower_camel(key: str) -> str:
@@ -64,13 +64,7 @@ def lower_camel(key: str) -> str:
 
 def singular(name: str) -> str:
     """The name of one item of an array member: stops -> Stop, entries -> Entry."""
-    if name.endswith("ies") and len(name) > 3:
-        return name[:-3] + "y"
-    if name.endswith(("sses", "uses", "xes")):
-        return name[:-2]
-    if name.endswith("s") and not name.endswith("ss") and len(name) > 1:
-        return name[:-1]
-    return name + "Item"
+    return contract_model.element_type_name(name)
 
 
 def identifier(member: str) -> str:
@@ -81,9 +75,9 @@ def identifier(member: str) -> str:
     return text + "_" if text in JAVA_WORDS else text
 
 
-def enum_constant(value: str) -> str:
-    text = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", value)
-    text = re.sub(r"\W+", "_", text).strip("_").upper()
+def enum_constant(words: List[str]) -> str:
+    """An enum constant spelt from a value's words (contract_model.value_words): IMAGE_JPEG."""
+    text = "_".join(words).upper()
     if not text or text[0].isdigit():
         text = "V_" + text
     return text
@@ -178,11 +172,7 @@ class Model:
 
     def nested_name(self, parent: Decl, wanted: str) -> str:
         taken = {d.name for d in parent.chain()} | {d.name for d in parent.nested} | JAVA_LANG
-        name, n = wanted, 1
-        while name in taken:
-            n += 1
-            name = f"{wanted}{n}"
-        return name
+        return contract_model.unique_name(wanted, taken)
 
     def type_of(self, schema: Any, parent: Decl, name: str, required: bool, member: str = "",
                 doc: Optional[str] = None) -> Type:
@@ -259,12 +249,7 @@ class Model:
     def enum(self, values: List[str], t: contract_model.TypeRef, parent: Optional[Decl], name: str,
              doc: Optional[str] = None) -> Decl:
         decl = self.new_decl("enum", parent, name, t.description or doc)
-        seen = set()
-        for value in values:
-            constant = enum_constant(value)
-            while constant in seen:
-                constant += "_"
-            seen.add(constant)
+        for constant, value in zip(contract_model.enum_case_names(values, enum_constant), values):
             decl.constants.append((constant, value))
         return decl
 

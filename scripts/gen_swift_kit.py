@@ -13,6 +13,14 @@ Java and Python packages; how each kind becomes Swift:
                                    a $ref to a scalar definition ("date", "instant") is its scalar
   $ref to a closed string enum     a Swift enum of the definition's name, String raw values
                                    (`VisitState`: .todo = "Todo", ...), as Java's enum
+  a closed string enum in place    a Swift enum nested in the struct of its member, named as Java
+                                   names it (contract_model.type_name: `VisitsSetStateRequest.State`,
+                                   an array's elements `VisitChange.Field`); its cases spelt
+                                   lowerCamel from the value's words (contract_model.value_words:
+                                   "image/jpeg" -> .imageJpeg, "InProgress" -> .inProgress). A
+                                   member that variants of one struct declare with different
+                                   values (an event's "status") is a String, each variant's enum
+                                   declared in a namespace of its kind (`Event.Source.Status`)
   allOf of $refs (unevaluatedProperties false)   one struct with the members of every part, then
                                    its own
   oneOf / anyOf of objects         one struct with every variant's members: a member that every
@@ -20,8 +28,7 @@ Java and Python packages; how each kind becomes Swift:
                                    "kind" tells which variant an event is)
   X or null                        an optional X
   additionalProperties: schema     [String: X] (a map)
-  enum (in place) / const          their JSON type (String, Int, Bool); a response value the
-                                   schema does not list still decodes
+  const                            its JSON type (String, Int, Bool)
   integer, number, string, boolean Int, Double, String, Bool
   an untyped value, mixed types    JSONValue
 A struct's members are the schema's, in its order; its memberwise initialiser is labelled with
@@ -60,6 +67,13 @@ RESERVED_TYPES = {
     "Operation", "Notification", "Decimal", "Set", "Character", "Never", "Void", "Operations",
 }
 PLAIN = {"string": "String", "integer": "Int", "number": "Double", "boolean": "Bool"}
+# Names a struct's nested enum may not take: they would hide a type its members or its Codable
+# conformance use.
+NESTED_RESERVED = RESERVED_TYPES | {
+    "CodingKeys", "CodingKey", "Codable", "Encoder", "Decoder", "Sendable", "Equatable", "Hashable", "Type",
+    "Self", "Protocol", "Int32", "Int64", "Substring",
+}
+ENUM_CONFORMANCES = "String, Codable, Sendable, CaseIterable, Hashable"
 
 
 def upper_camel(text: str) -> str:
@@ -77,6 +91,25 @@ def identifier(member: str) -> str:
     if name[0].isdigit():
         name = "_" + name
     return f"`{name}`" if name in KEYWORDS else name
+
+
+def case_name(words: List[str]) -> str:
+    """An enum case spelt from a value's words (contract_model.value_words): lowerCamel, "_" before
+    a digit ("image svg xml" -> imageSvgXml); escaped by ``identifier`` where it is a keyword."""
+    if not words:
+        return "empty"
+    name = words[0].lower() + "".join(w[:1].upper() + w[1:].lower() for w in words[1:])
+    return "_" + name if name[0].isdigit() else name
+
+
+def enum_lines(name: str, description: Any, values, indent: str) -> List[str]:
+    """A closed string enum's declaration: one case per value, its raw value the value."""
+    lines = comment(description, indent)
+    lines.append(f"{indent}public enum {name}: {ENUM_CONFORMANCES} {{")
+    for case, value in zip(contract_model.enum_case_names(list(values), case_name), values):
+        lines.append(f"{indent}    case {identifier(case)} = {swift_string(value)}")
+    lines.append(f"{indent}}}")
+    return lines
 
 
 def bare(name: str) -> str:
@@ -109,6 +142,9 @@ class SwiftTypes:
         self.order: List[str] = []
         self.shapes: Dict[str, Any] = {}
         self.by_ref: Dict[str, str] = {}
+        # The enums each struct declares inside itself: struct name -> [(enum name, lines)].
+        self.nested: Dict[str, List[Tuple[str, List[str]]]] = {}
+        self.nested_by_schema: Dict[Tuple[str, int], str] = {}
 
     # -- Swift types ----------------------------------------------------------------------------
 
@@ -121,9 +157,12 @@ class SwiftTypes:
         return t.is_record() or (t.resolved.kind == "union" and bool(t.resolved.others)
                                  and all(v.is_record() for v in t.resolved.others))
 
-    def swift_type(self, schema: Any, name: str, member: str = "", doc: Optional[str] = None) -> str:
+    def swift_type(self, schema: Any, name: str, member: str = "", doc: Optional[str] = None,
+                   owner: Optional[str] = None, nested: Optional[str] = None) -> str:
         """The Swift type of a value (without the optional a null adds); a struct it declares is
-        documented by its own description, else by ``doc`` (the member's, named ``member``)."""
+        documented by its own description, else by ``doc`` (the member's, named ``member``). A
+        closed enum written in place is declared inside the struct ``owner`` as ``nested`` (the
+        name Java gives it), else (no struct holds it) at the top level as ``name``."""
         t = schema if isinstance(schema, contract_model.TypeRef) else self.type_of(schema)
         if t.kind == "ref":
             target = t.target
@@ -136,37 +175,68 @@ class SwiftTypes:
                     self.by_ref[reference] = (self.enum(target, base) if target.kind == "enum"
                                               else self.struct(target, base))
                 return self.by_ref[reference]
-            return self.swift_type(target, name, member, doc)
+            return self.swift_type(target, name, member, doc, owner, nested)
         if t.single is not None:  # X or null
-            return self.swift_type(t.single, name, member, doc)
+            return self.swift_type(t.single, name, member, doc, owner, nested)
         if self.is_struct(t):
             return self.struct(t, name, doc)
         if t.kind == "union":
-            kinds = {self.swift_type(v, name, member, doc) for v in t.others}
+            kinds = {self.swift_type(v, name, member, doc, owner, nested) for v in t.others}
             return kinds.pop() if len(kinds) == 1 else "JSONValue"
         if t.kind == "map" and t.item is not None:
-            value = self.swift_type(t.item, name + "Value", member, doc)
+            value = self.swift_type(t.item, name + "Value", member, doc, owner, nested and nested + "Value")
             return f"[String: {value}{'?' if t.item.nullable else ''}]"
         if t.kind == "object":
             return "[String: JSONValue]"
         if t.kind == "array" and t.item is not None:
-            item = self.swift_type(t.item, name + "Item", member, contract_model.element_description(member, doc))
+            item = self.swift_type(t.item, name + "Item", member, contract_model.element_description(member, doc),
+                                   owner, nested and contract_model.element_type_name(nested))
             return f"[{item}{'?' if t.item.nullable else ''}]"
-        if t.kind == "enum":  # a closed enum written in place (not a definition): its values as a String
-            return "String"
+        if t.kind == "enum":  # a closed enum written in place: nested in the struct of its member
+            if owner is not None and nested:
+                return self.nested_enum(t, owner, nested, doc)
+            return self.enum(t, name, doc)
         return PLAIN.get(t.kind, "JSONValue")
 
-    def enum(self, t: contract_model.TypeRef, name: str) -> str:
-        """A closed string enum a definition names: a Swift enum of String raw values."""
+    def enum(self, t: contract_model.TypeRef, name: str, doc: Optional[str] = None) -> str:
+        """A closed string enum a definition names (or no struct holds): a top-level Swift enum of
+        String raw values."""
+        base, n = name, 1
+        while name in self.shapes and self.shapes[name] != t.schema:
+            n += 1
+            name = f"{base}{n}"
+        if name in self.shapes:
+            return name
         self.shapes[name] = t.schema
-        lines = comment(t.description, "")
-        lines.append(f"public enum {name}: String, Codable, Sendable, CaseIterable {{")
-        for value in t.values:
-            lines.append(f"    case {identifier(lower_camel(value))} = {swift_string(value)}")
-        lines.append("}")
-        self.decls[name] = lines
+        self.decls[name] = enum_lines(name, t.description or doc, t.values, "")
         self.order.append(name)
         return name
+
+    def nested_enum(self, t: contract_model.TypeRef, owner: str, wanted: str, doc: Optional[str]) -> str:
+        """A closed string enum written in place, declared inside the struct ``owner``: its name
+        is ``wanted`` (numbered on when the struct already has a type of that name)."""
+        key = (owner, id(t.schema))
+        if key in self.nested_by_schema:
+            return self.nested_by_schema[key]
+        inside = self.nested.setdefault(owner, [])
+        name = contract_model.unique_name(wanted, {owner} | {n for n, _ in inside} | NESTED_RESERVED)
+        inside.append((name, enum_lines(name, t.description or doc, t.values, "    ")))
+        self.nested_by_schema[key] = f"{owner}.{name}"
+        return self.nested_by_schema[key]
+
+    def disagreeing(self, variants) -> set:
+        """The members that variants of one struct declare as closed enums written in place but not
+        all with the same values (an event's "status": "ok"/"not_modified"/"failed" in one, a
+        plain string in another)."""
+        found: Dict[str, List[contract_model.TypeRef]] = {}
+        for variant in variants:
+            names, _ = variant.members()
+            for member, value in names:
+                typ = self.type_of(value)
+                found.setdefault(member, []).append(typ.single or typ)
+        return {member for member, types in found.items()
+                if any(t.kind == "enum" for t in types)
+                and (len({t.values for t in types}) > 1 or any(t.kind != "enum" for t in types))}
 
     def struct(self, t: Any, name: str, doc: Optional[str] = None) -> str:
         t = (t if isinstance(t, contract_model.TypeRef) else self.type_of(t)).resolved
@@ -185,7 +255,9 @@ class SwiftTypes:
             docs: Dict[str, Any] = {}
             needed_by_all: Optional[set] = None
             nullable: set = set()
+            disagreeing = self.disagreeing(t.others)
             for variant in t.others:
+                kind = variant.kind_value()
                 names, needed = variant.members()
                 needed_by_all = set(needed) if needed_by_all is None else needed_by_all & needed
                 for member, value in names:
@@ -193,8 +265,17 @@ class SwiftTypes:
                     if member not in order:
                         order.append(member)
                     docs.setdefault(member, typ.description)
-                    kinds.setdefault(member, []).append(self.swift_type(typ, name + upper_camel(member),
-                                                                        member, docs[member]))
+                    if member in disagreeing and (typ.single or typ).kind == "enum":
+                        # The member is a String; the variant's enum is declared in a namespace of
+                        # the variant's kind, as Java names it (`Event.Source.Status`).
+                        if kind is not None:
+                            self.nested_enum(typ.single or typ, f"{name}.{contract_model.type_name(kind)}",
+                                             contract_model.type_name(member), typ.description)
+                        kinds.setdefault(member, []).append("String")
+                        continue
+                    kinds.setdefault(member, []).append(self.swift_type(typ, name + upper_camel(member), member,
+                                                                        docs[member], name,
+                                                                        contract_model.type_name(member)))
                     if typ.nullable:
                         nullable.add(member)
             fields = []
@@ -208,15 +289,25 @@ class SwiftTypes:
             fields = []
             for member, value in names:
                 typ = self.type_of(value)
-                swift = self.swift_type(typ, name + upper_camel(member), member, typ.description)
+                swift = self.swift_type(typ, name + upper_camel(member), member, typ.description, name,
+                                        contract_model.type_name(member))
                 optional = member not in required or typ.nullable
                 fields.append((member, swift, optional, typ.description, member in required))
-        self.decls[name] = self.struct_lines(name, t.description or doc, fields)
+        self.decls[name] = self.struct_lines(name, t.description or doc, fields, self.nested.get(name, []))
+        for owner, enums in self.nested.items():  # the namespaces of a variant's enums
+            if owner.startswith(name + "."):
+                variant = owner[len(name) + 1:]
+                self.decls[name] += ["", f"extension {name} {{",
+                                     f"    /// The closed values of the members of the \"{lower_camel(variant)}\" variant.",
+                                     f"    public enum {variant} {{"]
+                for i, (_, enum) in enumerate(enums):
+                    self.decls[name] += ([""] if i else []) + ["    " + line for line in enum]
+                self.decls[name] += ["    }", "}"]
         self.order.append(name)
         return name
 
     @staticmethod
-    def struct_lines(name: str, description: Any, fields) -> List[str]:
+    def struct_lines(name: str, description: Any, fields, nested=()) -> List[str]:
         lines = comment(description, "")
         lines.append(f"public struct {name}: Codable, Sendable, Equatable {{")
         for member, swift, optional, doc, _ in fields:
@@ -243,6 +334,8 @@ class SwiftTypes:
                 verb = "encodeIfPresent" if optional and not required else "encode"
                 lines.append(f"        try container.{verb}({identifier(member)}, forKey: .{bare(identifier(member))})")
             lines.append("    }")
+        for _, enum in nested:
+            lines += [""] + enum
         lines.append("}")
         return lines
 
@@ -300,6 +393,12 @@ def generate(document: Dict[str, Any], functions, header_text: Optional[str] = N
         entries.append((key, entry, request, response))
     if event != "Event":
         aliases.append(f"public typealias Event = {event}")
+    # A nested enum named as a top-level type would hide that type inside its struct.
+    for owner, enums in types.nested.items():
+        for enum_name, _ in enums:
+            if enum_name in types.order:
+                raise contract_model.ContractError(
+                    f"the Swift enum {owner}.{enum_name} would hide the type {enum_name}: rename the member or the definition")
 
     out = [f"// {GENERATED}", "", "// The requests, responses and object definitions of the contract, as Codable values.", ""]
     for alias in aliases:

@@ -656,6 +656,77 @@ def test_the_bindings_doc_comments_are_the_schemas_descriptions(schema):
     assert missing == []
 
 
+def test_every_closed_enum_is_an_enum_in_swift_and_java(schema):
+    """Every closed string enum of the contract (contract_model.closed_enums) is an enum in the
+    Swift kit and in the Java package, of the same name (a definition's at the top level, one
+    written in place nested in the type of its member: VisitsSetStateRequest.State) and with the
+    schema's values in order; a request's member of one is typed with it in Swift."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import contract_model
+    swift = SWIFT_TYPES.read_text(encoding="utf-8")
+    java = "\n".join(path.read_text(encoding="utf-8") for path in sorted(JAVA_TYPES.glob("*.java")))
+
+    swift_enums = {}
+    for match in re.finditer(r"public enum (\w+): String, Codable, Sendable, CaseIterable, Hashable \{\n(.*?)\n *\}", swift, re.S):
+        swift_enums.setdefault(match.group(1), []).append(re.findall(r'^ *case \S+ = "([^"]*)"$', match.group(2), re.M))
+    java_enums = {}
+    for match in re.finditer(r"public enum (\w+) \{\n(.*?);\n", java, re.S):
+        java_enums.setdefault(match.group(1), []).append(re.findall(r'SerializedName\("([^"]*)"\)', match.group(2)))
+    known = contract_model.closed_enums(schema)
+    assert len(known) >= 20 and any(path == "operations/calendar.select/request/mode" for path, _ in known)
+    for path, t in known:
+        parts = path.split("/")
+        if parts[0] == "$defs" and len(parts) == 2:
+            name = contract_model.definition_name("#/" + path)
+        elif parts[-1] == "items":
+            name = contract_model.element_type_name(contract_model.type_name(parts[-2]))
+        else:
+            name = contract_model.type_name(parts[-1])
+        values = list(t.values)
+        assert values in swift_enums.get(name, []), f"{path}: no Swift enum {name} of {values}"
+        assert values in java_enums.get(name, []), f"{path}: no Java enum {name} of {values}"
+        if parts[0] == "operations" and parts[2] == "request" and len(parts) == 4:
+            owner = contract_model.type_name(parts[1]) + "Request"
+            assert re.search(rf"^    public var {parts[3]}: {owner}\.{name}\??$", swift, re.M), path
+    # No Swift enum is left without a closed enum of the contract behind it.
+    every = sorted(tuple(t.values) for _, t in known)
+    for name, found in swift_enums.items():
+        for values in found:
+            assert tuple(values) in every, name
+
+
+def test_enum_cases_are_spelt_alike_from_the_values_words(tmp_path):
+    """Both packages spell an enum's cases from the words contract_model.value_words finds, and
+    a value that is no identifier (a MIME type, a leading digit or dash, a keyword, nothing) still
+    makes a case: Swift lowerCamel (escaped or prefixed where it must), Java UPPER_SNAKE; a name
+    an earlier value took gets "_" appended in both. The Swift declaration compiles."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import contract_model
+    import gen_java
+    import gen_swift_kit
+    values = ["InProgress", "not_modified", "image/svg+xml", "text/plain; charset=utf-8", "2x", "default",
+              "USD", "name", "-name", "", "self"]
+    swift = [gen_swift_kit.identifier(c) for c in contract_model.enum_case_names(values, gen_swift_kit.case_name)]
+    assert swift == ["inProgress", "notModified", "imageSvgXml", "textPlainCharsetUtf8", "_2x", "`default`",
+                     "usd", "name", "name_", "empty", "`self`"]
+    java = contract_model.enum_case_names(values, gen_java.enum_constant)
+    assert java == ["IN_PROGRESS", "NOT_MODIFIED", "IMAGE_SVG_XML", "TEXT_PLAIN_CHARSET_UTF_8", "V_2X", "DEFAULT",
+                    "USD", "NAME", "NAME_", "V_", "SELF"]
+    assert contract_model.type_name("first_weekday") == contract_model.type_name("firstWeekday") == "FirstWeekday"
+    assert contract_model.element_type_name("Fields") == "Field"
+    lines = gen_swift_kit.enum_lines("Odd", "Values that are no identifiers.", values, "")
+    assert lines[1] == "public enum Odd: String, Codable, Sendable, CaseIterable, Hashable {"
+    assert '    case textPlainCharsetUtf8 = "text/plain; charset=utf-8"' in lines
+    swiftc = shutil.which("swiftc")
+    if swiftc is None:
+        pytest.skip("no swiftc to compile the declaration")
+    source = tmp_path / "Odd.swift"
+    source.write_text("\n".join(lines) + '\nlet odd: [Odd] = [.`default`, ._2x, .empty, .name_, .`self`]\n'
+                      '_ = odd.map(\\.rawValue)\n', encoding="utf-8")
+    run = subprocess.run([swiftc, "-typecheck", str(source)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+
+
 def test_the_types_are_decided_once_in_the_model(schema):
     """What type each schema is comes from scripts/contract_model.py (type_of), and the three
     packages map it alike: a closed string enum a definition names is an enum of that name in
@@ -675,7 +746,7 @@ def test_the_types_are_decided_once_in_the_model(schema):
     for name, t in enums.items():
         values = list(t.target.values)
         assert values == [v for v in schema["$defs"][name]["enum"] if v is not None]
-        block = swift[swift.index(f"public enum {t.name}: String, Codable, Sendable, CaseIterable {{"):]
+        block = swift[swift.index(f"public enum {t.name}: String, Codable, Sendable, CaseIterable, Hashable {{"):]
         block = block[:block.index("\n}")]
         assert re.findall(r'case \w+ = "([^"]*)"', block) == values, t.name
         java = (JAVA_TYPES / f"{t.name}.java").read_text(encoding="utf-8")
@@ -693,7 +764,7 @@ def test_the_types_are_decided_once_in_the_model(schema):
 
     suggestion = member("card", "suggestion")  # an enum that says no JSON type: its values' type
     assert suggestion.kind == "enum" and suggestion.nullable and "null" in suggestion.types
-    assert "    suggestion: Optional[str]\n" in python and "    public var suggestion: String?\n" in swift
+    assert "    suggestion: Optional[str]\n" in python and "    public var suggestion: Card.Suggestion?\n" in swift
 
     product = contract_model.type_of(schema, {"$ref": "#/$defs/productId"}).target
     assert product.kind == "union" and [v.kind for v in product.variants] == ["integer", "string"]

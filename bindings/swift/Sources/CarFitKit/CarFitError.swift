@@ -41,7 +41,7 @@ public struct CarFitError: Error, Sendable, Equatable, CustomStringConvertible {
             return
         }
         let error = document.error
-        self.init(status: status, code: error.code, message: error.message, field: error.field, reason: error.reason,
+        self.init(status: status, code: error.code.rawValue, message: error.message, field: error.field, reason: error.reason,
                   httpStatus: error.httpStatus, url: error.url, details: error)
     }
 

@@ -72,18 +72,18 @@ import Testing
         let pushed = try await ok("push.receive") { try await core.pushReceive(PushReceiveRequest(payload: message, refresh: false)) }
         #expect(!pushed.duplicate && pushed.notifications.first?.id == "message:m1")
         let registered = try await ok("push.register") {
-            try await core.pushRegister(PushRegisterRequest(platform: "fcm", token: "device-token-1"))
+            try await core.pushRegister(PushRegisterRequest(platform: .fcm, token: "device-token-1"))
         }
         #expect(registered.device?.pending == true)
         let pushStatus = try await ok("push.status") { try await core.pushStatus(PushStatusRequest()) }
-        #expect(pushStatus.received == 1 && pushStatus.device?.platform == "fcm")
+        #expect(pushStatus.received == 1 && pushStatus.device?.platform == .fcm)
         let report = try await ok("location.report") {
             try await core.locationReport(LocationReportRequest(latitude: 55.77883, longitude: 12.52124, accuracyMeters: 10))
         }
         #expect(report.stored)
         _ = try await ok("location.status") { try await core.locationStatus(LocationStatusRequest()) }
         let attached = try await ok("visits.attach") {
-            try await core.visitsAttach(VisitsAttachRequest(key: key, kind: "note", text: "Gate code 1234"))
+            try await core.visitsAttach(VisitsAttachRequest(key: key, kind: .note, text: "Gate code 1234"))
         }
         let listed = try await ok("visits.attachments") { try await core.visitsAttachments(VisitsAttachmentsRequest(key: key)) }
         #expect(listed.attachments.count == 1)
@@ -185,10 +185,10 @@ import Testing
         // Images
         let image = try await ok("images.data") { try await core.imagesDataWithBytes(ImagesDataRequest(url: server.url("dot.png"))) }
         #expect(image.bytes == pngBytes)
-        #expect(image.response.contentType == "image/png")
+        #expect(image.response.contentType == .imagePng)
         _ = try await ok("images.data") { try await core.imagesData(ImagesDataRequest(url: server.url("dot.png"))) }
         let queued = try await ok("images.prefetch") {
-            try await core.imagesPrefetch(ImagesPrefetchRequest(urls: [server.url("missing.png")], priority: "low"))
+            try await core.imagesPrefetch(ImagesPrefetchRequest(urls: [server.url("missing.png")], priority: .low))
         }
         #expect(queued.queued <= 1)
         _ = try await ok("images.cancel") { try await core.imagesCancel(ImagesCancelRequest(urls: [server.url("missing.png")])) }

@@ -126,6 +126,29 @@ public struct Event: Codable, Sendable, Equatable {
     }
 }
 
+extension Event {
+    /// The closed values of the members of the "source" variant.
+    public enum Source {
+        /// "ok", "not_modified" or "failed".
+        public enum Status: String, Codable, Sendable, CaseIterable, Hashable {
+            case ok = "ok"
+            case notModified = "not_modified"
+            case failed = "failed"
+        }
+    }
+}
+
+extension Event {
+    /// The closed values of the members of the "image" variant.
+    public enum Image {
+        /// "loaded" or "failed".
+        public enum Status: String, Codable, Sendable, CaseIterable, Hashable {
+            case loaded = "loaded"
+            case failed = "failed"
+        }
+    }
+}
+
 /// A record an import skipped.
 public struct Rejection: Codable, Sendable, Equatable {
     /// The record's index in the document.
@@ -160,7 +183,7 @@ public struct Rejection: Codable, Sendable, Equatable {
 public struct ErrorDocumentError: Codable, Sendable, Equatable {
     /// The status name: one of the header's statuses but ok (scripts/gen-schema lists them from its CARFIT_*
     /// macros).
-    public var code: String
+    public var code: ErrorDocumentError.Code
     /// One sentence a user could act on.
     public var message: String
     /// The offending request member, a dotted path ("data[3].houseOwnerLatitude").
@@ -187,7 +210,7 @@ public struct ErrorDocumentError: Codable, Sendable, Equatable {
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var lockedUntil: String?
 
-    public init(code: String, message: String, field: String? = nil, line: Int? = nil, column: Int? = nil, position: Int? = nil, reason: String? = nil, url: String? = nil, httpStatus: Int? = nil, rejected: [Rejection]? = nil, documentField: String? = nil, lockedUntil: String? = nil) {
+    public init(code: ErrorDocumentError.Code, message: String, field: String? = nil, line: Int? = nil, column: Int? = nil, position: Int? = nil, reason: String? = nil, url: String? = nil, httpStatus: Int? = nil, rejected: [Rejection]? = nil, documentField: String? = nil, lockedUntil: String? = nil) {
         self.code = code
         self.message = message
         self.field = field
@@ -215,6 +238,20 @@ public struct ErrorDocumentError: Codable, Sendable, Equatable {
         case rejected
         case documentField
         case lockedUntil
+    }
+
+    /// The status name: one of the header's statuses but ok (scripts/gen-schema lists them from its CARFIT_*
+    /// macros).
+    public enum Code: String, Codable, Sendable, CaseIterable, Hashable {
+        case badJson = "bad_json"
+        case invalid = "invalid"
+        case notFound = "not_found"
+        case conflict = "conflict"
+        case unauthorized = "unauthorized"
+        case unavailable = "unavailable"
+        case storage = "storage"
+        case misuse = "misuse"
+        case `internal` = "internal"
     }
 }
 
@@ -254,7 +291,7 @@ public struct VisitsImportRequest: Codable, Sendable, Equatable {
 /// One of the planner's changes between the stored visits snapshot and the one it replaced.
 public struct VisitChange: Codable, Sendable, Equatable {
     /// "added", "removed", "moved" or "updated".
-    public var change: String
+    public var change: VisitChange.Change
     /// The visit's id.
     public var visitId: String
     /// The card key of the new occurrence (of the old one for removed).
@@ -267,9 +304,9 @@ public struct VisitChange: Codable, Sendable, Equatable {
     public var previousStartTimeUtc: String?
     /// For updated: which of name, address, coordinates, expectedTime and tasks differ, in that order; else
     /// [].
-    public var fields: [String]
+    public var fields: [VisitChange.Field]
 
-    public init(change: String, visitId: String, key: String, name: String, startTimeUtc: String, previousStartTimeUtc: String? = nil, fields: [String]) {
+    public init(change: VisitChange.Change, visitId: String, key: String, name: String, startTimeUtc: String, previousStartTimeUtc: String? = nil, fields: [VisitChange.Field]) {
         self.change = change
         self.visitId = visitId
         self.key = key
@@ -298,6 +335,24 @@ public struct VisitChange: Codable, Sendable, Equatable {
         try container.encode(startTimeUtc, forKey: .startTimeUtc)
         try container.encode(previousStartTimeUtc, forKey: .previousStartTimeUtc)
         try container.encode(fields, forKey: .fields)
+    }
+
+    /// "added", "removed", "moved" or "updated".
+    public enum Change: String, Codable, Sendable, CaseIterable, Hashable {
+        case added = "added"
+        case removed = "removed"
+        case moved = "moved"
+        case updated = "updated"
+    }
+
+    /// One element of fields: for updated: which of name, address, coordinates, expectedTime and tasks
+    /// differ, in that order; else [].
+    public enum Field: String, Codable, Sendable, CaseIterable, Hashable {
+        case name = "name"
+        case address = "address"
+        case coordinates = "coordinates"
+        case expectedTime = "expectedTime"
+        case tasks = "tasks"
     }
 }
 
@@ -375,7 +430,7 @@ public struct AttachmentCounts: Codable, Sendable, Equatable {
 /// One of the four states a visit moves between. nextStates (not a validation keyword) is the state machine,
 /// the one place it is written: the states each state may become by visits.set_state, in this list's order; a
 /// state missing from it may become none.
-public enum VisitState: String, Codable, Sendable, CaseIterable {
+public enum VisitState: String, Codable, Sendable, CaseIterable, Hashable {
     case todo = "Todo"
     case inProgress = "InProgress"
     case done = "Done"
@@ -497,7 +552,7 @@ public struct Card: Codable, Sendable, Equatable {
     /// When the washer left the visit (location.report), else null.
     public var departedAt: String?
     /// "start" (arrived, not left, Todo), "finish" (left, InProgress) or null.
-    public var suggestion: String?
+    public var suggestion: Card.Suggestion?
     /// Links that navigate to the visit's coordinates; null without both coordinates.
     public var navigation: CardNavigation?
     /// A visit a stored snapshot no longer lists, kept on its day while it has updates not yet settled,
@@ -506,7 +561,7 @@ public struct Card: Codable, Sendable, Equatable {
     /// The washer's change the update server rejected last, kept until visits.acknowledge; else null.
     public var conflict: Conflict?
 
-    public init(visitId: String? = nil, name: String, state: String? = nil, stateColor: String, startTime: String, startTimeUtc: String, expectedTime: String? = nil, tasks: String, taskMinutes: Int, address: String, phone: String? = nil, latitude: Double? = nil, longitude: Double? = nil, employeeId: String? = nil, distanceMeters: Int? = nil, distanceKm: Double? = nil, key: String, pending: Bool, timeUsedMinutes: Int? = nil, attachments: AttachmentCounts, nextStates: [VisitState], arrivedAt: String? = nil, departedAt: String? = nil, suggestion: String? = nil, navigation: CardNavigation? = nil, removed: Bool, conflict: Conflict? = nil) {
+    public init(visitId: String? = nil, name: String, state: String? = nil, stateColor: String, startTime: String, startTimeUtc: String, expectedTime: String? = nil, tasks: String, taskMinutes: Int, address: String, phone: String? = nil, latitude: Double? = nil, longitude: Double? = nil, employeeId: String? = nil, distanceMeters: Int? = nil, distanceKm: Double? = nil, key: String, pending: Bool, timeUsedMinutes: Int? = nil, attachments: AttachmentCounts, nextStates: [VisitState], arrivedAt: String? = nil, departedAt: String? = nil, suggestion: Card.Suggestion? = nil, navigation: CardNavigation? = nil, removed: Bool, conflict: Conflict? = nil) {
         self.visitId = visitId
         self.name = name
         self.state = state
@@ -595,6 +650,12 @@ public struct Card: Codable, Sendable, Equatable {
         try container.encode(navigation, forKey: .navigation)
         try container.encode(removed, forKey: .removed)
         try container.encode(conflict, forKey: .conflict)
+    }
+
+    /// "start" (arrived, not left, Todo), "finish" (left, InProgress) or null.
+    public enum Suggestion: String, Codable, Sendable, CaseIterable, Hashable {
+        case start = "start"
+        case finish = "finish"
     }
 }
 
@@ -747,9 +808,9 @@ public struct VisitsPlanRequest: Codable, Sendable, Equatable {
     public var keepOrder: Bool?
     /// Where a stop's service minutes come from: its taskMinutes (planned, the default) or the learned
     /// medians (learned).
-    public var durations: String?
+    public var durations: VisitsPlanRequest.Durations?
 
-    public init(date: String, employeeId: String? = nil, start: VisitsPlanRequestStart? = nil, startTime: String? = nil, speedKmh: Double? = nil, detourFactor: Double? = nil, keepOrder: Bool? = nil, durations: String? = nil) {
+    public init(date: String, employeeId: String? = nil, start: VisitsPlanRequestStart? = nil, startTime: String? = nil, speedKmh: Double? = nil, detourFactor: Double? = nil, keepOrder: Bool? = nil, durations: VisitsPlanRequest.Durations? = nil) {
         self.date = date
         self.employeeId = employeeId
         self.start = start
@@ -769,6 +830,13 @@ public struct VisitsPlanRequest: Codable, Sendable, Equatable {
         case detourFactor
         case keepOrder
         case durations
+    }
+
+    /// Where a stop's service minutes come from: its taskMinutes (planned, the default) or the learned
+    /// medians (learned).
+    public enum Durations: String, Codable, Sendable, CaseIterable, Hashable {
+        case planned = "planned"
+        case learned = "learned"
     }
 }
 
@@ -955,11 +1023,11 @@ public struct VisitsSetStateRequest: Codable, Sendable, Equatable {
     /// The card's key (visits.list).
     public var key: String
     /// The new state; the visit state machine says which the present state accepts (the card's nextStates).
-    public var state: String
+    public var state: VisitsSetStateRequest.State
     /// Why the visit is rejected, up to 1000 characters; kept for Rejected only.
     public var reason: String?
 
-    public init(key: String, state: String, reason: String? = nil) {
+    public init(key: String, state: VisitsSetStateRequest.State, reason: String? = nil) {
         self.key = key
         self.state = state
         self.reason = reason
@@ -969,6 +1037,14 @@ public struct VisitsSetStateRequest: Codable, Sendable, Equatable {
         case key
         case state
         case reason
+    }
+
+    /// The new state; the visit state machine says which the present state accepts (the card's nextStates).
+    public enum State: String, Codable, Sendable, CaseIterable, Hashable {
+        case inProgress = "InProgress"
+        case done = "Done"
+        case rejected = "Rejected"
+        case todo = "Todo"
     }
 }
 
@@ -1091,7 +1167,7 @@ public struct SyncPushResponse: Codable, Sendable, Equatable {
     /// sync.push's "attachments" member (present when sources.attachments is configured).
     public var attachments: AttachmentUploads?
     /// Why no request was made (only with ifDue): "backoff", "busy" or "unauthorized".
-    public var skipped: String?
+    public var skipped: SyncPushResponse.Skipped?
     /// With sources.locations configured: the trail's points this push sent.
     public var locations: SyncPushResponseLocations?
     /// With sources.devices configured: the device's push registration.
@@ -1106,7 +1182,7 @@ public struct SyncPushResponse: Codable, Sendable, Equatable {
     /// An instant in ISO 8601 UTC, "2020-09-10T08:05:00Z" (with milliseconds when it has any).
     public var nextAttemptAt: String?
 
-    public init(attachments: AttachmentUploads? = nil, skipped: String? = nil, locations: SyncPushResponseLocations? = nil, device: SyncPushResponseDevice? = nil, pushed: Int, rejected: Int, pending: Int, nextAttemptAt: String? = nil) {
+    public init(attachments: AttachmentUploads? = nil, skipped: SyncPushResponse.Skipped? = nil, locations: SyncPushResponseLocations? = nil, device: SyncPushResponseDevice? = nil, pushed: Int, rejected: Int, pending: Int, nextAttemptAt: String? = nil) {
         self.attachments = attachments
         self.skipped = skipped
         self.locations = locations
@@ -1126,6 +1202,13 @@ public struct SyncPushResponse: Codable, Sendable, Equatable {
         case rejected
         case pending
         case nextAttemptAt
+    }
+
+    /// Why no request was made (only with ifDue): "backoff", "busy" or "unauthorized".
+    public enum Skipped: String, Codable, Sendable, CaseIterable, Hashable {
+        case unauthorized = "unauthorized"
+        case backoff = "backoff"
+        case busy = "busy"
     }
 }
 
@@ -1462,7 +1545,7 @@ public struct PushNotification: Codable, Sendable, Equatable {
     /// notification shown with the same id.
     public var id: String
     /// The change ("added", "removed", "moved", "updated"), "visit" (the next visit) or "message".
-    public var kind: String
+    public var kind: PushNotification.Kind
     /// "New visit", "Visit cancelled", "Visit moved", "Visit changed", "Next visit" or the message's title.
     public var title: String
     /// The client's name and local start time, or the message's body.
@@ -1476,7 +1559,7 @@ public struct PushNotification: Codable, Sendable, Equatable {
     /// The card's navigation links; null for a message, a removed visit or one without coordinates.
     public var navigation: PushNotificationNavigation?
 
-    public init(id: String, kind: String, title: String, body: String, key: String? = nil, at: String? = nil, deepLink: String? = nil, navigation: PushNotificationNavigation? = nil) {
+    public init(id: String, kind: PushNotification.Kind, title: String, body: String, key: String? = nil, at: String? = nil, deepLink: String? = nil, navigation: PushNotificationNavigation? = nil) {
         self.id = id
         self.kind = kind
         self.title = title
@@ -1508,6 +1591,16 @@ public struct PushNotification: Codable, Sendable, Equatable {
         try container.encode(at, forKey: .at)
         try container.encode(deepLink, forKey: .deepLink)
         try container.encode(navigation, forKey: .navigation)
+    }
+
+    /// The change ("added", "removed", "moved", "updated"), "visit" (the next visit) or "message".
+    public enum Kind: String, Codable, Sendable, CaseIterable, Hashable {
+        case added = "added"
+        case removed = "removed"
+        case moved = "moved"
+        case updated = "updated"
+        case visit = "visit"
+        case message = "message"
     }
 }
 
@@ -1560,11 +1653,11 @@ public struct PushReceiveResponse: Codable, Sendable, Equatable {
 /// The request of push.register: register (or unregister, token null) the device's push token.
 public struct PushRegisterRequest: Codable, Sendable, Equatable {
     /// The push service: "apns" or "fcm"; required with a token, optional when unregistering.
-    public var platform: String?
+    public var platform: PushRegisterRequest.Platform?
     /// 1-4096 characters from ! to ~; null unregisters.
     public var token: String?
 
-    public init(platform: String? = nil, token: String? = nil) {
+    public init(platform: PushRegisterRequest.Platform? = nil, token: String? = nil) {
         self.platform = platform
         self.token = token
     }
@@ -1573,18 +1666,24 @@ public struct PushRegisterRequest: Codable, Sendable, Equatable {
         case platform
         case token
     }
+
+    /// The push service: "apns" or "fcm"; required with a token, optional when unregistering.
+    public enum Platform: String, Codable, Sendable, CaseIterable, Hashable {
+        case apns = "apns"
+        case fcm = "fcm"
+    }
 }
 
 /// The device's registration, null when never registered or unregistered and acknowledged.
 public struct PushDevice: Codable, Sendable, Equatable {
     /// The push service: "apns" or "fcm".
-    public var platform: String
+    public var platform: PushDevice.Platform
     /// The devices server acknowledged the current record.
     public var registered: Bool
     /// A change of the record is not yet acknowledged.
     public var pending: Bool
 
-    public init(platform: String, registered: Bool, pending: Bool) {
+    public init(platform: PushDevice.Platform, registered: Bool, pending: Bool) {
         self.platform = platform
         self.registered = registered
         self.pending = pending
@@ -1594,6 +1693,12 @@ public struct PushDevice: Codable, Sendable, Equatable {
         case platform
         case registered
         case pending
+    }
+
+    /// The push service: "apns" or "fcm".
+    public enum Platform: String, Codable, Sendable, CaseIterable, Hashable {
+        case apns = "apns"
+        case fcm = "fcm"
     }
 }
 
@@ -1657,13 +1762,13 @@ public struct VisitsAttachRequest: Codable, Sendable, Equatable {
     /// The key of the visit's card.
     public var key: String
     /// What is attached: "photo" (JPEG, PNG, WebP or HEIC), "signature" (PNG or SVG) or "note" (UTF-8 text).
-    public var kind: String
+    public var kind: VisitsAttachRequest.Kind
     /// Path of the file to copy (content told by its first bytes).
     public var file: String?
     /// A note's text, 1 to 10,000 Unicode scalar values (kind note only).
     public var text: String?
 
-    public init(key: String, kind: String, file: String? = nil, text: String? = nil) {
+    public init(key: String, kind: VisitsAttachRequest.Kind, file: String? = nil, text: String? = nil) {
         self.key = key
         self.kind = kind
         self.file = file
@@ -1676,6 +1781,13 @@ public struct VisitsAttachRequest: Codable, Sendable, Equatable {
         case file
         case text
     }
+
+    /// What is attached: "photo" (JPEG, PNG, WebP or HEIC), "signature" (PNG or SVG) or "note" (UTF-8 text).
+    public enum Kind: String, Codable, Sendable, CaseIterable, Hashable {
+        case photo = "photo"
+        case signature = "signature"
+        case note = "note"
+    }
 }
 
 /// An attachment: its stored record.
@@ -1685,9 +1797,9 @@ public struct Attachment: Codable, Sendable, Equatable {
     /// The card key of the visit it proves.
     public var key: String
     /// "photo", "signature" or "note".
-    public var kind: String
+    public var kind: Attachment.Kind
     /// The content's type, told by its first bytes ("image/jpeg", "text/plain; charset=utf-8", ...).
-    public var contentType: String
+    public var contentType: Attachment.ContentType
     /// The content's size in bytes.
     public var bytes: Int
     /// The SHA-256 of the content, lowercase hex.
@@ -1700,7 +1812,7 @@ public struct Attachment: Codable, Sendable, Equatable {
     /// Why the upload server refused it for good (present only then).
     public var failed: String?
 
-    public init(id: String, key: String, kind: String, contentType: String, bytes: Int, sha256: String, at: String, uploaded: Bool, failed: String? = nil) {
+    public init(id: String, key: String, kind: Attachment.Kind, contentType: Attachment.ContentType, bytes: Int, sha256: String, at: String, uploaded: Bool, failed: String? = nil) {
         self.id = id
         self.key = key
         self.kind = kind
@@ -1722,6 +1834,23 @@ public struct Attachment: Codable, Sendable, Equatable {
         case at
         case uploaded
         case failed
+    }
+
+    /// "photo", "signature" or "note".
+    public enum Kind: String, Codable, Sendable, CaseIterable, Hashable {
+        case photo = "photo"
+        case signature = "signature"
+        case note = "note"
+    }
+
+    /// The content's type, told by its first bytes ("image/jpeg", "text/plain; charset=utf-8", ...).
+    public enum ContentType: String, Codable, Sendable, CaseIterable, Hashable {
+        case imageJpeg = "image/jpeg"
+        case imagePng = "image/png"
+        case imageWebp = "image/webp"
+        case imageHeic = "image/heic"
+        case imageSvgXml = "image/svg+xml"
+        case textPlainCharsetUtf8 = "text/plain; charset=utf-8"
     }
 }
 
@@ -1761,9 +1890,9 @@ public struct ListedAttachment: Codable, Sendable, Equatable {
     /// The card key of the visit it proves.
     public var key: String
     /// "photo", "signature" or "note".
-    public var kind: String
+    public var kind: ListedAttachment.Kind
     /// The content's type, told by its first bytes ("image/jpeg", "text/plain; charset=utf-8", ...).
-    public var contentType: String
+    public var contentType: ListedAttachment.ContentType
     /// The content's size in bytes.
     public var bytes: Int
     /// The SHA-256 of the content, lowercase hex.
@@ -1779,7 +1908,7 @@ public struct ListedAttachment: Codable, Sendable, Equatable {
     /// copy holds ciphertext: carfit_visits_attachment_data gives its bytes).
     public var path: String?
 
-    public init(id: String, key: String, kind: String, contentType: String, bytes: Int, sha256: String, at: String, uploaded: Bool, failed: String? = nil, path: String? = nil) {
+    public init(id: String, key: String, kind: ListedAttachment.Kind, contentType: ListedAttachment.ContentType, bytes: Int, sha256: String, at: String, uploaded: Bool, failed: String? = nil, path: String? = nil) {
         self.id = id
         self.key = key
         self.kind = kind
@@ -1817,6 +1946,23 @@ public struct ListedAttachment: Codable, Sendable, Equatable {
         try container.encode(uploaded, forKey: .uploaded)
         try container.encodeIfPresent(failed, forKey: .failed)
         try container.encode(path, forKey: .path)
+    }
+
+    /// "photo", "signature" or "note".
+    public enum Kind: String, Codable, Sendable, CaseIterable, Hashable {
+        case photo = "photo"
+        case signature = "signature"
+        case note = "note"
+    }
+
+    /// The content's type, told by its first bytes ("image/jpeg", "text/plain; charset=utf-8", ...).
+    public enum ContentType: String, Codable, Sendable, CaseIterable, Hashable {
+        case imageJpeg = "image/jpeg"
+        case imagePng = "image/png"
+        case imageWebp = "image/webp"
+        case imageHeic = "image/heic"
+        case imageSvgXml = "image/svg+xml"
+        case textPlainCharsetUtf8 = "text/plain; charset=utf-8"
     }
 }
 
@@ -2296,7 +2442,7 @@ public struct Month: Codable, Sendable, Equatable {
     /// The selected days, ascending.
     public var selected: [String]
     /// The first column of the grid: "monday" or "sunday".
-    public var firstWeekday: String
+    public var firstWeekday: Month.FirstWeekday
     /// Empty cells before day 1.
     public var leadingDays: Int
     /// The weekdays' short names in column order.
@@ -2308,7 +2454,7 @@ public struct Month: Codable, Sendable, Equatable {
     /// The next month, null for December 9999.
     public var next: YearMonth?
 
-    public init(year: Int, month: Int, title: String, today: String, selected: [String], firstWeekday: String, leadingDays: Int, weekdays: [String], days: [CalendarDay], previous: YearMonth? = nil, next: YearMonth? = nil) {
+    public init(year: Int, month: Int, title: String, today: String, selected: [String], firstWeekday: Month.FirstWeekday, leadingDays: Int, weekdays: [String], days: [CalendarDay], previous: YearMonth? = nil, next: YearMonth? = nil) {
         self.year = year
         self.month = month
         self.title = title
@@ -2350,6 +2496,12 @@ public struct Month: Codable, Sendable, Equatable {
         try container.encode(previous, forKey: .previous)
         try container.encode(next, forKey: .next)
     }
+
+    /// The first column of the grid: "monday" or "sunday".
+    public enum FirstWeekday: String, Codable, Sendable, CaseIterable, Hashable {
+        case monday = "monday"
+        case sunday = "sunday"
+    }
 }
 
 /// Takes no members (any are ignored).
@@ -2369,9 +2521,9 @@ public struct CalendarSelectRequest: Codable, Sendable, Equatable {
     /// The day to select, YYYY-MM-DD.
     public var date: String
     /// "single" (default) makes it the only selected day; "toggle" adds or removes it.
-    public var mode: String?
+    public var mode: CalendarSelectRequest.Mode?
 
-    public init(date: String, mode: String? = nil) {
+    public init(date: String, mode: CalendarSelectRequest.Mode? = nil) {
         self.date = date
         self.mode = mode
     }
@@ -2379,6 +2531,12 @@ public struct CalendarSelectRequest: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case date
         case mode
+    }
+
+    /// "single" (default) makes it the only selected day; "toggle" adds or removes it.
+    public enum Mode: String, Codable, Sendable, CaseIterable, Hashable {
+        case single = "single"
+        case toggle = "toggle"
     }
 }
 
@@ -2710,9 +2868,9 @@ public struct CatalogListRequest: Codable, Sendable, Equatable {
     /// List only this category (an exact match); null or missing lists every product.
     public var category: String?
     /// "name" (default), "-name" (its reverse) or "none" (import order).
-    public var sort: String?
+    public var sort: CatalogListRequest.Sort?
 
-    public init(category: String? = nil, sort: String? = nil) {
+    public init(category: String? = nil, sort: CatalogListRequest.Sort? = nil) {
         self.category = category
         self.sort = sort
     }
@@ -2720,6 +2878,13 @@ public struct CatalogListRequest: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case category
         case sort
+    }
+
+    /// "name" (default), "-name" (its reverse) or "none" (import order).
+    public enum Sort: String, Codable, Sendable, CaseIterable, Hashable {
+        case name = "name"
+        case name_ = "-name"
+        case none = "none"
     }
 }
 
@@ -3300,11 +3465,11 @@ public struct InsightsGetResponse: Codable, Sendable, Equatable {
 /// The request of articles.import: replace the stored articles with a snapshot.
 public struct ArticlesImportRequest: Codable, Sendable, Equatable {
     /// "success", or missing; any other value is refused.
-    public var status: String?
+    public var status: ArticlesImportRequest.Status?
     /// The article records (each validated on its own).
     public var content: [JSONValue]
 
-    public init(status: String? = nil, content: [JSONValue]) {
+    public init(status: ArticlesImportRequest.Status? = nil, content: [JSONValue]) {
         self.status = status
         self.content = content
     }
@@ -3312,6 +3477,11 @@ public struct ArticlesImportRequest: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case status
         case content
+    }
+
+    /// "success", or missing; any other value is refused.
+    public enum Status: String, Codable, Sendable, CaseIterable, Hashable {
+        case success = "success"
     }
 }
 
@@ -3735,11 +3905,11 @@ public struct ImagesDataResponse: Codable, Sendable, Equatable {
     /// The image's size in bytes.
     public var bytes: Int
     /// Where the bytes came from: "memory", "disk" or "network".
-    public var source: String
+    public var source: ImagesDataResponse.Source
     /// The image's type, from its magic bytes (not the server's Content-Type).
-    public var contentType: String
+    public var contentType: ImagesDataResponse.ContentType
 
-    public init(url: String, bytes: Int, source: String, contentType: String) {
+    public init(url: String, bytes: Int, source: ImagesDataResponse.Source, contentType: ImagesDataResponse.ContentType) {
         self.url = url
         self.bytes = bytes
         self.source = source
@@ -3752,6 +3922,21 @@ public struct ImagesDataResponse: Codable, Sendable, Equatable {
         case source
         case contentType
     }
+
+    /// Where the bytes came from: "memory", "disk" or "network".
+    public enum Source: String, Codable, Sendable, CaseIterable, Hashable {
+        case memory = "memory"
+        case disk = "disk"
+        case network = "network"
+    }
+
+    /// The image's type, from its magic bytes (not the server's Content-Type).
+    public enum ContentType: String, Codable, Sendable, CaseIterable, Hashable {
+        case imagePng = "image/png"
+        case imageJpeg = "image/jpeg"
+        case imageGif = "image/gif"
+        case imageWebp = "image/webp"
+    }
 }
 
 /// The request of images.prefetch: load images in the background.
@@ -3759,9 +3944,9 @@ public struct ImagesPrefetchRequest: Codable, Sendable, Equatable {
     /// The images to load in the background, http or https URLs.
     public var urls: [String]
     /// "low", "normal" (default) or "high": higher priorities load first.
-    public var priority: String?
+    public var priority: ImagesPrefetchRequest.Priority?
 
-    public init(urls: [String], priority: String? = nil) {
+    public init(urls: [String], priority: ImagesPrefetchRequest.Priority? = nil) {
         self.urls = urls
         self.priority = priority
     }
@@ -3769,6 +3954,13 @@ public struct ImagesPrefetchRequest: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case urls
         case priority
+    }
+
+    /// "low", "normal" (default) or "high": higher priorities load first.
+    public enum Priority: String, Codable, Sendable, CaseIterable, Hashable {
+        case low = "low"
+        case normal = "normal"
+        case high = "high"
     }
 }
 
