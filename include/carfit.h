@@ -1865,8 +1865,9 @@ int carfit_events_wait(carfit_core *core, const char *request, char **response);
  *          the new key is built beside the database, made durable and renamed over it in one
  *          step: a crash (kill -9 at any moment) leaves either the old files or the new ones
  *          complete, so exactly one of the old and the new key opens everything (a host tries
- *          the new, then the old); the next open drops what the interrupted run left. This core
- *          keeps working under the new key. Every other core open on the same database answers
+ *          the new, then the old); the next open drops what the interrupted run left (never the
+ *          copy another core is building). This core keeps working under the new key. Every
+ *          other core open on the same database answers
  *          CARFIT_UNAUTHORIZED with "reason": "wrong_key" to any call from then on: close it and
  *          open again with the new key. Writes of other cores (in this process or another)
  *          wait while the copy is built (up to their busy timeout) and are then refused with

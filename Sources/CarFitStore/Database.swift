@@ -66,7 +66,7 @@ public final class Database {
         let vfs = try DatabaseCrypt.vfs(path: path, key: key)
         self.key = vfs == nil ? nil : key
         DatabaseFiles.prepare(path)
-        DatabaseCrypt.finishInterrupted(path, key: vfs == nil ? nil : key)
+        DatabaseCrypt.finishInterrupted(path, key: vfs == nil ? nil : key, vfs: vfs)
         try connect(vfs: vfs)
     }
 
@@ -82,6 +82,7 @@ public final class Database {
                                          message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory",
                                          busyTimeoutMs: busyTimeoutMs)
             close()
+            if let changed = DatabaseCrypt.changedKey(path, key: key) { throw changed }
             throw failure.openError
         }
         fileIdentity = DatabaseCrypt.identity(path)
@@ -113,6 +114,7 @@ public final class Database {
             try Schema.migrate(self)
         } catch {
             close()
+            if let changed = DatabaseCrypt.changedKey(path, key: key) { throw changed }
             if let failure = lastFailure, error.message == failure.error.message { throw failure.openError }
             var e = error
             if e.field == nil { e.field = "database" }

@@ -99,6 +99,13 @@ public enum DatabaseCrypt {
         }
     }
 
+    /// After an open with `key` failed: `wrongKey` when the file is now encrypted under another
+    /// key (another core changed it between the key's check and the open), else nil.
+    static func changedKey(_ path: String, key: EncryptionKey?) -> CarFitError? {
+        guard key != nil, isFilePath(path), case .encrypted(keyMatches: false) = probe(path, key: key) else { return nil }
+        return wrongKey(path)
+    }
+
     /// A connection to `path` (through `vfs`) holding its write lock (`BEGIN IMMEDIATE`) until
     /// it is closed: other connections' writes wait for it (up to their busy timeout), readers
     /// go on. Waits up to `busyTimeoutMs` for a write in progress.
@@ -157,6 +164,24 @@ public enum DatabaseCrypt {
         return true
     }
 
+    /// Removes the pending copy beside `path` holding the database's write lock, which a change
+    /// of key holds from before its copy is made until it is in place: a copy another core is
+    /// building (the lock is taken) is left alone; one an interrupted run left is removed.
+    static func removePendingUnlessWriting(_ path: String, vfs: String?) {
+        var db: OpaquePointer?
+        defer { sqlite3_close_v2(db) }
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, vfs) == SQLITE_OK, let db,
+              sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK
+        else { return }
+        // The lock is the file's this connection opened: if another core's change of key put a
+        // new file in its place since, the pending copy may be that core's next one.
+        var moved: Int32 = 0
+        if sqlite3_file_control(db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK, moved == 0 {
+            removePending(path)
+        }
+        sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+    }
+
     static func removePending(_ path: String) {
         let pending = pendingName(path)
         for leftover in [pending, pending + "-journal", pending + "-wal", pending + "-shm"] { _ = unlink(leftover) }
@@ -165,9 +190,9 @@ public enum DatabaseCrypt {
     /// Finishes what a crash interrupted, once the open is allowed: a pending copy that never
     /// took the database's place is removed, and a WAL left by the file a rename replaced (of
     /// another key, or plaintext beside an encrypted file) is dropped with its shared memory.
-    static func finishInterrupted(_ path: String, key: EncryptionKey?) {
+    static func finishInterrupted(_ path: String, key: EncryptionKey?, vfs: String?) {
         guard isFilePath(path) else { return }
-        if fileSize(pendingName(path)) >= 0 { removePending(path) }
+        if fileSize(pendingName(path)) >= 0 { removePendingUnlessWriting(path, vfs: vfs) }
         let wal = path + "-wal"
         guard fileSize(wal) > 0 else { return }
         let stale: Bool

@@ -324,6 +324,37 @@ def test_writes_of_another_process_during_a_rekey_are_kept_or_refused(tmp_path):
             process.wait()
 
 
+def test_cores_opened_during_a_rekey_leave_its_copy_alone(tmp_path):
+    # The copy under the new key is being built beside the database while other cores open it:
+    # an open drops only a copy that an interrupted run left, never one being built.
+    database = tmp_path / "carfit.db"
+    with carfit.Core(config(database)) as first:
+        first.import_visits(json.dumps(many_visits(json.loads(SAMPLE_PATH.read_text(encoding="utf-8")), 1500)))
+        keys, stop, opened, failures = [OTHER_KEY, KEY], threading.Event(), [], []
+
+        def opener() -> None:
+            while not stop.is_set():
+                for key in (KEY, OTHER_KEY):
+                    try:
+                        carfit.Core(config(database, key)).close()
+                        opened.append(key)
+                    except carfit.CarfitError as e:
+                        if e.code != "unauthorized":
+                            failures.append((e.code, str(e)))
+
+        thread = threading.Thread(target=opener)
+        thread.start()
+        try:
+            for n in range(6):
+                assert rekey(first, keys[n % 2]) == {"encrypted": True}
+        finally:
+            stop.set()
+            thread.join(60)
+        assert opened and failures == []
+        assert first.list_visits(dates=["2020-09-12"])["days"][0]["summary"]["visits"] == 1500
+    assert not (tmp_path / "carfit.db-encrypting").exists()
+
+
 def test_a_malformed_new_key_changes_nothing(tmp_path):
     database = tmp_path / "carfit.db"
     with carfit.Core(config(database)) as core:
