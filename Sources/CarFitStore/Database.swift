@@ -189,11 +189,14 @@ public final class Database {
     /// Whether the connection is closed.
     public var isClosed: Bool { handle == nil }
 
+    /// SQLITE_CONSTRAINT_COMMITHOOK (a macro Swift does not import): the commit hook refused.
+    static let commitHookRefused = SQLITE_CONSTRAINT | (2 << 8)
+
     /// The `storage` error of SQLite's result code `rc` on this connection: what failed and
     /// what the user can do, by `StorageFailure`.
     func error(_ rc: Int32, message: String? = nil) -> CarFitError {
         // The commit check refused: the file was replaced by a copy under another key.
-        if rc == SQLITE_CONSTRAINT | (2 << 8), !isCurrentFile { return DatabaseCrypt.wrongKey(path) }
+        if rc == Self.commitHookRefused, !isCurrentFile { return DatabaseCrypt.wrongKey(path) }
         let text = message ?? handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
         let failure = StorageFailure(path: path, code: rc, systemError: handle.map { sqlite3_system_errno($0) } ?? 0,
                                      message: text, busyTimeoutMs: busyTimeoutMs)

@@ -168,18 +168,14 @@ public enum DatabaseCrypt {
     /// of key holds from before its copy is made until it is in place: a copy another core is
     /// building (the lock is taken) is left alone; one an interrupted run left is removed.
     static func removePendingUnlessWriting(_ path: String, vfs: String?) {
-        var db: OpaquePointer?
+        guard let db = try? holdWrites(path, vfs: vfs, busyTimeoutMs: 0) else { return }
         defer { sqlite3_close_v2(db) }
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, vfs) == SQLITE_OK, let db,
-              sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK
-        else { return }
         // The lock is the file's this connection opened: if another core's change of key put a
         // new file in its place since, the pending copy may be that core's next one.
         var moved: Int32 = 0
         if sqlite3_file_control(db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK, moved == 0 {
             removePending(path)
         }
-        sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
     }
 
     static func removePending(_ path: String) {
